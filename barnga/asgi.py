@@ -1,0 +1,27 @@
+"""ASGI entry point: one routing table for HTTP and websockets."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tournament import routing, timers  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(routing.websocket_urlpatterns))
+        ),
+    }
+)
+
+# Every web process runs the timer loop; a row lock decides which one finalises.
+timers.start_background_loop()

@@ -1,0 +1,70 @@
+"""Tell named groups, after commit, that something changed.
+
+Groups: `table_<id>` (the players seated there), `workshop_<id>_players` (every
+player's socket in a workshop, for phase and timer changes) and
+`workshop_<id>_facilitator`. Messages carry only ids and version numbers: each
+consumer renders the view its own socket may see.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def table_group(table_id: int) -> str:
+    return f"table_{table_id}"
+
+
+def players_group(workshop_id: int) -> str:
+    return f"workshop_{workshop_id}_players"
+
+
+def facilitator_group(workshop_id: int) -> str:
+    return f"workshop_{workshop_id}_facilitator"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a broken layer must not undo a committed action
+        log.exception("group_send to %s failed", group)
+
+
+def table_changed_on_commit(*, workshop_id: int, table_id: int, version: int) -> None:
+    """Caller is inside the service's transaction; the send happens after commit."""
+    message = {"type": "table.changed", "table": table_id, "version": version}
+
+    def send():
+        _send(table_group(table_id), message)
+        _send(facilitator_group(workshop_id), message)
+
+    transaction.on_commit(send)
+
+
+def workshop_changed_on_commit(*, workshop_id: int, version: int) -> None:
+    message = {"type": "workshop.changed", "workshop": workshop_id, "version": version}
+
+    def send():
+        _send(players_group(workshop_id), message)
+        _send(facilitator_group(workshop_id), message)
+
+    transaction.on_commit(send)
+
+
+def gesture_on_commit(*, workshop_id: int, table_id: int, gesture_id: int) -> None:
+    message = {"type": "table.gesture", "table": table_id, "gesture": gesture_id}
+
+    def send():
+        _send(table_group(table_id), message)
+        _send(facilitator_group(workshop_id), message)
+
+    transaction.on_commit(send)

@@ -1,0 +1,56 @@
+"""Errors a service raises: each carries a code for clients and a sentence for people.
+
+A service raises before it writes anything, or inside its transaction so that the
+rollback leaves nothing changed.
+"""
+
+
+class ServiceError(Exception):
+    code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidInput(ServiceError):
+    code = "invalid"
+
+
+class WrongPhase(ServiceError):
+    code = "wrong_phase"
+
+
+class NotAllowed(ServiceError):
+    code = "not_allowed"
+
+
+class IllegalMove(ServiceError):
+    """The engine refused the action (not your turn, must follow suit, ...)."""
+
+    code = "illegal"
+
+
+class StaleAction(ServiceError):
+    """The action was decided on a view the table has moved past; resync and retry."""
+
+    code = "stale"
+
+
+class DuplicateAction(ServiceError):
+    """The same client action id was already applied; nothing was done twice."""
+
+    code = "duplicate"
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+
+
+class JoiningClosed(ServiceError):
+    code = "joining_closed"

@@ -1,0 +1,68 @@
+"""The bridge between stored games and the pure engine.
+
+A game's live state is the engine's replay of its action log. Replays are cached
+per (game id, seq): states are immutable, and the seq read under the table lock
+says which state is current, so a cached state can never be stale.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+
+from games import five_tricks
+from games.tricks import TrickRules
+
+_CACHE_SIZE = 4096
+_cache: OrderedDict[tuple[int, int], five_tricks.State] = OrderedDict()
+_cache_lock = Lock()
+
+
+def engine_config(game) -> five_tricks.Config:
+    return five_tricks.Config(
+        table_rules=TrickRules.from_dict(game.table_rules),
+        seat_rules=tuple(TrickRules.from_dict(r) for r in game.seat_rules),
+        mode=game.mode,
+    )
+
+
+def initial_state(game) -> five_tricks.State:
+    return five_tricks.new_game(engine_config(game), seed=game.seed)
+
+
+def _remember(key, state) -> None:
+    with _cache_lock:
+        _cache[key] = state
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def load_state(game) -> five_tricks.State:
+    """The state after the game's `seq` actions. Caller has read `game` fresh."""
+    key = (game.pk, game.seq)
+    with _cache_lock:
+        state = _cache.get(key)
+    if state is not None:
+        return state
+    state = replay_log(game)
+    _remember(key, state)
+    return state
+
+
+def replay_log(game) -> five_tricks.State:
+    """Rebuild from the stored log alone (no cache): what the debrief and checks trust."""
+    state = initial_state(game)
+    for payload in game.actions.order_by("seq").values_list("payload", flat=True):
+        state, _ = five_tricks.apply(state, payload)
+    return state
+
+
+def remember(game, state) -> None:
+    """Caller has just stored the action that produced `state` and set game.seq."""
+    _remember((game.pk, game.seq), state)
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()

@@ -1,0 +1,378 @@
+"""The stored domain of a Barnga workshop.
+
+Game state is never stored as a mutable blob: a game is its seed, its seats and
+sheets, and an append-only action log; the live state is the engine's replay of
+that log (see `tournament.gamestate`). Everything that changes a row lives in
+`tournament.services`; reads live in `tournament.selectors`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Phase(models.TextChoices):
+    LOBBY = "lobby", "Lobby"
+    STUDY = "study", "Study the rules"
+    HOME = "home", "Silent play at home tables"
+    ROUND = "round", "Scored round"
+    BETWEEN = "between", "Between rounds"
+    DEBRIEF = "debrief", "Debrief"
+
+
+class Mode(models.TextChoices):
+    BARNGA = "barnga", "Barnga (players claim trick winners)"
+    REFEREE = "referee", "Referee (the table's sheet decides)"
+
+
+class LeavePolicy(models.TextChoices):
+    BOT = "bot", "A bot takes the seat"
+    SKIP = "skip", "The seat is removed after the current game"
+
+
+class Workshop(models.Model):
+    name = models.CharField(max_length=100)
+    facilitator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="workshops",
+    )
+    code = models.CharField(max_length=8, unique=True)
+    phase = models.CharField(max_length=10, choices=Phase.choices, default=Phase.LOBBY)
+    game = models.CharField(max_length=20, default="five_tricks")
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.BARNGA)
+    table_count = models.PositiveSmallIntegerField(default=4)
+    seats_per_table = models.PositiveSmallIntegerField(default=5)
+    round_seconds = models.PositiveIntegerField(default=300)
+    study_seconds = models.PositiveIntegerField(default=300)
+    home_seconds = models.PositiveIntegerField(default=180)
+    dispute_seconds = models.PositiveIntegerField(default=45)
+    bots_enabled = models.BooleanField(default=False)
+    joining_locked = models.BooleanField(default=False)
+    leave_policy = models.CharField(
+        max_length=5, choices=LeavePolicy.choices, default=LeavePolicy.BOT
+    )
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Table(models.Model):
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    # The secret sheet: the four knobs of games.tricks.TrickRules, and the preset it came from.
+    rules = models.JSONField(default=dict)
+    preset = models.CharField(max_length=40, blank=True)
+    # `version` bumps on every change to what is shown at the table. `barrier` is the
+    # version of the last change that makes actions decided before it stale (every
+    # change except other players' claims); see services.common.check_version.
+    version = models.PositiveIntegerField(default=0)
+    barrier = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["workshop", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Player(models.Model):
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    join_order = models.PositiveIntegerField()
+    home_table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="home_players"
+    )
+    # The player's own sheet: their home table's rules, kept wherever they sit.
+    rules = models.JSONField(default=dict, blank=True)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="seated_players"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_bot = models.BooleanField(default=False)
+    # A human who left; a bot plays their seat (LeavePolicy.BOT) or it is removed.
+    has_left = models.BooleanField(default=False)
+    connected = models.BooleanField(default=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    token = models.CharField(max_length=64, unique=True)
+    pin = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["join_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["workshop", "name"], name="unique_player_name"),
+            models.UniqueConstraint(fields=["workshop", "join_order"], name="unique_join_order"),
+            models.UniqueConstraint(
+                fields=["table", "seat"], condition=Q(table__isnull=False), name="unique_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def automated(self) -> bool:
+        return self.is_bot or self.has_left
+
+
+class RoundKind(models.TextChoices):
+    STUDY = "study", "Study (practice, rules visible)"
+    HOME = "home", "Silent home play (unscored)"
+    SCORED = "scored", "Scored round"
+
+
+class RoundState(models.TextChoices):
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Finished"
+
+
+class Round(models.Model):
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(help_text="Sequence over all rounds of the workshop")
+    kind = models.CharField(max_length=8, choices=RoundKind.choices)
+    scored_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.RUNNING)
+    started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    # While paused: the seconds that were left when the pause began, and when it began.
+    remaining_seconds = models.FloatField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_by = models.CharField(max_length=20, blank=True)  # "timer" | "facilitator"
+    # Round standings at the end: {"players": [{"id", "name", "table", "games_won", "games_played"}]}
+    standings = models.JSONField(default=dict, blank=True)
+    # The movement plan the facilitator previews and may edit: {"moves": [{"player", "from", "to"}]}
+    movement_preview = models.JSONField(default=dict, blank=True)
+    movement_applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["workshop", "number"], name="unique_round_number"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == RoundKind.SCORED:
+            return f"Round {self.scored_number}"
+        return self.get_kind_display()
+
+
+class GameState(models.TextChoices):
+    PLAYING = "playing", "Playing"
+    OVER = "over", "Over"
+    CUT = "cut", "Cut short by the end of the round"
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="dealt_games")
+    # Engine seat i is players[i]: seat 0 sits at the dealer's left and leads first.
+    players = models.JSONField()
+    table_rules = models.JSONField()
+    seat_rules = models.JSONField()
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    state = models.CharField(max_length=10, choices=GameState.choices, default=GameState.PLAYING)
+    seq = models.PositiveIntegerField(default=0, help_text="Number of actions in the log")
+    # Set while players claim a trick's winner: when it passes, the most-claimed seat wins.
+    claim_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    tricks_won = models.JSONField(default=list, blank=True)
+    winners = models.JSONField(default=list, blank=True, help_text="Player ids credited a game won")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "table__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "round", "number"], name="unique_game_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} game {self.number} ({self.round})"
+
+
+class Action(models.Model):
+    """One entry of a game's append-only log: exactly what was given to the engine."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField()
+    events = models.JSONField(default=list)
+    client_action_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = no id; unique when set)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_action_seq"),
+            models.UniqueConstraint(
+                fields=["actor", "client_action_id"],
+                condition=Q(client_action_id__isnull=False),
+                name="unique_client_action",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"
+
+
+class TrickRecord(models.Model):
+    """A completed trick, denormalised from the log for the debrief report."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trick_records")
+    index = models.PositiveSmallIntegerField()
+    leader = models.PositiveSmallIntegerField()
+    cards = models.JSONField()
+    winner = models.PositiveSmallIntegerField()
+    winner_player = models.ForeignKey(
+        Player, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    verdicts = models.JSONField()
+    table_verdict = models.PositiveSmallIntegerField()
+    resolution = models.CharField(max_length=10)
+    claims = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="unique_trick_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} trick {self.index + 1}"
+
+
+class Dispute(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    trick_index = models.PositiveSmallIntegerField()
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField()
+    initial_claims = models.JSONField()
+    final_claims = models.JSONField(default=list, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=10, blank=True)  # "unanimous" | "timeout" | "cut"
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_player = models.ForeignKey(
+        Player, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["opened_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "trick_index"], name="unique_dispute_trick"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Dispute over {self.game} trick {self.trick_index + 1}"
+
+    @property
+    def duration_seconds(self) -> float | None:
+        if self.resolved_at is None:
+            return None
+        return (self.resolved_at - self.opened_at).total_seconds()
+
+
+class Claim(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="claims")
+    trick_index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    seat = models.PositiveSmallIntegerField()
+    claimed_seat = models.PositiveSmallIntegerField()
+    is_change = models.BooleanField(default=False)
+    during_dispute = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} claims seat {self.claimed_seat}"
+
+
+class Gesture(models.Model):
+    KINDS = [
+        ("point", "Point at a card"),
+        ("me", "Me"),
+        ("you", "You"),
+        ("yes", "Yes / agree"),
+        ("no", "No / disagree"),
+        ("question", "Puzzled"),
+        ("higher", "Higher wins"),
+        ("lower", "Lower wins"),
+        ("trump", "Trump"),
+        ("drawing", "Drawing"),
+        ("clear", "Clear drawing"),
+    ]
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="gestures")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="gestures"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="gestures")
+    kind = models.CharField(max_length=10, choices=KINDS)
+    payload = models.JSONField(default=dict, blank=True)
+    trick_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    during_dispute = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.kind}"
+
+
+class Movement(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="movements")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="movements")
+    from_table = models.PositiveSmallIntegerField()
+    to_table = models.PositiveSmallIntegerField()
+    edited = models.BooleanField(
+        default=False, help_text="Changed by the facilitator in the preview"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round__number", "player__join_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="unique_move_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: table {self.from_table} → {self.to_table}"
+
+
+class Seating(models.Model):
+    """Where each player sat when a round began: the debrief's journey grid."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seatings")
+    table_number = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round__number", "table_number", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="unique_seating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at table {self.table_number}"

@@ -1,0 +1,70 @@
+"""Player names and join codes: pure rules, no database."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+
+NAME_MAX = 30
+# No 0/O, 1/I/L, 5/S or 2/Z: a code read off a projector must not be misread.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
+CODE_LENGTH = 6
+
+
+class NameError_(ValueError):
+    pass
+
+
+def clean_name(raw: object) -> str:
+    """Trim, collapse inner white space, NFC-normalise; 1–30 characters, no control characters."""
+    if not isinstance(raw, str):
+        raise NameError_("A name must be text.")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise NameError_("Please enter a name.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise NameError_("A name cannot contain control characters.")
+    if len(name) > NAME_MAX:
+        raise NameError_(f"A name can be at most {NAME_MAX} characters.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """Case- and accent-insensitive comparison key."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def distinct_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name 2`, `name 3` … so that no two players of a workshop look alike.
+
+    `taken` holds the name_key of every name already in the workshop. The suffix
+    may push a 30-character name past the limit, so the base is shortened first.
+    """
+    if name_key(name) not in taken:
+        return name
+    n = 2
+    while True:
+        suffix = f" {n}"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in taken:
+            return candidate
+        n += 1
+
+
+def normalise_code(raw: object) -> str:
+    if not isinstance(raw, str):
+        return ""
+    return "".join(raw.split()).upper()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10**4):04d}"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)

@@ -1,0 +1,63 @@
+"""Every state change of a workshop: `<entity>_<verb>(*, ...)`, atomic, broadcast after commit."""
+
+from tournament.services.play import (
+    ActResult,
+    game_bot_act,
+    game_claim,
+    game_claim_timeout,
+    game_play,
+    game_start,
+    gesture_make,
+)
+from tournament.services.rounds import (
+    movement_apply,
+    movement_edit,
+    round_end_now,
+    round_extend,
+    round_finalise,
+    round_pause,
+    round_resume,
+    round_start,
+    workshop_start_debrief,
+    workshop_start_home,
+    workshop_start_study,
+)
+from tournament.services.workshops import (
+    bots_fill,
+    player_join,
+    player_leave,
+    player_set_connected,
+    players_seat_home,
+    sheets_assign,
+    workshop_create,
+    workshop_set_joining,
+)
+
+__all__ = [
+    "ActResult",
+    "bots_fill",
+    "game_bot_act",
+    "game_claim",
+    "game_claim_timeout",
+    "game_play",
+    "game_start",
+    "gesture_make",
+    "movement_apply",
+    "movement_edit",
+    "player_join",
+    "player_leave",
+    "player_set_connected",
+    "players_seat_home",
+    "round_end_now",
+    "round_extend",
+    "round_finalise",
+    "round_pause",
+    "round_resume",
+    "round_start",
+    "sheets_assign",
+    "workshop_create",
+    "workshop_set_joining",
+    "workshop_start_debrief",
+    "workshop_start_home",
+    "workshop_start_study",
+]

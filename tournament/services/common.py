@@ -1,0 +1,94 @@
+"""Pieces every service uses: locking, versions, broadcasting after commit."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tournament import broadcast
+from tournament.errors import InvalidInput, NotFound, StaleAction, WrongPhase
+from tournament.models import Phase, Player, Round, RoundState, Table, Workshop
+
+
+def now():
+    return timezone.now()
+
+
+def lock_workshop(workshop_id: int) -> Workshop:
+    """Lock order everywhere: workshop, then round, then tables by number."""
+    try:
+        return Workshop.objects.select_for_update().get(pk=workshop_id)
+    except Workshop.DoesNotExist:
+        raise NotFound("That workshop does not exist.") from None
+
+
+def lock_tables(workshop_id: int) -> list[Table]:
+    return list(
+        Table.objects.select_for_update().filter(workshop_id=workshop_id).order_by("number")
+    )
+
+
+def get_player(player_id: int) -> Player:
+    try:
+        return Player.objects.select_related("workshop").get(pk=player_id)
+    except (Player.DoesNotExist, ValueError, TypeError):
+        raise NotFound("Unknown player.") from None
+
+
+def bump_table(table: Table, *, barrier: bool = True) -> int:
+    """Caller holds the table lock. Returns the new version and broadcasts it after commit."""
+    table.version += 1
+    if barrier:
+        table.barrier = table.version
+    table.save(update_fields=["version", "barrier"])
+    broadcast.table_changed_on_commit(
+        workshop_id=table.workshop_id, table_id=table.pk, version=table.version
+    )
+    return table.version
+
+
+def bump_workshop(workshop: Workshop) -> int:
+    """Caller holds the workshop lock."""
+    workshop.version += 1
+    workshop.save(update_fields=["version"])
+    broadcast.workshop_changed_on_commit(workshop_id=workshop.pk, version=workshop.version)
+    return workshop.version
+
+
+def check_version(table: Table, expected: int | None) -> None:
+    """Refuse an action decided on a view the table has moved past.
+
+    `expected` is the table version the client saw. Other players' claims do not
+    make a claim stale (everyone claims at once), so an action is fresh when
+    barrier <= expected <= version. None skips the check (bots and the timer
+    act on the state they read under the lock).
+    """
+    if expected is None:
+        return
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise InvalidInput("The version must be a whole number.")
+    if expected > table.version:
+        raise StaleAction("That view is from the future: please reload.")
+    if expected < table.barrier:
+        raise StaleAction("The table has moved on since you acted; here is the current state.")
+
+
+def require_phase(workshop: Workshop, *phases: str) -> None:
+    if workshop.phase not in phases:
+        names = ", ".join(Phase(p).label for p in phases)
+        raise WrongPhase(
+            f"Not possible during “{Phase(workshop.phase).label}” (only during: {names})."
+        )
+
+
+def current_round(workshop: Workshop, *, lock: bool = False) -> Round | None:
+    qs = Round.objects.filter(workshop=workshop).order_by("-number")
+    if lock:
+        qs = qs.select_for_update()
+    return qs.first()
+
+
+def running_round(workshop: Workshop) -> Round | None:
+    rnd = current_round(workshop)
+    if rnd is None or rnd.state == RoundState.FINISHED:
+        return None
+    return rnd

@@ -1,0 +1,390 @@
+"""Playing at a table: cards, claims, dispute time-outs, gestures, and new games.
+
+Every action goes through `_apply`: the table row is locked, the engine called,
+one Action row appended with the next seq, derived rows (tricks, claims,
+disputes) written, the table version bumped, and the change broadcast after
+commit.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from games import five_tricks
+from games.errors import IllegalAction
+from tournament import broadcast, gamestate, timing
+from tournament.errors import (
+    DuplicateAction,
+    IllegalMove,
+    InvalidInput,
+    NotAllowed,
+    WrongPhase,
+)
+from tournament.models import (
+    Action,
+    Claim,
+    Dispute,
+    Game,
+    GameState,
+    Gesture,
+    Phase,
+    Player,
+    Round,
+    RoundState,
+    Table,
+    TrickRecord,
+)
+from tournament.services.common import bump_table, check_version, get_player, now
+
+PLAYING_PHASES = (Phase.STUDY, Phase.HOME, Phase.ROUND)
+CLIENT_ID_MAX = 64
+DRAWING_MAX_POINTS = 2000
+GESTURE_KINDS = {k for k, _ in Gesture.KINDS}
+
+
+@dataclass(frozen=True)
+class ActResult:
+    game_id: int
+    seq: int
+    version: int
+    events: list
+
+
+def seated_players(table: Table) -> list[Player]:
+    """Players who take part in the next game: seated, in seat order."""
+    return list(Player.objects.filter(table=table).order_by("seat"))
+
+
+def current_game(table: Table, *, round_id: int | None = None) -> Game | None:
+    qs = Game.objects.filter(table=table, state=GameState.PLAYING)
+    if round_id is not None:
+        qs = qs.filter(round_id=round_id)
+    return qs.order_by("-pk").first()
+
+
+def game_start(*, table: Table, rnd: Round) -> Game | None:
+    """Deal a new game at `table` in `rnd`. Caller holds the table lock.
+
+    The dealer rotates one seat per game; engine seat 0 sits at the dealer's
+    left. A table with fewer than two players waits.
+    """
+    players = seated_players(table)
+    if len(players) < 2:
+        return None
+    workshop = rnd.workshop
+    number = Game.objects.filter(table=table, round=rnd).count() + 1
+    dealer_index = (number - 1 + rnd.number) % len(players)
+    order = players[dealer_index + 1 :] + players[: dealer_index + 1]
+    game = Game.objects.create(
+        table=table,
+        round=rnd,
+        number=number,
+        seed=secrets.randbits(62),
+        dealer=players[dealer_index],
+        players=[p.pk for p in order],
+        table_rules=table.rules,
+        seat_rules=[p.rules or table.rules for p in order],
+        mode=workshop.mode,
+    )
+    gamestate.remember(game, gamestate.initial_state(game))
+    bump_table(table)
+    return game
+
+
+def _lock_for_action(player_id: int) -> tuple[Player, Table]:
+    player = get_player(player_id)
+    if player.table_id is None:
+        raise NotAllowed("You are not seated at a table yet.")
+    table = Table.objects.select_for_update().get(pk=player.table_id)
+    # Re-read under the lock: a move between tables takes the same lock.
+    player = Player.objects.select_related("workshop").get(pk=player_id)
+    if player.table_id != table.pk:
+        raise NotAllowed("You have moved to another table; here is your new table.")
+    return player, table
+
+
+def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
+    workshop = player.workshop
+    if workshop.phase not in PLAYING_PHASES:
+        raise WrongPhase("No game is being played right now.")
+    game = current_game(table)
+    if game is None:
+        raise WrongPhase("No game is in progress at your table.")
+    rnd = game.round
+    if rnd.state == RoundState.PAUSED:
+        raise WrongPhase("The facilitator has paused the round.")
+    if rnd.state != RoundState.RUNNING:
+        raise WrongPhase("The round is over.")
+    return game, rnd
+
+
+def _check_client_id(player: Player, client_action_id) -> str | None:
+    if client_action_id is None:
+        return None
+    if not isinstance(client_action_id, str) or not (0 < len(client_action_id) <= CLIENT_ID_MAX):
+        raise InvalidInput(f"An action id must be text of 1–{CLIENT_ID_MAX} characters.")
+    if Action.objects.filter(actor=player, client_action_id=client_action_id).exists():
+        raise DuplicateAction("That action was already received.")
+    return client_action_id
+
+
+def _seat_of(game: Game, player: Player) -> int:
+    try:
+        return game.players.index(player.pk)
+    except ValueError:
+        raise NotAllowed(
+            "You joined this table during a game; you play from the next one."
+        ) from None
+
+
+def _apply(
+    *,
+    game: Game,
+    table: Table,
+    actor: Player | None,
+    action: dict,
+    client_action_id: str | None = None,
+) -> ActResult:
+    """Caller holds the table lock and has checked phase and version."""
+    state = gamestate.load_state(game)
+    try:
+        new_state, events = five_tricks.apply(state, action)
+    except IllegalAction as exc:
+        raise IllegalMove(exc.reason) from None
+    at = now()
+    game.seq += 1
+    try:
+        with transaction.atomic():
+            Action.objects.create(
+                game=game,
+                seq=game.seq,
+                actor=actor,
+                kind=action["type"],
+                payload=action,
+                events=events,
+                client_action_id=client_action_id,
+            )
+    except IntegrityError:
+        game.seq -= 1
+        raise DuplicateAction("That action was already received.") from None
+    _record_derived(game, state, new_state, action, actor, at)
+    fields = ["seq"]
+    if five_tricks.is_over(new_state):
+        result = five_tricks.result(new_state)
+        game.state = GameState.OVER
+        game.tricks_won = list(result["tricks_won"])
+        game.winners = [game.players[s] for s in result["winners"]]
+        game.finished_at = at
+        game.claim_deadline = None
+        fields += ["state", "tricks_won", "winners", "finished_at", "claim_deadline"]
+    elif new_state.phase == "claim" and (
+        state.phase != "claim" or new_state.dispute != state.dispute
+    ):
+        # A claim step opened, or its claims turned into a dispute: a fresh time limit.
+        game.claim_deadline = timing.deadline_after(at, game.round.workshop.dispute_seconds)
+        fields.append("claim_deadline")
+    elif new_state.phase != "claim" and game.claim_deadline is not None:
+        game.claim_deadline = None
+        fields.append("claim_deadline")
+    game.save(update_fields=fields)
+    gamestate.remember(game, new_state)
+    # Other players' claims do not make a claim stale; anything that ends the claim step does.
+    barrier = not (action["type"] == "claim" and new_state.phase == "claim")
+    version = bump_table(table, barrier=barrier)
+    if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
+        game_start(table=table, rnd=game.round)
+        version = table.version
+    return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
+
+
+def _record_derived(game: Game, before, after, action: dict, actor: Player | None, at) -> None:
+    """Claims, disputes and completed tricks, read off the state change."""
+    trick_index = len(before.completed)
+    if action["type"] == "claim" and actor is not None:
+        seat = action["seat"]
+        Claim.objects.create(
+            game=game,
+            trick_index=trick_index,
+            player=actor,
+            seat=seat,
+            claimed_seat=action["winner"],
+            is_change=before.claims[seat] is not None,
+            during_dispute=before.dispute,
+        )
+    if after.phase == "claim" and after.dispute and not before.dispute:
+        Dispute.objects.create(
+            game=game,
+            trick_index=trick_index,
+            opened_at=at,
+            deadline=timing.deadline_after(at, game.round.workshop.dispute_seconds),
+            initial_claims=list(after.claims),
+        )
+    if len(after.completed) > len(before.completed):
+        trick = after.completed[-1]
+        TrickRecord.objects.create(
+            game=game,
+            index=trick_index,
+            leader=trick.leader,
+            cards=[[s, c] for s, c in trick.cards],
+            winner=trick.winner,
+            winner_player_id=game.players[trick.winner],
+            verdicts=list(trick.verdicts),
+            table_verdict=trick.table_verdict,
+            resolution=trick.resolution,
+            claims=list(trick.claims),
+        )
+        Dispute.objects.filter(game=game, trick_index=trick_index, resolved_at__isnull=True).update(
+            resolved_at=at,
+            resolution=trick.resolution,
+            final_claims=list(trick.claims),
+            winner=trick.winner,
+            winner_player_id=game.players[trick.winner],
+        )
+
+
+@transaction.atomic
+def game_play(
+    *,
+    player_id: int,
+    card: str,
+    expected_version: int | None = None,
+    client_action_id: str | None = None,
+) -> ActResult:
+    """A player plays a card from their hand."""
+    if not isinstance(card, str) or not card.strip() or len(card) > 4:
+        raise InvalidInput("Choose a card from your hand.")
+    player, table = _lock_for_action(player_id)
+    game, _ = _active_game(player, table)
+    cid = _check_client_id(player, client_action_id)
+    check_version(table, expected_version)
+    seat = _seat_of(game, player)
+    action = {"type": "play", "seat": seat, "card": card.strip().upper()}
+    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+
+
+@transaction.atomic
+def game_claim(
+    *,
+    player_id: int,
+    winner_player_id: int,
+    expected_version: int | None = None,
+    client_action_id: str | None = None,
+) -> ActResult:
+    """A player says who they believe won the trick (or changes their claim)."""
+    player, table = _lock_for_action(player_id)
+    game, _ = _active_game(player, table)
+    cid = _check_client_id(player, client_action_id)
+    check_version(table, expected_version)
+    seat = _seat_of(game, player)
+    if isinstance(winner_player_id, bool) or not isinstance(winner_player_id, int):
+        raise InvalidInput("Choose the player you think won the trick.")
+    try:
+        winner_seat = game.players.index(winner_player_id)
+    except ValueError:
+        raise InvalidInput("That player is not in this game.") from None
+    action = {"type": "claim", "seat": seat, "winner": winner_seat}
+    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+
+
+@transaction.atomic
+def game_claim_timeout(*, game_id: int) -> ActResult | None:
+    """The claim time limit passed: the most-claimed seat takes the trick.
+
+    Called by the timer loop in every process; the table lock and the deadline
+    re-read under it make sure it happens once.
+    """
+    game = Game.objects.select_related("round__workshop").get(pk=game_id)
+    table = Table.objects.select_for_update().get(pk=game.table_id)
+    game = Game.objects.select_related("round__workshop").get(pk=game_id)
+    if (
+        game.state != GameState.PLAYING
+        or game.claim_deadline is None
+        or not timing.is_expired(game.claim_deadline, now())
+        or game.round.state != RoundState.RUNNING
+    ):
+        return None
+    return _apply(game=game, table=table, actor=None, action={"type": "timeout"})
+
+
+@transaction.atomic
+def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResult | None:
+    """A bot (or the bot standing in for a player who left) does what its seat has to do."""
+    from games import bots
+
+    player, table = _lock_for_action(player_id)
+    if not player.automated:
+        raise NotAllowed("Only bots are played automatically.")
+    try:
+        game, _ = _active_game(player, table)
+    except WrongPhase:
+        return None
+    if player.pk not in game.players:
+        return None
+    seat = game.players.index(player.pk)
+    state = gamestate.load_state(game)
+    action = bots.choose_action(state, seat, rng or random.Random(f"{game.seed}:{game.seq}:{seat}"))
+    if action is None:
+        return None
+    return _apply(game=game, table=table, actor=player, action=action)
+
+
+@transaction.atomic
+def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> Gesture:
+    """A silent gesture or a drawing stroke, shown to the table and recorded."""
+    if kind not in GESTURE_KINDS:
+        raise InvalidInput("Unknown gesture.")
+    payload = payload or {}
+    if not isinstance(payload, dict):
+        raise InvalidInput("A gesture's details must be an object.")
+    payload = _clean_gesture_payload(kind, payload)
+    player, table = _lock_for_action(player_id)
+    if player.workshop.phase not in PLAYING_PHASES:
+        raise WrongPhase("Gestures are for the tables while games are played.")
+    game = current_game(table)
+    trick_index = None
+    during_dispute = False
+    if game is not None:
+        state = gamestate.load_state(game)
+        trick_index = len(state.completed)
+        during_dispute = bool(state.phase == "claim" and state.dispute)
+    gesture = Gesture.objects.create(
+        table=table,
+        game=game,
+        player=player,
+        kind=kind,
+        payload=payload,
+        trick_index=trick_index,
+        during_dispute=during_dispute,
+    )
+    broadcast.gesture_on_commit(
+        workshop_id=table.workshop_id, table_id=table.pk, gesture_id=gesture.pk
+    )
+    return gesture
+
+
+def _clean_gesture_payload(kind: str, payload: dict) -> dict:
+    if kind == "point":
+        card = payload.get("card")
+        if not isinstance(card, str) or len(card) > 4:
+            raise InvalidInput("Point at a card on the table.")
+        return {"card": card.upper()}
+    if kind == "drawing":
+        points = payload.get("points")
+        if not isinstance(points, list) or not (1 <= len(points) <= DRAWING_MAX_POINTS):
+            raise InvalidInput(f"A stroke has 1–{DRAWING_MAX_POINTS} points.")
+        clean = []
+        for pt in points:
+            if (
+                not isinstance(pt, list | tuple)
+                or len(pt) != 2
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in pt)
+                or not all(0 <= v <= 1 for v in pt)
+            ):
+                raise InvalidInput("Stroke points are pairs of numbers from 0 to 1.")
+            clean.append([round(float(pt[0]), 4), round(float(pt[1]), 4)])
+        return {"points": clean}
+    return {}

@@ -1,0 +1,384 @@
+"""Setting up a workshop: creating it, joining, sheets and home tables, leaving."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max
+
+from games.presets import PRESETS
+from games.tricks import TrickRules
+from tournament import broadcast, names
+from tournament.errors import InvalidInput, JoiningClosed, NotFound
+from tournament.models import (
+    Game,
+    GameState,
+    LeavePolicy,
+    Mode,
+    Phase,
+    Player,
+    RoundState,
+    Table,
+    Workshop,
+)
+from tournament.services.common import (
+    bump_table,
+    bump_workshop,
+    get_player,
+    lock_tables,
+    lock_workshop,
+    now,
+    require_phase,
+)
+from tournament.sheet_assignment import AssignmentError, auto_assign, check_assignment
+
+LIMITS = {
+    "table_count": (1, 20),
+    "seats_per_table": (2, 8),
+    "round_seconds": (30, 3600),
+    "study_seconds": (30, 3600),
+    "home_seconds": (30, 3600),
+    "dispute_seconds": (10, 600),
+}
+GAMES = ("five_tricks",)
+
+
+def _check_int(field: str, value) -> int:
+    low, high = LIMITS[field]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(
+            f"{field.replace('_', ' ').capitalize()} must be a whole number from {low} to {high}."
+        )
+    return value
+
+
+@transaction.atomic
+def workshop_create(
+    *,
+    name: str,
+    facilitator=None,
+    game: str = "five_tricks",
+    mode: str = Mode.BARNGA,
+    table_count: int = 4,
+    seats_per_table: int = 5,
+    round_seconds: int = 300,
+    study_seconds: int = 300,
+    home_seconds: int = 180,
+    dispute_seconds: int = 45,
+    bots_enabled: bool = False,
+    leave_policy: str = LeavePolicy.BOT,
+    seed: int | None = None,
+) -> Workshop:
+    """A new workshop in the lobby, its tables each given a different secret sheet."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
+        raise InvalidInput("A workshop needs a name of 1–100 characters.")
+    if game not in GAMES:
+        raise InvalidInput(f"Unknown game “{game}”.")
+    if mode not in Mode.values:
+        raise InvalidInput("The mode is either Barnga or referee.")
+    if leave_policy not in LeavePolicy.values:
+        raise InvalidInput("When a player leaves, a bot takes the seat or the seat is skipped.")
+    values = {
+        "table_count": table_count,
+        "seats_per_table": seats_per_table,
+        "round_seconds": round_seconds,
+        "study_seconds": study_seconds,
+        "home_seconds": home_seconds,
+        "dispute_seconds": dispute_seconds,
+    }
+    for field, value in values.items():
+        _check_int(field, value)
+    try:
+        preset_names = auto_assign(
+            table_count, PRESETS, seed if seed is not None else secrets.randbits(32)
+        )
+    except AssignmentError as exc:
+        raise InvalidInput(str(exc)) from None
+    workshop = None
+    for _ in range(20):
+        try:
+            with transaction.atomic():
+                workshop = Workshop.objects.create(
+                    name=name.strip(),
+                    facilitator=facilitator,
+                    code=names.new_code(),
+                    game=game,
+                    mode=mode,
+                    bots_enabled=bool(bots_enabled),
+                    leave_policy=leave_policy,
+                    **values,
+                )
+            break
+        except IntegrityError:  # join code already taken: draw another
+            continue
+    if workshop is None:
+        raise InvalidInput("Could not find a free join code; please try again.")
+    Table.objects.bulk_create(
+        Table(workshop=workshop, number=i + 1, rules=PRESETS[p].to_dict(), preset=p)
+        for i, p in enumerate(preset_names)
+    )
+    return workshop
+
+
+@transaction.atomic
+def sheets_assign(
+    *, workshop_id: int, assignment: dict | None = None, seed: int | None = None
+) -> list[str]:
+    """Give each table its secret sheet; returns warnings for a manual choice.
+
+    `assignment` maps table numbers to a preset name or a knobs dict (a custom
+    sheet). None draws a new automatic assignment. Only in the lobby: once
+    players have studied a sheet it stays theirs.
+    """
+    workshop = lock_workshop(workshop_id)
+    require_phase(workshop, Phase.LOBBY)
+    tables = lock_tables(workshop_id)
+    if assignment is None:
+        try:
+            chosen = auto_assign(
+                len(tables), PRESETS, seed if seed is not None else secrets.randbits(32)
+            )
+        except AssignmentError as exc:
+            raise InvalidInput(str(exc)) from None
+        new = {t.number: (PRESETS[p], p) for t, p in zip(tables, chosen, strict=True)}
+    else:
+        if not isinstance(assignment, dict):
+            raise InvalidInput("Give a sheet for each table.")
+        by_number = {t.number: t for t in tables}
+        new = {t.number: (TrickRules.from_dict(t.rules), t.preset) for t in tables}
+        for key, value in assignment.items():
+            try:
+                number = int(key)
+            except (TypeError, ValueError):
+                raise InvalidInput(f"“{key}” is not a table number.") from None
+            if number not in by_number:
+                raise InvalidInput(f"There is no table {number}.")
+            if isinstance(value, str):
+                if value not in PRESETS:
+                    raise InvalidInput(f"There is no preset called “{value}”.")
+                new[number] = (PRESETS[value], value)
+            elif isinstance(value, dict):
+                try:
+                    new[number] = (TrickRules.from_dict(value), "custom")
+                except (ValueError, TypeError) as exc:
+                    raise InvalidInput(f"Table {number}: {exc}") from None
+            else:
+                raise InvalidInput(f"Table {number}: give a preset name or the four knobs.")
+    for table in tables:
+        rules, preset = new[table.number]
+        table.rules = rules.to_dict()
+        table.preset = preset
+        table.save(update_fields=["rules", "preset"])
+        Player.objects.filter(home_table=table).update(rules=table.rules)
+        bump_table(table)
+    bump_workshop(workshop)
+    return check_assignment([new[t.number][0] for t in tables])
+
+
+@transaction.atomic
+def player_join(*, name, code: str | None = None, workshop_id: int | None = None) -> Player:
+    """A student joins with a name. Late joiners sit at the smallest table."""
+    if workshop_id is None:
+        try:
+            workshop_id = Workshop.objects.values_list("pk", flat=True).get(
+                code=names.normalise_code(code)
+            )
+        except Workshop.DoesNotExist:
+            raise NotFound("No workshop has that code. Check the code on the projector.") from None
+    try:
+        clean = names.clean_name(name)
+    except names.NameError_ as exc:
+        raise InvalidInput(str(exc)) from None
+    workshop = lock_workshop(workshop_id)
+    if workshop.joining_locked:
+        raise JoiningClosed("The facilitator has closed joining for this workshop.")
+    if workshop.phase == Phase.DEBRIEF:
+        raise JoiningClosed("This workshop has finished.")
+    return _add_player(workshop, clean, is_bot=False)
+
+
+def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
+    """Caller holds the workshop lock."""
+    taken = {names.name_key(n) for n in workshop.players.values_list("name", flat=True)}
+    final = names.distinct_name(clean_name, taken)
+    order = (workshop.players.aggregate(m=Max("join_order"))["m"] or 0) + 1
+    player = Player.objects.create(
+        workshop=workshop,
+        name=final,
+        join_order=order,
+        is_bot=is_bot,
+        token=names.new_token(),
+        pin=names.new_pin(),
+    )
+    if workshop.phase != Phase.LOBBY:
+        table = _smallest_table(workshop)
+        _seat(player, table, home=True)
+        bump_table(table)
+    bump_workshop(workshop)
+    return player
+
+
+def _smallest_table(workshop: Workshop) -> Table:
+    tables = lock_tables(workshop.pk)
+    counts = dict(
+        Table.objects.filter(workshop=workshop)
+        .annotate(n=Count("seated_players"))
+        .values_list("pk", "n")
+    )
+    return min(tables, key=lambda t: (counts.get(t.pk, 0), t.number))
+
+
+def _seat(player: Player, table: Table, *, home: bool) -> None:
+    """Seat at the end of `table`. Caller holds the table's lock."""
+    top = Player.objects.filter(table=table).aggregate(m=Max("seat"))["m"]
+    player.table = table
+    player.seat = 0 if top is None else top + 1
+    fields = ["table", "seat"]
+    if home:
+        player.home_table = table
+        player.rules = table.rules
+        fields += ["home_table", "rules"]
+    player.save(update_fields=fields)
+
+
+@transaction.atomic
+def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> dict[int, int]:
+    """Seat everyone at a home table; returns {player id: table number}.
+
+    Automatic: players in join order dealt round the tables, so table sizes differ
+    by at most one. `assignment` maps player ids to table numbers (the facilitator's
+    choice); players it leaves out are placed automatically.
+    """
+    workshop = lock_workshop(workshop_id)
+    require_phase(workshop, Phase.LOBBY)
+    tables = lock_tables(workshop_id)
+    by_number = {t.number: t for t in tables}
+    players = list(workshop.players.order_by("join_order"))
+    chosen: dict[int, Table] = {}
+    if assignment:
+        if not isinstance(assignment, dict):
+            raise InvalidInput("Give a table number for each player.")
+        ids = {p.pk for p in players}
+        for key, number in assignment.items():
+            try:
+                pid = int(key)
+            except (TypeError, ValueError):
+                raise InvalidInput(f"“{key}” is not a player.") from None
+            if pid not in ids:
+                raise InvalidInput("That player is not in this workshop.")
+            if isinstance(number, bool) or not isinstance(number, int) or number not in by_number:
+                raise InvalidInput(f"There is no table {number}.")
+            chosen[pid] = by_number[number]
+    sizes = {t.pk: 0 for t in tables}
+    for table in chosen.values():
+        sizes[table.pk] += 1
+    for player in players:
+        if player.pk not in chosen:
+            table = min(tables, key=lambda t: (sizes[t.pk], t.number))
+            chosen[player.pk] = table
+            sizes[table.pk] += 1
+    Player.objects.filter(workshop=workshop).update(table=None, seat=None)
+    next_seat = {t.pk: 0 for t in tables}
+    for player in players:
+        table = chosen[player.pk]
+        player.table = table
+        player.home_table = table
+        player.rules = table.rules
+        player.seat = next_seat[table.pk]
+        next_seat[table.pk] += 1
+        player.save(update_fields=["table", "home_table", "rules", "seat"])
+    for table in tables:
+        bump_table(table)
+    bump_workshop(workshop)
+    return {p.pk: chosen[p.pk].number for p in players}
+
+
+def seat_unseated(workshop: Workshop) -> None:
+    """Seat anyone who joined after the seating, at the smallest table. Caller holds the locks."""
+    for player in workshop.players.filter(table__isnull=True, has_left=False).order_by(
+        "join_order"
+    ):
+        table = _smallest_table(workshop)
+        _seat(player, table, home=True)
+
+
+@transaction.atomic
+def bots_fill(*, workshop_id: int) -> list[Player]:
+    """Fill every table up to its seat count with bots (lobby only)."""
+    workshop = lock_workshop(workshop_id)
+    require_phase(workshop, Phase.LOBBY)
+    tables = lock_tables(workshop_id)
+    created = []
+    for table in tables:
+        seated = Player.objects.filter(table=table).count()
+        for _ in range(max(0, workshop.seats_per_table - seated)):
+            bot = _add_player(workshop, f"Bot {table.number}", is_bot=True)
+            _seat(bot, table, home=True)
+            created.append(bot)
+        bump_table(table)
+    return created
+
+
+@transaction.atomic
+def player_leave(*, player_id: int, policy: str | None = None) -> Player:
+    """A player leaves: a bot plays their seat, or the seat is skipped.
+
+    Skipping cuts the game in progress at their table (it counts with the tricks
+    taken so far, like a game at the end of a round) and deals a new one without
+    them.
+    """
+    from tournament.services.play import game_start
+
+    player = get_player(player_id)
+    policy = policy or player.workshop.leave_policy
+    if policy not in LeavePolicy.values:
+        raise InvalidInput("When a player leaves, a bot takes the seat or the seat is skipped.")
+    workshop = lock_workshop(player.workshop_id)
+    player = Player.objects.get(pk=player_id)
+    if player.has_left:
+        raise InvalidInput("That player has already left.")
+    player.has_left = True
+    player.connected = False
+    fields = ["has_left", "connected"]
+    table = Table.objects.select_for_update().get(pk=player.table_id) if player.table_id else None
+    if policy == LeavePolicy.SKIP:
+        player.table = None
+        player.seat = None
+        fields += ["table", "seat"]
+    player.save(update_fields=fields)
+    if table is not None:
+        if policy == LeavePolicy.SKIP:
+            game = (
+                Game.objects.filter(table=table, state=GameState.PLAYING)
+                .select_related("round")
+                .first()
+            )
+            if game is not None and player.pk in game.players:
+                from tournament.services.rounds import cut_game
+
+                cut_game(game)
+                if game.round.state == RoundState.RUNNING:
+                    game_start(table=table, rnd=game.round)
+        bump_table(table)
+    bump_workshop(workshop)
+    return player
+
+
+@transaction.atomic
+def player_set_connected(*, player_id: int, connected: bool) -> None:
+    """Connection dots for the facilitator; no game state changes."""
+    player = get_player(player_id)
+    Player.objects.filter(pk=player.pk).update(connected=connected, last_seen=now())
+    broadcast.workshop_changed_on_commit(
+        workshop_id=player.workshop_id, version=player.workshop.version
+    )
+
+
+@transaction.atomic
+def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
+    workshop = lock_workshop(workshop_id)
+    workshop.joining_locked = bool(locked)
+    workshop.save(update_fields=["joining_locked"])
+    bump_workshop(workshop)
+    return workshop

@@ -1,0 +1,130 @@
+"""The server-side clock: rounds end, claim time limits pass and bots act without any browser.
+
+`tick(now)` does one pass and is what tests call. Every web process runs
+`start_background_loop()`, a daemon thread calling `tick` once a second; the
+services lock and re-check under the lock, so several processes ticking at once
+still end each round once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Max
+from django.utils import timezone
+
+from tournament import gamestate
+from tournament.errors import ServiceError
+from tournament.models import Action, Game, GameState, Player, Round, RoundState
+
+log = logging.getLogger(__name__)
+BOT_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DELAY", 1.0))
+
+_loop_started = False
+_loop_lock = threading.Lock()
+
+
+@dataclass
+class TickReport:
+    rounds_finalised: list[int] = field(default_factory=list)
+    claims_timed_out: list[int] = field(default_factory=list)
+    bot_actions: int = 0
+
+
+def seats_to_act(state) -> list[int]:
+    """Seats the engine is waiting for: the player to play, or those yet to claim."""
+    if state.phase == "play":
+        return [state.to_act] if state.to_act is not None else []
+    if state.phase == "claim":
+        return [s for s, c in enumerate(state.claims) if c is None]
+    return []
+
+
+def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> TickReport:
+    from tournament import services
+
+    now = now or timezone.now()
+    delay = timedelta(seconds=BOT_DELAY_SECONDS if bot_delay is None else bot_delay)
+    report = TickReport()
+    for round_id in Round.objects.filter(state=RoundState.RUNNING, deadline__lte=now).values_list(
+        "pk", flat=True
+    ):
+        try:
+            if services.round_finalise(round_id=round_id, by="timer"):
+                report.rounds_finalised.append(round_id)
+        except ServiceError:
+            log.exception("finalising round %s", round_id)
+    for game_id in Game.objects.filter(
+        state=GameState.PLAYING, claim_deadline__lte=now, round__state=RoundState.RUNNING
+    ).values_list("pk", flat=True):
+        if services.game_claim_timeout(game_id=game_id) is not None:
+            report.claims_timed_out.append(game_id)
+    report.bot_actions = _bots_act(now, delay)
+    return report
+
+
+def _bots_act(now: datetime, delay: timedelta) -> int:
+    from tournament import services
+
+    automated = set(
+        Player.objects.filter(table__isnull=False).filter(is_bot=True).values_list("pk", flat=True)
+    ) | set(Player.objects.filter(table__isnull=False, has_left=True).values_list("pk", flat=True))
+    if not automated:
+        return 0
+    games = list(Game.objects.filter(state=GameState.PLAYING, round__state=RoundState.RUNNING))
+    last = dict(
+        Action.objects.filter(game__in=games)
+        .values("game")
+        .annotate(t=Max("created_at"))
+        .values_list("game", "t")
+    )
+    count = 0
+    for game in games:
+        if not automated.intersection(game.players):
+            continue
+        if now - last.get(game.pk, game.started_at) < delay:
+            continue
+        state = gamestate.load_state(game)
+        for seat in seats_to_act(state):
+            pid = game.players[seat]
+            if pid in automated:
+                try:
+                    if services.game_bot_act(player_id=pid) is not None:
+                        count += 1
+                except ServiceError as exc:  # the table moved on meanwhile: next tick
+                    log.info("bot %s could not act: %s", pid, exc.message)
+                break  # one bot action per game per tick: people see each card land
+    return count
+
+
+def _loop(interval: float) -> None:
+    while True:
+        try:
+            tick()
+        except Exception:
+            log.exception("timer tick failed")
+        finally:
+            close_old_connections()
+        time.sleep(interval)
+
+
+def start_background_loop() -> bool:
+    """Start the timer thread once per process (skipped when BARNGA_RUN_TIMERS is off)."""
+    global _loop_started
+    if not getattr(settings, "BARNGA_RUN_TIMERS", True):
+        return False
+    with _loop_lock:
+        if _loop_started:
+            return False
+        _loop_started = True
+    thread = threading.Thread(
+        target=_loop, args=(settings.BARNGA_TIMER_INTERVAL,), name="barnga-timers", daemon=True
+    )
+    thread.start()
+    return True

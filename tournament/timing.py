@@ -1,0 +1,49 @@
+"""Deadline arithmetic for rounds and disputes: pure functions of datetimes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+
+def deadline_after(now: datetime, seconds: float) -> datetime:
+    return now + timedelta(seconds=seconds)
+
+
+def remaining(
+    deadline: datetime | None, now: datetime, paused_remaining: float | None = None
+) -> float | None:
+    """Seconds left (never negative); a paused round reports what was left at the pause."""
+    if paused_remaining is not None:
+        return max(0.0, paused_remaining)
+    if deadline is None:
+        return None
+    return max(0.0, (deadline - now).total_seconds())
+
+
+def is_expired(deadline: datetime | None, now: datetime) -> bool:
+    return deadline is not None and deadline <= now
+
+
+def pause(deadline: datetime, now: datetime) -> float:
+    """The seconds to keep while paused."""
+    return max(0.0, (deadline - now).total_seconds())
+
+
+def resume(paused_remaining: float, now: datetime) -> datetime:
+    return now + timedelta(seconds=paused_remaining)
+
+
+def extend(
+    deadline: datetime | None, paused_remaining: float | None, seconds: float, now: datetime
+):
+    """Add time to a running or paused round: returns (deadline, paused_remaining).
+
+    An extension of a round whose deadline has passed counts from now, so "+1
+    minute" always gives the players a minute.
+    """
+    if seconds <= 0:
+        raise ValueError("An extension must be a positive number of seconds.")
+    if paused_remaining is not None:
+        return None, paused_remaining + seconds
+    base = max(deadline, now) if deadline is not None else now
+    return base + timedelta(seconds=seconds), None
