@@ -127,7 +127,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Only for collectstatic (containers); WhiteNoise serves from the app folders otherwise.
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
@@ -157,3 +158,7 @@ LOGGING = {
 # How often the in-process timer loop looks for rounds and disputes past their deadline.
 BARNGA_TIMER_INTERVAL = float(os.environ.get("BARNGA_TIMER_INTERVAL", "1.0"))
 BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
+
+# Static files straight from the app folders: no collectstatic step before serving.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG

@@ -1,0 +1,52 @@
+# Sourced by scripts/demo.sh and scripts/test.sh: make the project's virtualenv
+# from the lockfile, with nothing on the machine but Python 3.11+.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export UV_PYTHON_DOWNLOADS=never
+UV_VERSION="0.13.9"
+
+PY="$(command -v python3.11 || command -v python3 || true)"
+if [ -z "$PY" ]; then
+  echo "Python 3.11 or newer is needed (python3 not found)." >&2
+  exit 1
+fi
+"$PY" - <<'PY' || { echo "Python 3.11 or newer is needed." >&2; exit 1; }
+import sys
+sys.exit(0 if sys.version_info >= (3, 11) else 1)
+PY
+
+if command -v uv >/dev/null 2>&1; then
+  UV="$(command -v uv)"
+else
+  # A private tools venv, so nothing is installed into the system Python.
+  if [ ! -x .run/tools/bin/uv ]; then
+    echo "Installing uv $UV_VERSION into .run/tools ..."
+    "$PY" -m venv .run/tools
+    .run/tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+  fi
+  UV="$ROOT/.run/tools/bin/uv"
+fi
+
+"$UV" sync --frozen --python "$PY" --quiet "$@"
+VENV_PY="$ROOT/.venv/bin/python"
+
+# apt install of the named Debian packages when their command is missing.
+need_system_packages() {
+  local missing=()
+  while [ "$#" -gt 0 ]; do
+    command -v "$1" >/dev/null 2>&1 || missing+=("$2")
+    shift 2
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "Please install: ${missing[*]} (apt-get install -y --no-install-recommends ${missing[*]})" >&2
+      return 1
+    fi
+  fi
+  echo "Installing system packages: ${missing[*]} ..."
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Start Barnga with a ready demo workshop on http://127.0.0.1:8000 (HOST/PORT to change).
+# Installs what it needs (uv and the locked dependencies), migrates the SQLite
+# database, prints the demo facilitator's login, and serves with Daphne.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
+HOST="${HOST:-127.0.0.1}"
+PORT="${PORT:-8000}"
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-*}"
+"$VENV_PY" manage.py migrate --noinput >/dev/null
+"$VENV_PY" manage.py demo --url "http://$HOST:$PORT"
+exec "$VENV_PY" -m daphne -b "$HOST" -p "$PORT" barnga.asgi:application

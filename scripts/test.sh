@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs (uv, the locked dependencies,
+# redis-server and chromium from apt), starts a private Redis on a free port,
+# runs pytest, and cleans up on exit. Extra arguments go to pytest
+# (e.g. `bash scripts/test.sh -m browser`).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" --group dev
+
+need_system_packages redis-server redis-server chromium chromium
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
+REDIS_PID=""
+cleanup() {
+  [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
+  rm -rf "$WORK" "$ROOT"/test-db.sqlite3*
+}
+trap cleanup EXIT INT TERM
+
+REDIS_PORT="$("$VENV_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
+  --dir "$WORK" --daemonize no >"$WORK/redis.log" 2>&1 &
+REDIS_PID=$!
+for _ in $(seq 50); do
+  "$VENV_PY" -c "import redis,sys; redis.Redis(port=$REDIS_PORT).ping()" 2>/dev/null && break
+  sleep 0.1
+done
+export BARNGA_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+export BARNGA_CHROMIUM="$(command -v chromium)"
+
+"$VENV_PY" -m ruff check .
+set +e
+"$VENV_PY" -m pytest "$@"
+status=$?
+set -e
+# pytest's 5 means "no tests collected": with the suite selected that is a failure.
+exit "$status"

@@ -1,0 +1,63 @@
+"""Create (or refresh) the demo facilitator and a demo workshop with bots playing."""
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from tournament import services
+from tournament.models import Phase, Workshop
+
+DEMO_USER = "demo"
+DEMO_WORKSHOP = "Demo workshop"
+
+
+class Command(BaseCommand):
+    help = "Create the demo facilitator login and a demo workshop whose seats bots play."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", default="http://127.0.0.1:8000", help="Base URL to print")
+        parser.add_argument("--tables", type=int, default=3)
+        parser.add_argument("--seats", type=int, default=4)
+        parser.add_argument("--password", default=None, help="Demo password (default: a new random one)")
+
+    def handle(self, *args, url, tables, seats, password, **options):
+        User = get_user_model()
+        password = password or secrets.token_urlsafe(9)
+        user, _ = User.objects.get_or_create(username=DEMO_USER)
+        user.set_password(password)
+        user.is_staff = True
+        user.save()
+
+        workshop = (
+            Workshop.objects.filter(facilitator=user, name=DEMO_WORKSHOP)
+            .exclude(phase=Phase.DEBRIEF)
+            .first()
+        )
+        if workshop is None:
+            workshop = services.workshop_create(
+                name=DEMO_WORKSHOP,
+                facilitator=user,
+                table_count=tables,
+                seats_per_table=seats,
+                round_seconds=300,
+                study_seconds=120,
+                bots_enabled=True,
+            )
+            services.bots_fill(workshop_id=workshop.pk)
+            services.workshop_start_study(workshop_id=workshop.pk)
+            services.workshop_start_home(workshop_id=workshop.pk)
+            services.round_start(workshop_id=workshop.pk)
+            workshop.refresh_from_db()
+        base = url.rstrip("/")
+        self.stdout.write(
+            "\n".join(
+                [
+                    "",
+                    "Barnga demo is ready.",
+                    f"  Facilitator log-in: {base}/login/  user: {DEMO_USER}  password: {password}",
+                    f"  Demo workshop:      {base}/workshops/{workshop.pk}/  (join code {workshop.code})",
+                    "",
+                ]
+            )
+        )
