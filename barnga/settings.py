@@ -96,7 +96,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # File-backed (live-server and multi-connection tests need it); one file per run.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("BARNGA_TEST_DB", str(BASE_DIR / "test-db.sqlite3"))
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -162,3 +165,16 @@ BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
 # Static files straight from the app folders: no collectstatic step before serving.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+TRUST_PROXY = env_bool("TRUST_PROXY", False)
+
+# Joining: attempts per address and per workshop in one minute.
+BARNGA_JOIN_LIMIT_PER_ADDRESS = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_ADDRESS", "20"))
+BARNGA_JOIN_LIMIT_PER_WORKSHOP = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_WORKSHOP", "300"))
+# Websocket messages: largest accepted frame and messages per second per connection.
+BARNGA_WS_MAX_BYTES = 64 * 1024
+BARNGA_WS_RATE = 20

@@ -7,6 +7,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" --group dev
 
 need_system_packages redis-server redis-server chromium chromium
+# Screenshots show the gesture palette: an emoji font (a package, not a command).
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need_system_packages __no_such_command__ fonts-noto-color-emoji
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
 REDIS_PID=""

@@ -60,11 +60,26 @@ def workshop_changed_on_commit(*, workshop_id: int, version: int) -> None:
     transaction.on_commit(send)
 
 
-def gesture_on_commit(*, workshop_id: int, table_id: int, gesture_id: int) -> None:
-    message = {"type": "table.gesture", "table": table_id, "gesture": gesture_id}
+def gesture_on_commit(*, workshop_id: int, table_id: int, gesture: dict) -> None:
+    """Gestures carry their content: every socket at the table shows the same thing."""
+    message = {"type": "table.gesture", "table": table_id, "gesture": gesture}
 
     def send():
         _send(table_group(table_id), message)
         _send(facilitator_group(workshop_id), message)
 
     transaction.on_commit(send)
+
+
+def player_group(player_id: int) -> str:
+    return f"player_{player_id}"
+
+
+def player_replaced_on_commit(*, player_id: int) -> None:
+    transaction.on_commit(lambda: _send(player_group(player_id), {"type": "player.replaced"}))
+
+
+def connection_changed_on_commit(*, workshop_id: int, player_id: int, connected: bool) -> None:
+    """Connection dots are the facilitator's business only."""
+    message = {"type": "player.connection", "player": player_id, "connected": connected}
+    transaction.on_commit(lambda: _send(facilitator_group(workshop_id), message))

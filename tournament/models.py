@@ -309,25 +309,27 @@ class Claim(models.Model):
 
 
 class Gesture(models.Model):
-    KINDS = [
-        ("point", "Point at a card"),
-        ("me", "Me"),
-        ("you", "You"),
-        ("yes", "Yes / agree"),
-        ("no", "No / disagree"),
-        ("question", "Puzzled"),
-        ("higher", "Higher wins"),
-        ("lower", "Lower wins"),
-        ("trump", "Trump"),
-        ("drawing", "Drawing"),
-        ("clear", "Clear drawing"),
+    # (kind, emoji, what a screen reader says)
+    PALETTE = [
+        ("thumbs_up", "👍", "Thumbs up"),
+        ("thumbs_down", "👎", "Thumbs down"),
+        ("stop", "✋", "Stop"),
+        ("question", "❓", "Question"),
+        ("point", "👉", "Look at that"),
+        ("thinking", "🤔", "Thinking"),
+        ("smile", "🙂", "Smile"),
+        ("frown", "☹️", "Frown"),
+        ("me", "🙋", "Me"),
+        ("you", "🫵", "You"),
     ]
+    KINDS = [(k, label) for k, _, label in PALETTE] + [("drawing", "Drawing"), ("clear", "Clear drawing")]
+    EMOJI = {k: e for k, e, _ in PALETTE}
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="gestures")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="gestures"
     )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="gestures")
-    kind = models.CharField(max_length=10, choices=KINDS)
+    kind = models.CharField(max_length=12, choices=KINDS)
     payload = models.JSONField(default=dict, blank=True)
     trick_index = models.PositiveSmallIntegerField(null=True, blank=True)
     during_dispute = models.BooleanField(default=False)

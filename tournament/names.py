@@ -9,6 +9,9 @@ NAME_MAX = 30
 # No 0/O, 1/I/L, 5/S or 2/Z: a code read off a projector must not be misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
 CODE_LENGTH = 6
+# Zero-width (non-)joiners are format characters, but Persian and Indic names and
+# emoji sequences (👩‍💻) need them; every other control or format character is refused.
+JOINERS = "\u200c\u200d"
 
 
 class NameError_(ValueError):
@@ -22,8 +25,10 @@ def clean_name(raw: object) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise NameError_("Please enter a name.")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if any(unicodedata.category(ch).startswith("C") and ch not in JOINERS for ch in name):
         raise NameError_("A name cannot contain control characters.")
+    if not name.strip(JOINERS):
+        raise NameError_("Please enter a name.")
     if len(name) > NAME_MAX:
         raise NameError_(f"A name can be at most {NAME_MAX} characters.")
     return name
@@ -32,7 +37,9 @@ def clean_name(raw: object) -> str:
 def name_key(name: str) -> str:
     """Case- and accent-insensitive comparison key."""
     decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch) and ch not in JOINERS
+    ).casefold()
 
 
 def distinct_name(name: str, taken: set[str]) -> str:

@@ -361,15 +361,17 @@ def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> G
         during_dispute=during_dispute,
     )
     broadcast.gesture_on_commit(
-        workshop_id=table.workshop_id, table_id=table.pk, gesture_id=gesture.pk
+        workshop_id=table.workshop_id,
+        table_id=table.pk,
+        gesture={"id": gesture.pk, "kind": kind, "payload": payload, "by": player.pk, "name": player.name},
     )
     return gesture
 
 
 def _clean_gesture_payload(kind: str, payload: dict) -> dict:
-    if kind == "point":
+    if kind == "point" and "card" in payload:
         card = payload.get("card")
-        if not isinstance(card, str) or len(card) > 4:
+        if not isinstance(card, str) or not 2 <= len(card) <= 3:
             raise InvalidInput("Point at a card on the table.")
         return {"card": card.upper()}
     if kind == "drawing":

@@ -30,6 +30,7 @@ from tournament.services.common import (
     lock_workshop,
     now,
     require_phase,
+    running_round,
 )
 from tournament.sheet_assignment import AssignmentError, auto_assign, check_assignment
 
@@ -214,9 +215,21 @@ def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
     if workshop.phase != Phase.LOBBY:
         table = _smallest_table(workshop)
         _seat(player, table, home=True)
+        _deal_if_idle(workshop, table)
         bump_table(table)
     bump_workshop(workshop)
     return player
+
+
+def _deal_if_idle(workshop: Workshop, table: Table) -> None:
+    """A table that had too few players for a game deals one once a late joiner
+    makes it playable, rather than idling until the next round. Caller holds the
+    workshop and table locks."""
+    from tournament.services.play import current_game, game_start
+
+    rnd = running_round(workshop)
+    if rnd is not None and rnd.state == RoundState.RUNNING and current_game(table) is None:
+        game_start(table=table, rnd=rnd)
 
 
 def _smallest_table(workshop: Workshop) -> Table:
@@ -254,7 +267,8 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
     require_phase(workshop, Phase.LOBBY)
     tables = lock_tables(workshop_id)
     by_number = {t.number: t for t in tables}
-    players = list(workshop.players.order_by("join_order"))
+    # Players who left in the lobby get no seat.
+    players = list(workshop.players.filter(has_left=False).order_by("join_order"))
     chosen: dict[int, Table] = {}
     if assignment:
         if not isinstance(assignment, dict):
@@ -382,3 +396,34 @@ def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
     workshop.save(update_fields=["joining_locked"])
     bump_workshop(workshop)
     return workshop
+
+
+@transaction.atomic
+def player_rejoin(*, code, name, pin) -> Player:
+    """Move a seat to a new device: the right name and PIN give a fresh token.
+
+    The old device's token stops working, and its socket is told to close.
+    """
+    try:
+        workshop_id = Workshop.objects.values_list("pk", flat=True).get(code=names.normalise_code(code))
+    except Workshop.DoesNotExist:
+        raise NotFound("No workshop has that code.") from None
+    if not isinstance(name, str) or not isinstance(pin, str):
+        raise InvalidInput("Give your name and the PIN from your old screen.")
+    key = names.name_key(" ".join(name.split()))
+    lock_workshop(workshop_id)
+    candidates = [
+        p
+        for p in Player.objects.select_for_update().filter(workshop_id=workshop_id, is_bot=False)
+        if names.name_key(p.name) == key
+    ]
+    player = next((p for p in candidates if secrets.compare_digest(p.pin, pin.strip())), None)
+    if player is None:
+        raise InvalidInput("That name and PIN do not match a player in this workshop.")
+    old = player.pk
+    player.token = names.new_token()
+    player.pin = names.new_pin()
+    player.has_left = False
+    player.save(update_fields=["token", "pin", "has_left"])
+    broadcast.player_replaced_on_commit(player_id=old)
+    return player

@@ -1,0 +1,215 @@
+"""The player's websocket, end to end through the real ASGI application."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core import signing
+from tournament_helpers import make_workshop
+
+from barnga.asgi import application
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.identity import COOKIE, SALT
+from tournament.models import Action, Game, GameState, Player
+from tournament.templatetags.cards import card_face
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def cookie_for(player) -> str:
+    value = signing.get_cookie_signer(salt=COOKIE + SALT).sign(player.token)
+    return f"{COOKIE}={value}"
+
+
+def communicator(player=None, *, origin=b"http://localhost"):
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    if player is not None:
+        headers.append((b"cookie", cookie_for(player).encode()))
+    return WebsocketCommunicator(application, "/ws/play/", headers=headers)
+
+
+async def receive_type(comm, t, timeout=3):
+    while True:
+        msg = await comm.receive_json_from(timeout=timeout)
+        if msg["t"] == t:
+            return msg
+
+
+@database_sync_to_async
+def started_workshop(players=4, tables=1):
+    w = make_workshop(players=players, tables=tables, seats=players)
+    services.workshop_start_study(workshop_id=w.pk)
+    game = Game.objects.get(state=GameState.PLAYING)
+    return w, game, list(Player.objects.filter(pk__in=game.players))
+
+
+@database_sync_to_async
+def state_of(game_id):
+    game = Game.objects.get(pk=game_id)
+    return game, gamestate.load_state(game)
+
+
+async def test_unknown_device_is_closed():
+    comm = communicator(None)
+    connected, _ = await comm.connect()
+    assert connected
+    out = await comm.receive_output()
+    assert out["type"] == "websocket.close" and out["code"] == 4401
+
+
+async def test_wrong_origin_is_refused():
+    _, _, players = await started_workshop()
+    comm = communicator(players[0], origin=b"http://evil.example")
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+async def test_snapshot_play_and_no_foreign_cards():
+    w, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    comms = {}
+    for seat, pid in enumerate(game.players):
+        comm = communicator(by_id[pid])
+        assert (await comm.connect())[0]
+        snap = await receive_type(comm, "view")
+        assert snap["force"] is True
+        # Own cards are there; nobody else's unplayed cards are.
+        for other, hand in enumerate(state.hands):
+            for card in hand:
+                marker = f'data-card="{card}"'
+                assert (marker in snap["html"]) == (other == seat)
+        comms[seat] = comm
+    leader = state.to_act
+    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    version = snap["v"]
+    await comms[leader].send_json_to({"action": "play", "card": card, "version": version, "id": "a1"})
+    assert (await receive_type(comms[leader], "ack"))["id"] == "a1"
+    _, after = await state_of(game.pk)
+    for seat, comm in comms.items():
+        view = await receive_type(comm, "view")
+        assert view["v"] > version
+        assert card_face(card) in view["html"]  # the played card is face up for everyone
+        assert f'data-card="{card}"' not in view["html"]  # and no longer in a hand
+        for other, hand in enumerate(after.hands):
+            for c in hand:
+                assert (f'data-card="{c}"' in view["html"]) == (other == seat)
+    for comm in comms.values():
+        await comm.disconnect()
+
+
+async def test_illegal_play_refused_with_reason_and_nothing_changes():
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    not_turn = (state.to_act + 1) % state.n_seats
+    comm = communicator(by_id[game.players[not_turn]])
+    await comm.connect()
+    snap = await receive_type(comm, "view")
+    card = state.hands[not_turn][0]
+    await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": "x"})
+    err = await receive_type(comm, "error")
+    assert err["code"] == "illegal" and "turn" in err["message"].lower()
+    assert await database_sync_to_async(Action.objects.count)() == 0
+    await comm.disconnect()
+
+
+async def test_stale_action_refused_and_resynced():
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    leader = state.to_act
+    comm = communicator(by_id[game.players[leader]])
+    await comm.connect()
+    snap = await receive_type(comm, "view")
+    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    await comm.send_json_to({"action": "play", "card": card, "version": snap["v"] - 1, "id": "old"})
+    err = await receive_type(comm, "error")
+    assert err["code"] == "stale"
+    resync = await receive_type(comm, "view")
+    assert resync["force"] is True and resync["v"] == snap["v"]
+    assert await database_sync_to_async(Action.objects.count)() == 0
+    await comm.disconnect()
+
+
+async def test_repeated_action_id_is_applied_once():
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    leader = state.to_act
+    comm = communicator(by_id[game.players[leader]])
+    await comm.connect()
+    snap = await receive_type(comm, "view")
+    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    msg = {"action": "play", "card": card, "version": snap["v"], "id": "same"}
+    await comm.send_json_to(msg)
+    await receive_type(comm, "ack")
+    await comm.send_json_to(msg)
+    err = await receive_type(comm, "error")
+    assert err["code"] in ("duplicate", "stale")
+    assert await database_sync_to_async(Action.objects.count)() == 1
+    await comm.disconnect()
+
+
+async def test_reconnect_gets_a_fresh_snapshot():
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    watcher = by_id[game.players[(state.to_act + 1) % state.n_seats]]
+    comm = communicator(watcher)
+    await comm.connect()
+    first = await receive_type(comm, "view")
+    await comm.disconnect()
+    # While the watcher's phone sleeps, the leader plays.
+    leader = state.to_act
+    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    await database_sync_to_async(services.game_play)(player_id=game.players[leader], card=card)
+    comm = communicator(watcher)
+    await comm.connect()
+    again = await receive_type(comm, "view")
+    assert again["force"] and again["v"] > first["v"] and card_face(card) in again["html"]
+    await comm.disconnect()
+
+
+async def test_bad_messages_get_clear_errors():
+    _, game, players = await started_workshop()
+    comm = communicator(players[0])
+    await comm.connect()
+    await receive_type(comm, "view")
+    await comm.send_to(text_data="not json")
+    assert (await receive_type(comm, "error"))["code"] == "invalid"
+    await comm.send_json_to(["a list"])
+    assert (await receive_type(comm, "error"))["code"] == "invalid"
+    await comm.send_json_to({"action": "launch"})
+    assert (await receive_type(comm, "error"))["code"] == "invalid"
+    await comm.send_to(text_data=json.dumps({"action": "ping", "pad": "x" * 70000}))
+    assert (await receive_type(comm, "error"))["code"] == "too_large"
+    await comm.send_json_to({"action": "play", "card": 7, "version": 0})
+    assert (await receive_type(comm, "error"))["code"] == "invalid"
+    assert await database_sync_to_async(Action.objects.count)() == 0
+    await comm.disconnect()
+
+
+async def test_gestures_and_strokes_reach_the_table():
+    _, game, players = await started_workshop()
+    a, b = players[0], players[1]
+    ca, cb = communicator(a), communicator(b)
+    await ca.connect()
+    await cb.connect()
+    await receive_type(ca, "view")
+    await receive_type(cb, "view")
+    await ca.send_json_to({"action": "gesture", "kind": "thumbs_up"})
+    g = await receive_type(cb, "gesture")
+    assert g["kind"] == "thumbs_up" and g["name"] == a.name
+    await ca.send_json_to({"action": "gesture", "kind": "drawing", "points": [[0.1, 0.2], [0.3, 0.4]]})
+    s = await receive_type(cb, "stroke")
+    assert s["points"] == [[0.1, 0.2], [0.3, 0.4]] and s["by"] == a.pk
+    # A late arrival sees the pad as it is.
+    cc = communicator(players[2])
+    await cc.connect()
+    strokes = await receive_type(cc, "strokes")
+    assert strokes["strokes"] == [[[0.1, 0.2], [0.3, 0.4]]]
+    for c in (ca, cb, cc):
+        await c.disconnect()

@@ -1,0 +1,212 @@
+"""Factories and drivers shared by the tournament service tests.
+
+Plain functions (not fixtures) so tests can call them with arguments; conftest.py
+re-exports `make_workshop` and `seated`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games import five_tricks
+from games.tricks import trick_winner
+from tournament import gamestate, services
+from tournament.errors import ServiceError
+from tournament.models import (
+    Action,
+    Claim,
+    Dispute,
+    Game,
+    GameState,
+    Gesture,
+    Movement,
+    Player,
+    Round,
+    Seating,
+    Table,
+    TrickRecord,
+    Workshop,
+)
+
+MODELS = (
+    Workshop,
+    Table,
+    Player,
+    Round,
+    Game,
+    Action,
+    TrickRecord,
+    Dispute,
+    Claim,
+    Gesture,
+    Movement,
+    Seating,
+)
+
+# Two sheets that never disagree on what is legal (no trump, follow suit) but
+# always disagree on who wins a trick with two cards of the led suit.
+HIGH = {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void"}
+LOW = {"ace": "high", "wins": "lowest", "trump": None, "trump_when": "void"}
+
+
+def make_workshop(*, players=8, tables=2, seats=4, seed=7, **kw):
+    workshop = services.workshop_create(
+        name="Test workshop", table_count=tables, seats_per_table=seats, seed=seed, **kw
+    )
+    for i in range(players):
+        services.player_join(workshop_id=workshop.pk, name=f"P{i + 1:02d}")
+    return workshop
+
+
+def seated(table):
+    return list(Player.objects.filter(table=table).order_by("seat"))
+
+
+def tables_of(workshop) -> list[Table]:
+    return list(Table.objects.filter(workshop_id=workshop.pk).order_by("number"))
+
+
+def fresh(obj):
+    obj.refresh_from_db()
+    return obj
+
+
+def snapshot() -> dict:
+    """Every row of every tournament model: equal before and after a refused call."""
+    return {m.__name__: list(m.objects.order_by("pk").values()) for m in MODELS}
+
+
+def assert_refused(call, error: type[ServiceError], code: str | None = None) -> ServiceError:
+    """`call()` raises `error` with a code and a readable message, and changes nothing."""
+    before = snapshot()
+    with pytest.raises(error) as info:
+        call()
+    exc = info.value
+    assert exc.code == (code or error.code)
+    assert isinstance(exc.message, str) and exc.message.strip()
+    assert exc.as_dict() == {"code": exc.code, "message": exc.message}
+    assert snapshot() == before, "a refused call changed the database"
+    return exc
+
+
+def to_home(workshop) -> Round:
+    """Lobby → study → silent home play; returns the running home round."""
+    services.players_seat_home(workshop_id=workshop.pk)
+    services.workshop_start_study(workshop_id=workshop.pk)
+    return services.workshop_start_home(workshop_id=workshop.pk)
+
+
+def to_scored_round(workshop) -> Round:
+    to_home(workshop)
+    return services.round_start(workshop_id=workshop.pk)
+
+
+def game_at(table, *, state=GameState.PLAYING) -> Game | None:
+    return Game.objects.filter(table=table, state=state).order_by("-pk").first()
+
+
+def state_of(game) -> five_tricks.State:
+    game.refresh_from_db()
+    return gamestate.load_state(game)
+
+
+def best_lead(state) -> str:
+    """A card for the leader such that another seat must follow suit (so a LOW and a
+    HIGH sheet disagree on the winner)."""
+    seat = state.to_act
+    hand = state.hands[seat]
+
+    def followers(card):
+        return sum(
+            1
+            for s, h in enumerate(state.hands)
+            if s != seat and any(c[-1] == card[-1] for c in h)
+        )
+
+    return max(hand, key=lambda c: (followers(c), c))
+
+
+def legal_card(state, seat: int) -> str:
+    return five_tricks.legal_actions(state, seat)[0]["card"]
+
+
+def play_one(game, *, lead_for_dispute=False, **kw):
+    """The seat to act at `game` plays a legal card through the service."""
+    state = state_of(game)
+    seat = state.to_act
+    assert seat is not None, f"nobody to act in phase {state.phase}"
+    if lead_for_dispute and not state.current:
+        card = best_lead(state)
+    else:
+        card = legal_card(state, seat)
+    return services.game_play(player_id=game.players[seat], card=card, **kw)
+
+
+def play_until_claim(game, *, lead_for_dispute=False) -> five_tricks.State:
+    """Play cards until the trick is complete (claim phase, or awarded in referee mode)."""
+    tricks_before = len(state_of(game).completed)
+    while True:
+        state = state_of(game)
+        if state.phase != "play" or len(state.completed) > tricks_before:
+            return state
+        play_one(game, lead_for_dispute=lead_for_dispute)
+
+
+def claim_all(game, winner_seat: int):
+    """Every seat claims `winner_seat`: the trick is awarded unanimously."""
+    result = None
+    for seat, pid in enumerate(game.players):
+        state = state_of(game)
+        if state.phase != "claim":
+            break
+        if state.claims[seat] == winner_seat:
+            continue
+        result = services.game_claim(player_id=pid, winner_player_id=game.players[winner_seat])
+    return result
+
+
+def finish_trick(game, winner_seat: int | None = None) -> five_tricks.State:
+    """Play one trick; in Barnga mode everyone claims `winner_seat` (default: the leader)."""
+    state = play_until_claim(game)
+    if state.phase == "claim":
+        if winner_seat is None:
+            winner_seat = state.current[0][0]
+        claim_all(game, winner_seat)
+    return state_of(game)
+
+
+def verdict(state, rules: dict) -> int:
+    from games.tricks import TrickRules
+
+    return trick_winner(state.current, TrickRules.from_dict(rules))
+
+
+def set_seat_sheets(table, sheets: list[dict]) -> Game:
+    """Give the players at `table` (seat order) these own sheets, cut the game in
+    progress and deal a new one that carries them. Test setup, under the test's
+    transaction."""
+    from tournament.services.play import game_start
+    from tournament.services.rounds import cut_game
+
+    players = seated(table)
+    for player, sheet in zip(players, sheets, strict=True):
+        Player.objects.filter(pk=player.pk).update(rules=sheet)
+    game = game_at(table)
+    rnd = game.round
+    cut_game(game)
+    new = game_start(table=Table.objects.get(pk=table.pk), rnd=rnd)
+    assert new is not None
+    return new
+
+
+def expire(rnd: Round, seconds: float = 1) -> None:
+    """Move a running round's deadline into the past (as if its time ran out)."""
+    from django.utils import timezone
+
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=seconds))
+
+
+def after(dt, seconds: float = 1):
+    return dt + timedelta(seconds=seconds)
