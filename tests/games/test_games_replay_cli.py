@@ -1,0 +1,252 @@
+"""The public ``python -m games replay`` contract, driven as a subprocess."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from games import bots
+from games import five_tricks as ft
+from games.presets import PRESETS
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+HIGH = {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void"}
+LOW = {"ace": "low", "wins": "highest", "trump": "null", "trump_when": "void"}
+HANDS = [["AH", "2S"], ["7H", "3S"], ["2H", "4S"]]
+
+
+def run(args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "games", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def replay(doc, tmp_path, name="game.json"):
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return run(["replay", str(path)])
+
+
+def ok(proc):
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.count("\n") == 1
+    return json.loads(proc.stdout)
+
+
+def error(proc):
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    payload = json.loads(proc.stderr)
+    assert isinstance(payload["error"], str) and payload["error"]
+    return payload
+
+
+def doc(**kw):
+    base = {
+        "game": "five_tricks",
+        "rules": HIGH,
+        "hands": HANDS,
+        "plays": ["AH", "7H", "2H", "2S", "3S", "4S"],
+    }
+    base.update(kw)
+    return base
+
+
+def test_normal_game(tmp_path):
+    out = ok(replay(doc(), tmp_path))
+    assert out == {
+        "tricks": [
+            {"leader": 0, "cards": ["AH", "7H", "2H"], "winner": 0, "verdicts": [0, 0, 0]},
+            {"leader": 0, "cards": ["2S", "3S", "4S"], "winner": 2, "verdicts": [2, 2, 2]},
+        ],
+        "tricks_won": [1, 0, 1],
+        "winners": [0, 2],
+        "complete": True,
+    }
+
+
+def test_plays_use_whoevers_turn_it_is(tmp_path):
+    # After trick 1 the winner (seat 0) leads, so the order is 2S, 3S, 4S.
+    proc = replay(doc(), tmp_path)
+    assert ok(proc)["tricks"][1]["cards"] == ["2S", "3S", "4S"]
+
+
+def test_seat_rules_and_claims(tmp_path):
+    d = doc(
+        seat_rules=[HIGH, LOW, HIGH],
+        plays=["AH", "7H", "2H", "3S", "4S", "2S"],
+        claims=[[1, 1, 0], [2, 0, 1]],
+    )
+    out = ok(replay(d, tmp_path))
+    assert out["tricks"] == [
+        # Seat 1's sheet (ace low) says 7H; two of three claims say seat 1.
+        {"leader": 0, "cards": ["AH", "7H", "2H"], "winner": 1, "verdicts": [0, 1, 0]},
+        # One claim each: the tie goes to the first seat clockwise from the leader (1).
+        {"leader": 1, "cards": ["3S", "4S", "2S"], "winner": 1, "verdicts": [2, 2, 2]},
+    ]
+    assert out["tricks_won"] == [0, 2, 0] and out["winners"] == [1] and out["complete"] is True
+
+
+def test_claims_may_hold_nulls_and_all_null_falls_back_to_rules(tmp_path):
+    d = doc(claims=[[None, None, None], [None, 0, None]])
+    out = ok(replay(d, tmp_path))
+    assert [t["winner"] for t in out["tricks"]] == [0, 0]
+
+
+def test_legality_is_by_the_acting_seats_own_sheet(tmp_path):
+    table = {"ace": "high", "wins": "highest", "trump": "S", "trump_when": "void"}
+    anytime = {"ace": "high", "wins": "highest", "trump": "s", "trump_when": "any"}
+    d = doc(rules=table, plays=["AH", "3S", "2H"])
+    payload = error(replay(d, tmp_path))
+    assert payload["at"] == 1
+    assert "seat 1 cannot play 3S" in payload["error"] and "must follow suit" in payload["error"]
+    out = ok(replay(dict(d, seat_rules=[table, anytime, table]), tmp_path))
+    assert out["tricks"] == [
+        {"leader": 0, "cards": ["AH", "3S", "2H"], "winner": 1, "verdicts": [1, 1, 1]}
+    ]
+    assert out["complete"] is False
+
+
+@pytest.mark.parametrize(
+    "plays, at, words",
+    [
+        (["AH", "2H"], 1, "You do not hold 2H"),
+        (["7H"], 0, "You do not hold 7H"),
+        (["AH", "3S"], 1, "must follow suit"),
+        (["AH", "7H", "2H", "2S", "3S", "4S", "AH"], 6, "already over"),
+    ],
+)
+def test_illegal_play(tmp_path, plays, at, words):
+    payload = error(replay(doc(plays=plays), tmp_path))
+    assert payload["at"] == at and words in payload["error"]
+
+
+def test_plays_may_stop_early(tmp_path):
+    out = ok(replay(doc(plays=["AH", "7H", "2H", "2S"]), tmp_path))
+    assert out["complete"] is False and len(out["tricks"]) == 1
+    assert out["tricks_won"] == [1, 0, 0] and out["winners"] == [0]
+    out = ok(replay(doc(plays=["AH"]), tmp_path))
+    assert out == {"tricks": [], "tricks_won": [0, 0, 0], "winners": [], "complete": False}
+    out = ok(replay(doc(plays=[]), tmp_path))
+    assert out["complete"] is False and out["winners"] == []
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        (json.dumps(doc(game="seven_up")), "Unknown game"),
+        (json.dumps({k: v for k, v in doc().items() if k != "game"}), "Unknown game"),
+        (json.dumps(doc(extra=1)), "Unknown key"),
+        (json.dumps({k: v for k, v in doc().items() if k != "plays"}), "Missing key 'plays'"),
+        (json.dumps(doc(rules={"ace": "high"})), "rules"),
+        (json.dumps(doc(rules={**HIGH, "trump": "X"})), "trump"),
+        (json.dumps(doc(hands=[["AH", "ZZ"], ["7H"], ["2H"]])), "hands[0][1]"),
+        (json.dumps(doc(hands=[["AH", "8S"], ["7H"], ["2H"]])), "not in the Five Tricks deck"),
+        (json.dumps(doc(hands=[["AH", "2S"], ["AH"], ["2H"]])), "twice"),
+        (json.dumps(doc(hands=[["ah", "2S"], ["AH"], ["2H"]])), "twice"),
+        (json.dumps(doc(hands="AH 2S")), "hands must be a list"),
+        (json.dumps(doc(hands=[["AH"]])), "2 to 8 hands"),
+        (json.dumps(doc(hands=[["AH", 2], [], []])), "hands[0][1]"),
+        (json.dumps(doc(plays="AH")), "plays must be a list"),
+        (json.dumps(doc(plays=["AH", 7])), "plays[1]"),
+        (json.dumps(doc(seat_rules=[HIGH, HIGH])), "seat_rules must be a list of 3"),
+        (json.dumps(doc(seat_rules=[HIGH, HIGH, {"ace": "up"}])), "seat_rules[2]"),
+        (json.dumps(doc(claims=[[0, 0]])), "claims[0] has 2 entries"),
+        (json.dumps(doc(claims=[[0, 0, "0"], [2, 2, 2]])), "claims[0][2] must be a seat number"),
+        (json.dumps(doc(claims=[[0, 0, True], [2, 2, 2]])), "claims[0][2] must be a seat number"),
+        (json.dumps(doc(claims=[0, 0, 0])), "claims must be a list"),
+        (json.dumps(doc(claims=[[0, 0, 0], [2, 2, 2], [0, 0, 0]])), "3 entries but only 2 tricks"),
+        (json.dumps(doc(claims=[[0, 0, 0]])), "plays[5] completes trick 2, but claims has only 1"),
+        (json.dumps(doc(claims=[[0, 0, 5], [2, 2, 2]])), "claims[0][2]"),
+    ],
+)
+def test_malformed_input(tmp_path, text, words):
+    payload = error(replay(text, tmp_path))
+    assert words in payload["error"]
+
+
+def test_claim_naming_a_seat_not_in_the_trick(tmp_path):
+    hands = [["AH", "2H"], ["3H"], ["4H", "5H"]]
+    d = doc(hands=hands, plays=["AH", "3H", "4H", "2H", "5H"], claims=[[0, 0, 0], [1, 2, 2]])
+    payload = error(replay(d, tmp_path))
+    assert (
+        payload["error"] == "claims[1][0]: Seat 1 did not play in this trick, so it cannot win it."
+    )
+    assert payload["trick"] == 1
+
+
+def test_missing_file(tmp_path):
+    payload = error(run(["replay", str(tmp_path / "nope.json")]))
+    assert "Cannot read" in payload["error"]
+
+
+def test_stdin_and_determinism(tmp_path):
+    plays = ["AH", "7H", "2H", "3S", "4S", "2S"]
+    text = json.dumps(doc(seat_rules=[HIGH, LOW, HIGH], plays=plays, claims=[[1, 1, 0], [2, 0, 1]]))
+    a = run(["replay", "-"], stdin=text)
+    b = run(["replay", "-"], stdin=text)
+    c = replay(text, tmp_path)
+    assert ok(a) == ok(c)
+    assert a.stdout == b.stdout == c.stdout
+    keys = list(json.loads(a.stdout))
+    assert keys == sorted(keys)
+    assert a.stdout.startswith('{"complete": true, "tricks": [{"cards": ')
+
+
+def test_a_full_seeded_bot_game_matches_the_engine(tmp_path):
+    seats = [
+        PRESETS["guide-2"],
+        PRESETS["appendix-5"],
+        PRESETS["guide-9"],
+        PRESETS["appendix-1"],
+        PRESETS["guide-6"],
+    ]
+    table = PRESETS["guide-1"]
+    cfg = ft.Config(table_rules=table, seat_rules=tuple(seats))
+    final, log = bots.play_game(cfg, 99)
+    plays = [a["card"] for a in log if a["type"] == "play"]
+    claims = [list(t.claims) for t in final.completed]
+    d = {
+        "game": "five_tricks",
+        "rules": table.to_dict(),
+        "seat_rules": [r.to_dict() for r in seats],
+        "hands": [list(h) for h in ft.deal(5, 99)],
+        "plays": [p.lower() for p in plays],
+        "claims": claims,
+    }
+    out = ok(replay(d, tmp_path))
+    assert out["complete"] is True
+    assert [t["winner"] for t in out["tricks"]] == [t.winner for t in final.completed]
+    assert [t["verdicts"] for t in out["tricks"]] == [list(t.verdicts) for t in final.completed]
+    assert out["tricks_won"] == list(final.tricks_won)
+    assert out["winners"] == ft.result(final)["winners"]
+
+
+def test_cli_needs_a_subcommand():
+    proc = run([])
+    assert proc.returncode == 2 and "usage" in proc.stderr
+
+
+def test_bench_runs_and_reports_plays_per_second():
+    proc = run(["bench", "--games", "20", "--seed", "3"])
+    assert proc.returncode == 0, proc.stderr
+    first = json.loads(proc.stdout.splitlines()[0])
+    assert first["games"] == 20 and first["plays"] > 20 * 10 and first["plays_per_second"] > 0
+    again = json.loads(run(["bench", "--games", "20", "--seed", "3"]).stdout.splitlines()[0])
+    assert (again["plays"], again["actions"], again["timeouts"]) == (
+        first["plays"],
+        first["actions"],
+        first["timeouts"],
+    )
+    assert "plays/s" in proc.stdout.splitlines()[1]

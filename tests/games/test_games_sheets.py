@@ -1,0 +1,92 @@
+"""Generated rule sheets say what the knobs say."""
+
+import pytest
+
+from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
+from games.presets import PRESETS
+from games.sheets import sheet_plain, sheet_text
+from games.tricks import TrickRules
+
+HEADINGS = [
+    "Cards",
+    "Players",
+    "Deal",
+    "Start",
+    "Following suit",
+    "Winning a trick",
+    "Trumps",
+    "Next trick",
+    "End of the game",
+]
+
+
+def _section(sheet, heading):
+    return next(s["text"] for s in sheet["sections"] if s["heading"] == heading)
+
+
+@pytest.mark.parametrize("slug", list(PRESETS))
+def test_sheet_matches_the_preset_knobs(slug):
+    rules = PRESETS[slug]
+    sheet = sheet_text(rules)
+    assert sheet["title"] == "Five Tricks"
+    assert [s["heading"] for s in sheet["sections"]] == HEADINGS
+    plain = sheet_plain(rules)
+    lower = plain.lower()
+
+    if rules.ace == "high":
+        assert "the ace is the highest card" in lower and "2, 3, 4, 5, 6, 7, ace" in lower
+    else:
+        assert "the ace is the lowest card" in lower and "ace, 2, 3, 4, 5, 6, 7" in lower
+
+    word = rules.wins
+    other = "lowest" if word == "highest" else "highest"
+    win = _section(sheet, "Winning a trick")
+    assert f"the {word} card of the suit that was led wins" in win.lower()
+    assert other not in win
+
+    best = {("high", "highest"): "ace", ("low", "lowest"): "ace", ("low", "highest"): "7"}
+    assert f"the {best[(rules.ace, rules.wins)]} is the best card" in win
+
+    trumps = _section(sheet, "Trumps")
+    follow = _section(sheet, "Following suit")
+    if rules.trump is None:
+        assert trumps == "There are no trumps in this game."
+        assert "trump" not in follow
+        for name in SUIT_NAMES.values():
+            assert name not in lower
+    else:
+        name, one = SUIT_NAMES[rules.trump], SUIT_NAME_SINGULAR[rules.trump]
+        assert trumps.startswith(f"{name.capitalize()} are trumps.")
+        assert f"the {word} {one} wins" in trumps
+        for s, other_name in SUIT_NAME_SINGULAR.items():
+            if s != rules.trump:
+                assert other_name not in lower  # e.g. guide-9 never says "club"
+        if rules.trump_when == "any":
+            assert "even if you could follow suit" in trumps
+            assert f"either a card of that suit or a {one}" in follow
+        else:
+            assert "only when you hold no card of the suit that was led" in trumps
+            assert "you must play one" in follow
+
+
+def test_guide_9_says_heart_not_club():
+    text = sheet_plain(PRESETS["guide-9"])
+    assert "club" not in text.lower() and "Hearts are trumps." in text
+
+
+def test_ace_high_lowest_wins_names_the_2_best():
+    win = _section(sheet_text(TrickRules(ace="high", wins="lowest")), "Winning a trick")
+    assert "the 2 is the best card and the ace the worst" in win
+
+
+def test_plain_text_contains_every_section():
+    sheet = sheet_text(PRESETS["appendix-4"])
+    plain = sheet_plain(PRESETS["appendix-4"])
+    assert plain.startswith("Five Tricks\n")
+    for section in sheet["sections"]:
+        assert f"{section['heading']}: {section['text']}" in plain
+
+
+def test_sheet_depends_only_on_knobs():
+    assert sheet_text(PRESETS["appendix-2"]) == sheet_text(PRESETS["appendix-9"])
+    assert sheet_text(PRESETS["guide-5"]) != sheet_text(PRESETS["guide-9"])

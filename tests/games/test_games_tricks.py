@@ -1,0 +1,189 @@
+import pytest
+from games_helpers import rules
+
+from games.tricks import TrickRules, legal_cards, rank_order, trick_winner
+
+# ---------------------------------------------------------------- TrickRules
+
+
+def test_defaults_and_to_dict():
+    r = TrickRules()
+    assert r.to_dict() == {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void"}
+
+
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"ace": "top"}, "ace"),
+        ({"wins": "most"}, "wins"),
+        ({"trump": "X"}, "trump"),
+        ({"trump": "h"}, "trump"),  # the constructor wants the canonical letter
+        ({"trump_when": "always"}, "trump_when"),
+    ],
+)
+def test_bad_knob_values_raise(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        TrickRules(**kwargs)
+
+
+def test_from_dict_accepts_lower_case_and_null():
+    d = {"ace": "low", "wins": "lowest", "trump": "h", "trump_when": "any"}
+    assert TrickRules.from_dict(d) == TrickRules("low", "lowest", "H", "any")
+    for none in (None, "null", "NULL"):
+        r = TrickRules.from_dict(
+            {"ace": "high", "wins": "highest", "trump": none, "trump_when": "void"}
+        )
+        assert r.trump is None
+
+
+@pytest.mark.parametrize(
+    "d, message",
+    [
+        (
+            {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void", "x": 1},
+            "Unknown",
+        ),
+        ({"ace": "high", "wins": "highest", "trump": None}, "Missing"),
+        ({"ace": "high", "wins": "highest", "trump": "Z", "trump_when": "void"}, "trump"),
+        ({"ace": 1, "wins": "highest", "trump": None, "trump_when": "void"}, "ace"),
+        ({"ace": "high", "wins": "highest", "trump": 3, "trump_when": "void"}, "trump"),
+        ("high", "object"),
+        (None, "object"),
+    ],
+)
+def test_from_dict_rejects(d, message):
+    with pytest.raises(ValueError, match=message):
+        TrickRules.from_dict(d)
+
+
+def test_round_trip_and_diff():
+    a = rules("high", "highest", "S", "void")
+    b = rules("low", "highest", "S", "any")
+    assert TrickRules.from_dict(a.to_dict()) == a
+    assert a.diff(b) == ["ace", "trump_when"]
+    assert a.diff(a) == []
+    assert rules().diff(rules("low", "lowest", "C", "any")) == [
+        "ace",
+        "wins",
+        "trump",
+        "trump_when",
+    ]
+
+
+def test_rules_are_frozen_and_hashable():
+    r = rules()
+    with pytest.raises(AttributeError):
+        r.ace = "low"
+    assert len({rules(), rules(), rules(trump="S")}) == 2
+
+
+# ---------------------------------------------------------------- rank order
+
+
+def test_rank_order_ace_high_and_low():
+    hi, lo = rules(ace="high"), rules(ace="low")
+    five = ["AS", "2S", "3S", "4S", "5S", "6S", "7S"]
+    assert sorted(five, key=lambda c: rank_order(c, hi)) == [
+        "2S",
+        "3S",
+        "4S",
+        "5S",
+        "6S",
+        "7S",
+        "AS",
+    ]
+    assert sorted(five, key=lambda c: rank_order(c, lo)) == five
+
+
+def test_rank_order_lowest_wins_reverses():
+    r = rules(ace="low", wins="lowest")
+    assert rank_order("AS", r) > rank_order("2S", r) > rank_order("7S", r)
+    r = rules(ace="high", wins="lowest")
+    assert rank_order("2S", r) > rank_order("7S", r) > rank_order("AS", r)
+
+
+def test_rank_order_full_deck():
+    hi = rules(ace="high")
+    order = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]
+    assert sorted(reversed(order), key=lambda c: rank_order(c, hi)) == order
+    lo = rules(ace="low")
+    assert rank_order("AH", lo) < rank_order("2H", lo)
+    assert rank_order("KH", lo) > rank_order("10H", lo)
+
+
+# ---------------------------------------------------------------- legal cards
+
+HAND = ["2H", "3S", "4D", "7H"]
+
+
+def test_leader_may_play_anything():
+    for r in (rules(), rules(trump="S", trump_when="any")):
+        assert legal_cards(HAND, None, r) == HAND
+
+
+def test_void_holding_led_suit_must_follow():
+    assert legal_cards(HAND, "H", rules(trump="S", trump_when="void")) == ["2H", "7H"]
+
+
+def test_any_holding_led_suit_may_follow_or_trump():
+    assert legal_cards(HAND, "H", rules(trump="S", trump_when="any")) == ["2H", "3S", "7H"]
+
+
+def test_any_without_trump_or_when_trump_led_is_follow_suit():
+    assert legal_cards(HAND, "H", rules(trump=None, trump_when="any")) == ["2H", "7H"]
+    assert legal_cards(HAND, "S", rules(trump="S", trump_when="any")) == ["3S"]
+
+
+def test_out_of_led_suit_any_card():
+    for r in (rules(trump="S"), rules(trump="S", trump_when="any"), rules()):
+        assert legal_cards(HAND, "C", r) == HAND
+
+
+def test_legal_cards_returns_a_new_list():
+    out = legal_cards(HAND, None, rules())
+    out.append("XX")
+    assert HAND == ["2H", "3S", "4D", "7H"]
+
+
+# ---------------------------------------------------------------- trick winner
+
+ACES = [(0, "AH"), (1, "7H"), (2, "2H")]
+
+
+@pytest.mark.parametrize(
+    "ace, wins, winner",
+    [("high", "highest", 0), ("low", "highest", 1), ("low", "lowest", 0), ("high", "lowest", 2)],
+)
+def test_ace_and_wins_knobs(ace, wins, winner):
+    assert trick_winner(ACES, rules(ace=ace, wins=wins)) == winner
+
+
+MIXED = [(0, "2H"), (1, "3S"), (2, "4D"), (3, "5C")]
+
+
+@pytest.mark.parametrize("trump, winner", [("S", 1), ("D", 2), ("C", 3), ("H", 0), (None, 0)])
+def test_each_trump_suit(trump, winner):
+    assert trick_winner(MIXED, rules(trump=trump)) == winner
+
+
+def test_off_suit_never_wins_without_trump():
+    assert trick_winner([(2, "2H"), (0, "AS"), (1, "7S")], rules()) == 2
+
+
+def test_best_trump_follows_ace_and_wins():
+    cards = [(0, "7H"), (1, "AS"), (2, "3S"), (3, "6S")]
+    assert trick_winner(cards, rules("high", "highest", "S")) == 1
+    assert trick_winner(cards, rules("low", "highest", "S")) == 3
+    assert trick_winner(cards, rules("low", "lowest", "S")) == 1
+    assert trick_winner(cards, rules("high", "lowest", "S")) == 2
+
+
+def test_trump_beats_better_led_card_and_trump_when_is_irrelevant_to_winner():
+    cards = [(3, "AH"), (0, "2C")]
+    assert trick_winner(cards, rules(trump="C", trump_when="void")) == 0
+    assert trick_winner(cards, rules(trump="C", trump_when="any")) == 0
+
+
+def test_empty_trick_raises():
+    with pytest.raises(ValueError):
+        trick_winner([], rules())
