@@ -161,6 +161,8 @@ LOGGING = {
 # How often the in-process timer loop looks for rounds and disputes past their deadline.
 BARNGA_TIMER_INTERVAL = float(os.environ.get("BARNGA_TIMER_INTERVAL", "1.0"))
 BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
+# How long a bot waits after the last action at its table before it acts.
+BARNGA_BOT_DELAY = float(os.environ.get("BARNGA_BOT_DELAY", "1.0"))
 
 # Static files straight from the app folders: no collectstatic step before serving.
 WHITENOISE_USE_FINDERS = True

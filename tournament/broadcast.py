@@ -8,7 +8,9 @@ consumer renders the view its own socket may see.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -33,10 +35,23 @@ def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+
+    def send():
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # a broken layer must not undo a committed action
+            log.exception("group_send to %s failed", group)
+
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a broken layer must not undo a committed action
-        log.exception("group_send to %s failed", group)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send()  # the usual case: a worker thread of sync_to_async, or the timer thread
+        return
+    # A sync caller inside a running event loop (a script or test that also drives
+    # a browser) cannot use async_to_sync in its own thread.
+    thread = threading.Thread(target=send)
+    thread.start()
+    thread.join()
 
 
 def table_changed_on_commit(*, workshop_id: int, table_id: int, version: int) -> None:

@@ -42,7 +42,10 @@ def player_for_token(token: str | None) -> Player | None:
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:
     """The strokes on a table's pad now: every drawing since the last clear."""
     last_clear = (
-        Gesture.objects.filter(table_id=table_id, kind="clear").order_by("-pk").values_list("pk", flat=True).first()
+        Gesture.objects.filter(table_id=table_id, kind="clear")
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
     )
     qs = Gesture.objects.filter(table_id=table_id, kind="drawing")
     if last_clear:
@@ -67,9 +70,15 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         self.sent = (-1, -1)
         self.window_start = time.monotonic()
         self.window_count = 0
-        await self.channel_layer.group_add(broadcast.players_group(self.workshop_id), self.channel_name)
-        await self.channel_layer.group_add(broadcast.player_group(self.player_id), self.channel_name)
-        await database_sync_to_async(services.player_set_connected)(player_id=self.player_id, connected=True)
+        await self.channel_layer.group_add(
+            broadcast.players_group(self.workshop_id), self.channel_name
+        )
+        await self.channel_layer.group_add(
+            broadcast.player_group(self.player_id), self.channel_name
+        )
+        await database_sync_to_async(services.player_set_connected)(
+            player_id=self.player_id, connected=True
+        )
         await self.send_view(force=True)
 
     async def disconnect(self, code):
@@ -78,11 +87,13 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         for group in (
             broadcast.players_group(self.workshop_id),
             broadcast.player_group(self.player_id),
-            *( [broadcast.table_group(self.table_id)] if self.table_id else [] ),
+            *([broadcast.table_group(self.table_id)] if self.table_id else []),
         ):
             await self.channel_layer.group_discard(group, self.channel_name)
         try:
-            await database_sync_to_async(services.player_set_connected)(player_id=self.player_id, connected=False)
+            await database_sync_to_async(services.player_set_connected)(
+                player_id=self.player_id, connected=False
+            )
         except ServiceError:
             pass
 
@@ -162,11 +173,15 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         if not force and key <= self.sent:
             return
         self.sent = max(self.sent, key)
-        await self.send_json({"t": "view", "v": view["v"], "w": view["w"], "html": view["html"], "force": force})
+        await self.send_json(
+            {"t": "view", "v": view["v"], "w": view["w"], "html": view["html"], "force": force}
+        )
 
     async def switch_table(self, table_id: int | None):
         if self.table_id:
-            await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
+            await self.channel_layer.group_discard(
+                broadcast.table_group(self.table_id), self.channel_name
+            )
         self.table_id = table_id
         if table_id:
             await self.channel_layer.group_add(broadcast.table_group(table_id), self.channel_name)
@@ -191,7 +206,9 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         elif g["kind"] == "clear":
             await self.send_json({"t": "clear", "by": g["by"]})
         else:
-            await self.send_json({"t": "gesture", "kind": g["kind"], "name": g["name"], "by": g["by"]})
+            await self.send_json(
+                {"t": "gesture", "kind": g["kind"], "name": g["name"], "by": g["by"]}
+            )
 
     async def player_replaced(self, event):
         await self.close(code=CLOSE_REPLACED)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core import signing
+from django.http import HttpRequest, HttpResponse
 
 COOKIE = "barnga_player"
 SALT = "barnga.player"
@@ -20,10 +20,16 @@ def token_from_request(request) -> str | None:
 
 
 def token_from_cookie_value(value: str | None) -> str | None:
-    """The same check as `request.get_signed_cookie`, for websocket scopes."""
+    """`request.get_signed_cookie` itself, for websocket scopes: Django decides how it signs."""
     if not value:
         return None
-    try:
-        return signing.get_cookie_signer(salt=COOKIE + SALT).unsign(value, max_age=MAX_AGE)
-    except signing.BadSignature:
-        return None
+    request = HttpRequest()
+    request.COOKIES = {COOKIE: value}
+    return token_from_request(request)
+
+
+def signed_cookie_value(token: str) -> str:
+    """What the browser holds for `token` (tests and load clients build cookies with it)."""
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE, token, salt=SALT)
+    return response.cookies[COOKIE].value

@@ -27,7 +27,7 @@ def clean_name(raw: object) -> str:
         raise NameError_("Please enter a name.")
     if any(unicodedata.category(ch).startswith("C") and ch not in JOINERS for ch in name):
         raise NameError_("A name cannot contain control characters.")
-    if not name.strip(JOINERS):
+    if all(ch in JOINERS or ch == " " for ch in name):
         raise NameError_("Please enter a name.")
     if len(name) > NAME_MAX:
         raise NameError_(f"A name can be at most {NAME_MAX} characters.")

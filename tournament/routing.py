@@ -2,8 +2,12 @@
 
 from django.urls import path
 
-from tournament import consumers
+from tournament import consumers, consumers_facilitator
 
 websocket_urlpatterns = [
     path("ws/play/", consumers.PlayerConsumer.as_asgi()),
+    path(
+        "ws/facilitator/<int:workshop_id>/",
+        consumers_facilitator.FacilitatorConsumer.as_asgi(),
+    ),
 ]

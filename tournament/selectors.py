@@ -95,21 +95,30 @@ def player_screen(player_id: int, now=None) -> dict | None:
         "table": table,
         "version": table.version if table else 0,
         "wversion": workshop.version,
-        "sheet": sheet_text(TrickRules.from_dict(player.rules)) if workshop.phase == Phase.STUDY and player.rules else None,
+        "sheet": sheet_text(TrickRules.from_dict(player.rules))
+        if workshop.phase == Phase.STUDY and player.rules
+        else None,
         "neighbours": [],
         "game": None,
         "last_game": None,
     }
     if table is None:
         return ctx
-    ctx["neighbours"] = list(Player.objects.filter(table=table).order_by("seat").values("id", "name", "is_bot", "connected"))
+    ctx["neighbours"] = list(
+        Player.objects.filter(table=table)
+        .order_by("seat")
+        .values("id", "name", "is_bot", "connected")
+    )
     game = Game.objects.filter(table=table, state=GameState.PLAYING).order_by("-pk").first()
     if game is not None and player.pk in game.players:
         ctx["game"] = game_screen(game, player, now)
     elif game is not None:
         ctx["waiting_for_next_game"] = True
     previous = (
-        Game.objects.filter(table=table, round=rnd).exclude(state=GameState.PLAYING).order_by("-pk").first()
+        Game.objects.filter(table=table, round=rnd)
+        .exclude(state=GameState.PLAYING)
+        .order_by("-pk")
+        .first()
         if rnd
         else None
     )
@@ -122,7 +131,13 @@ def player_screen(player_id: int, now=None) -> dict | None:
             "cut": previous.state == GameState.CUT,
         }
     if rnd is not None:
-        won = sum(1 for w in Game.objects.filter(round=rnd, table__workshop=workshop).values_list("winners", flat=True) if player.pk in w)
+        won = sum(
+            1
+            for w in Game.objects.filter(round=rnd, table__workshop=workshop).values_list(
+                "winners", flat=True
+            )
+            if player.pk in w
+        )
         ctx["games_won"] = won
     return ctx
 
@@ -146,7 +161,9 @@ def game_screen(game: Game, player: Player, now) -> dict:
                 "turn": v["to_act"] == s,
                 "claimed": v["claimed"][s],
                 "claim": v["claims"][s] if v["claims"] else None,
-                "claim_name": names.get(game.players[v["claims"][s]]) if v["claims"] and v["claims"][s] is not None else None,
+                "claim_name": names.get(game.players[v["claims"][s]])
+                if v["claims"] and v["claims"][s] is not None
+                else None,
             }
         )
     my_claim = game.players[v["my_claim"]] if v["my_claim"] is not None else None
@@ -180,19 +197,27 @@ def game_screen(game: Game, player: Player, now) -> dict:
         "current": with_names(v["current"]),
         "seats": seats,
         "me": seats[seat],
-        "suggested_claim": game.players[v["suggested_claim"]] if v["suggested_claim"] is not None else None,
+        "suggested_claim": game.players[v["suggested_claim"]]
+        if v["suggested_claim"] is not None
+        else None,
         "my_claim": my_claim,
         "my_claim_name": names.get(my_claim),
-        "suggested_name": names.get(game.players[v["suggested_claim"]]) if v["suggested_claim"] is not None else None,
+        "suggested_name": names.get(game.players[v["suggested_claim"]])
+        if v["suggested_claim"] is not None
+        else None,
         "dispute": v["dispute"],
         "claim_seconds": deadline,
         "last_trick": {
             "cards": with_names(last["cards"]),
             "winner": seats[last["winner"]]["name"],
-        } if last else None,
+        }
+        if last
+        else None,
         "tricks_played": len(v["tricks"]),
     }
 
 
 def open_dispute_count(workshop_id: int) -> int:
-    return Dispute.objects.filter(game__table__workshop_id=workshop_id, resolved_at__isnull=True).count()
+    return Dispute.objects.filter(
+        game__table__workshop_id=workshop_id, resolved_at__isnull=True
+    ).count()

@@ -56,14 +56,14 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
         "pk", flat=True
     ):
         try:
-            if services.round_finalise(round_id=round_id, by="timer"):
+            if services.round_finalise(round_id=round_id, by="timer", at=now):
                 report.rounds_finalised.append(round_id)
         except ServiceError:
             log.exception("finalising round %s", round_id)
     for game_id in Game.objects.filter(
         state=GameState.PLAYING, claim_deadline__lte=now, round__state=RoundState.RUNNING
     ).values_list("pk", flat=True):
-        if services.game_claim_timeout(game_id=game_id) is not None:
+        if services.game_claim_timeout(game_id=game_id, at=now) is not None:
             report.claims_timed_out.append(game_id)
     report.bot_actions = _bots_act(now, delay)
     return report

@@ -20,7 +20,9 @@ def current_player(request):
 
 def _join_limited(request, code: str) -> str | None:
     address = ratelimit.client_address(request)
-    if not ratelimit.hit(f"join:addr:{address}", limit=settings.BARNGA_JOIN_LIMIT_PER_ADDRESS, window=60):
+    if not ratelimit.hit(
+        f"join:addr:{address}", limit=settings.BARNGA_JOIN_LIMIT_PER_ADDRESS, window=60
+    ):
         return "Too many attempts from this device. Wait a minute and try again."
     if code and not ratelimit.hit(
         f"join:ws:{code}", limit=settings.BARNGA_JOIN_LIMIT_PER_WORKSHOP, window=60
@@ -45,7 +47,9 @@ def join(request):
         except ServiceError as exc:
             error = exc.message
     if error is not None:
-        return render(request, "play/join.html", {"code": code, "name": name[:30], "error": error}, status=400)
+        return render(
+            request, "play/join.html", {"code": code, "name": name[:30], "error": error}, status=400
+        )
     response = redirect("play")
     set_player_cookie(response, player)
     return response
@@ -63,7 +67,9 @@ def rejoin(request):
         except ServiceError as exc:
             error = exc.message
     if error is not None:
-        return render(request, "play/join.html", {"code": code, "error": error, "pin_error": True}, status=400)
+        return render(
+            request, "play/join.html", {"code": code, "error": error, "pin_error": True}, status=400
+        )
     response = redirect("play")
     set_player_cookie(response, player)
     return response

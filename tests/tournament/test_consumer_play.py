@@ -5,13 +5,12 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core import signing
 from tournament_helpers import make_workshop
 
 from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.identity import COOKIE, SALT
+from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Action, Game, GameState, Player
 from tournament.templatetags.cards import card_face
 
@@ -19,8 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 def cookie_for(player) -> str:
-    value = signing.get_cookie_signer(salt=COOKIE + SALT).sign(player.token)
-    return f"{COOKIE}={value}"
+    return f"{COOKIE}={signed_cookie_value(player.token)}"
 
 
 def communicator(player=None, *, origin=b"http://localhost"):
@@ -85,7 +83,9 @@ async def test_snapshot_play_and_no_foreign_cards():
     leader = state.to_act
     card = five_tricks.legal_actions(state, leader)[0]["card"]
     version = snap["v"]
-    await comms[leader].send_json_to({"action": "play", "card": card, "version": version, "id": "a1"})
+    await comms[leader].send_json_to(
+        {"action": "play", "card": card, "version": version, "id": "a1"}
+    )
     assert (await receive_type(comms[leader], "ack"))["id"] == "a1"
     _, after = await state_of(game.pk)
     for seat, comm in comms.items():
@@ -203,7 +203,9 @@ async def test_gestures_and_strokes_reach_the_table():
     await ca.send_json_to({"action": "gesture", "kind": "thumbs_up"})
     g = await receive_type(cb, "gesture")
     assert g["kind"] == "thumbs_up" and g["name"] == a.name
-    await ca.send_json_to({"action": "gesture", "kind": "drawing", "points": [[0.1, 0.2], [0.3, 0.4]]})
+    await ca.send_json_to(
+        {"action": "gesture", "kind": "drawing", "points": [[0.1, 0.2], [0.3, 0.4]]}
+    )
     s = await receive_type(cb, "stroke")
     assert s["points"] == [[0.1, 0.2], [0.3, 0.4]] and s["by"] == a.pk
     # A late arrival sees the pad as it is.
@@ -213,3 +215,27 @@ async def test_gestures_and_strokes_reach_the_table():
     assert strokes["strokes"] == [[[0.1, 0.2], [0.3, 0.4]]]
     for c in (ca, cb, cc):
         await c.disconnect()
+
+
+async def test_cookie_from_the_join_page_opens_the_socket():
+    """The cookie the join view sets is the one the websocket accepts."""
+    from django.test import AsyncClient
+
+    w, _, _ = await started_workshop()
+    client = AsyncClient()
+    response = await client.post("/join", {"code": w.code.lower(), "name": "Late Lou"})
+    assert response.status_code == 302 and response["Location"] == "/play/"
+    value = response.cookies[COOKIE].value
+    comm = WebsocketCommunicator(
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={value}".encode()),
+        ],
+    )
+    assert (await comm.connect())[0]
+    view = await receive_type(comm, "view")
+    assert "Late Lou" in view["html"]
+    await comm.disconnect()

@@ -9,6 +9,7 @@ from tournament.services.play import (
     game_start,
     gesture_make,
 )
+from tournament.services.roster import player_kick, player_rename, workshop_setup
 from tournament.services.rounds import (
     movement_apply,
     movement_edit,
@@ -46,8 +47,10 @@ __all__ = [
     "movement_apply",
     "movement_edit",
     "player_join",
+    "player_kick",
     "player_leave",
     "player_rejoin",
+    "player_rename",
     "player_set_connected",
     "players_seat_home",
     "round_end_now",
@@ -59,6 +62,7 @@ __all__ = [
     "sheets_assign",
     "workshop_create",
     "workshop_set_joining",
+    "workshop_setup",
     "workshop_start_debrief",
     "workshop_start_home",
     "workshop_start_study",

@@ -291,11 +291,12 @@ def game_claim(
 
 
 @transaction.atomic
-def game_claim_timeout(*, game_id: int) -> ActResult | None:
+def game_claim_timeout(*, game_id: int, at=None) -> ActResult | None:
     """The claim time limit passed: the most-claimed seat takes the trick.
 
     Called by the timer loop in every process; the table lock and the deadline
-    re-read under it make sure it happens once.
+    re-read under it make sure it happens once. `at` is the timer's clock
+    (default: now), so `timers.tick(now=...)` decides what has expired.
     """
     game = Game.objects.select_related("round__workshop").get(pk=game_id)
     table = Table.objects.select_for_update().get(pk=game.table_id)
@@ -303,7 +304,7 @@ def game_claim_timeout(*, game_id: int) -> ActResult | None:
     if (
         game.state != GameState.PLAYING
         or game.claim_deadline is None
-        or not timing.is_expired(game.claim_deadline, now())
+        or not timing.is_expired(game.claim_deadline, at or now())
         or game.round.state != RoundState.RUNNING
     ):
         return None

@@ -231,17 +231,17 @@ def _finalise(workshop: Workshop, rnd: Round, by: str) -> None:
 
 
 @transaction.atomic
-def round_finalise(*, round_id: int, by: str = "timer") -> bool:
+def round_finalise(*, round_id: int, by: str = "timer", at=None) -> bool:
     """End a round; True if this call ended it, False if it was already over.
 
-    The timer only ends a running round whose deadline has passed; the
-    facilitator ("end now") ends a running or paused one.
+    The timer only ends a running round whose deadline has passed by its clock
+    `at` (default: now); the facilitator ("end now") ends a running or paused one.
     """
     workshop, rnd = _lock_round(round_id)
     if rnd.state == RoundState.FINISHED:
         return False
     if by == "timer" and (
-        rnd.state != RoundState.RUNNING or not timing.is_expired(rnd.deadline, now())
+        rnd.state != RoundState.RUNNING or not timing.is_expired(rnd.deadline, at or now())
     ):
         return False
     _finalise(workshop, rnd, by)
@@ -379,9 +379,18 @@ def movement_apply(*, round_id: int) -> list[Movement]:
         raise WrongPhase("That movement has already been applied.")
     tables = lock_tables(workshop.pk)
     by_number = {t.number: t for t in tables}
+    # Someone who left (seat skipped) since the preview is no longer seated: their move lapses
+    # instead of blocking the movement, and with it the next round.
+    still_seated = set(
+        Player.objects.filter(workshop=workshop, table__isnull=False).values_list("pk", flat=True)
+    )
     moves = _clean_moves(
         workshop,
-        [{"player": m["player"], "to": m["to"]} for m in rnd.movement_preview.get("moves", [])],
+        [
+            {"player": m["player"], "to": m["to"]}
+            for m in rnd.movement_preview.get("moves", [])
+            if m["player"] in still_seated
+        ],
     )
     edited = {m["player"] for m in rnd.movement_preview.get("moves", []) if m.get("edited")}
     target = {m["player"]: m["to"] for m in moves}

@@ -1,0 +1,162 @@
+"""Real browsers against a real server.
+
+`live_server_url` starts Daphne in a subprocess whose default database is this
+test run's file-backed test database, so rows the test writes (committed at once
+under `transactional_db`) are what the server reads, and the server's timer loop
+(claim time limits, bots) runs for real. Chromium is Debian's, driven by
+Playwright through `executable_path`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def chromium_path() -> str | None:
+    return (
+        os.environ.get("BARNGA_CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
+
+
+@pytest.fixture
+def live_server_url(transactional_db, settings, redis_url):
+    """The server and this test process share the database file and a Redis channel
+    layer, so what the test changes through services reaches the phones."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    }
+    db_path = settings.DATABASES["default"]["NAME"]
+    assert not str(db_path).startswith("file:memorydb"), "browser tests need a file-backed test DB"
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "barnga.settings",
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        "BARNGA_RUN_TIMERS": "1",
+        "BARNGA_TIMER_INTERVAL": "0.2",
+        "BARNGA_BOT_DELAY": os.environ.get("BARNGA_E2E_BOT_DELAY", "0.3"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "REDIS_URL": redis_url,
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "daphne.log", "ab")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "barnga.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"Daphne did not start (see {ARTIFACTS / 'daphne.log'})")
+        time.sleep(0.1)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.fail(
+            "Chromium is not installed: run the tests with scripts/test.sh, which installs it"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A factory of phone-sized touch contexts; traces kept under artifacts/."""
+    contexts = []
+
+    def make():
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            has_touch=True,
+            is_mobile=True,
+            device_scale_factor=2,
+        )
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture(autouse=True)
+def _allow_sync_orm_with_playwright(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the
+    # test makes between browser steps are ordinary blocking calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

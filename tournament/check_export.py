@@ -1,0 +1,169 @@
+"""Check a workshop export: every game's replay input through the replay, against what was stored.
+
+    python -m tournament.check_export FILE      (or: python manage.py check_export FILE)
+
+For each game of a ``barnga.workshop/1`` document (docs/export.md) the game's
+``replay`` object goes through ``games.replay.replay_document`` (exactly what
+``python -m games replay`` runs) and the output is compared with the stored
+result: tricks won per seat, the game's winners, and per trick its leader, cards,
+winner and (Barnga mode) each seat's verdict, plus whether the game was complete
+and whether the hands are the seed's deal. Prints one line per game, OK or
+MISMATCH with the differences, then a summary.
+
+Exit status: 0 every game matches; 1 at least one mismatch; 2 the file cannot be
+read or is not a workshop export. Needs no Django and no database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+
+from games import five_tricks
+from games.replay import ReplayError, replay_document
+
+SCHEMA = "barnga.workshop/1"  # tournament.export.SCHEMA; kept here so this runs without Django
+EXIT_MISMATCH = 1
+EXIT_BAD_INPUT = 2
+
+
+class ExportError(Exception):
+    """The document is not a readable workshop export."""
+
+
+@dataclass
+class GameCheck:
+    game_id: object
+    label: str
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def line(self) -> str:
+        head = f"game {self.game_id} ({self.label}): {'OK' if self.ok else 'MISMATCH'}"
+        parts = self.problems + [f"note: {n}" for n in self.notes]
+        return head + ("" if not parts else " — " + "; ".join(parts))
+
+
+def check_game(game: dict) -> GameCheck:
+    """Replay one exported game and compare with its stored result."""
+    check = GameCheck(
+        game.get("id"), f"round {game.get('round')}, table {game.get('table')}, game {game.get('number')}"
+    )
+    try:
+        players = list(game["players"])
+        replay = game["replay"]
+        stored_tricks = game["tricks"]
+    except (KeyError, TypeError) as exc:
+        check.problems.append(f"the game record lacks {exc}")
+        return check
+    try:
+        expected_hands = [list(h) for h in five_tricks.deal(len(players), game["seed"])]
+        if isinstance(replay, dict) and replay.get("hands") != expected_hands:
+            check.problems.append("the hands are not the deal of the game's seed")
+    except (KeyError, TypeError, ValueError):
+        check.problems.append("the game's seed or seats cannot be dealt")
+    try:
+        out = replay_document(replay)
+    except ReplayError as exc:
+        check.problems.append(f"the replay refused the input: {exc.payload.get('error')}")
+        return check
+
+    if out["tricks_won"] != game.get("tricks_won"):
+        check.problems.append(
+            f"tricks won: replay {out['tricks_won']}, stored {game.get('tricks_won')}"
+        )
+    winners = sorted(players[s] for s in out["winners"])
+    if winners != sorted(game.get("winners") or []):
+        check.problems.append(f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}")
+    if len(out["tricks"]) != len(stored_tricks):
+        check.problems.append(
+            f"tricks: replay completes {len(out['tricks'])}, stored {len(stored_tricks)}"
+        )
+    barnga = game.get("mode") != "referee"
+    for i, (r, s) in enumerate(zip(out["tricks"], stored_tricks, strict=False)):
+        diffs = []
+        if r["leader"] != s.get("leader"):
+            diffs.append(f"leader {r['leader']} vs {s.get('leader')}")
+        if r["cards"] != [c for _, c in s.get("cards", [])]:
+            diffs.append(f"cards {r['cards']} vs {[c for _, c in s.get('cards', [])]}")
+        if r["winner"] != s.get("winner"):
+            diffs.append(f"winner seat {r['winner']} vs {s.get('winner')}")
+        if barnga and r["verdicts"] != s.get("verdicts"):
+            diffs.append(f"verdicts {r['verdicts']} vs {s.get('verdicts')}")
+        if diffs:
+            check.problems.append(f"trick {i}: " + ", ".join(diffs) + " (replay vs stored)")
+    stored_complete = game.get("state") == "over"
+    if out["complete"] != stored_complete:
+        check.problems.append(
+            f"replay says the game is {'complete' if out['complete'] else 'unfinished'}, "
+            f"stored state is {game.get('state')!r}"
+        )
+    unawarded = game.get("unawarded_trick")
+    if unawarded:
+        check.notes.append(
+            f"trick {unawarded.get('index')} was still being claimed when the round ended: it was "
+            "never awarded and the replay format cannot express it, so its cards are not in plays"
+        )
+    return check
+
+
+def check_document(doc: object) -> list[GameCheck]:
+    if not isinstance(doc, dict):
+        raise ExportError("The export must be a JSON object.")
+    if doc.get("schema") != SCHEMA:
+        raise ExportError(f"Unknown schema {doc.get('schema')!r}; this checker reads {SCHEMA!r}.")
+    games = doc.get("games")
+    if not isinstance(games, list):
+        raise ExportError("The export has no list of games.")
+    return [check_game(g) if isinstance(g, dict) else _not_a_game(i) for i, g in enumerate(games)]
+
+
+def _not_a_game(i: int) -> GameCheck:
+    return GameCheck(f"#{i}", "?", problems=["not a game record"])
+
+
+def run(path: str, out=None, err=None) -> int:
+    """Check the export at `path` ("-": standard input); write to `out`/`err`; return the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        checks = check_document(json.loads(text))
+    except (OSError, UnicodeDecodeError) as exc:
+        err.write(f"Cannot read {path}: {exc}\n")
+        return EXIT_BAD_INPUT
+    except json.JSONDecodeError as exc:
+        err.write(f"{path} is not valid JSON: {exc}\n")
+        return EXIT_BAD_INPUT
+    except ExportError as exc:
+        err.write(f"{exc}\n")
+        return EXIT_BAD_INPUT
+    for c in checks:
+        out.write(c.line() + "\n")
+    bad = sum(1 for c in checks if not c.ok)
+    out.write(f"{len(checks)} games: {len(checks) - bad} OK, {bad} MISMATCH\n")
+    return EXIT_MISMATCH if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tournament.check_export",
+        description="Replay every game of a workshop export and compare with the stored results.",
+    )
+    parser.add_argument("file", help="the export (report.json), or - for standard input")
+    args = parser.parse_args(argv)
+    return run(args.file)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The facilitator's websocket: the panel, one table or the projector, kept live.
+
+Thin like the player's: `connect` checks that the session user facilitates the
+workshop (anyone else is closed with 4403), joins `workshop_<id>_facilitator`
+and sends every region of the page it serves. Any change in the workshop then
+re-renders those regions. A round start or a bot-filled lobby sends dozens of
+change messages in a burst, so renders are coalesced: at most one every
+THROTTLE seconds, and always one after the last change.
+
+The page says which view it is with `?view=panel|projector|table&table=N`; the
+projector view renders only the projector's template, whose context holds no
+sheet, preset or hand (see selectors_facilitator.projector).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from tournament import broadcast, regions
+
+log = logging.getLogger(__name__)
+CLOSE_FORBIDDEN = 4403
+THROTTLE = 0.25
+
+
+class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
+    workshop_id: int | None = None
+    group: str | None = None
+    _task: asyncio.Task | None = None
+
+    async def connect(self):
+        self.workshop_id = int(self.scope["url_route"]["kwargs"]["workshop_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        view = (query.get("view") or ["panel"])[0]
+        self.view = view if view in regions.VIEWS else "panel"
+        try:
+            self.table_number = (
+                int((query.get("table") or [""])[0]) if self.view == "table" else None
+            )
+        except ValueError:
+            self.table_number = None
+        self.user = self.scope.get("user")
+        self._pending = False
+        self._last = 0.0
+        await self.accept()
+        snapshot = await self.render()
+        if snapshot is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.group = broadcast.facilitator_group(self.workshop_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self._last = time.monotonic()
+        await self.send_json({"t": "regions", "regions": snapshot, "force": True})
+
+    async def disconnect(self, code):
+        if self._task is not None:
+            self._task.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def render(self) -> dict | None:
+        return await database_sync_to_async(regions.render)(
+            self.view, self.workshop_id, self.user, table_number=self.table_number
+        )
+
+    async def push(self, *, force: bool = False):
+        snapshot = await self.render()
+        if snapshot is None:  # the workshop is gone, or no longer this user's
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_json({"t": "regions", "regions": snapshot, "force": force})
+
+    # ---- incoming: only keep-alive and resync; every control is an HTTP POST
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if self.group is None or text_data is None or len(text_data) > settings.BARNGA_WS_MAX_BYTES:
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            return
+        if not isinstance(content, dict):
+            return
+        if content.get("action") == "ping":
+            await self.send_json({"t": "pong"})
+        elif content.get("action") == "sync":
+            await self.push(force=True)
+
+    # ---- group messages: anything may change what a facilitator screen shows
+    async def table_changed(self, event):
+        self.changed()
+
+    async def workshop_changed(self, event):
+        self.changed()
+
+    async def player_connection(self, event):
+        self.changed()
+
+    async def table_gesture(self, event):
+        pass  # gestures are for the table; the monitor shows state, not chatter
+
+    def changed(self):
+        self._pending = True
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._flush())
+
+    async def _flush(self):
+        while self._pending:
+            wait = self._last + THROTTLE - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._pending = False
+            self._last = time.monotonic()
+            try:
+                await self.push()
+            except Exception:  # one failed render must not stop later ones
+                log.exception("facilitator render for workshop %s failed", self.workshop_id)

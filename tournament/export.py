@@ -1,0 +1,508 @@
+"""The whole workshop as one JSON document (schema ``barnga.workshop/1``) and as CSV tables.
+
+`workshop_document` is the thin loader: it reads the stored rows of one workshop
+and nothing else (no live state, no cache). Everything after it is a plain
+function of that document: `replay_input` (a game's input for
+``python -m games replay``), `csv_tables` (one table per kind of record), and
+`tournament.report.build_report` (the debrief's figures). The format is
+documented in docs/export.md; change that page and bump SCHEMA together.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from datetime import datetime
+
+from games import five_tricks
+from games.errors import IllegalAction
+from games.presets import PRESET_TITLES
+from games.tricks import TrickRules
+
+SCHEMA = "barnga.workshop/1"
+
+# The CSV tables, in the order the report's download list shows them.
+CSV_KINDS = ("actions", "tricks", "claims", "disputes", "gestures", "moves", "seatings", "games")
+
+
+def iso(dt: datetime | None) -> str | None:
+    return dt.isoformat() if dt is not None else None
+
+
+# ---------------------------------------------------------------- loader (reads the database)
+
+
+def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
+    """Every stored fact of `workshop` as a JSON-ready dict (see docs/export.md)."""
+    from django.utils import timezone
+
+    from tournament.models import (
+        Action,
+        Claim,
+        Dispute,
+        Game,
+        Gesture,
+        Movement,
+        Player,
+        Round,
+        Seating,
+        TrickRecord,
+    )
+
+    tables = list(workshop.tables.order_by("number"))
+    table_number = {t.pk: t.number for t in tables}
+    players = list(Player.objects.filter(workshop=workshop).order_by("join_order"))
+    rounds = list(Round.objects.filter(workshop=workshop).order_by("number"))
+    round_number = {r.pk: r.number for r in rounds}
+
+    seatings: dict[int, list] = {r.pk: [] for r in rounds}
+    for s in Seating.objects.filter(round__workshop=workshop).order_by("table_number", "seat"):
+        seatings[s.round_id].append({"player": s.player_id, "table": s.table_number, "seat": s.seat})
+    moves: dict[int, list] = {r.pk: [] for r in rounds}
+    for m in Movement.objects.filter(round__workshop=workshop).order_by("player__join_order"):
+        moves[m.round_id].append(
+            {"player": m.player_id, "from": m.from_table, "to": m.to_table, "edited": m.edited}
+        )
+
+    games = list(
+        Game.objects.filter(table__workshop=workshop).order_by("round__number", "table__number", "number")
+    )
+    by_game: dict[int, dict[str, list]] = {
+        g.pk: {"actions": [], "tricks": [], "claims": [], "disputes": []} for g in games
+    }
+    for a in Action.objects.filter(game__table__workshop=workshop).order_by("game", "seq"):
+        by_game[a.game_id]["actions"].append(
+            {
+                "seq": a.seq,
+                "actor": a.actor_id,
+                "kind": a.kind,
+                "payload": a.payload,
+                "created_at": iso(a.created_at),
+            }
+        )
+    for t in TrickRecord.objects.filter(game__table__workshop=workshop).order_by("game", "index"):
+        by_game[t.game_id]["tricks"].append(
+            {
+                "index": t.index,
+                "leader": t.leader,
+                "cards": t.cards,
+                "winner": t.winner,
+                "verdicts": t.verdicts,
+                "table_verdict": t.table_verdict,
+                "resolution": t.resolution,
+                "claims": t.claims,
+                "created_at": iso(t.created_at),
+            }
+        )
+    for c in Claim.objects.filter(game__table__workshop=workshop).order_by("created_at", "pk"):
+        by_game[c.game_id]["claims"].append(
+            {
+                "trick_index": c.trick_index,
+                "player": c.player_id,
+                "seat": c.seat,
+                "claimed_seat": c.claimed_seat,
+                "is_change": c.is_change,
+                "during_dispute": c.during_dispute,
+                "created_at": iso(c.created_at),
+            }
+        )
+    for d in Dispute.objects.filter(game__table__workshop=workshop).order_by("opened_at", "pk"):
+        by_game[d.game_id]["disputes"].append(
+            {
+                "trick_index": d.trick_index,
+                "opened_at": iso(d.opened_at),
+                "deadline": iso(d.deadline),
+                "resolved_at": iso(d.resolved_at),
+                "duration_seconds": d.duration_seconds,
+                "resolution": d.resolution or None,
+                "initial_claims": d.initial_claims,
+                "final_claims": d.final_claims or None,
+                "winner": d.winner,
+            }
+        )
+
+    game_docs = []
+    for g in games:
+        record = {
+            "id": g.pk,
+            "round": round_number[g.round_id],
+            "table": table_number[g.table_id],
+            "number": g.number,
+            "seed": g.seed,
+            "dealer": g.dealer_id,
+            "players": list(g.players),
+            "mode": g.mode,
+            "state": g.state,
+            "started_at": iso(g.started_at),
+            "finished_at": iso(g.finished_at),
+            "table_rules": g.table_rules,
+            "seat_rules": g.seat_rules,
+            "tricks_won": list(g.tricks_won),
+            "winners": list(g.winners),
+            **by_game[g.pk],
+        }
+        replay, unawarded = replay_input(record)
+        record["unawarded_trick"] = unawarded
+        record["replay"] = replay
+        game_docs.append(record)
+
+    game_round = {g.pk: round_number[g.round_id] for g in games}
+    gestures = []
+    for x in Gesture.objects.filter(table__workshop=workshop).order_by("created_at", "pk"):
+        gestures.append(
+            {
+                "id": x.pk,
+                "table": table_number[x.table_id],
+                "round": game_round.get(x.game_id),
+                "game": x.game_id,
+                "player": x.player_id,
+                "kind": x.kind,
+                "trick_index": x.trick_index,
+                "during_dispute": x.during_dispute,
+                "payload": x.payload,
+                "created_at": iso(x.created_at),
+            }
+        )
+
+    return {
+        "schema": SCHEMA,
+        "exported_at": iso(exported_at or timezone.now()),
+        "workshop": {
+            "id": workshop.pk,
+            "name": workshop.name,
+            "code": workshop.code,
+            "game": workshop.game,
+            "mode": workshop.mode,
+            "phase": workshop.phase,
+            "table_count": workshop.table_count,
+            "seats_per_table": workshop.seats_per_table,
+            "round_seconds": workshop.round_seconds,
+            "dispute_seconds": workshop.dispute_seconds,
+            "created_at": iso(workshop.created_at),
+        },
+        "tables": [
+            {
+                "number": t.number,
+                "preset": t.preset,
+                "preset_title": PRESET_TITLES.get(t.preset, "Custom sheet"),
+                "rules": t.rules,
+            }
+            for t in tables
+        ],
+        "players": [
+            {
+                "id": p.pk,
+                "name": p.name,
+                "join_order": p.join_order,
+                "home_table": table_number.get(p.home_table_id),
+                "rules": p.rules or None,
+                "is_bot": p.is_bot,
+                "has_left": p.has_left,
+            }
+            for p in players
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "kind": r.kind,
+                "scored_number": r.scored_number,
+                "label": str(r),
+                "state": r.state,
+                "started_at": iso(r.started_at),
+                "finished_at": iso(r.finished_at),
+                "finished_by": r.finished_by or None,
+                "standings": (r.standings or {}).get("players", []),
+                "seatings": seatings[r.pk],
+                "moves": moves[r.pk],
+                "movement_applied_at": iso(r.movement_applied_at),
+            }
+            for r in rounds
+        ],
+        "games": game_docs,
+        "gestures": gestures,
+    }
+
+
+# ---------------------------------------------------------------- replay input (pure)
+
+
+def replay_input(game: dict) -> tuple[dict, dict | None]:
+    """The ``python -m games replay`` input for one exported game, from its seed and log.
+
+    Returns (input, unawarded_trick). `plays` are the log's cards in order;
+    `claims` are each completed trick's final claims as the log left them (a seat
+    that never claimed before a time-out is null, which the replay reads exactly
+    as the live time-out did: that seat does not count). Referee games give no
+    seat sheets and no claims, so the table's sheet decides, as it did live.
+
+    A trick whose cards were all played but that was never awarded (the round
+    ended while it was being claimed) cannot be written in the replay format,
+    which wants one claims entry per complete trick and has no "unawarded". Its
+    cards are left out of `plays` and returned as `unawarded_trick`
+    ({"index", "cards", "claims"}); it did not count live either.
+    """
+    n = len(game["players"])
+    hands = [list(h) for h in five_tricks.deal(n, game["seed"])]
+    referee = game["mode"] == "referee"
+    payloads = [a["payload"] for a in game["actions"]]
+    plays = [p["card"] for p in payloads if p.get("type") == "play"]
+    config = five_tricks.Config(
+        table_rules=TrickRules.from_dict(game["table_rules"]),
+        seat_rules=tuple(TrickRules.from_dict(r) for r in game["seat_rules"]),
+        mode=game["mode"],
+    )
+    unawarded = None
+    claims: list | None = None
+    try:
+        state = five_tricks.replay(config, hands, payloads)
+    except (IllegalAction, ValueError):
+        # A log the engine refuses: export it as it is; the checker reports the refusal.
+        state = None
+    if state is not None:
+        if not referee:
+            claims = [list(t.claims) for t in state.completed]
+        if state.phase == five_tricks.PHASE_CLAIM:
+            unawarded = {
+                "index": len(state.completed),
+                "cards": [[s, c] for s, c in state.current],
+                "claims": list(state.claims),
+            }
+            plays = plays[: len(plays) - len(state.current)]
+    elif not referee:
+        claims = [list(t["claims"]) for t in game.get("tricks", [])]
+    doc = {
+        "game": "five_tricks",
+        "rules": game["table_rules"],
+        "seat_rules": None if referee else game["seat_rules"],
+        "hands": hands,
+        "plays": plays,
+        "claims": claims,
+    }
+    return doc, unawarded
+
+
+# ---------------------------------------------------------------- CSV tables (pure)
+
+
+def _names(doc: dict) -> dict[int, str]:
+    return {p["id"]: p["name"] for p in doc["players"]}
+
+
+def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
+    """{kind: (header, rows)} for every kind in CSV_KINDS. Seats and trick indexes are
+    0-based, as in the JSON; `*_player` columns name the player in that seat."""
+    names = _names(doc)
+    labels = {r["number"]: r["label"] for r in doc["rounds"]}
+    out: dict[str, tuple[list[str], list[list]]] = {}
+
+    def game_cols(g):
+        return [g["round"], labels.get(g["round"], ""), g["table"], g["id"], g["number"]]
+
+    gh = ["round", "round_label", "table", "game_id", "game_number"]
+
+    rows = []
+    for g in doc["games"]:
+        for a in g["actions"]:
+            p = a["payload"]
+            winner = p.get("winner")
+            rows.append(
+                game_cols(g)
+                + [
+                    a["seq"],
+                    a["created_at"],
+                    a["kind"],
+                    a["actor"],
+                    names.get(a["actor"], "") if a["actor"] else "(timer)",
+                    p.get("seat", ""),
+                    p.get("card", ""),
+                    "" if winner is None else winner,
+                    "" if winner is None else names.get(g["players"][winner], ""),
+                    json.dumps(p, sort_keys=True),
+                ]
+            )
+    out["actions"] = (
+        gh
+        + ["seq", "created_at", "kind", "actor_id", "actor", "seat", "card", "claimed_seat",
+           "claimed_player", "payload"],
+        rows,
+    )
+
+    rows = []
+    for g in doc["games"]:
+        for t in g["tricks"]:
+            rows.append(
+                game_cols(g)
+                + [
+                    t["index"],
+                    t["leader"],
+                    names.get(g["players"][t["leader"]], ""),
+                    " ".join(c for _, c in t["cards"]),
+                    t["winner"],
+                    names.get(g["players"][t["winner"]], ""),
+                    t["table_verdict"],
+                    " ".join(str(v) for v in t["verdicts"]),
+                    len(set(t["verdicts"])) > 1,
+                    t["resolution"],
+                    " ".join("none" if c is None else str(c) for c in t["claims"]),
+                ]
+            )
+    out["tricks"] = (
+        gh
+        + ["trick_index", "leader_seat", "leader", "cards", "winner_seat", "winner",
+           "table_verdict", "verdicts", "sheets_disagree", "resolution", "final_claims"],
+        rows,
+    )
+
+    rows = []
+    for g in doc["games"]:
+        for c in g["claims"]:
+            rows.append(
+                game_cols(g)
+                + [
+                    c["trick_index"],
+                    c["created_at"],
+                    c["player"],
+                    names.get(c["player"], ""),
+                    c["seat"],
+                    c["claimed_seat"],
+                    names.get(g["players"][c["claimed_seat"]], ""),
+                    c["is_change"],
+                    c["during_dispute"],
+                ]
+            )
+    out["claims"] = (
+        gh
+        + ["trick_index", "created_at", "player_id", "player", "seat", "claimed_seat",
+           "claimed_player", "is_change", "during_dispute"],
+        rows,
+    )
+
+    rows = []
+    for g in doc["games"]:
+        for d in g["disputes"]:
+            w = d["winner"]
+            rows.append(
+                game_cols(g)
+                + [
+                    d["trick_index"],
+                    d["opened_at"],
+                    d["deadline"],
+                    d["resolved_at"] or "",
+                    "" if d["duration_seconds"] is None else round(d["duration_seconds"], 3),
+                    d["resolution"] or "open",
+                    " ".join(str(c) for c in d["initial_claims"]),
+                    " ".join("none" if c is None else str(c) for c in (d["final_claims"] or [])),
+                    "" if w is None else w,
+                    "" if w is None else names.get(g["players"][w], ""),
+                ]
+            )
+    out["disputes"] = (
+        gh
+        + ["trick_index", "opened_at", "deadline", "resolved_at", "duration_seconds",
+           "resolution", "initial_claims", "final_claims", "winner_seat", "winner"],
+        rows,
+    )
+
+    rows = []
+    for x in doc["gestures"]:
+        payload = x["payload"] or {}
+        rows.append(
+            [
+                x["round"] if x["round"] is not None else "",
+                labels.get(x["round"], ""),
+                x["table"],
+                x["game"] if x["game"] is not None else "",
+                x["id"],
+                x["created_at"],
+                x["player"],
+                names.get(x["player"], ""),
+                x["kind"],
+                "" if x["trick_index"] is None else x["trick_index"],
+                x["during_dispute"],
+                payload.get("card", ""),
+                len(payload.get("points", [])) if x["kind"] == "drawing" else "",
+            ]
+        )
+    out["gestures"] = (
+        ["round", "round_label", "table", "game_id", "gesture_id", "created_at", "player_id",
+         "player", "kind", "trick_index", "during_dispute", "card", "drawing_points"],
+        rows,
+    )
+
+    rows = []
+    for r in doc["rounds"]:
+        for m in r["moves"]:
+            rows.append(
+                [
+                    r["number"],
+                    r["label"],
+                    m["player"],
+                    names.get(m["player"], ""),
+                    m["from"],
+                    m["to"],
+                    "up" if m["to"] > m["from"] else "down",
+                    m["edited"],
+                ]
+            )
+    out["moves"] = (
+        ["after_round", "round_label", "player_id", "player", "from_table", "to_table",
+         "direction", "edited"],
+        rows,
+    )
+
+    rows = []
+    for r in doc["rounds"]:
+        for s in r["seatings"]:
+            rows.append([r["number"], r["label"], s["player"], names.get(s["player"], ""),
+                         s["table"], s["seat"]])
+    out["seatings"] = (["round", "round_label", "player_id", "player", "table", "seat"], rows)
+
+    rows = []
+    for g in doc["games"]:
+        rows.append(
+            game_cols(g)
+            + [
+                g["state"],
+                g["mode"],
+                g["seed"],
+                " ".join(names.get(p, "") for p in g["players"]),
+                " ".join(str(t) for t in g["tricks_won"]),
+                " ".join(names.get(p, "") for p in g["winners"]),
+                len(g["tricks"]),
+                len(g["disputes"]),
+                g["started_at"],
+                g["finished_at"] or "",
+            ]
+        )
+    out["games"] = (
+        gh
+        + ["state", "mode", "seed", "players_in_seat_order", "tricks_won", "winners",
+           "tricks", "disputes", "started_at", "finished_at"],
+        rows,
+    )
+    return out
+
+
+# Spreadsheets run a cell that starts with one of these as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value) -> str | int | float:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_text(header: list[str], rows: Iterable[list]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return buf.getvalue()

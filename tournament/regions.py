@@ -1,0 +1,49 @@
+"""The facilitator's live regions: one partial per region, for the page and for the socket.
+
+A page and a websocket push render the same templates with the same context,
+so a reload shows exactly what the last push showed. Each region's template has
+a root element whose id is the region's key below.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+
+from tournament import selectors_facilitator as sf
+
+PANEL_REGIONS = {
+    "fac-status": "facilitator/_status.html",
+    "fac-roster": "facilitator/_roster.html",
+    "fac-movement": "facilitator/_movement.html",
+    "fac-monitor": "facilitator/_monitor.html",
+}
+PROJECTOR_REGIONS = {"projector-live": "facilitator/_projector_live.html"}
+TABLE_REGIONS = {"fac-table": "facilitator/_table.html"}
+VIEWS = ("panel", "projector", "table")
+
+
+def context(view: str, workshop, *, table_number: int | None = None) -> dict | None:
+    if view == "panel":
+        return sf.panel(workshop)
+    if view == "projector":
+        return sf.projector(workshop)
+    if view == "table" and table_number is not None:
+        return sf.table_detail(workshop, table_number)
+    return None
+
+
+def templates(view: str) -> dict[str, str]:
+    return {"panel": PANEL_REGIONS, "projector": PROJECTOR_REGIONS, "table": TABLE_REGIONS}[view]
+
+
+def render(
+    view: str, workshop_id: int, user, *, table_number: int | None = None
+) -> dict[str, str] | None:
+    """Every region of `view` as {id: html}; None when `user` may not see this workshop."""
+    workshop = sf.own_workshop(workshop_id, user)
+    if workshop is None:
+        return None
+    ctx = context(view, workshop, table_number=table_number)
+    if ctx is None:
+        return None
+    return {rid: render_to_string(tpl, ctx) for rid, tpl in templates(view).items()}

@@ -1,0 +1,899 @@
+"""The debrief report's figures: plain functions of a workshop export document.
+
+Input is the ``barnga.workshop/1`` document that `tournament.export.workshop_document`
+loads from the stored rows (or that a facilitator kept as report.json), so the
+report is built from the stored log alone and can be rebuilt weeks later from the
+file. No Django, no database, no clock: tests feed documents and check numbers.
+
+Words used throughout (docs/export.md repeats them):
+
+- a **clash** is a completed trick whose seats' own sheets name different winners;
+- a **dispute** is a claim step in which everyone had claimed and the claims
+  disagreed; it ends when the claims become unanimous (someone changed their
+  claim: *changed*), when the time limit passes (*timeout*), or when the round
+  ends first (*cut*);
+- at a table, **locals** are the players whose home table it is, **newcomers**
+  everyone else; a dispute's winner *prevailed* for the locals' sheet if a local
+  seat's sheet names that winner, for a newcomer's sheet likewise (*shared* when
+  both do, *no sheet* when none does);
+- **majority / minority**: the winner was named by more / fewer seats' sheets than
+  any other seat was (*tie* when as many);
+- in a dispute a player **adapted** if their final claim differs from the claim
+  they held when the dispute opened, and **held** otherwise.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from datetime import datetime
+from itertools import combinations
+
+from games.cards import SUIT_NAMES
+from games.sheets import sheet_text
+from games.tricks import KNOBS, TrickRules
+
+KNOB_TITLES = {
+    "ace": "Ace",
+    "wins": "Which card wins",
+    "trump": "Trump suit",
+    "trump_when": "When trumping is allowed",
+}
+REVEAL_SECTIONS = ("Following suit", "Winning a trick", "Trumps")
+# The study round is practice with the rules in hand and talking allowed: the
+# figures cover silent home play and the scored rounds (the exports hold everything).
+REPORT_KINDS = ("home", "scored")
+MOVEMENT_KINDS = REPORT_KINDS
+
+DISPUTE_OUTCOMES = {
+    "changed": "Settled when someone changed their claim",
+    "timeout": "Time ran out: the most-claimed player won",
+    "cut": "Cut short by the end of the round",
+    "open": "Still open",
+}
+TRICK_OUTCOMES = {
+    "agreed": "Everyone agreed at once",
+    "changed": "Agreed after a changed claim",
+    "timeout": "Time ran out",
+    "rules": "Decided by the table's sheet (referee)",
+}
+ORIGINS = {
+    "local": "the locals' sheet",
+    "newcomer": "a newcomer's sheet",
+    "shared": "a sheet locals and newcomers shared",
+    "none": "no player's sheet",
+}
+SUPPORT = {
+    "majority": "the majority's sheet",
+    "minority": "a minority's sheet",
+    "tie": "one of two equally held sheets",
+    "none": "no player's sheet",
+}
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def parse_time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def knob_value(rules: dict, knob: str):
+    """The knob as it plays: `trump_when` means nothing on a no-trump sheet."""
+    r = TrickRules.from_dict(rules)
+    if knob == "trump_when" and r.trump is None:
+        return None
+    return getattr(r, knob)
+
+
+def knob_label(knob: str, value) -> str:
+    if knob == "ace":
+        return "Ace high (above the 7)" if value == "high" else "Ace low (below the 2)"
+    if knob == "wins":
+        return "Highest card wins" if value == "highest" else "Lowest card wins"
+    if knob == "trump":
+        return "No trump" if value is None else SUIT_NAMES[value].capitalize()
+    if knob == "trump_when":
+        if value is None:
+            return "—"
+        return "Only when out of the led suit" if value == "void" else "At any time"
+    return str(value)
+
+
+def _seconds(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def clock(seconds: float | None) -> str:
+    """12.3 → "0:12"; None → "—"."""
+    if seconds is None:
+        return "—"
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _names_text(names: list[str]) -> str:
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+class Index:
+    """Look-ups over one document."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.players = {p["id"]: p for p in doc["players"]}
+        self.rounds = {r["number"]: r for r in doc["rounds"]}
+        self.tables = [t["number"] for t in sorted(doc["tables"], key=lambda t: t["number"])]
+        self.table_rules = {t["number"]: TrickRules.from_dict(t["rules"]) for t in doc["tables"]}
+        kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
+        self.games = [g for g in doc["games"] if kinds.get(g["round"]) in REPORT_KINDS]
+        self.gestures = [
+            x for x in doc["gestures"] if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
+        ]
+
+    def name(self, pid) -> str:
+        p = self.players.get(pid)
+        return p["name"] if p else "?"
+
+    def label(self, round_number) -> str:
+        r = self.rounds.get(round_number)
+        return r["label"] if r else "—"
+
+    def home(self, pid):
+        p = self.players.get(pid)
+        return p["home_table"] if p else None
+
+    def sheet_key(self, rules: dict) -> str:
+        """Which table's sheet this is ("T3"), or a description of a sheet no table has."""
+        r = TrickRules.from_dict(rules)
+        for n in self.tables:
+            if self.table_rules[n] == r:
+                return f"T{n}"
+        return "other"
+
+
+# ---------------------------------------------------------------- 1. the reveal
+
+
+def _differs(knob: str, a: dict, b: dict) -> bool:
+    # When only one of two sheets has trumps, the trump row already shows it; "when
+    # trumping is allowed" differs only between two sheets that both have trumps.
+    if knob == "trump_when" and (a[knob] is None or b[knob] is None):
+        return False
+    return a[knob] != b[knob]
+
+
+def reveal(doc: dict) -> dict:
+    tables = sorted(doc["tables"], key=lambda t: t["number"])
+    values = [{k: knob_value(t["rules"], k) for k in KNOBS} for t in tables]
+    rows = []
+    for knob in KNOBS:
+        cells = []
+        for i, t in enumerate(tables):
+            neighbours = [
+                tables[j]["number"]
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(tables) and _differs(knob, values[i], values[j])
+            ]
+            cells.append(
+                {
+                    "table": t["number"],
+                    "value": values[i][knob],
+                    "label": knob_label(knob, values[i][knob]),
+                    "differs": bool(neighbours),
+                    "differs_from": neighbours,
+                }
+            )
+        rows.append({"knob": knob, "title": KNOB_TITLES[knob], "cells": cells})
+    pairs = []
+    for i in range(len(tables) - 1):
+        diff = [k for k in KNOBS if _differs(k, values[i], values[i + 1])]
+        pairs.append({"a": tables[i]["number"], "b": tables[i + 1]["number"], "knobs": diff,
+                      "titles": [KNOB_TITLES[k] for k in diff]})
+    sheets = []
+    for t in tables:
+        text = sheet_text(TrickRules.from_dict(t["rules"]))
+        sheets.append(
+            {
+                "table": t["number"],
+                "preset_title": t.get("preset_title") or "",
+                "sections": [s for s in text["sections"] if s["heading"] in REVEAL_SECTIONS],
+            }
+        )
+    distinct = len({TrickRules.from_dict(t["rules"]) for t in tables})
+    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": distinct,
+            "tables": [t["number"] for t in tables]}
+
+
+# ---------------------------------------------------------------- 2. movement
+
+
+def movement(doc: dict, ix: Index) -> dict:
+    """Where everyone sat at the start of each (home and scored) round, and how they moved."""
+    columns = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS and r["seatings"]]
+    cols = []
+    for r in columns:
+        where = {s["player"]: (s["table"], s["seat"]) for s in r["seatings"]}
+        cols.append({"round": r["number"], "label": r["label"], "where": where})
+    # After the last round's movement there is no seating row: rebuild it from the moves.
+    if columns and columns[-1]["moves"]:
+        last = columns[-1]
+        where = {pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()}
+        for m in last["moves"]:
+            where[m["player"]] = (m["to"], 1)
+        cols.append({"round": None, "label": f"After {last['label']}", "where": where})
+
+    order = [p["id"] for p in sorted(doc["players"], key=lambda p: p["join_order"])]
+    seated = [pid for pid in order if any(pid in c["where"] for c in cols)]
+    paths = {pid: [c["where"].get(pid, (None, None))[0] for c in cols] for pid in seated}
+
+    grid = []
+    for n in ix.tables:
+        cells = []
+        for ci, c in enumerate(cols):
+            here = sorted(
+                (pid for pid, (t, _) in c["where"].items() if t == n),
+                key=lambda pid: (c["where"][pid][1], ix.name(pid).lower()),
+            )
+            chips = []
+            for pid in here:
+                before = paths[pid][ci - 1] if ci > 0 else None
+                arrow = "" if before is None or before == n else ("up" if n > before else "down")
+                chips.append(
+                    {
+                        "id": pid,
+                        "name": ix.name(pid),
+                        "home": ix.home(pid),
+                        "local": ix.home(pid) == n,
+                        "arrow": arrow,
+                        "from": before if arrow else None,
+                        "bot": ix.players[pid]["is_bot"],
+                    }
+                )
+            cells.append(chips)
+        grid.append({"table": n, "cells": cells})
+
+    moves = []
+    for r in doc["rounds"]:
+        for m in r["moves"]:
+            moves.append(
+                {
+                    "round": r["number"],
+                    "label": r["label"],
+                    "player": m["player"],
+                    "name": ix.name(m["player"]),
+                    "from": m["from"],
+                    "to": m["to"],
+                    "direction": "up" if m["to"] > m["from"] else "down",
+                    "edited": m["edited"],
+                }
+            )
+    journeys = {
+        pid: {
+            "tables": paths[pid],
+            "text": " → ".join("—" if t is None else str(t) for t in paths[pid]),
+            "moves": sum(
+                1
+                for a, b in zip(paths[pid], paths[pid][1:], strict=False)
+                if a is not None and b is not None and a != b
+            ),
+        }
+        for pid in seated
+    }
+    return {
+        "columns": [{"round": c["round"], "label": c["label"]} for c in cols],
+        "grid": grid,
+        "moves": moves,
+        "journeys": journeys,
+        "players": seated,
+    }
+
+
+# ---------------------------------------------------------------- 3. results
+
+
+def results(doc: dict, ix: Index) -> list[dict]:
+    by_round_table: dict[tuple[int, int], list[dict]] = defaultdict(list)
+    for g in ix.games:
+        by_round_table[(g["round"], g["table"])].append(g)
+    moved: dict[int, dict[int, str]] = {
+        r["number"]: {m["player"]: ("up" if m["to"] > m["from"] else "down") for m in r["moves"]}
+        for r in doc["rounds"]
+    }
+    out = []
+    for r in doc["rounds"]:
+        if r["kind"] not in REPORT_KINDS:
+            continue
+        tables = []
+        for n in ix.tables:
+            games = sorted(by_round_table.get((r["number"], n), []), key=lambda g: g["number"])
+            if not games:
+                continue
+            won: Counter = Counter()
+            tricks: Counter = Counter()
+            played: Counter = Counter()
+            order: list[int] = []
+            game_rows = []
+            for g in games:
+                for s, pid in enumerate(g["players"]):
+                    if pid not in order:
+                        order.append(pid)
+                    played[pid] += 1
+                    tricks[pid] += g["tricks_won"][s] if s < len(g["tricks_won"]) else 0
+                for pid in g["winners"]:
+                    won[pid] += 1
+                game_rows.append(
+                    {
+                        "number": g["number"],
+                        "state": g["state"],
+                        "winners": [ix.name(p) for p in g["winners"]],
+                        "tricks": [
+                            {"name": ix.name(pid), "tricks": g["tricks_won"][s]}
+                            for s, pid in enumerate(g["players"])
+                        ],
+                        "tricks_played": len(g["tricks"]),
+                        "disputes": len(g["disputes"]),
+                    }
+                )
+            rows = [
+                {
+                    "id": pid,
+                    "name": ix.name(pid),
+                    "games_won": won[pid],
+                    "games_played": played[pid],
+                    "tricks": tricks[pid],
+                    "moved": moved.get(r["number"], {}).get(pid, ""),
+                }
+                for pid in order
+            ]
+            rows.sort(key=lambda x: (-x["games_won"], -x["tricks"], x["name"].lower()))
+            best = max(x["games_won"] for x in rows)
+            worst = min(x["games_won"] for x in rows)
+            tables.append(
+                {
+                    "table": n,
+                    "games": game_rows,
+                    "games_played": len(games),
+                    "games_completed": sum(1 for g in games if g["state"] == "over"),
+                    "games_cut": sum(1 for g in games if g["state"] == "cut"),
+                    "players": rows,
+                    "tied": best == worst,
+                    "top": [x["name"] for x in rows if x["games_won"] == best],
+                    "bottom": [] if best == worst else [x["name"] for x in rows if x["games_won"] == worst],
+                    "best": best,
+                    "worst": worst,
+                    "moved_up": [x["name"] for x in rows if x["moved"] == "up"],
+                    "moved_down": [x["name"] for x in rows if x["moved"] == "down"],
+                }
+            )
+        if tables:
+            out.append(
+                {"round": r["number"], "label": r["label"], "kind": r["kind"],
+                 "scored": r["kind"] == "scored", "tables": tables}
+            )
+    return out
+
+
+# ---------------------------------------------------------------- 4. clashes and disputes
+
+
+def _dispute_claims(game: dict, d: dict) -> tuple[list, list, dict[int, int]]:
+    """(claims when the dispute opened, final claims, changes per seat during it), from the claim log."""
+    initial = list(d["initial_claims"])
+    final = list(initial)
+    changes: Counter = Counter()
+    for c in game["claims"]:
+        if c["trick_index"] == d["trick_index"] and c["during_dispute"]:
+            final[c["seat"]] = c["claimed_seat"]
+            changes[c["seat"]] += 1
+    return initial, final, dict(changes)
+
+
+def _verdicts_for(game: dict, trick_index: int, cards) -> list[int] | None:
+    """Each seat's verdict on a trick: the stored record's, or for a cut trick, computed."""
+    for t in game["tricks"]:
+        if t["index"] == trick_index:
+            return list(t["verdicts"])
+    if cards:
+        from games.tricks import trick_winner
+
+        return [trick_winner([tuple(c) for c in cards], TrickRules.from_dict(r)) for r in game["seat_rules"]]
+    return None
+
+
+def dispute_rows(doc: dict, ix: Index) -> list[dict]:
+    rows = []
+    for g in ix.games:
+        for d in g["disputes"]:
+            initial, final, changes = _dispute_claims(g, d)
+            cards = None
+            for t in g["tricks"]:
+                if t["index"] == d["trick_index"]:
+                    cards = t["cards"]
+            if cards is None and g.get("unawarded_trick") and g["unawarded_trick"]["index"] == d["trick_index"]:
+                cards = g["unawarded_trick"]["cards"]
+            verdicts = _verdicts_for(g, d["trick_index"], cards)
+            resolution = d["resolution"] or "open"
+            outcome = "changed" if resolution == "unanimous" else resolution
+            winner = d["winner"]
+            seats = list(range(len(g["players"])))
+            locals_ = [s for s in seats if ix.home(g["players"][s]) == g["table"]]
+            newcomers = [s for s in seats if s not in locals_]
+            origin = support = None
+            if winner is not None and verdicts is not None:
+                local_won = any(verdicts[s] == winner for s in locals_)
+                newcomer_won = any(verdicts[s] == winner for s in newcomers)
+                origin = (
+                    "shared" if local_won and newcomer_won
+                    else "local" if local_won
+                    else "newcomer" if newcomer_won
+                    else "none"
+                )
+                backing = Counter(verdicts)
+                mine = backing.get(winner, 0)
+                other = max((v for k, v in backing.items() if k != winner), default=0)
+                support = (
+                    "none" if mine == 0
+                    else "majority" if mine > other
+                    else "minority" if mine < other
+                    else "tie"
+                )
+            opened = parse_time(d["opened_at"])
+            rnd = ix.rounds.get(g["round"], {})
+            since_start = None
+            if opened and rnd.get("started_at"):
+                since_start = (opened - parse_time(rnd["started_at"])).total_seconds()
+            def name_of_seat(s, g=g):
+                return None if s is None else ix.name(g["players"][s])
+
+            rows.append(
+                {
+                    "round": g["round"],
+                    "label": ix.label(g["round"]),
+                    "table": g["table"],
+                    "game": g["id"],
+                    "game_number": g["number"],
+                    "trick_index": d["trick_index"],
+                    "trick_number": d["trick_index"] + 1,
+                    "cards": [{"name": name_of_seat(s), "card": c} for s, c in (cards or [])],
+                    "opened_at": d["opened_at"],
+                    "since_round_start": _seconds(since_start),
+                    "duration": _seconds(d["duration_seconds"]),
+                    "resolution": resolution,
+                    "outcome": outcome,
+                    "outcome_label": DISPUTE_OUTCOMES.get(outcome, outcome),
+                    "winner_seat": winner,
+                    "winner": name_of_seat(winner),
+                    "seats": [
+                        {
+                            "seat": s,
+                            "id": g["players"][s],
+                            "name": name_of_seat(s),
+                            "local": s in locals_,
+                            "verdict": name_of_seat(verdicts[s]) if verdicts else None,
+                            "initial": name_of_seat(initial[s]),
+                            "final": name_of_seat(final[s]),
+                            "adapted": initial[s] != final[s],
+                            "changes": changes.get(s, 0),
+                            "initial_won": winner is not None and initial[s] == winner,
+                            "sheet_won": winner is not None and verdicts is not None and verdicts[s] == winner,
+                        }
+                        for s in seats
+                    ],
+                    "changed_by": [name_of_seat(s) for s in seats if initial[s] != final[s]],
+                    "origin": origin,
+                    "origin_label": ORIGINS.get(origin, "—") if origin else "—",
+                    "support": support,
+                    "support_label": SUPPORT.get(support, "—") if support else "—",
+                }
+            )
+    rows.sort(key=lambda r: (r["opened_at"] or "", r["game"], r["trick_index"]))
+    return rows
+
+
+def _trick_outcome(game: dict, trick: dict) -> str:
+    if trick["resolution"] == "rules":
+        return "rules"
+    if trick["resolution"] == "timeout":
+        return "timeout"
+    changed = any(c["is_change"] and c["trick_index"] == trick["index"] for c in game["claims"])
+    return "changed" if changed else "agreed"
+
+
+def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
+    clash_rows = []
+    outcomes: Counter = Counter()
+    per_cell: dict[tuple[int, int], Counter] = defaultdict(Counter)
+    sheet_keys: set[str] = set()
+    pair_counts: Counter = Counter()
+    tricks_total = 0
+    for g in ix.games:
+        barnga = g["mode"] != "referee"
+        keys = [ix.sheet_key(r) for r in g["seat_rules"]]
+        disputed = {d["trick_index"] for d in g["disputes"]}
+        for t in g["tricks"]:
+            tricks_total += 1
+            cell = per_cell[(g["round"], g["table"])]
+            cell["tricks"] += 1
+            outcome = _trick_outcome(g, t)
+            outcomes[outcome] += 1
+            if not barnga or len(set(t["verdicts"])) < 2:
+                continue
+            cell["clashes"] += 1
+            pairs = set()
+            for a, b in combinations(range(len(g["players"])), 2):
+                if t["verdicts"][a] != t["verdicts"][b] and keys[a] != keys[b]:
+                    pairs.add(tuple(sorted((keys[a], keys[b]), key=_sheet_sort)))
+            for p in pairs:
+                pair_counts[p] += 1
+                sheet_keys.update(p)
+            clash_rows.append(
+                {
+                    "round": g["round"],
+                    "label": ix.label(g["round"]),
+                    "table": g["table"],
+                    "game": g["id"],
+                    "game_number": g["number"],
+                    "trick_number": t["index"] + 1,
+                    "cards": [{"name": ix.name(g["players"][s]), "card": c} for s, c in t["cards"]],
+                    "verdicts": [
+                        {"name": ix.name(pid), "sheet": keys[s], "verdict": ix.name(g["players"][t["verdicts"][s]])}
+                        for s, pid in enumerate(g["players"])
+                    ],
+                    "winner": ix.name(g["players"][t["winner"]]),
+                    "outcome": outcome,
+                    "outcome_label": TRICK_OUTCOMES[outcome],
+                    "disputed": t["index"] in disputed,
+                }
+            )
+    for d in disputes:
+        per_cell[(d["round"], d["table"])]["disputes"] += 1
+        if d["outcome"] == "timeout":
+            per_cell[(d["round"], d["table"])]["timeouts"] += 1
+
+    keys_sorted = sorted(sheet_keys, key=_sheet_sort)
+    matrix = {
+        "sheets": keys_sorted,
+        "labels": [_sheet_label(k) for k in keys_sorted],
+        "rows": [
+            {
+                "sheet": a,
+                "label": _sheet_label(a),
+                "cells": [
+                    None if a == b else pair_counts.get(tuple(sorted((a, b), key=_sheet_sort)), 0)
+                    for b in keys_sorted
+                ],
+            }
+            for a in keys_sorted
+        ],
+        "pairs": [
+            {"a": _sheet_label(a), "b": _sheet_label(b), "tricks": n}
+            for (a, b), n in sorted(pair_counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+    }
+
+    rounds_with_games = sorted({g["round"] for g in ix.games})
+    by_table_round = [
+        {
+            "table": n,
+            "rounds": [
+                {
+                    "round": rn,
+                    "label": ix.label(rn),
+                    "tricks": per_cell[(rn, n)]["tricks"],
+                    "clashes": per_cell[(rn, n)]["clashes"],
+                    "disputes": per_cell[(rn, n)]["disputes"],
+                    "timeouts": per_cell[(rn, n)]["timeouts"],
+                }
+                for rn in rounds_with_games
+            ],
+        }
+        for n in ix.tables
+    ]
+
+    durations = [d["duration"] for d in disputes if d["outcome"] in ("changed", "timeout") and d["duration"] is not None]
+    dispute_outcomes = Counter(d["outcome"] for d in disputes)
+    return {
+        "tricks": tricks_total,
+        "clash_count": len(clash_rows),
+        "clash_tricks": clash_rows,
+        "trick_outcomes": [
+            {"key": k, "label": TRICK_OUTCOMES[k], "count": outcomes.get(k, 0)}
+            for k in TRICK_OUTCOMES
+            if outcomes.get(k, 0) or k != "rules"
+        ],
+        "disputes": disputes,
+        "dispute_count": len(disputes),
+        "dispute_outcomes": [
+            {"key": k, "label": DISPUTE_OUTCOMES[k], "count": dispute_outcomes.get(k, 0)}
+            for k in DISPUTE_OUTCOMES
+            if dispute_outcomes.get(k, 0) or k != "open"
+        ],
+        "outcome_counts": {k: dispute_outcomes.get(k, 0) for k in DISPUTE_OUTCOMES},
+        "duration": {
+            "count": len(durations),
+            "mean": _seconds(statistics.fmean(durations)) if durations else None,
+            "median": _seconds(statistics.median(durations)) if durations else None,
+            "max": _seconds(max(durations)) if durations else None,
+        },
+        "origins": {k: sum(1 for d in disputes if d["origin"] == k) for k in ORIGINS},
+        "support": {k: sum(1 for d in disputes if d["support"] == k) for k in SUPPORT},
+        "matrix": matrix,
+        "by_table_round": by_table_round,
+        "rounds": [{"round": rn, "label": ix.label(rn)} for rn in rounds_with_games],
+        "gestures": gestures(doc, ix, palette),
+    }
+
+
+def _sheet_sort(key: str):
+    return (0, int(key[1:])) if key.startswith("T") else (1, key)
+
+
+def _sheet_label(key: str) -> str:
+    return f"Table {key[1:]}'s sheet" if key.startswith("T") else "A sheet no table had"
+
+
+def gestures(doc: dict, ix: Index, palette=None) -> dict:
+    """Gestures by kind: in disputes and at other times. `palette` is [(kind, emoji, label)]."""
+    in_dispute: Counter = Counter()
+    other: Counter = Counter()
+    by_player: Counter = Counter()
+    for x in ix.gestures:
+        (in_dispute if x["during_dispute"] else other)[x["kind"]] += 1
+        by_player[x["player"]] += 1
+    known = [(k, e, label) for k, e, label in (palette or [])]
+    seen = {k for k, _, _ in known}
+    for k in sorted(set(in_dispute) | set(other)):
+        if k not in seen:
+            known.append((k, "", k.replace("_", " ").capitalize()))
+    kinds = [
+        {
+            "kind": k,
+            "emoji": e,
+            "label": label,
+            "in_dispute": in_dispute.get(k, 0),
+            "other": other.get(k, 0),
+            "total": in_dispute.get(k, 0) + other.get(k, 0),
+        }
+        for k, e, label in known
+    ]
+    return {
+        "total": sum(in_dispute.values()) + sum(other.values()),
+        "in_dispute": sum(in_dispute.values()),
+        "kinds": kinds,
+        "used": [k for k in kinds if k["total"]],
+        "by_player": dict(by_player),
+    }
+
+
+# ---------------------------------------------------------------- 5. per player
+
+
+def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture_counts: dict) -> list[dict]:
+    won: Counter = Counter()
+    played: Counter = Counter()
+    scored_rounds = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
+    won_by_round: dict[int, Counter] = defaultdict(Counter)
+    changes: Counter = Counter()
+    for g in ix.games:
+        if g["round"] in scored_rounds:
+            for pid in g["players"]:
+                played[pid] += 1
+            for pid in g["winners"]:
+                won[pid] += 1
+                won_by_round[pid][g["round"]] += 1
+        for c in g["claims"]:
+            if c["is_change"]:
+                changes[c["player"]] += 1
+    stats: dict[int, Counter] = defaultdict(Counter)
+    for d in disputes:
+        for s in d["seats"]:
+            st = stats[s["id"]]
+            st["disputes"] += 1
+            st["adapted" if s["adapted"] else "held"] += 1
+            st["changes_in_disputes"] += s["changes"]
+            if s["initial_won"]:
+                st["claim_won"] += 1
+            if s["sheet_won"]:
+                st["sheet_won"] += 1
+            if s["local"]:
+                st["as_local"] += 1
+            else:
+                st["as_newcomer"] += 1
+    rows = []
+    for p in sorted(doc["players"], key=lambda p: p["join_order"]):
+        pid = p["id"]
+        journey = moves["journeys"].get(pid)
+        st = stats[pid]
+        rows.append(
+            {
+                "id": pid,
+                "name": p["name"],
+                "home_table": p["home_table"],
+                "bot": p["is_bot"],
+                "left": p["has_left"],
+                "journey": journey["tables"] if journey else [],
+                "journey_text": journey["text"] if journey else "—",
+                "moves": journey["moves"] if journey else 0,
+                "games_won": won[pid],
+                "games_played": played[pid],
+                "won_by_round": [won_by_round[pid][rn] for rn in sorted(scored_rounds)],
+                "disputes": st["disputes"],
+                "as_local": st["as_local"],
+                "as_newcomer": st["as_newcomer"],
+                "adapted": st["adapted"],
+                "held": st["held"],
+                "claim_changes": changes[pid],
+                "claim_won": st["claim_won"],
+                "sheet_won": st["sheet_won"],
+                "gestures": gesture_counts.get(pid, 0),
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------- 6. the debrief guide
+
+
+def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
+    """Questions for the facilitator, each with the figures that illustrate it."""
+    disputes = cl["disputes"]
+    differing = [p for p in rev["pairs"] if p["knobs"]]
+    expect = [
+        f"{_plural(len(rev['tables']), 'table')} played {_plural(rev['distinct_sheets'], 'different sheet')}.",
+    ]
+    for p in differing:
+        expect.append(f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}.")
+    ups = sum(1 for m in mov["moves"] if m["direction"] == "up")
+    downs = len(mov["moves"]) - ups
+    if mov["moves"]:
+        expect.append(f"{_plural(ups, 'move')} up and {_plural(downs, 'move')} down took players to tables with other rules.")
+
+    notice = []
+    scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
+    for r in scored:
+        first = next((d for d in disputes if d["round"] == r["number"]), None)
+        cells = [c for t in cl["by_table_round"] for c in t["rounds"] if c["round"] == r["number"]]
+        tricks = sum(c["tricks"] for c in cells)
+        clashes_n = sum(c["clashes"] for c in cells)
+        line = f"{r['label']}: the sheets at the table disagreed on {clashes_n} of {_plural(tricks, 'trick')}"
+        if first is not None:
+            line += (
+                f"; the first dispute came {clock(first['since_round_start'])} into the round, "
+                f"at table {first['table']}."
+            )
+        else:
+            line += "; there was no dispute."
+        notice.append(line)
+    quiet = cl["clash_count"] - sum(1 for c in cl["clash_tricks"] if c["disputed"])
+    if cl["clash_count"]:
+        notice.append(
+            f"{quiet} of {_plural(cl['clash_count'], 'clash', 'clashes')} passed without a dispute: "
+            "the players agreed although their sheets did not."
+        )
+
+    g = cl["gestures"]
+    feel = []
+    top = sorted((k for k in g["kinds"] if k["in_dispute"]), key=lambda k: -k["in_dispute"])[:3]
+    if top:
+        feel.append(
+            "Most used during disputes: "
+            + ", ".join(f"{k['emoji']} {k['label'].lower()} ({k['in_dispute']})" for k in top)
+            + "."
+        )
+    feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")
+    oc = cl["outcome_counts"]
+    if oc.get("timeout"):
+        feel.append(f"{_plural(oc['timeout'], 'dispute')} ran out of time without agreement.")
+    if cl["duration"]["count"]:
+        feel.append(f"A dispute lasted {clock(cl['duration']['median'])} (median), the longest {clock(cl['duration']['max'])}.")
+
+    act = [
+        f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed claim, "
+        f"{oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round."
+    ]
+    adapted = sum(p["adapted"] for p in players)
+    held = sum(p["held"] for p in players)
+    if adapted or held:
+        act.append(f"Players adapted (changed their claim) {adapted} times and held their claim {held} times.")
+    adapters = sorted((p for p in players if p["adapted"]), key=lambda p: (-p["adapted"], p["name"].lower()))[:3]
+    if adapters:
+        act.append("Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters]) + ".")
+
+    outside = []
+    o = cl["origins"]
+    decided = sum(o.values())
+    if decided:
+        outside.append(
+            f"Of {_plural(decided, 'dispute')} with a winner, the locals' sheet prevailed in {o['local']}, "
+            f"a newcomer's in {o['newcomer']}, a shared sheet in {o['shared']}."
+        )
+        s = cl["support"]
+        outside.append(
+            f"The majority's sheet prevailed in {s['majority']}, a minority's in {s['minority']}, "
+            f"ties in {s['tie']}."
+        )
+    movers = [p for p in players if p["moves"]]
+    if movers:
+        outside.append(f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers.")
+
+    return [
+        {
+            "id": "expect",
+            "question": "What did you expect to happen when you sat down at a new table?",
+            "listen": "Did anyone assume everybody played by the same rules? Why?",
+            "data": expect,
+            "section": "reveal",
+        },
+        {
+            "id": "notice",
+            "question": "When did you first notice that something was different?",
+            "listen": "The moment of surprise; who noticed first, newcomers or locals.",
+            "data": notice,
+            "section": "clashes",
+        },
+        {
+            "id": "feel",
+            "question": "How did it feel when the others saw the trick differently?",
+            "listen": "Frustration, confusion, amusement; feeling foolish or feeling cheated.",
+            "data": feel,
+            "section": "gestures",
+        },
+        {
+            "id": "act",
+            "question": "What did you do about it, without words?",
+            "listen": "Giving in, insisting, teaching by gestures, copying the others.",
+            "data": act,
+            "section": "disputes",
+        },
+        {
+            "id": "outside",
+            "question": "Where have you met this outside the game?",
+            "listen": "A new job, school or country; whose rules count when groups meet, and why.",
+            "data": outside,
+            "section": "players",
+        },
+    ]
+
+
+# ---------------------------------------------------------------- the whole report
+
+
+def build_report(doc: dict, *, gesture_palette=None) -> dict:
+    """Every figure of the debrief report, from one export document."""
+    ix = Index(doc)
+    rev = reveal(doc)
+    mov = movement(doc, ix)
+    res = results(doc, ix)
+    disputes = dispute_rows(doc, ix)
+    cl = clashes(doc, ix, disputes, gesture_palette)
+    players = player_rows(doc, ix, mov, disputes, cl["gestures"]["by_player"])
+    return {
+        "workshop": doc["workshop"],
+        "schema": doc["schema"],
+        "exported_at": doc.get("exported_at"),
+        "counts": {
+            "players": sum(1 for p in doc["players"] if not p["is_bot"]),
+            "bots": sum(1 for p in doc["players"] if p["is_bot"]),
+            "rounds": sum(1 for r in doc["rounds"] if r["kind"] == "scored"),
+            "games": len(ix.games),
+            "tricks": cl["tricks"],
+            "clashes": cl["clash_count"],
+            "disputes": cl["dispute_count"],
+            "gestures": cl["gestures"]["total"],
+        },
+        "reveal": rev,
+        "movement": mov,
+        "results": res,
+        "clashes": cl,
+        "players": players,
+        "guide": guide(doc, ix, rev, mov, cl, players),
+    }

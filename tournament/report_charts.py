@@ -1,0 +1,161 @@
+"""The report's charts: pygal SVG built on the server from `tournament.report` figures.
+
+Each chart comes back as {"svg", "src" (a data: URI for an <img>), "alt", "title"}.
+The alt text states the numbers the chart shows, so a screen reader (and a
+printout without images) loses nothing; every chart also has a data table beside
+it in the page. Large type and a colour-blind-safe palette (Okabe–Ito) keep
+them readable on a projector and in black-and-white print. pygal's tooltip
+script is not loaded (`js=[]`) and its inline config script is dropped: the
+charts are pictures, not widgets.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pygal
+from pygal.style import Style
+
+# Okabe & Ito's palette, readable with every common kind of colour blindness.
+PALETTE = (
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+)
+
+STYLE = Style(
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#1b1b1f",
+    foreground_strong="#1b1b1f",
+    foreground_subtle="#8a8a94",
+    font_family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif",
+    label_font_size=18,
+    major_label_font_size=18,
+    legend_font_size=18,
+    title_font_size=24,
+    value_font_size=18,
+    tooltip_font_size=16,
+    opacity=".95",
+    opacity_hover=".95",
+    colors=PALETTE,
+)
+
+COMMON = {
+    "style": STYLE,
+    "js": [],
+    "disable_xml_declaration": True,
+    "explicit_size": False,
+    "width": 960,
+    "height": 540,
+    "legend_at_bottom": True,
+    "legend_box_size": 18,
+    "print_values": True,
+    "print_zeroes": False,
+    "margin": 20,
+    "truncate_legend": -1,
+    "truncate_label": -1,
+}
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
+
+
+def _finish(chart, title: str, alt: str) -> dict:
+    svg = _SCRIPT.sub("", chart.render(is_unicode=True))
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return {"svg": svg, "src": src, "alt": alt, "title": title}
+
+
+def disputes_chart(clashes: dict) -> dict | None:
+    """Disputes per table, one bar per round."""
+    rounds = clashes["rounds"]
+    tables = clashes["by_table_round"]
+    if not rounds or not tables:
+        return None
+    title = "Disputes per table and round"
+    chart = pygal.Bar(
+        title=title, x_title="Table", y_title="Disputes", min_scale=1, max_scale=6, **COMMON
+    )
+    chart.x_labels = [f"Table {t['table']}" for t in tables]
+    for i, r in enumerate(rounds):
+        chart.add(r["label"], [t["rounds"][i]["disputes"] for t in tables])
+    parts = []
+    for t in tables:
+        counts = ", ".join(f"{c['label']} {c['disputes']}" for c in t["rounds"])
+        parts.append(f"table {t['table']}: {counts}")
+    alt = f"Bar chart: {title.lower()}. " + "; ".join(parts) + "."
+    return _finish(chart, title, alt)
+
+
+def outcomes_chart(clashes: dict) -> dict | None:
+    """How the disputes ended."""
+    rows = [o for o in clashes["dispute_outcomes"]]
+    if not clashes["dispute_count"]:
+        return None
+    title = "How the disputes ended"
+    chart = pygal.HorizontalBar(title=title, x_title="Disputes", show_legend=False, **COMMON)
+    chart.x_labels = [o["label"] for o in rows]
+    chart.add("Disputes", [o["count"] for o in rows])
+    alt = f"Bar chart: {title.lower()}. " + "; ".join(f"{o['label']}: {o['count']}" for o in rows) + "."
+    return _finish(chart, title, alt)
+
+
+def gestures_chart(clashes: dict) -> dict | None:
+    """Gestures used, split into during disputes and at other times."""
+    used = clashes["gestures"]["used"]
+    if not used:
+        return None
+    title = "Gestures used"
+    chart = pygal.HorizontalStackedBar(title=title, x_title="Times used", **COMMON)
+    chart.x_labels = [k["label"] for k in used]
+    chart.add("During a dispute", [k["in_dispute"] for k in used])
+    chart.add("At other times", [k["other"] for k in used])
+    alt = (
+        f"Stacked bar chart: {title.lower()}. "
+        + "; ".join(f"{k['label']}: {k['in_dispute']} during disputes, {k['other']} at other times" for k in used)
+        + "."
+    )
+    return _finish(chart, title, alt)
+
+
+def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
+    """Each player's table round by round (a bump chart); lines are nudged apart so they do not hide each other."""
+    columns = movement["columns"]
+    journeys = movement["journeys"]
+    players = movement["players"]
+    if len(columns) < 2 or not players:
+        return None
+    tables = [g["table"] for g in movement["grid"]]
+    title = "Where each player sat, round by round"
+    chart = pygal.Line(
+        title=title,
+        x_title="Round",
+        y_title="Table",
+        range=(min(tables) - 0.5, max(tables) + 0.5),
+        y_labels=tables,
+        show_minor_y_labels=False,
+        print_values=False,
+        dots_size=5,
+        stroke_style={"width": 3},
+        **{k: v for k, v in COMMON.items() if k != "print_values"},
+    )
+    chart.x_labels = [c["label"] for c in columns]
+    n = len(players)
+    for i, pid in enumerate(players):
+        nudge = 0.0 if n == 1 else -0.3 + 0.6 * i / (n - 1)
+        chart.add(names.get(pid, "?"), [None if t is None else t + nudge for t in journeys[pid]["tables"]])
+    alt = (
+        f"Line chart: {title.lower()}. "
+        + "; ".join(f"{names.get(pid, '?')}: tables {journeys[pid]['text']}" for pid in players)
+        + "."
+    )
+    return _finish(chart, title, alt)
+
+
+def all_charts(report: dict) -> dict:
+    names = {p["id"]: p["name"] for p in report["players"]}
+    return {
+        "paths": paths_chart(report["movement"], names),
+        "disputes": disputes_chart(report["clashes"]),
+        "outcomes": outcomes_chart(report["clashes"]),
+        "gestures": gestures_chart(report["clashes"]),
+    }

@@ -1,0 +1,100 @@
+"""The facilitator's roster: set a workshop up from the wizard, rename and remove players.
+
+Every function takes the workshop id as well as the player id and refuses a
+player of another workshop, so a view that has checked who owns the workshop
+cannot be steered into someone else's by a forged player id.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournament import broadcast, names
+from tournament.errors import InvalidInput, NotFound, WrongPhase
+from tournament.models import LeavePolicy, Phase, Player, Table, Workshop
+from tournament.services.common import bump_table, bump_workshop, lock_workshop
+from tournament.services.workshops import player_leave, sheets_assign, workshop_create
+
+
+@transaction.atomic
+def workshop_setup(
+    *, facilitator, sheets: dict | None = None, **settings
+) -> tuple[Workshop, list[str]]:
+    """The set-up wizard: create the workshop and, if chosen, its sheets, all or nothing.
+
+    `settings` are workshop_create's keyword arguments. `sheets` maps table numbers
+    to a preset name or a knobs dict (tables it leaves out keep their automatic
+    sheet). Returns the workshop and sheets_assign's warnings.
+    """
+    workshop = workshop_create(facilitator=facilitator, **settings)
+    warnings: list[str] = []
+    if sheets:
+        warnings = sheets_assign(workshop_id=workshop.pk, assignment=sheets)
+    return workshop, warnings
+
+
+def _lock_member(workshop: Workshop, player_id) -> Player:
+    """The player, locked; NotFound unless they belong to `workshop`. Caller holds its lock."""
+    try:
+        return Player.objects.select_for_update().get(pk=int(player_id), workshop=workshop)
+    except (Player.DoesNotExist, TypeError, ValueError):
+        raise NotFound("That player is not in this workshop.") from None
+
+
+@transaction.atomic
+def player_rename(*, workshop_id: int, player_id: int, name) -> Player:
+    """Give a player another name, under the same rules as joining (tournament.names).
+
+    A name another player of the workshop already has (ignoring case and accents)
+    is refused rather than numbered: the facilitator chose it on purpose.
+    """
+    workshop = lock_workshop(workshop_id)
+    player = _lock_member(workshop, player_id)
+    try:
+        clean = names.clean_name(name)
+    except names.NameError_ as exc:
+        raise InvalidInput(str(exc)) from None
+    if clean == player.name:
+        raise InvalidInput(f"{player.name} already has that name.")
+    key = names.name_key(clean)
+    others = workshop.players.exclude(pk=player.pk).values_list("name", flat=True)
+    if any(names.name_key(n) == key for n in others):
+        raise InvalidInput(f"Another player is already called “{clean}”.")
+    player.name = clean
+    player.save(update_fields=["name"])
+    if player.table_id:
+        # Seat lists show names: the table's screens re-render.
+        bump_table(Table.objects.select_for_update().get(pk=player.table_id))
+    bump_workshop(workshop)
+    return player
+
+
+@transaction.atomic
+def player_kick(*, workshop_id: int, player_id: int) -> None:
+    """Remove a player from the workshop.
+
+    In the lobby the player is deleted: nothing was played yet, the name is free
+    again, and their phone, finding no player behind its cookie, returns to the
+    join page. Later their games must stay in the record, so the seat is removed
+    as when a player leaves with the "skip" policy (the game in progress at their
+    table is cut and redealt without them), their device's token stops working and
+    their socket is closed.
+    """
+    workshop = lock_workshop(workshop_id)
+    player = _lock_member(workshop, player_id)
+    if workshop.phase == Phase.DEBRIEF:
+        raise WrongPhase("The tournament is over: nobody can be removed now.")
+    if workshop.phase == Phase.LOBBY:
+        table = (
+            Table.objects.select_for_update().get(pk=player.table_id) if player.table_id else None
+        )
+        player.delete()
+        if table is not None:
+            bump_table(table)
+        bump_workshop(workshop)
+        return
+    if player.has_left:
+        raise InvalidInput(f"{player.name} has already left the workshop.")
+    player_leave(player_id=player.pk, policy=LeavePolicy.SKIP)
+    Player.objects.filter(pk=player.pk).update(token=names.new_token(), connected=False)
+    broadcast.player_replaced_on_commit(player_id=player.pk)

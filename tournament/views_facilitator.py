@@ -1,0 +1,326 @@
+"""The facilitator's pages: sign-up, workshops, the set-up wizard, the control panel,
+one table's full view and the projector.
+
+Every control is a POST to `workshop_action`. With htmx it answers with the
+panel partial (refusals with a 4xx status the page is configured to swap); without
+JavaScript it redirects back to the panel on success and re-renders the page with
+the refusal otherwise. A workshop that is not the user's is a 404, whatever the
+action.
+"""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import selectors_facilitator as sf
+from tournament import services
+from tournament.errors import InvalidInput, NotAllowed, ServiceError, WrongPhase
+from tournament.forms import WorkshopForm
+from tournament.models import Player, RoundKind
+from tournament.services.common import current_round
+
+STATUS = {"wrong_phase": 409, "joining_closed": 409, "not_found": 404, "not_allowed": 403}
+
+
+def _own_or_404(request, workshop_id: int):
+    workshop = sf.own_workshop(workshop_id, request.user)
+    if workshop is None:
+        raise Http404("No such workshop")
+    return workshop
+
+
+# ---------------------------------------------------------------- accounts and lists
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}. Set up your first workshop.")
+        return redirect("workshop-new")
+    return render(
+        request, "facilitator/signup.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+@login_required
+def home(request):
+    return render(request, "facilitator/home.html", {"workshops": sf.workshops_of(request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def workshop_new(request):
+    form = WorkshopForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            workshop, warnings = services.workshop_setup(
+                facilitator=request.user, **form.service_kwargs()
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request, f"“{workshop.name}” is ready: the join code is {workshop.code}."
+            )
+            for warning in warnings:
+                messages.warning(request, warning)
+            return redirect("workshop", workshop.pk)
+    return render(
+        request, "facilitator/setup.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+# ---------------------------------------------------------------- pages
+
+
+def _panel_page(request, workshop, *, message=None, ok=True, status=200):
+    ctx = sf.panel(workshop)
+    ctx.update(message=message, ok=ok)
+    return render(request, "facilitator/panel.html", ctx, status=status)
+
+
+@login_required
+def workshop_detail(request, workshop_id: int):
+    return _panel_page(request, _own_or_404(request, workshop_id))
+
+
+@login_required
+def projector(request, workshop_id: int):
+    workshop = _own_or_404(request, workshop_id)
+    join_url = request.build_absolute_uri(reverse("short-join", args=[workshop.code]))
+    qr = segno.make(join_url, error="m").svg_inline(
+        scale=10,
+        border=2,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+        svgclass="qr",
+        title=f"QR code for {join_url}",
+    )
+    ctx = sf.projector(workshop)
+    ctx.update(workshop=workshop, join_url=join_url, qr_svg=qr)
+    return render(request, "facilitator/projector.html", ctx)
+
+
+@login_required
+def table_detail(request, workshop_id: int, number: int):
+    workshop = _own_or_404(request, workshop_id)
+    ctx = sf.table_detail(workshop, number)
+    if ctx is None:
+        raise Http404("No such table")
+    return render(request, "facilitator/table.html", ctx)
+
+
+# ---------------------------------------------------------------- controls
+
+ACTIONS = {}
+
+
+def action(name: str):
+    def register(fn):
+        ACTIONS[name] = fn
+        return fn
+
+    return register
+
+
+def _int(value, what: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"Choose {what}.") from None
+
+
+def _player(workshop, data) -> Player:
+    player = Player.objects.filter(
+        workshop=workshop, pk=_int(data.get("player"), "a player")
+    ).first()
+    if player is None:
+        raise InvalidInput("That player is not in this workshop.")
+    return player
+
+
+def _round(workshop):
+    rnd = current_round(workshop)
+    if rnd is None:
+        raise WrongPhase("No round has started yet.")
+    return rnd
+
+
+@action("joining-lock")
+def _joining_lock(workshop, data):
+    services.workshop_set_joining(workshop_id=workshop.pk, locked=True)
+    return "Joining is closed: nobody new can join."
+
+
+@action("joining-unlock")
+def _joining_unlock(workshop, data):
+    services.workshop_set_joining(workshop_id=workshop.pk, locked=False)
+    return "Joining is open again."
+
+
+@action("kick")
+def _kick(workshop, data):
+    player = _player(workshop, data)
+    services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
+    return f"{player.name} was removed from the workshop."
+
+
+@action("rename")
+def _rename(workshop, data):
+    player = _player(workshop, data)
+    renamed = services.player_rename(
+        workshop_id=workshop.pk, player_id=player.pk, name=data.get("name")
+    )
+    return f"{player.name} is now called {renamed.name}."
+
+
+@action("seat-auto")
+def _seat_auto(workshop, data):
+    seated = services.players_seat_home(workshop_id=workshop.pk)
+    return f"{len(seated)} players seated, tables balanced."
+
+
+@action("seat")
+def _seat(workshop, data):
+    """Per-player table selects (`home_<player id>`); "" leaves a player to the balancing."""
+    assignment = {}
+    for key, value in data.items():
+        if key.startswith("home_") and value:
+            assignment[_int(key[5:], "a player")] = _int(value, "a table")
+    seated = services.players_seat_home(workshop_id=workshop.pk, assignment=assignment)
+    return f"{len(seated)} players seated at their home tables."
+
+
+@action("bots")
+def _bots(workshop, data):
+    if not workshop.bots_enabled:
+        raise NotAllowed("Bots are off for this workshop.")
+    created = services.bots_fill(workshop_id=workshop.pk)
+    if not created:
+        return "Every seat is taken: no bots needed."
+    return f"{len(created)} bot{'s' if len(created) != 1 else ''} took the empty seats."
+
+
+@action("start-study")
+def _start_study(workshop, data):
+    services.workshop_start_study(workshop_id=workshop.pk)
+    return "Study has started: players read their sheet and practise."
+
+
+@action("start-home")
+def _start_home(workshop, data):
+    services.workshop_start_home(workshop_id=workshop.pk)
+    return "Silent play at the home tables has started: sheets are hidden."
+
+
+@action("start-round")
+def _start_round(workshop, data):
+    rnd = services.round_start(workshop_id=workshop.pk)
+    return f"{rnd} has started."
+
+
+@action("pause")
+def _pause(workshop, data):
+    rnd = services.round_pause(round_id=_round(workshop).pk)
+    return f"{rnd} is paused."
+
+
+@action("resume")
+def _resume(workshop, data):
+    rnd = services.round_resume(round_id=_round(workshop).pk)
+    return f"{rnd} continues."
+
+
+@action("extend")
+def _extend(workshop, data):
+    rnd = services.round_extend(round_id=_round(workshop).pk, seconds=60)
+    return f"{rnd}: one more minute."
+
+
+@action("end-now")
+def _end_now(workshop, data):
+    rnd = _round(workshop)
+    if not services.round_end_now(round_id=rnd.pk):
+        raise WrongPhase(f"{rnd} is already over.")
+    return f"{rnd} is over."
+
+
+def _moves(data) -> list[dict] | None:
+    """`to_<player id>` selects as movement_edit's moves; None when the form sent none."""
+    moves = [
+        {"player": _int(key[3:], "a player"), "to": _int(value, "a table")}
+        for key, value in data.items()
+        if key.startswith("to_")
+    ]
+    return moves or None
+
+
+def _scored_round(workshop):
+    rnd = _round(workshop)
+    if rnd.kind != RoundKind.SCORED:
+        raise WrongPhase("Movement is decided after a scored round has ended.")
+    return rnd
+
+
+@action("movement-edit")
+def _movement_edit(workshop, data):
+    rnd = _scored_round(workshop)
+    services.movement_edit(round_id=rnd.pk, moves=_moves(data) or [])
+    return "Movement plan saved. Apply it when you are ready."
+
+
+@action("movement-apply")
+def _movement_apply(workshop, data):
+    rnd = _scored_round(workshop)
+    with transaction.atomic():  # the edit and the move, or neither
+        moves = _moves(data)
+        if moves is not None:
+            services.movement_edit(round_id=rnd.pk, moves=moves)
+        records = services.movement_apply(round_id=rnd.pk)
+    return (
+        f"Movement applied: {len(records)} player{'s' if len(records) != 1 else ''} changed tables."
+    )
+
+
+@action("debrief")
+def _debrief(workshop, data):
+    services.workshop_start_debrief(workshop_id=workshop.pk)
+    return "The tournament is over: time for the debrief."
+
+
+@login_required
+@require_POST
+def workshop_action(request, workshop_id: int, name: str):
+    workshop = _own_or_404(request, workshop_id)
+    handler = ACTIONS.get(name)
+    if handler is None:
+        raise Http404("No such control")
+    try:
+        message, ok, status = handler(workshop, request.POST), True, 200
+    except ServiceError as exc:
+        message, ok, status = exc.message, False, STATUS.get(exc.code, 400)
+    if request.htmx:
+        ctx = sf.panel(workshop)
+        ctx.update(message=message, ok=ok)
+        return render(request, "facilitator/_panel.html", ctx, status=status)
+    if ok:
+        messages.success(request, message)
+        response = redirect(reverse("workshop", args=[workshop.pk]))
+        response.status_code = 303  # see the panel, don't re-POST
+        return response
+    return _panel_page(request, workshop, message=message, ok=False, status=status)
