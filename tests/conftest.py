@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import socket
@@ -63,4 +64,60 @@ def redis_url():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A private PostgreSQL server (Debian's binaries), on a free port, for this run only."""
+    url = os.environ.get("BARNGA_TEST_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.fail("PostgreSQL is not installed: run the suite with scripts/test.sh")
+    bindir = os.path.dirname(found[-1])
+    workdir = tempfile.mkdtemp(prefix="barnga-pg-")
+    data = os.path.join(workdir, "data")
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses to run as root
+        shutil.chown(workdir, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    port = _free_port()
+    subprocess.run(
+        [*as_user, f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    proc = subprocess.Popen(
+        [*as_user, f"{bindir}/postgres", "-D", data, "-p", str(port), "-k", workdir, "-h", "127.0.0.1",
+         "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+         "-c", "max_connections=200"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            ready = subprocess.run(
+                [f"{bindir}/pg_isready", "-h", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL
+            )
+            if ready.returncode == 0:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("PostgreSQL did not start")
+        subprocess.run(
+            [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "barnga"], check=True
+        )
+        yield f"postgres://postgres@127.0.0.1:{port}/barnga"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
         shutil.rmtree(workdir, ignore_errors=True)

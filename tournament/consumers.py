@@ -128,15 +128,16 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         version = content.get("version")
         client_id = content.get("id")
         try:
+            result = None
             if action == "play":
-                await database_sync_to_async(services.game_play)(
+                result = await database_sync_to_async(services.game_play)(
                     player_id=self.player_id,
                     card=content.get("card"),
                     expected_version=version,
                     client_action_id=client_id,
                 )
             elif action == "claim":
-                await database_sync_to_async(services.game_claim)(
+                result = await database_sync_to_async(services.game_claim)(
                     player_id=self.player_id,
                     winner_player_id=content.get("winner"),
                     expected_version=version,
@@ -156,7 +157,9 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_view(force=True)
             return
         if client_id is not None:
-            await self.send_json({"t": "ack", "id": client_id})
+            # The version the action produced: a client (or the load test) knows
+            # the table has caught up once every seat has shown it.
+            await self.send_json({"t": "ack", "id": client_id, "v": result.version if result else None})
 
     async def error(self, code: str, message: str):
         await self.send_json({"t": "error", "code": code, "message": message})

@@ -53,6 +53,9 @@ class Workshop(models.Model):
     dispute_seconds = models.PositiveIntegerField(default=45)
     bots_enabled = models.BooleanField(default=False)
     joining_locked = models.BooleanField(default=False)
+    # Demo workshops run themselves: between rounds the movement is applied and
+    # the next round started by the timer loop.
+    autopilot = models.BooleanField(default=False)
     leave_policy = models.CharField(
         max_length=5, choices=LeavePolicy.choices, default=LeavePolicy.BOT
     )

@@ -28,10 +28,15 @@ def auto_assign(count: int, presets: Mapping[str, TrickRules], seed: int) -> lis
     """Preset names for tables 1..count (index 0 = table 1)."""
     if count < 1:
         raise AssignmentError("A workshop needs at least one table.")
-    names = list(presets)
     distinct = len(set(presets.values()))
     if count > distinct:
-        raise AssignmentError(f"Only {distinct} different sheets exist; {count} tables asked for.")
+        cycle = _search(distinct, presets, seed, wrap=True)
+        return [cycle[i % distinct] for i in range(count)]
+    return _search(count, presets, seed, wrap=False)
+
+
+def _search(count: int, presets: Mapping[str, TrickRules], seed: int, *, wrap: bool) -> list[str]:
+    names = list(presets)
     rng = random.Random(seed)
     rng.shuffle(names)
     chosen: list[str] = []
@@ -39,7 +44,7 @@ def auto_assign(count: int, presets: Mapping[str, TrickRules], seed: int) -> lis
 
     def search() -> bool:
         if len(chosen) == count:
-            return True
+            return not wrap or knob_difference(presets[chosen[-1]], presets[chosen[0]]) >= MIN_NEIGHBOUR_DIFF
         for name in names:
             if name in used or any(presets[c] == presets[name] for c in chosen):
                 continue

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from tournament import gamestate
 from tournament.errors import ServiceError
-from tournament.models import Action, Game, GameState, Player, Round, RoundState
+from tournament.models import Action, Game, GameState, Phase, Player, Round, RoundState, Workshop
 
 log = logging.getLogger(__name__)
 BOT_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DELAY", 1.0))
@@ -35,6 +35,7 @@ class TickReport:
     rounds_finalised: list[int] = field(default_factory=list)
     claims_timed_out: list[int] = field(default_factory=list)
     bot_actions: int = 0
+    autopilot_rounds: list[int] = field(default_factory=list)
 
 
 def seats_to_act(state) -> list[int]:
@@ -66,7 +67,29 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
         if services.game_claim_timeout(game_id=game_id, at=now) is not None:
             report.claims_timed_out.append(game_id)
     report.bot_actions = _bots_act(now, delay)
+    report.autopilot_rounds = _autopilot(now)
     return report
+
+
+AUTOPILOT_PAUSE = timedelta(seconds=15)
+
+
+def _autopilot(now: datetime) -> list[int]:
+    """Demo workshops: 15 s after a scored round ends, move the players and start the next."""
+    from tournament import services
+
+    started = []
+    for workshop_id in Workshop.objects.filter(autopilot=True, phase=Phase.BETWEEN).values_list("pk", flat=True):
+        rnd = Round.objects.filter(workshop_id=workshop_id).order_by("-number").first()
+        if rnd is None or rnd.finished_at is None or now - rnd.finished_at < AUTOPILOT_PAUSE:
+            continue
+        try:
+            if rnd.movement_applied_at is None:
+                services.movement_apply(round_id=rnd.pk)
+            started.append(services.round_start(workshop_id=workshop_id).pk)
+        except ServiceError as exc:  # another process got there first
+            log.info("autopilot for workshop %s: %s", workshop_id, exc.message)
+    return started
 
 
 def _bots_act(now: datetime, delay: timedelta) -> int:

@@ -7,6 +7,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max
 
+from games.five_tricks import MAX_SEATS
 from games.presets import PRESETS
 from games.tricks import TrickRules
 from tournament import broadcast, names
@@ -35,7 +36,7 @@ from tournament.services.common import (
 from tournament.sheet_assignment import AssignmentError, auto_assign, check_assignment
 
 LIMITS = {
-    "table_count": (1, 20),
+    "table_count": (1, 250),
     "seats_per_table": (2, 8),
     "round_seconds": (30, 3600),
     "study_seconds": (30, 3600),
@@ -196,6 +197,10 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
         raise JoiningClosed("The facilitator has closed joining for this workshop.")
     if workshop.phase == Phase.DEBRIEF:
         raise JoiningClosed("This workshop has finished.")
+    # Joiners go to the smallest table, so below this count no table passes the
+    # engine's limit; one more would make a table whose next game cannot be dealt.
+    if workshop.players.filter(has_left=False).count() >= workshop.table_count * MAX_SEATS:
+        raise JoiningClosed("Every table is full.")
     return _add_player(workshop, clean, is_bot=False)
 
 

@@ -40,10 +40,11 @@ class Command(BaseCommand):
                 facilitator=user,
                 table_count=tables,
                 seats_per_table=seats,
-                round_seconds=300,
+                round_seconds=180,
                 study_seconds=120,
                 bots_enabled=True,
             )
+            Workshop.objects.filter(pk=workshop.pk).update(autopilot=True)
             services.bots_fill(workshop_id=workshop.pk)
             services.workshop_start_study(workshop_id=workshop.pk)
             services.workshop_start_home(workshop_id=workshop.pk)

@@ -1,0 +1,53 @@
+"""Demo workshops run themselves: rounds end, players move, the next round starts."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from tournament import timers
+from tournament.models import Action, Movement, Phase, Round, RoundKind, RoundState, Workshop
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_command_creates_a_running_bot_workshop_and_prints_the_login(capsys):
+    call_command("demo", "--password", "pw-for-test", "--tables", "3", "--seats", "4")
+    out = capsys.readouterr().out
+    assert "user: demo  password: pw-for-test" in out
+    workshop = Workshop.objects.get()
+    assert workshop.autopilot and workshop.phase == Phase.ROUND
+    assert workshop.players.filter(is_bot=True).count() == 12
+    assert workshop.code in out
+    # Running it again reuses the workshop and prints a fresh password.
+    call_command("demo")
+    assert Workshop.objects.count() == 1
+
+
+def test_autopilot_moves_players_and_starts_the_next_round():
+    call_command("demo", "--password", "x")
+    workshop = Workshop.objects.get()
+    first = Round.objects.get(workshop=workshop, kind=RoundKind.SCORED)
+    # Bots play while the round runs.
+    now = timezone.now()
+    for i in range(30):
+        timers.tick(now=now + timedelta(seconds=i), bot_delay=0)
+    assert Action.objects.filter(game__round=first).count() > 0
+    Round.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    report = timers.tick(bot_delay=0)
+    assert first.pk in report.rounds_finalised
+    assert report.autopilot_rounds == []  # not before the pause is over
+    workshop.refresh_from_db()
+    assert workshop.phase == Phase.BETWEEN
+    assert timers.tick(now=timezone.now() + timedelta(seconds=5)).autopilot_rounds == []
+    # ...then the movement is applied and round 2 starts.
+    report = timers.tick(now=timezone.now() + timedelta(seconds=20))
+    assert len(report.autopilot_rounds) == 1
+    workshop.refresh_from_db()
+    first.refresh_from_db()
+    assert workshop.phase == Phase.ROUND
+    assert first.movement_applied_at is not None
+    assert Movement.objects.filter(round=first).count() == len(first.movement_preview["moves"])
+    second = Round.objects.get(pk=report.autopilot_rounds[0])
+    assert second.scored_number == 2 and second.state == RoundState.RUNNING
