@@ -31,7 +31,7 @@ from itertools import combinations
 
 from games.cards import SUIT_NAMES
 from games.sheets import sheet_text
-from games.tricks import KNOBS, TrickRules
+from games.tricks import KNOBS, TrickRules, trick_winner
 
 KNOB_TITLES = {
     "ace": "Ace",
@@ -145,7 +145,7 @@ class Index:
 
     def label(self, round_number) -> str:
         r = self.rounds.get(round_number)
-        return r["label"] if r else "—"
+        return _short_label(r) if r else "—"
 
     def home(self, pid):
         p = self.players.get(pid)
@@ -216,20 +216,27 @@ def reveal(doc: dict) -> dict:
 # ---------------------------------------------------------------- 2. movement
 
 
+def _short_label(r: dict) -> str:
+    """Column headings short enough for a chart axis and a phone."""
+    if r["kind"] == "scored" and r.get("scored_number"):
+        return f"Round {r['scored_number']}"
+    return {"home": "At home", "study": "Study"}.get(r["kind"], r["label"])
+
+
 def movement(doc: dict, ix: Index) -> dict:
     """Where everyone sat at the start of each (home and scored) round, and how they moved."""
     columns = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS and r["seatings"]]
     cols = []
     for r in columns:
         where = {s["player"]: (s["table"], s["seat"]) for s in r["seatings"]}
-        cols.append({"round": r["number"], "label": r["label"], "where": where})
+        cols.append({"round": r["number"], "label": _short_label(r), "where": where})
     # After the last round's movement there is no seating row: rebuild it from the moves.
     if columns and columns[-1]["moves"]:
         last = columns[-1]
         where = {pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()}
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
-        cols.append({"round": None, "label": f"After {last['label']}", "where": where})
+        cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})
 
     order = [p["id"] for p in sorted(doc["players"], key=lambda p: p["join_order"])]
     seated = [pid for pid in order if any(pid in c["where"] for c in cols)]
@@ -267,7 +274,7 @@ def movement(doc: dict, ix: Index) -> dict:
             moves.append(
                 {
                     "round": r["number"],
-                    "label": r["label"],
+                    "label": _short_label(r),
                     "player": m["player"],
                     "name": ix.name(m["player"]),
                     "from": m["from"],
@@ -376,7 +383,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
             )
         if tables:
             out.append(
-                {"round": r["number"], "label": r["label"], "kind": r["kind"],
+                {"round": r["number"], "label": _short_label(r), "kind": r["kind"],
                  "scored": r["kind"] == "scored", "tables": tables}
             )
     return out
@@ -403,8 +410,6 @@ def _verdicts_for(game: dict, trick_index: int, cards) -> list[int] | None:
         if t["index"] == trick_index:
             return list(t["verdicts"])
     if cards:
-        from games.tricks import trick_winner
-
         return [trick_winner([tuple(c) for c in cards], TrickRules.from_dict(r)) for r in game["seat_rules"]]
     return None
 
@@ -451,6 +456,7 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
             since_start = None
             if opened and rnd.get("started_at"):
                 since_start = (opened - parse_time(rnd["started_at"])).total_seconds()
+
             def name_of_seat(s, g=g):
                 return None if s is None else ix.name(g["players"][s])
 
@@ -490,7 +496,7 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
                     ],
                     "changed_by": [name_of_seat(s) for s in seats if initial[s] != final[s]],
                     "origin": origin,
-                    "origin_label": ORIGINS.get(origin, "—") if origin else "—",
+                    "origin_label": ORIGINS.get(origin, "—") if origin else "no winner",
                     "support": support,
                     "support_label": SUPPORT.get(support, "—") if support else "—",
                 }

@@ -34,6 +34,7 @@ STYLE = Style(
     legend_font_size=18,
     title_font_size=24,
     value_font_size=18,
+    value_label_font_size=16,
     tooltip_font_size=16,
     opacity=".95",
     opacity_hover=".95",
@@ -59,6 +60,13 @@ COMMON = {
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 
 
+def _counts_axis(values) -> list[int]:
+    """Whole-number ticks from 0 for an axis of counts, at most about ten of them."""
+    top = max([1, *values])
+    step = max(1, -(-top // 10))
+    return list(range(0, top + step, step))
+
+
 def _finish(chart, title: str, alt: str) -> dict:
     svg = _SCRIPT.sub("", chart.render(is_unicode=True))
     src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -72,8 +80,9 @@ def disputes_chart(clashes: dict) -> dict | None:
     if not rounds or not tables:
         return None
     title = "Disputes per table and round"
+    counts = [c["disputes"] for t in tables for c in t["rounds"]]
     chart = pygal.Bar(
-        title=title, x_title="Table", y_title="Disputes", min_scale=1, max_scale=6, **COMMON
+        title=title, x_title="Table", y_title="Disputes", y_labels=_counts_axis(counts), **COMMON
     )
     chart.x_labels = [f"Table {t['table']}" for t in tables]
     for i, r in enumerate(rounds):
@@ -88,11 +97,17 @@ def disputes_chart(clashes: dict) -> dict | None:
 
 def outcomes_chart(clashes: dict) -> dict | None:
     """How the disputes ended."""
-    rows = [o for o in clashes["dispute_outcomes"]]
+    rows = clashes["dispute_outcomes"]
     if not clashes["dispute_count"]:
         return None
     title = "How the disputes ended"
-    chart = pygal.HorizontalBar(title=title, x_title="Disputes", show_legend=False, **COMMON)
+    chart = pygal.HorizontalBar(
+        title=title,
+        x_title="Disputes",
+        show_legend=False,
+        y_labels=_counts_axis([o["count"] for o in rows]),
+        **COMMON,
+    )
     chart.x_labels = [o["label"] for o in rows]
     chart.add("Disputes", [o["count"] for o in rows])
     alt = f"Bar chart: {title.lower()}. " + "; ".join(f"{o['label']}: {o['count']}" for o in rows) + "."
@@ -105,7 +120,9 @@ def gestures_chart(clashes: dict) -> dict | None:
     if not used:
         return None
     title = "Gestures used"
-    chart = pygal.HorizontalStackedBar(title=title, x_title="Times used", **COMMON)
+    chart = pygal.HorizontalStackedBar(
+        title=title, x_title="Times used", y_labels=_counts_axis([k["total"] for k in used]), **COMMON
+    )
     chart.x_labels = [k["label"] for k in used]
     chart.add("During a dispute", [k["in_dispute"] for k in used])
     chart.add("At other times", [k["other"] for k in used])
@@ -128,21 +145,27 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     title = "Where each player sat, round by round"
     chart = pygal.Line(
         title=title,
-        x_title="Round",
-        y_title="Table",
         range=(min(tables) - 0.5, max(tables) + 0.5),
-        y_labels=tables,
-        show_minor_y_labels=False,
+        y_labels=[{"label": f"Table {t}", "value": t} for t in tables],
+        show_y_guides=True,
         print_values=False,
+        print_labels=True,
         dots_size=5,
-        stroke_style={"width": 3},
+        stroke_style={"width": 4},
+        margin_right=110,
         **{k: v for k, v in COMMON.items() if k != "print_values"},
     )
     chart.x_labels = [c["label"] for c in columns]
     n = len(players)
     for i, pid in enumerate(players):
         nudge = 0.0 if n == 1 else -0.3 + 0.6 * i / (n - 1)
-        chart.add(names.get(pid, "?"), [None if t is None else t + nudge for t in journeys[pid]["tables"]])
+        name = names.get(pid, "?")
+        points = [None if t is None else {"value": t + nudge} for t in journeys[pid]["tables"]]
+        # The name at the line's last point: the legend's colours repeat after eight players.
+        last = max((k for k, p in enumerate(points) if p is not None), default=None)
+        if last is not None:
+            points[last]["label"] = name
+        chart.add(name, points)
     alt = (
         f"Line chart: {title.lower()}. "
         + "; ".join(f"{names.get(pid, '?')}: tables {journeys[pid]['text']}" for pid in players)

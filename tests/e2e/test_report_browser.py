@@ -1,0 +1,71 @@
+"""The debrief report in Chromium: a laptop screenshot, a phone screenshot and the printed PDF.
+
+The workshop is the scripted one of tests/tournament/test_report.py (two tables
+with clashing sheets, disputes settled, timed out and cut). The facilitator is
+logged in with a session cookie; the artifacts go to artifacts/ for a person to
+look at: report.png (and one report-SECTION.png per section), report-phone.png
+and report.pdf (the print stylesheet).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
+from report_helpers import T0, Clock, build_scripted  # noqa: E402
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_the_report_in_a_browser_and_in_print(
+    live_server_url, browser, artifacts, monkeypatch, django_user_model
+):
+    clock = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", clock)
+    monkeypatch.setattr("tournament.services.rounds.now", clock)
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    facts = build_scripted(clock, user)
+    url = f"{live_server_url}/workshops/{facts['workshop'].pk}/report/"
+    # The server hashes passwords with the production hashers and the tests with MD5, so
+    # the facilitator logs in through a session row (both processes share the database).
+    client = Client()
+    client.force_login(user)
+    session = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_cookies([session])
+    page = ctx.new_page()
+    page.goto(url)
+    assert page.locator("h1").inner_text() == "Test workshop"
+    # Every chart is an image with alt text, and it loaded.
+    charts = page.locator("figure.chart img")
+    assert charts.count() == 4
+    for i in range(charts.count()):
+        img = charts.nth(i)
+        assert img.get_attribute("alt")
+        assert img.evaluate("el => el.complete && el.naturalWidth > 0")
+    assert page.locator("table.disputes tbody tr").count() == 4
+    page.screenshot(path=str(artifacts / "report.png"), full_page=True)
+    for section in ("reveal", "movement", "results", "clashes", "players", "guide"):
+        page.locator(f"section#{section}").screenshot(path=str(artifacts / f"report-{section}.png"))
+    page.emulate_media(media="print")
+    page.pdf(path=str(artifacts / "report.pdf"), format="A4", print_background=True)
+    ctx.close()
+
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=2
+    )
+    phone.add_cookies([session])
+    ppage = phone.new_page()
+    ppage.goto(url)
+    # Only the wide tables (which scroll inside their own box) are wider than the screen.
+    overflow = ppage.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    ppage.screenshot(path=str(artifacts / "report-phone.png"))
+    assert overflow <= 1
+    phone.close()

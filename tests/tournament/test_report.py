@@ -1,0 +1,338 @@
+"""The debrief report from a scripted workshop (issue 6): figures, exports, replay check.
+
+One workshop is scripted through the services with a fake clock: two tables
+whose sheets disagree on every trick with two cards of the led suit (HIGH at
+table 1, LOW at table 2), three players each, a first round without clashes,
+movement, and a second round with five scripted claim steps:
+
+- D1 (table 1, game 1, trick 1): the newcomer gives in → settled by a change, 12.5 s,
+  the locals' sheet (majority) prevails;
+- D3 (table 1, game 2, trick 1): both locals give in → settled by a change, 30 s,
+  the newcomer's sheet (minority) prevails;
+- D5 (table 1, game 2, trick 2): claims differ, nobody gives in, the round ends → cut;
+- D2 (table 2, game 1, trick 1): nobody gives in → time-out after 46 s, locals' majority;
+- table 2, trick 2: only two of three claim before the time limit → a time-out
+  with a missing (null) claim and no dispute.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from report_helpers import T0, Clock, build_scripted
+
+from tournament import check_export, export, gamestate, report
+from tournament.models import Claim, Dispute, Game, Movement, Player, TrickRecord
+
+# The mark makes pytest-django set up the test database that the module fixture writes to.
+pytestmark = pytest.mark.django_db
+
+
+
+def db_facts(facts: dict) -> dict:
+    """What the tests compare the report with, read from the rows before they are rolled back."""
+    games = list(Game.objects.select_related("round"))
+    return {
+        "tricks": [(t.game_id, t.index, t.verdicts, t.claims, t.resolution, t.winner)
+                   for t in TrickRecord.objects.all()],
+        "disputes": Dispute.objects.count(),
+        "claims": Claim.objects.count(),
+        "changes": Claim.objects.filter(is_change=True).count(),
+        "moves": Movement.objects.count(),
+        "games": [(g.pk, g.round.kind, list(g.players), list(g.winners), g.seq) for g in games],
+        "final_tables": {p.name: p.table.number for p in Player.objects.select_related("table")},
+    }
+
+
+@pytest.fixture(scope="module")
+def scripted(django_db_setup, django_db_blocker):
+    """Built once for the module inside a transaction that is rolled back afterwards."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as mp:
+        test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+        assert test_name is None or connection.settings_dict["NAME"] == test_name, "not the test DB"
+        clock = Clock(T0)
+        mp.setattr("tournament.services.play.now", clock)
+        mp.setattr("tournament.services.rounds.now", clock)
+        gamestate.clear_cache()
+        with transaction.atomic():
+            user = get_user_model().objects.create_user("facilitator", password="pw-facilitator")
+            facts = build_scripted(clock, user)
+            facts["user"] = user
+            facts["doc"] = json.loads(json.dumps(export.workshop_document(facts["workshop"])))
+            facts["report"] = report.build_report(facts["doc"])
+            facts["db"] = db_facts(facts)
+            transaction.set_rollback(True)
+        gamestate.clear_cache()
+    return facts
+
+
+def by_name(rows):
+    return {r["name"]: r for r in rows}
+
+
+# ------------------------------------------------------------------ figures
+
+
+def test_disputes_how_they_ended_how_long_and_whose_sheet_prevailed(scripted):
+    cl = scripted["report"]["clashes"]
+    w = scripted["winners"]
+    g1, g2, h1 = (scripted["games"][k] for k in ("g1", "g2", "h1"))
+    assert cl["dispute_count"] == 4 == scripted["db"]["disputes"]
+    assert cl["outcome_counts"] == {"changed": 2, "timeout": 1, "cut": 1, "open": 0}
+    rows = {(d["game"], d["trick_index"]): d for d in cl["disputes"]}
+    d1, d3, d5, d2 = rows[(g1.pk, 0)], rows[(g2.pk, 0)], rows[(g2.pk, 1)], rows[(h1.pk, 0)]
+    assert [d["outcome"] for d in (d1, d3, d5, d2)] == ["changed", "changed", "cut", "timeout"]
+    assert (d1["duration"], d3["duration"], d2["duration"], d5["duration"]) == (12.5, 30.0, 46.0, 160.0)
+    assert (d1["since_round_start"], d2["since_round_start"]) == (20.0, 50.0)
+    assert cl["duration"] == {"count": 3, "mean": 29.5, "median": 30.0, "max": 46.0}
+    assert (d1["winner_seat"], d3["winner_seat"], d2["winner_seat"]) == (w["d1"], w["d3"], w["d2"])
+    assert (d1["origin"], d1["support"]) == ("local", "majority")
+    assert (d3["origin"], d3["support"]) == ("newcomer", "minority")
+    assert (d2["origin"], d2["support"]) == ("local", "majority")
+    assert (d5["origin"], d5["support"], d5["winner"]) == (None, None, None)
+    assert cl["origins"] == {"local": 2, "newcomer": 1, "shared": 0, "none": 0}
+    assert cl["support"] == {"majority": 2, "minority": 1, "tie": 0, "none": 0}
+    assert d1["changed_by"] == ["P06"]
+    assert sorted(d3["changed_by"]) == ["P03", "P05"]
+    assert d5["changed_by"] == [] and d2["changed_by"] == []
+    locals_d1 = sorted(s["name"] for s in d1["seats"] if s["local"])
+    assert locals_d1 == ["P03", "P05"]
+
+
+def test_every_claim_step_and_the_null_claim_time_out(scripted):
+    cl = scripted["report"]["clashes"]
+    h1 = scripted["games"]["h1"]
+    rec = next(t for t in scripted["db"]["tricks"] if t[:2] == (h1.pk, 1))
+    _, _, _, claims, resolution, winner = rec
+    assert resolution == "timeout" and winner == scripted["seats"]["leader2"]  # 1-1: the leader
+    assert claims.count(None) == 1
+    outcomes = {o["key"]: o["count"] for o in cl["trick_outcomes"]}
+    total = len(scripted["db"]["tricks"])
+    assert outcomes["timeout"] == 2  # D2 and the null-claim trick
+    assert outcomes["changed"] == 2  # D1 and D3
+    assert outcomes["agreed"] == total - 4
+    assert cl["tricks"] == total
+
+
+def test_clashes_matrix_and_disputes_per_table_and_round(scripted):
+    cl = scripted["report"]["clashes"]
+    clashing = [t for t in scripted["db"]["tricks"] if len(set(t[2])) > 1]
+    assert cl["clash_count"] == len(clashing) >= 3
+    flagged = {(c["game"], c["trick_number"]) for c in cl["clash_tricks"] if c["disputed"]}
+    g1, g2, h1 = (scripted["games"][k] for k in ("g1", "g2", "h1"))
+    assert {(g1.pk, 1), (g2.pk, 1), (h1.pk, 1)} <= flagged
+    # Only two sheets exist, so every clash is a clash of table 1's and table 2's sheets.
+    assert cl["matrix"]["sheets"] == ["T1", "T2"]
+    assert cl["matrix"]["rows"][0]["cells"] == [None, len(clashing)]
+    assert cl["matrix"]["rows"][1]["cells"] == [len(clashing), None]
+    cells = {
+        (t["table"], c["label"]): (c["disputes"], c["timeouts"])
+        for t in cl["by_table_round"]
+        for c in t["rounds"]
+    }
+    assert cells[(1, "Round 1")] == (0, 0) and cells[(2, "Round 1")] == (0, 0)
+    assert cells[(1, "Round 2")] == (3, 0) and cells[(2, "Round 2")] == (1, 1)
+    # Round 1 was played at home: no clash at all.
+    assert all(c["label"] != "Round 1" for c in cl["clash_tricks"])
+
+
+def test_gestures_counted_by_kind_in_and_out_of_disputes(scripted):
+    g = scripted["report"]["clashes"]["gestures"]
+    used = {k["kind"]: (k["in_dispute"], k["other"]) for k in g["used"]}
+    assert used == {"question": (2, 0), "stop": (1, 0), "drawing": (1, 0), "smile": (0, 1)}
+    assert (g["total"], g["in_dispute"]) == (5, 4)
+
+
+def test_per_player_journeys_disputes_and_adapting(scripted):
+    players = by_name(scripted["report"]["players"])
+    mv = scripted["report"]["movement"]
+    assert [c["label"] for c in mv["columns"]] == ["At home", "Round 1", "Round 2", "After round 2"]
+    final = scripted["db"]["final_tables"]
+    expected_first = {"P01": [1, 1, 2], "P02": [2, 2, 2], "P03": [1, 1, 1],
+                      "P04": [2, 2, 2], "P05": [1, 1, 1], "P06": [2, 2, 1]}
+    for name, path in expected_first.items():
+        assert players[name]["journey"] == path + [final[name]], name
+    assert players["P01"]["journey_text"].startswith("1 → 1 → 2 → ")
+    figures = {n: (p["disputes"], p["adapted"], p["held"], p["claim_changes"]) for n, p in players.items()}
+    assert figures == {
+        "P01": (1, 0, 1, 0),
+        "P02": (1, 0, 1, 0),
+        "P03": (3, 1, 2, 1),
+        "P04": (1, 0, 1, 0),
+        "P05": (3, 1, 2, 1),
+        "P06": (3, 1, 2, 1),
+    }
+    assert scripted["db"]["changes"] == 3
+    assert players["P06"]["as_newcomer"] == 3 and players["P03"]["as_local"] == 3
+    # D3's winner was P06's own claim; D1's was the locals'.
+    assert players["P06"]["claim_won"] == 1 and players["P03"]["claim_won"] == 1
+    wins = {n: (p["games_won"], p["games_played"]) for n, p in players.items()}
+    for name, p in scripted["P"].items():
+        games = [g for g in scripted["db"]["games"] if g[1] == "scored" and p.pk in g[2]]
+        assert wins[name] == (sum(p.pk in g[3] for g in games), len(games))
+    assert wins["P01"][0] >= 1 and wins["P02"][0] >= 1  # round 1's trick winners
+
+
+def test_movement_table_and_round_one_results(scripted):
+    mv = scripted["report"]["movement"]
+    moves = [(m["label"], m["name"], m["from"], m["to"], m["direction"]) for m in mv["moves"]]
+    assert moves[:2] == [("Round 1", "P01", 1, 2, "up"), ("Round 1", "P06", 2, 1, "down")]
+    assert len(moves) == scripted["db"]["moves"]
+    res = {r["label"]: r for r in scripted["report"]["results"]}
+    t1, t2 = res["Round 1"]["tables"]
+    assert (t1["games_played"], t1["games_cut"], t1["top"], t1["bottom"]) == (1, 1, ["P01"], ["P03", "P05"])
+    assert t1["moved_up"] == ["P01"] and t1["moved_down"] == []
+    assert (t2["top"], t2["bottom"], t2["moved_up"], t2["moved_down"]) == (["P02"], ["P04", "P06"], [], ["P06"])
+    assert by_name(t1["players"])["P01"]["tricks"] == 1
+    r2 = {t["table"]: t for t in res["Round 2"]["tables"]}
+    assert r2[1]["games_played"] == 2 and r2[1]["games_completed"] == 1 and r2[1]["games_cut"] == 1
+    assert r2[2]["games_played"] == 1 and r2[2]["games_cut"] == 1
+
+
+def test_the_reveal_highlights_knobs_that_differ_from_a_neighbour(scripted):
+    rev = scripted["report"]["reveal"]
+    cells = {row["knob"]: [c["differs"] for c in row["cells"]] for row in rev["rows"]}
+    assert cells == {"ace": [False, False], "wins": [True, True], "trump": [False, False],
+                     "trump_when": [False, False]}
+    assert rev["pairs"] == [{"a": 1, "b": 2, "knobs": ["wins"], "titles": ["Which card wins"]}]
+    assert rev["distinct_sheets"] == 2
+    assert [s["heading"] for s in rev["sheets"][0]["sections"]] == list(report.REVEAL_SECTIONS)
+
+
+def test_debrief_guide_pairs_each_question_with_figures(scripted):
+    guide = scripted["report"]["guide"]
+    assert [q["id"] for q in guide] == ["expect", "notice", "feel", "act", "outside"]
+    text = {q["id"]: " ".join(q["data"]) for q in guide}
+    assert "Tables 1 and 2 differed in: which card wins." in text["expect"]
+    assert "the first dispute came 0:20 into the round, at table 1" in text["notice"]
+    assert "4 disputes: 2 settled by a changed claim, 1 by the time limit, 1 cut" in text["act"]
+    assert "Players adapted (changed their claim) 3 times and held their claim 9 times." in text["act"]
+    assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
+    assert "4 of 5 gestures were made during disputes." in text["feel"]
+
+
+# ------------------------------------------------------------------ exports
+
+
+def test_json_export_schema_and_the_unrepresentable_cut_trick(scripted):
+    doc = json.loads(json.dumps(scripted["doc"]))  # what a file holds
+    assert doc["schema"] == "barnga.workshop/1"
+    games = {g["id"]: g for g in doc["games"]}
+    g2, h1 = games[scripted["games"]["g2"].pk], games[scripted["games"]["h1"].pk]
+    # Game 2 at table 1 was cut while trick 2 was being claimed: its cards are not in plays.
+    assert g2["unawarded_trick"]["index"] == 1 and len(g2["unawarded_trick"]["cards"]) == 3
+    played = [a["payload"]["card"] for a in g2["actions"] if a["kind"] == "play"]
+    assert g2["replay"]["plays"] == played[:3] and len(played) == 6
+    assert len(g2["replay"]["claims"]) == 1
+    # The null claim survives into the replay input.
+    assert h1["replay"]["claims"][1].count(None) == 1
+    assert h1["unawarded_trick"] is None
+    assert len(doc["gestures"]) == 5
+    assert sum(len(r["moves"]) for r in doc["rounds"]) == scripted["db"]["moves"]
+    assert {d["resolution"] for g in doc["games"] for d in g["disputes"]} == {"unanimous", "timeout", "cut"}
+
+
+def test_every_exported_game_passes_the_replay_checker(scripted, tmp_path):
+    checks = check_export.check_document(json.loads(json.dumps(scripted["doc"])))
+    assert len(checks) == len(scripted["db"]["games"])
+    assert all(c.ok for c in checks), [c.line() for c in checks if not c.ok]
+    noted = [c for c in checks if c.notes]
+    assert [c.game_id for c in noted] == [scripted["games"]["g2"].pk]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(scripted["doc"]))
+    out, err = io.StringIO(), io.StringIO()
+    assert check_export.run(str(path), out=out, err=err) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == f"{len(checks)} games: {len(checks)} OK, 0 MISMATCH"
+    assert sum(": OK" in line for line in lines) == len(checks)
+
+
+def tampered(doc: dict, how) -> dict:
+    doc = json.loads(json.dumps(doc))
+    how(doc)
+    return doc
+
+
+def test_a_tampered_export_fails_the_checker(scripted, tmp_path):
+    h1_id = scripted["games"]["h1"].pk
+
+    def h1(doc):
+        return next(g for g in doc["games"] if g["id"] == h1_id)
+
+    def swap_claim(doc):
+        # D2 timed out 2–1 for the locals; give the newcomer's claim to a local.
+        g = h1(doc)
+        claims = g["replay"]["claims"][0]
+        newcomer = claims[scripted["seats"]["s01"]]
+        g["replay"]["claims"][0] = [newcomer] * len(claims)
+
+    def stored_tricks(doc):
+        g = h1(doc)
+        g["tricks_won"][0] += 1
+
+    def a_card(doc):
+        g = h1(doc)
+        g["replay"]["plays"][0], g["replay"]["plays"][1] = g["replay"]["plays"][1], g["replay"]["plays"][0]
+
+    for how in (swap_claim, stored_tricks, a_card):
+        checks = check_export.check_document(tampered(scripted["doc"], how))
+        bad = [c for c in checks if not c.ok]
+        assert [c.game_id for c in bad] == [h1_id], how.__name__
+        assert "MISMATCH" in bad[0].line()
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(tampered(scripted["doc"], swap_claim)))
+    out = io.StringIO()
+    assert check_export.run(str(path), out=out, err=io.StringIO()) == check_export.EXIT_MISMATCH
+    assert out.getvalue().splitlines()[-1].endswith("1 MISMATCH")
+    path.write_text(json.dumps({"schema": "something/9", "games": []}))
+    err = io.StringIO()
+    assert check_export.run(str(path), out=io.StringIO(), err=err) == check_export.EXIT_BAD_INPUT
+    assert "Unknown schema" in err.getvalue()
+
+
+def read_csv(doc, kind):
+    header, rows = export.csv_tables(doc)[kind]
+    text = export.csv_text(header, rows)
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_tables_hold_every_record(scripted):
+    doc = scripted["doc"]
+    db = scripted["db"]
+    assert len(read_csv(doc, "claims")) == db["claims"]
+    assert len(read_csv(doc, "tricks")) == len(db["tricks"])
+    assert len(read_csv(doc, "moves")) == db["moves"]
+    assert len(read_csv(doc, "games")) == len(db["games"])
+    actions = read_csv(doc, "actions")
+    assert len(actions) == sum(g[4] for g in db["games"])
+    assert sum(a["kind"] == "timeout" and a["actor"] == "(timer)" for a in actions) == 2
+    disputes = read_csv(doc, "disputes")
+    assert sorted(d["resolution"] for d in disputes) == ["cut", "timeout", "unanimous", "unanimous"]
+    d2 = next(d for d in disputes if d["resolution"] == "timeout")
+    assert d2["duration_seconds"] == "46.0" and d2["table"] == "2"
+    changes = [c for c in read_csv(doc, "claims") if c["is_change"] == "true"]
+    assert sorted(c["player"] for c in changes) == ["P03", "P05", "P06"]
+    assert all(c["during_dispute"] == "true" for c in changes)
+    gestures = read_csv(doc, "gestures")
+    assert [g["kind"] for g in gestures].count("question") == 2
+    assert next(g for g in gestures if g["kind"] == "drawing")["drawing_points"] == "2"
+    tricks = read_csv(doc, "tricks")
+    assert sum("none" in t["final_claims"].split() for t in tricks) == 1
+    seatings = read_csv(doc, "seatings")
+    assert {(s["round_label"], s["player"], s["table"]) for s in seatings} >= {
+        ("Round 2", "P06", "1"), ("Round 2", "P01", "2"),
+    }
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
+    text = export.csv_text(["a", "b", "c"], [["=1+1", "-3", -3], ["@x", "ok", True]])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1] == ["'=1+1", "'-3", "-3"]
+    assert rows[2] == ["'@x", "ok", "true"]

@@ -1,0 +1,254 @@
+"""The report's pure parts without a database: replay inputs, the checker, the reveal (issue 6).
+
+Games are driven straight through the engine with random plays, claims, changed
+claims, missing claims and time-outs, then exported the way `workshop_document`
+exports a stored game; the checker must find every one consistent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games import five_tricks as ft
+from games.presets import PRESETS
+from tournament import check_export, export, report
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESET_NAMES = sorted(PRESETS)
+
+
+def drive(seed: int, *, mode: str = "barnga", cut_after: int | None = None) -> dict:
+    """One engine game with random claims, as an exported game record (no replay yet)."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    table = PRESETS[rng.choice(PRESET_NAMES)]
+    seats = tuple(PRESETS[rng.choice(PRESET_NAMES)] for _ in range(n))
+    config = ft.Config(table_rules=table, seat_rules=seats, mode=mode)
+    game_seed = rng.randrange(2**40)
+    state = ft.new_game(config, seed=game_seed)
+    log = []
+
+    def act(action):
+        nonlocal state
+        state, _ = ft.apply(state, action)
+        log.append(action)
+
+    while state.phase != "over" and (cut_after is None or len(log) < cut_after):
+        if state.phase == "play":
+            act(rng.choice(ft.legal_actions(state, state.to_act)))
+            continue
+        # The claim step: a random subset claims (some seats may never claim), some change.
+        for _ in range(rng.randint(0, 2 * n)):
+            if state.phase != "claim" or (cut_after is not None and len(log) >= cut_after):
+                break
+            seat = rng.randrange(n)
+            options = ft.legal_actions(state, seat)
+            if options:
+                act(rng.choice(options))
+        if state.phase == "claim" and (cut_after is None or len(log) < cut_after):
+            act({"type": "timeout"})
+    players = [1000 + s for s in range(n)]
+    outcome = ft.result(state)
+    return {
+        "id": seed,
+        "round": 1,
+        "table": 1,
+        "number": 1,
+        "seed": game_seed,
+        "players": players,
+        "mode": mode,
+        "state": "over" if ft.is_over(state) else "cut",
+        "table_rules": table.to_dict(),
+        "seat_rules": [r.to_dict() for r in seats],
+        "actions": [{"seq": i + 1, "payload": a} for i, a in enumerate(log)],
+        "tricks": [
+            {
+                "index": i,
+                "leader": t.leader,
+                "cards": [[s, c] for s, c in t.cards],
+                "winner": t.winner,
+                "verdicts": list(t.verdicts),
+                "table_verdict": t.table_verdict,
+                "resolution": t.resolution,
+                "claims": list(t.claims),
+            }
+            for i, t in enumerate(state.completed)
+        ],
+        "tricks_won": list(outcome["tricks_won"]),
+        "winners": [players[s] for s in outcome["winners"]],
+        "_phase": state.phase,
+    }
+
+
+def exported(game: dict) -> dict:
+    game = dict(game)
+    game["replay"], game["unawarded_trick"] = export.replay_input(game)
+    return game
+
+
+def test_replay_inputs_reproduce_random_games_with_missing_and_changed_claims():
+    null_claims = changed = 0
+    for seed in range(150):
+        game = exported(drive(seed))
+        check = check_export.check_game(game)
+        assert check.ok, (seed, check.line())
+        for t in game["tricks"]:
+            null_claims += t["resolution"] == "timeout" and None in t["claims"]
+        changed += sum(1 for a in game["actions"] if a["payload"]["type"] == "claim") > sum(
+            len([c for c in t["claims"] if c is not None]) for t in game["tricks"]
+        )
+    # The random drive did reach the cases that matter.
+    assert null_claims > 20 and changed > 20
+
+
+def test_referee_games_replay_with_the_tables_sheet_only():
+    for seed in range(40):
+        game = exported(drive(seed, mode="referee"))
+        assert game["replay"]["seat_rules"] is None and game["replay"]["claims"] is None
+        assert check_export.check_game(game).ok, seed
+
+
+def test_games_cut_mid_trick_and_mid_claim():
+    mid_claim = 0
+    for seed in range(120):
+        raw = drive(seed, cut_after=random.Random(seed).randint(0, 40))
+        game = exported(raw)
+        check = check_export.check_game(game)
+        assert check.ok, (seed, check.line())
+        if raw["_phase"] == "claim":
+            mid_claim += 1
+            # The unawarded trick is reported, not faked: its cards are not in plays.
+            assert game["unawarded_trick"]["index"] == len(game["tricks"])
+            assert check.notes and "never awarded" in check.notes[0]
+            played = [a["payload"]["card"] for a in game["actions"] if a["payload"]["type"] == "play"]
+            assert game["replay"]["plays"] + [c for _, c in game["unawarded_trick"]["cards"]] == played
+        else:
+            assert game["unawarded_trick"] is None and not check.notes
+    assert mid_claim > 5
+
+
+def test_the_checker_catches_changed_results():
+    game = exported(drive(3))
+    assert check_export.check_game(game).ok
+    bad = json.loads(json.dumps(game))
+    bad["winners"] = [9999]
+    assert "winners" in check_export.check_game(bad).line()
+    bad = json.loads(json.dumps(game))
+    bad["tricks"][0]["verdicts"] = [9] * len(bad["players"])
+    assert "verdicts" in check_export.check_game(bad).line()
+    bad = json.loads(json.dumps(game))
+    bad["seed"] += 1
+    assert "not the deal of the game's seed" in check_export.check_game(bad).line()
+    bad = json.loads(json.dumps(game))
+    bad["state"] = "cut"
+    assert "unfinished" not in check_export.check_game(bad).line()
+    assert "stored state is 'cut'" in check_export.check_game(bad).line()
+
+
+def write_doc(tmp_path, games, name="export.json") -> Path:
+    doc = {"schema": export.SCHEMA, "games": [exported(g) for g in games]}
+    for g in doc["games"]:
+        g.pop("_phase", None)
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def run_module(*args):
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_check_export_command_line_needs_no_django(tmp_path):
+    path = write_doc(tmp_path, [drive(1), drive(2), drive(5, cut_after=9)])
+    ok = run_module("tournament.check_export", str(path))
+    assert ok.returncode == 0, ok.stderr
+    lines = ok.stdout.splitlines()
+    assert lines[-1] == "3 games: 3 OK, 0 MISMATCH"
+    assert all(": OK" in line for line in lines[:3])
+
+    doc = json.loads(path.read_text())
+    doc["games"][1]["tricks_won"][0] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    out = run_module("tournament.check_export", str(bad))
+    assert out.returncode == 1
+    assert "game 2 (round 1, table 1, game 1): MISMATCH — tricks won" in out.stdout
+
+    bad.write_text("{not json")
+    assert run_module("tournament.check_export", str(bad)).returncode == 2
+    assert run_module("tournament.check_export", str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_manage_py_check_export(tmp_path, capsys):
+    path = write_doc(tmp_path, [drive(7)])
+    call_command("check_export", str(path))
+    assert capsys.readouterr().out.splitlines()[-1] == "1 games: 1 OK, 0 MISMATCH"
+    doc = json.loads(path.read_text())
+    doc["games"][0]["winners"] = []
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("check_export", str(path))
+    assert exit_info.value.code == 1
+
+
+def test_the_public_replay_command_accepts_an_exported_game(tmp_path):
+    # A game whose replay input has null claims: the case the replay contract must carry.
+    game = next(
+        g
+        for g in (exported(drive(s)) for s in range(100))
+        if any(None in c for c in g["replay"]["claims"] or [])
+    )
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(game["replay"]))
+    out = run_module("games", "replay", str(path))
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["tricks_won"] == game["tricks_won"]
+    assert sorted(game["players"][s] for s in result["winners"]) == sorted(game["winners"])
+    assert [t["winner"] for t in result["tricks"]] == [t["winner"] for t in game["tricks"]]
+
+
+def test_reveal_marks_knobs_that_differ_from_a_neighbour():
+    tables = [
+        {"number": i + 1, "preset": p, "preset_title": p, "rules": PRESETS[p].to_dict()}
+        for i, p in enumerate(["appendix-1", "appendix-2", "appendix-3", "appendix-4"])
+    ]
+    rev = report.reveal({"tables": tables})
+    cells = {row["knob"]: [(c["differs"], c["differs_from"]) for c in row["cells"]] for row in rev["rows"]}
+    # appendix-1 ace low S void; -2 ace low no trump; -3 ace high S void; -4 ace high S any.
+    assert cells["ace"] == [(False, []), (True, [3]), (True, [2]), (False, [])]
+    assert cells["trump"] == [(True, [2]), (True, [1, 3]), (True, [2]), (False, [])]
+    # A no-trump sheet has no "when": only 3 and 4, which both have trumps, differ there.
+    assert cells["trump_when"] == [(False, []), (False, []), (True, [4]), (True, [3])]
+    assert [p["knobs"] for p in rev["pairs"]] == [["trump"], ["ace", "trump"], ["trump_when"]]
+    assert rev["rows"][2]["cells"][1]["label"] == "No trump"
+    assert rev["distinct_sheets"] == 4
+
+
+def test_an_empty_workshop_still_makes_a_report():
+    doc = {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Empty"},
+        "tables": [{"number": 1, "preset": "guide-1", "rules": PRESETS["guide-1"].to_dict()}],
+        "players": [],
+        "rounds": [],
+        "games": [],
+        "gestures": [],
+    }
+    r = report.build_report(doc)
+    assert r["counts"]["games"] == 0 and r["clashes"]["dispute_count"] == 0
+    assert r["movement"]["columns"] == [] and r["results"] == []
+    assert [q["id"] for q in r["guide"]] == ["expect", "notice", "feel", "act", "outside"]
+    for kind, (header, rows) in export.csv_tables(doc).items():
+        assert header and rows == [], kind

@@ -1,0 +1,151 @@
+"""The report's pages and downloads: only the workshop's facilitator sees them (issue 6)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from tournament_helpers import make_workshop
+
+from tournament import check_export, export, services, timers
+from tournament.models import Game, Workshop
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+URLS = ("/report/", "/report.json", "/report.zip", "/report/claims.csv", "/report/actions.csv")
+
+
+@pytest.fixture
+def owner():
+    return User.objects.create_user("ada", password="a-long-pass-123")
+
+
+@pytest.fixture
+def fac(owner):
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+def bot_workshop(owner) -> Workshop:
+    """Two tables of bots with different sheets: study, home play, two scored rounds, debrief."""
+    w = services.workshop_create(
+        name="Bots", facilitator=owner, table_count=2, seats_per_table=3, bots_enabled=True, seed=3
+    )
+    services.sheets_assign(workshop_id=w.pk, assignment={1: "guide-1", 2: "guide-2"})
+    services.bots_fill(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for _ in range(2):
+        rnd = services.round_start(workshop_id=w.pk)
+        for _ in range(30):
+            timers.tick(bot_delay=0)
+        services.round_end_now(round_id=rnd.pk)
+        services.movement_apply(round_id=rnd.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    return Workshop.objects.get(pk=w.pk)
+
+
+@pytest.fixture
+def played(owner):
+    return bot_workshop(owner)
+
+
+def test_the_facilitator_sees_every_section_with_captions_and_alt_text(fac, played):
+    r = fac.get(f"/workshops/{played.pk}/report/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    for heading in ("1 The reveal", "2 Movement", "3 Results per round and table",
+                    "4 Clashes and disputes", "5 Per player", "6 Debrief guide"):
+        assert heading in html
+    assert "Rule knobs per table" in html and "<caption>" in html
+    assert "Where have you met this outside the game?" in html
+    imgs = re.findall(r'<img src="data:image/svg\+xml;base64,[^"]+" alt="([^"]+)"', html)
+    assert imgs and all(alt.strip() for alt in imgs)
+    assert any(alt.startswith("Line chart: where each player sat") for alt in imgs)
+    assert "report.css" in html
+    assert "no-store" in r["Cache-Control"]
+    # Both tables' rules are revealed, side by side.
+    assert "Ace high (above the 7)" in html and "Ace low (below the 2)" in html
+
+
+def test_other_users_students_and_visitors_get_404(played, owner):
+    other = Client()
+    other.force_login(User.objects.create_user("mallory", password="a-long-pass-123"))
+    visitor = Client()
+    student = Client()
+    # A student of this very workshop, with the player cookie the join page sets.
+    w2 = make_workshop(players=0, tables=2)
+    r = student.post("/join", {"code": w2.code, "name": "Sam"})
+    assert r.status_code == 302 and student.cookies.get("barnga_player")
+    Workshop.objects.filter(pk=w2.pk).update(facilitator=owner)
+    for client in (other, visitor, student):
+        for wid in (played.pk, w2.pk, 999999):
+            for url in URLS:
+                assert client.get(f"/workshops/{wid}{url}").status_code == 404, url
+
+
+def test_an_unknown_csv_table_is_404_and_post_is_refused(fac, played):
+    assert fac.get(f"/workshops/{played.pk}/report/passwords.csv").status_code == 404
+    assert fac.post(f"/workshops/{played.pk}/report/").status_code == 405
+
+
+def test_json_download_is_the_versioned_document_and_replays(fac, played):
+    r = fac.get(f"/workshops/{played.pk}/report.json")
+    assert r.status_code == 200
+    assert r["Content-Type"].startswith("application/json")
+    assert "attachment" in r["Content-Disposition"] and ".json" in r["Content-Disposition"]
+    doc = json.loads(r.content)
+    assert doc["schema"] == export.SCHEMA
+    assert len(doc["games"]) == Game.objects.filter(table__workshop=played).count()
+    checks = check_export.check_document(doc)
+    assert checks and all(c.ok for c in checks), [c.line() for c in checks if not c.ok]
+
+
+def test_every_csv_table_downloads_with_a_header(fac, played):
+    for kind in export.CSV_KINDS:
+        r = fac.get(f"/workshops/{played.pk}/report/{kind}.csv")
+        assert r.status_code == 200, kind
+        assert r["Content-Type"].startswith("text/csv")
+        text = r.content.decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0] == export.csv_tables(export.workshop_document(played))[kind][0]
+
+
+def test_zip_holds_every_table_and_the_json(fac, played):
+    r = fac.get(f"/workshops/{played.pk}/report.zip")
+    assert r.status_code == 200 and r["Content-Type"] == "application/zip"
+    names = zipfile.ZipFile(io.BytesIO(r.content)).namelist()
+    code = played.code.lower()
+    assert sorted(names) == sorted(
+        [f"barnga-{code}-workshop.json"] + [f"barnga-{code}-{k}.csv" for k in export.CSV_KINDS]
+    )
+
+
+def test_a_workshop_with_nothing_played_still_has_a_report(fac, owner):
+    w = make_workshop(players=3, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    r = fac.get(f"/workshops/{w.pk}/report/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "There were no disputes." in html and "No games were played." in html
+    assert "still running" not in html  # a lobby has not started
+    doc = json.loads(fac.get(f"/workshops/{w.pk}/report.json").content)
+    assert doc["games"] == [] and check_export.check_document(doc) == []
+
+
+def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):
+    w = make_workshop(players=4, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "still running" in html
