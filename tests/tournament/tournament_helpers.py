@@ -78,17 +78,25 @@ def snapshot() -> dict:
     return {m.__name__: list(m.objects.order_by("pk").values()) for m in MODELS}
 
 
-def assert_refused(call, error: type[ServiceError], code: str | None = None) -> ServiceError:
-    """`call()` raises `error` with a code and a readable message, and changes nothing."""
+def assert_refused(
+    call, error: type[ServiceError], code: str | None = None, *, case: object = None
+) -> ServiceError:
+    """`call()` raises `error` with a code and a readable message, and changes nothing.
+
+    `case` names the input in failure messages when a test loops over many.
+    """
     before = snapshot()
-    with pytest.raises(error) as info:
+    try:
         call()
-    exc = info.value
-    assert exc.code == (code or error.code)
-    assert isinstance(exc.message, str) and exc.message.strip()
-    assert exc.as_dict() == {"code": exc.code, "message": exc.message}
-    assert snapshot() == before, "a refused call changed the database"
-    return exc
+    except error as exc:
+        caught = exc
+    else:
+        pytest.fail(f"{case!r}: no {error.__name__} raised")
+    assert caught.code == (code or error.code), case
+    assert isinstance(caught.message, str) and caught.message.strip(), case
+    assert caught.as_dict() == {"code": caught.code, "message": caught.message}
+    assert snapshot() == before, f"{case!r}: a refused call changed the database"
+    return caught
 
 
 def to_home(workshop) -> Round:
@@ -120,9 +128,7 @@ def best_lead(state) -> str:
 
     def followers(card):
         return sum(
-            1
-            for s, h in enumerate(state.hands)
-            if s != seat and any(c[-1] == card[-1] for c in h)
+            1 for s, h in enumerate(state.hands) if s != seat and any(c[-1] == card[-1] for c in h)
         )
 
     return max(hand, key=lambda c: (followers(c), c))
@@ -184,21 +190,46 @@ def verdict(state, rules: dict) -> int:
 
 
 def set_seat_sheets(table, sheets: list[dict]) -> Game:
-    """Give the players at `table` (seat order) these own sheets, cut the game in
-    progress and deal a new one that carries them. Test setup, under the test's
-    transaction."""
+    """Cut the game in progress at `table` and deal a new one in which engine seat i
+    plays by `sheets[i]`, which also becomes that player's own sheet. Test setup,
+    before the new game's first action."""
     from tournament.services.play import game_start
     from tournament.services.rounds import cut_game
 
-    players = seated(table)
-    for player, sheet in zip(players, sheets, strict=True):
-        Player.objects.filter(pk=player.pk).update(rules=sheet)
     game = game_at(table)
     rnd = game.round
     cut_game(game)
     new = game_start(table=Table.objects.get(pk=table.pk), rnd=rnd)
-    assert new is not None
+    assert new is not None and len(new.players) == len(sheets)
+    for pid, sheet in zip(new.players, sheets, strict=True):
+        Player.objects.filter(pk=pid).update(rules=sheet)
+    Game.objects.filter(pk=new.pk).update(seat_rules=sheets)
+    gamestate.clear_cache()
+    new.refresh_from_db()
     return new
+
+
+def fix_seed(game, seed: int) -> Game:
+    """Test setup before any action: a known deal instead of a random one."""
+    assert game.seq == 0
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    gamestate.clear_cache()
+    return fresh(game)
+
+
+def open_dispute(game):
+    """Play tricks, everyone claiming by their own sheet, until the claims disagree."""
+    for _ in range(7):
+        state = play_until_claim(game, lead_for_dispute=True)
+        for seat, pid in enumerate(game.players):
+            mine = verdict(state, fresh(game).seat_rules[seat])
+            v = five_tricks.view(state_of(game), seat)
+            assert v["suggested_claim"] == mine  # the pre-selection is the own sheet's winner
+            services.game_claim(player_id=pid, winner_player_id=game.players[mine])
+        now_state = state_of(game)
+        if now_state.phase == "claim" and now_state.dispute:
+            return now_state
+    pytest.fail("no dispute arose")
 
 
 def expire(rnd: Round, seconds: float = 1) -> None:

@@ -22,6 +22,7 @@ from tournament.errors import (
     IllegalMove,
     InvalidInput,
     NotAllowed,
+    NotFound,
     WrongPhase,
 )
 from tournament.models import (
@@ -75,6 +76,13 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
     players = seated_players(table)
     if len(players) < 2:
         return None
+    if len(players) > five_tricks.MAX_SEATS:
+        # The engine deals to at most 8: refuse (the caller's transaction rolls back)
+        # rather than crash, so the facilitator can move someone first.
+        raise InvalidInput(
+            f"Table {table.number} has {len(players)} players; at most "
+            f"{five_tricks.MAX_SEATS} can play a game. Move someone to another table first."
+        )
     workshop = rnd.workshop
     number = Game.objects.filter(table=table, round=rnd).count() + 1
     dealer_index = (number - 1 + rnd.number) % len(players)
@@ -298,7 +306,10 @@ def game_claim_timeout(*, game_id: int, at=None) -> ActResult | None:
     re-read under it make sure it happens once. `at` is the timer's clock
     (default: now), so `timers.tick(now=...)` decides what has expired.
     """
-    game = Game.objects.select_related("round__workshop").get(pk=game_id)
+    try:
+        game = Game.objects.select_related("round__workshop").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise NotFound("That game does not exist.") from None
     table = Table.objects.select_for_update().get(pk=game.table_id)
     game = Game.objects.select_related("round__workshop").get(pk=game_id)
     if (

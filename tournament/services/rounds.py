@@ -7,7 +7,7 @@ the same deadline, one finalises and the others find it finished.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import timedelta
 
 from django.db import transaction
@@ -292,6 +292,10 @@ def round_resume(*, round_id: int) -> Round:
     rnd.state = RoundState.RUNNING
     rnd.save(update_fields=["deadline", "remaining_seconds", "paused_at", "state"])
     for table in tables:
+        # A skip-leave cuts a game and a late joiner may complete a table while the
+        # round is paused; neither deals until now.
+        if not Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING).exists():
+            game_start(table=table, rnd=rnd)
         bump_table(table)
     bump_workshop(workshop)
     return rnd
@@ -356,6 +360,21 @@ def movement_edit(*, round_id: int, moves: list[dict]) -> dict:
     if rnd.movement_applied_at is not None:
         raise WrongPhase("That movement has already been applied.")
     clean = _clean_moves(workshop, moves)
+    # Once applied a movement cannot be undone: refuse now a table the engine cannot deal to.
+    sizes = Counter(
+        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
+            "table__number", flat=True
+        )
+    )
+    for m in clean:
+        sizes[m["from"]] -= 1
+        sizes[m["to"]] += 1
+    for number, size in sorted(sizes.items()):
+        if size > five_tricks.MAX_SEATS:
+            raise InvalidInput(
+                f"Table {number} would have {size} players; at most "
+                f"{five_tricks.MAX_SEATS} can play a game."
+            )
     computed = {(m["player"], m["to"]) for m in rnd.movement_preview.get("computed", [])}
     for m in clean:
         m["edited"] = (m["player"], m["to"]) not in computed

@@ -197,9 +197,13 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
         raise JoiningClosed("The facilitator has closed joining for this workshop.")
     if workshop.phase == Phase.DEBRIEF:
         raise JoiningClosed("This workshop has finished.")
-    # Joiners go to the smallest table, so below this count no table passes the
-    # engine's limit; one more would make a table whose next game cannot be dealt.
-    if workshop.players.filter(has_left=False).count() >= workshop.table_count * MAX_SEATS:
+    # A late joiner sits at the smallest table at once: below this count no table
+    # passes the engine's limit, one more would make a table that cannot be dealt to.
+    # (In the lobby the facilitator can still drop players before seating.)
+    if (
+        workshop.phase != Phase.LOBBY
+        and workshop.players.filter(has_left=False).count() >= workshop.table_count * MAX_SEATS
+    ):
         raise JoiningClosed("Every table is full.")
     return _add_player(workshop, clean, is_bot=False)
 
@@ -386,11 +390,15 @@ def player_leave(*, player_id: int, policy: str | None = None) -> Player:
 
 @transaction.atomic
 def player_set_connected(*, player_id: int, connected: bool) -> None:
-    """Connection dots for the facilitator; no game state changes."""
+    """Connection dots for the facilitator; no game state changes.
+
+    Told to the facilitator only: a message to every player's socket per connect
+    made a connect storm of N phones cost N² messages.
+    """
     player = get_player(player_id)
     Player.objects.filter(pk=player.pk).update(connected=connected, last_seen=now())
-    broadcast.workshop_changed_on_commit(
-        workshop_id=player.workshop_id, version=player.workshop.version
+    broadcast.connection_changed_on_commit(
+        workshop_id=player.workshop_id, player_id=player.pk, connected=connected
     )
 
 

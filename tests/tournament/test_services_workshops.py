@@ -1,0 +1,472 @@
+"""Workshop services: creating, joining (names, codes, late join), seating at home
+tables, bots, leaving (RULES.md §2; issue 3)."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_helpers import (
+    assert_refused,
+    fresh,
+    game_at,
+    make_workshop,
+    seated,
+    tables_of,
+    to_home,
+    to_scored_round,
+)
+
+from tournament import names, services
+from tournament.errors import InvalidInput, JoiningClosed, NotFound, WrongPhase
+from tournament.models import GameState, Phase, Player
+from tournament.services.workshops import LIMITS
+
+pytestmark = pytest.mark.django_db
+
+
+# ------------------------------------------------------------------ workshop_create
+
+
+def test_create_makes_tables_in_the_lobby_each_with_its_own_preset():
+    w = services.workshop_create(name="  Monday class  ", table_count=5, seed=3)
+    assert w.name == "Monday class"
+    assert w.phase == Phase.LOBBY
+    assert len(w.code) == names.CODE_LENGTH
+    assert set(w.code) <= set(names.CODE_ALPHABET)
+    tables = tables_of(w)
+    assert [t.number for t in tables] == [1, 2, 3, 4, 5]
+    assert len({t.preset for t in tables}) == 5
+    assert len({tuple(sorted(t.rules.items(), key=str)) for t in tables}) == 5
+
+
+def test_create_gives_distinct_join_codes():
+    codes = {services.workshop_create(name=f"W{i}", table_count=1).code for i in range(15)}
+    assert len(codes) == 15
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"name": ""},
+        {"name": "   "},
+        {"name": "x" * 101},
+        {"name": None},
+        {"game": "poker"},
+        {"mode": "chaos"},
+        {"leave_policy": "vanish"},
+        {"table_count": 0},
+        {"table_count": LIMITS["table_count"][1] + 1},
+        {"table_count": "4"},
+        {"table_count": True},
+        {"seats_per_table": 1},
+        {"seats_per_table": 9},
+        {"round_seconds": 29},
+        {"round_seconds": 3601},
+        {"study_seconds": 1.5},
+        {"home_seconds": None},
+        {"dispute_seconds": 9},
+    ],
+)
+def test_create_refuses_bad_input(kw):
+    args = {"name": "W", **kw}
+    assert_refused(lambda: services.workshop_create(**args), InvalidInput)
+
+
+# ------------------------------------------------------------------ join: names
+
+
+def join(w, name):
+    return services.player_join(workshop_id=w.pk, name=name)
+
+
+@pytest.fixture
+def lobby():
+    return services.workshop_create(name="W", table_count=2, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("  Ana  ", "Ana"),
+        ("Ana   Maria", "Ana Maria"),
+        ("\tAna \u00a0 Maria\n", "Ana Maria"),
+        ("Zoë", "Zoë"),
+        ("Zoe\u0308", "Zoë"),  # decomposed input is stored composed (NFC)
+        ("李雷", "李雷"),
+        ("Ana 🎉", "Ana 🎉"),
+        ("👩‍💻 Dev", "👩‍💻 Dev"),  # an emoji joined with ZWJ
+        ("مریم‌خانم", "مریم‌خانم"),  # Persian: zero-width non-joiner inside a name
+        ("x" * 30, "x" * 30),
+        ("a", "a"),
+    ],
+)
+def test_join_cleans_names_and_welcomes_unicode(lobby, raw, clean):
+    p = join(lobby, raw)
+    assert p.name == clean
+    assert fresh(p).name == clean
+    assert p.workshop_id == lobby.pk
+    assert p.token and p.pin and len(p.pin) == 4
+
+
+BAD_NAMES = [
+    "",
+    "    ",
+    "\n\t",
+    "x" * 31,
+    "  " + "y" * 31 + "  ",
+    "Ana\x00",
+    "A\x07na",
+    "Ana\x1b[31m",
+    "Ana\u202eevil",  # right-to-left override: a format character
+    "\u200b",  # zero-width space only
+    "\u200d",  # only a joiner: nothing visible
+    "\u200c \u200d",
+    None,
+    42,
+    ["Ana"],
+]
+
+
+def test_join_refuses_bad_names(lobby):
+    for raw in BAD_NAMES:
+        assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
+    assert not Player.objects.exists()
+
+
+def test_duplicate_names_are_made_distinct_case_and_accent_insensitively(lobby):
+    assert join(lobby, "Ana").name == "Ana"
+    assert join(lobby, "ana").name == "ana 2"
+    assert join(lobby, "ANA").name == "ANA 3"
+    assert join(lobby, "Ána").name == "Ána 4"
+    assert join(lobby, "Zoë").name == "Zoë"
+    assert join(lobby, "zoe").name == "zoe 2"
+    assert join(lobby, "  zoë  ").name == "zoë 3"
+    # A name that already looks like a suffixed one is skipped over.
+    assert join(lobby, "ana 5").name == "ana 5"
+    assert join(lobby, "Ana").name == "Ana 6"
+    keys = [names.name_key(n) for n in Player.objects.values_list("name", flat=True)]
+    assert len(keys) == len(set(keys))
+
+
+def test_duplicate_of_a_30_character_name_stays_within_30(lobby):
+    long = "x" * 30
+    join(lobby, long)
+    second = join(lobby, long.upper())
+    assert len(second.name) <= 30
+    assert second.name.endswith(" 2")
+
+
+def test_join_order_counts_up(lobby):
+    ps = [join(lobby, n) for n in ("a", "b", "c")]
+    assert [p.join_order for p in ps] == [1, 2, 3]
+    assert len({p.token for p in ps}) == 3
+
+
+def test_join_code_is_case_and_space_insensitive(lobby):
+    code = lobby.code
+    p1 = services.player_join(code=code.lower(), name="Ana")
+    p2 = services.player_join(code=f"  {code[:3]} {code[3:].lower()} ", name="Bo")
+    assert p1.workshop_id == p2.workshop_id == lobby.pk
+
+
+@pytest.mark.parametrize("code", ["", "ZZZZZZ", None, 123])  # Z is not in the code alphabet
+def test_join_with_unknown_code_is_not_found(lobby, code):
+    assert_refused(lambda: services.player_join(code=code, name="Ana"), NotFound)
+
+
+def test_join_unknown_workshop_id_is_not_found(lobby):
+    assert_refused(lambda: services.player_join(workshop_id=lobby.pk + 99, name="Ana"), NotFound)
+
+
+def test_locked_workshop_refuses_join_and_unlocking_reopens(lobby):
+    v = lobby.version
+    services.workshop_set_joining(workshop_id=lobby.pk, locked=True)
+    assert fresh(lobby).joining_locked and lobby.version == v + 1
+    exc = assert_refused(lambda: join(lobby, "Ana"), JoiningClosed)
+    assert exc.code == "joining_closed"
+    services.workshop_set_joining(workshop_id=lobby.pk, locked=False)
+    assert join(lobby, "Ana").name == "Ana"
+
+
+def test_set_joining_unknown_workshop():
+    assert_refused(lambda: services.workshop_set_joining(workshop_id=999, locked=True), NotFound)
+
+
+def test_debrief_refuses_join():
+    w = make_workshop(players=4)
+    to_home(w)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert_refused(lambda: join(w, "Late"), JoiningClosed)
+
+
+def test_a_full_workshop_refuses_late_join():
+    # One table of eight: the engine deals to at most eight.
+    w = make_workshop(players=8, tables=1, seats=8)
+    to_scored_round(w)
+    exc = assert_refused(lambda: join(w, "Ninth"), JoiningClosed)
+    assert "full" in exc.message
+    # Someone leaving frees a place.
+    services.player_leave(player_id=w.players.first().pk, policy="skip")
+    assert fresh(join(w, "Ninth")).table_id == tables_of(w)[0].pk
+
+
+def test_too_many_in_the_lobby_are_refused_at_the_start_not_crashed():
+    w = make_workshop(players=9, tables=1, seats=8)  # joining the lobby is open
+    exc = assert_refused(lambda: services.workshop_start_study(workshop_id=w.pk), InvalidInput)
+    assert "9 players" in exc.message
+    services.player_leave(player_id=w.players.last().pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    assert len(game_at(tables_of(w)[0]).players) == 8
+
+
+def test_join_in_lobby_leaves_player_unseated(lobby):
+    p = join(lobby, "Ana")
+    assert p.table_id is None and p.home_table_id is None and p.seat is None
+
+
+# ------------------------------------------------------------------ late join
+
+
+def test_late_join_during_a_round_sits_at_the_smallest_table_as_home():
+    w = make_workshop(players=7, tables=3, seats=4)  # home tables of 3, 2, 2
+    rnd = to_scored_round(w)
+    t1, t2, t3 = tables_of(w)
+    assert [len(seated(t)) for t in (t1, t2, t3)] == [3, 2, 2]
+    games_before = {t.pk: game_at(t).pk for t in (t1, t2, t3)}
+    v2 = t2.version
+    late = join(w, "Late")
+    late.refresh_from_db()
+    assert late.table_id == t2.pk  # smallest, lowest number on a tie
+    assert late.home_table_id == t2.pk
+    assert late.rules == t2.rules
+    assert late.seat == 2  # after the players already there
+    assert fresh(t2).version == v2 + 1
+    # The game in progress goes on without them; they play from the next one.
+    assert game_at(t2).pk == games_before[t2.pk]
+    assert late.pk not in game_at(t2).players
+    seats = [p.seat for p in seated(t2)]
+    assert seats == sorted(set(seats))
+    # The next one goes to table 3 (now the smallest).
+    later = join(w, "Later")
+    assert fresh(later).table_id == t3.pk
+    assert fresh(rnd).state == "running"
+
+
+def test_late_join_during_study_and_between_rounds():
+    w = make_workshop(players=4, tables=2)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    p = fresh(join(w, "Student"))
+    assert p.table is not None and p.home_table_id == p.table_id
+    assert p.rules == p.table.rules
+    services.workshop_start_home(workshop_id=w.pk)
+    rnd = services.round_start(workshop_id=w.pk)
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(w).phase == Phase.BETWEEN
+    q = fresh(join(w, "Between"))
+    assert q.table_id != p.table_id  # the other table was the smaller one
+    assert q.home_table_id == q.table_id and q.rules == q.table.rules
+    assert sorted(len(seated(t)) for t in tables_of(w)) == [3, 3]
+
+
+def test_late_joiner_at_a_table_without_a_game_gets_one():
+    # One player at table 2: no game there. A late joiner makes two: they should play.
+    w = make_workshop(players=3, tables=2)
+    to_scored_round(w)
+    t1, t2 = tables_of(w)
+    assert len(seated(t2)) == 1 and game_at(t2) is None
+    late = fresh(join(w, "Late"))
+    assert late.table_id == t2.pk
+    game = game_at(t2)
+    assert game is not None and late.pk in game.players
+
+
+# ------------------------------------------------------------------ seating at home tables
+
+
+def test_automatic_home_seating_is_balanced_and_in_join_order():
+    w = make_workshop(players=11, tables=3, seats=5)
+    result = services.players_seat_home(workshop_id=w.pk)
+    tables = tables_of(w)
+    sizes = [len(seated(t)) for t in tables]
+    assert sorted(sizes) == [3, 4, 4] and max(sizes) - min(sizes) <= 1
+    for t in tables:
+        ps = seated(t)
+        assert [p.seat for p in ps] == list(range(len(ps)))
+        for p in ps:
+            assert p.home_table_id == t.pk
+            assert p.rules == t.rules
+            assert result[p.pk] == t.number
+    assert len(result) == 11
+
+
+def test_manual_home_seating_with_the_rest_placed_automatically():
+    w = make_workshop(players=6, tables=2)
+    ps = list(w.players.order_by("join_order"))
+    t1, t2 = tables_of(w)
+    result = services.players_seat_home(
+        workshop_id=w.pk, assignment={ps[0].pk: 2, str(ps[1].pk): 2, ps[2].pk: 2}
+    )
+    assert [result[p.pk] for p in ps[:3]] == [2, 2, 2]
+    assert len(seated(t1)) == 3 and len(seated(t2)) == 3
+    for p in ps:
+        p.refresh_from_db()
+        assert p.rules == (t2.rules if result[p.pk] == 2 else t1.rules)
+
+
+def test_home_seating_can_be_redone_in_the_lobby():
+    w = make_workshop(players=4, tables=2)
+    services.players_seat_home(workshop_id=w.pk)
+    ps = list(w.players.all())
+    services.players_seat_home(workshop_id=w.pk, assignment={p.pk: 1 for p in ps})
+    t1, t2 = tables_of(w)
+    assert [p.seat for p in seated(t1)] == [0, 1, 2, 3]
+    assert seated(t2) == []
+
+
+def test_home_seating_refuses_bad_assignments():
+    w = make_workshop(players=4, tables=2)
+    first = w.players.order_by("join_order").first().pk
+    cases = [
+        ["not", "a", "dict"],
+        {"abc": 1},
+        {999999: 1},
+        {first: 3},
+        {first: 0},
+        {first: "1"},
+        {first: True},
+        {first: None},
+    ]
+    for assignment in cases:
+        assert_refused(
+            lambda a=assignment: services.players_seat_home(workshop_id=w.pk, assignment=a),
+            InvalidInput,
+            case=assignment,
+        )
+
+
+def test_home_seating_refused_outside_the_lobby():
+    w = make_workshop(players=4, tables=2)
+    to_home(w)
+    assert_refused(lambda: services.players_seat_home(workshop_id=w.pk), WrongPhase)
+
+
+def test_home_seating_unknown_workshop():
+    assert_refused(lambda: services.players_seat_home(workshop_id=12345), NotFound)
+
+
+def test_home_seating_leaves_out_players_who_left_in_the_lobby():
+    w = make_workshop(players=5, tables=2, leave_policy="skip")
+    gone = w.players.order_by("join_order").first()
+    services.player_leave(player_id=gone.pk)
+    services.players_seat_home(workshop_id=w.pk)
+    gone.refresh_from_db()
+    assert gone.table_id is None and gone.seat is None
+    assert sum(len(seated(t)) for t in tables_of(w)) == 4
+
+
+def test_start_study_seats_unseated_players():
+    w = make_workshop(players=5, tables=2)
+    services.workshop_start_study(workshop_id=w.pk)
+    sizes = sorted(len(seated(t)) for t in tables_of(w))
+    assert sizes == [2, 3]
+    for p in Player.objects.filter(workshop=w):
+        assert p.home_table_id == p.table_id and p.rules == p.table.rules
+
+
+# ------------------------------------------------------------------ bots
+
+
+def test_bots_fill_tops_up_every_table_in_the_lobby():
+    w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    bots = services.bots_fill(workshop_id=w.pk)
+    assert len(bots) == 5
+    for t in tables_of(w):
+        ps = seated(t)
+        assert len(ps) == 4
+        assert [p.seat for p in ps] == [0, 1, 2, 3]
+        for b in ps:
+            if b.is_bot:
+                assert b.home_table_id == t.pk and b.rules == t.rules
+    bot_names = list(Player.objects.filter(is_bot=True).values_list("name", flat=True))
+    assert len(set(map(names.name_key, bot_names))) == len(bot_names)
+
+
+def test_bots_fill_refused_outside_the_lobby():
+    w = make_workshop(players=4, tables=2)
+    to_home(w)
+    assert_refused(lambda: services.bots_fill(workshop_id=w.pk), WrongPhase)
+
+
+# ------------------------------------------------------------------ leaving
+
+
+def test_leave_with_bot_policy_keeps_the_seat_for_a_bot():
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    t1 = tables_of(w)[0]
+    p = seated(t1)[1]
+    game = game_at(t1)
+    v = fresh(t1).version
+    services.player_leave(player_id=p.pk)
+    p.refresh_from_db()
+    assert p.has_left and p.automated and not p.connected
+    assert p.table_id == t1.pk and p.seat == 1
+    assert game_at(t1).pk == game.pk  # the game goes on, a bot plays the seat
+    assert fresh(t1).version == v + 1
+
+
+def test_leave_with_skip_policy_cuts_the_game_and_deals_without_them():
+    w = make_workshop(players=8, tables=2, leave_policy="skip")
+    to_scored_round(w)
+    t1 = tables_of(w)[0]
+    p = seated(t1)[2]
+    old = game_at(t1)
+    assert p.pk in old.players
+    services.player_leave(player_id=p.pk)
+    p.refresh_from_db()
+    assert p.has_left and p.table_id is None and p.seat is None
+    old.refresh_from_db()
+    assert old.state == GameState.CUT and old.finished_at is not None
+    new = game_at(t1)
+    assert new.pk != old.pk and new.number == old.number + 1
+    assert p.pk not in new.players and len(new.players) == 3
+    assert set(new.players) == {q.pk for q in seated(t1)}
+
+
+def test_leave_policy_argument_overrides_the_workshop_default():
+    w = make_workshop(players=8, tables=2, leave_policy="bot")
+    to_scored_round(w)
+    p = seated(tables_of(w)[0])[0]
+    services.player_leave(player_id=p.pk, policy="skip")
+    assert fresh(p).table_id is None
+
+
+def test_leave_in_the_lobby():
+    w = make_workshop(players=3, tables=1)
+    p = w.players.first()
+    services.player_leave(player_id=p.pk)
+    assert fresh(p).has_left
+
+
+def test_leave_refusals():
+    w = make_workshop(players=4, tables=2)
+    p = w.players.first()
+    assert_refused(lambda: services.player_leave(player_id=99999), NotFound)
+    assert_refused(lambda: services.player_leave(player_id="x"), NotFound)
+    assert_refused(lambda: services.player_leave(player_id=p.pk, policy="vanish"), InvalidInput)
+    services.player_leave(player_id=p.pk)
+    assert_refused(lambda: services.player_leave(player_id=p.pk), InvalidInput)
+
+
+def test_set_connected_marks_the_player_and_changes_no_game_state():
+    w = make_workshop(players=2, tables=1)
+    p = w.players.first()
+    services.player_set_connected(player_id=p.pk, connected=True)
+    p.refresh_from_db()
+    assert p.connected and p.last_seen is not None
+    services.player_set_connected(player_id=p.pk, connected=False)
+    assert not fresh(p).connected
+    assert_refused(
+        lambda: services.player_set_connected(player_id=424242, connected=True), NotFound
+    )
