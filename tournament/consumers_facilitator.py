@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from tournament import broadcast, regions
+from tournament import broadcast, layerwatch, regions
 
 log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
@@ -57,6 +57,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group = broadcast.facilitator_group(self.workshop_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        layerwatch.register(self)
         self._last = time.monotonic()
         await self.send_json({"t": "regions", "regions": snapshot, "force": True})
 
@@ -105,6 +106,12 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_gesture(self, event):
         pass  # gestures are for the table; the monitor shows state, not chatter
+
+    async def layer_reset(self, event):
+        """Redis lost the groups (tournament.layerwatch): join again and re-render."""
+        if self.group is not None:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.changed()
 
     def changed(self):
         self._pending = True

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament import views, views_facilitator, views_play, views_report
+from tournament import views, views_data, views_facilitator, views_play, views_report
 
 urlpatterns = [
     path("", views_facilitator.home, name="home"),
@@ -16,6 +16,11 @@ urlpatterns = [
     path("workshops/new/", views_facilitator.workshop_new, name="workshop-new"),
     path("workshops/<int:workshop_id>/", views_facilitator.workshop_detail, name="workshop"),
     path("workshops/<int:workshop_id>/projector/", views_facilitator.projector, name="projector"),
+    path(
+        "workshops/<int:workshop_id>/delete/",
+        views_data.workshop_delete_view,
+        name="workshop-delete",
+    ),
     path(
         "workshops/<int:workshop_id>/tables/<int:number>/",
         views_facilitator.table_detail,

@@ -1,5 +1,6 @@
 """Every state change of a workshop: `<entity>_<verb>(*, ...)`, atomic, broadcast after commit."""
 
+from tournament.services.data import workshop_delete, workshops_purge
 from tournament.services.play import (
     ActResult,
     game_bot_act,
@@ -61,6 +62,8 @@ __all__ = [
     "round_start",
     "sheets_assign",
     "workshop_create",
+    "workshop_delete",
+    "workshops_purge",
     "workshop_set_joining",
     "workshop_setup",
     "workshop_start_debrief",

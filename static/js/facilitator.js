@@ -1,0 +1,188 @@
+// The facilitator's pages: keep server-rendered regions live over one websocket,
+// count clocks down between pushes, and shape the set-up wizard.
+// Controls are ordinary forms that htmx posts; the socket only ever replaces
+// whole regions by id. A region the facilitator is editing (focus inside, or a
+// form changed but not sent) is left alone until they are done with it.
+(function () {
+  "use strict";
+
+  // ---- clocks: every [data-seconds] counts down locally between pushes
+  let clockTimer = null;
+  function startClocks(root) {
+    const now = Date.now();
+    (root || document).querySelectorAll("[data-seconds]").forEach((el) => {
+      el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
+    });
+    clearInterval(clockTimer);
+    tick();
+    clockTimer = setInterval(tick, 250);
+  }
+  function tick() {
+    document.querySelectorAll("[data-seconds]").forEach((el) => {
+      if (el.dataset.running !== "1" || !el.dataset.end) return;
+      const left = Math.max(0, Math.round((Number(el.dataset.end) - Date.now()) / 1000));
+      const text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  // ---- forms rendered by the socket have no CSRF input: add the page's token
+  function csrf() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+  function fixForms(root) {
+    const token = csrf();
+    root.querySelectorAll('form[method="post"]').forEach((form) => {
+      let input = form.querySelector('input[name="csrfmiddlewaretoken"]');
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        form.prepend(input);
+      }
+      if (!input.value) input.value = token;
+    });
+  }
+
+  // ---- edits in progress
+  const dirty = new WeakSet();
+  document.addEventListener("input", (e) => { if (e.target.form) dirty.add(e.target.form); });
+  document.addEventListener("change", (e) => { if (e.target.form) dirty.add(e.target.form); });
+  function busy(region) {
+    const active = document.activeElement;
+    if (active && active !== document.body && region.contains(active) &&
+        active.matches("input, select, textarea")) return true;
+    for (const form of region.querySelectorAll("form")) if (dirty.has(form)) return true;
+    // Inputs tied to a form elsewhere (the seating selects use form="seat-form").
+    for (const el of region.querySelectorAll("[form]")) if (el.form && dirty.has(el.form)) return true;
+    return false;
+  }
+
+  const pending = new Map();
+  function swapRegion(id, html, force) {
+    const current = document.getElementById(id);
+    if (!current) return;
+    if (!force && busy(current)) { pending.set(id, html); return; }
+    pending.delete(id);
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html.trim();
+    const next = tpl.content.firstElementChild;
+    if (!next) return;
+    // Keep open <details> open (rename boxes, settings).
+    current.querySelectorAll("details[open][id]").forEach((d) => {
+      const again = next.querySelector("#" + CSS.escape(d.id));
+      if (again) again.open = true;
+    });
+    current.replaceWith(next);
+    fixForms(next);
+    if (window.htmx) window.htmx.process(next);
+  }
+  function flushPending() {
+    for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
+    startClocks();
+  }
+  document.addEventListener("focusout", () => setTimeout(flushPending, 0));
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt.closest ? e.detail.elt.closest("form") : null;
+    if (form) dirty.delete(form);
+  });
+  // The answer to the last control stays until the workshop moves on without it.
+  let messageAt = 0;
+  function ageMessage() {
+    const message = document.getElementById("fac-message");
+    if (message && messageAt && Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
+  }
+  document.addEventListener("htmx:afterSwap", (e) => {
+    // The panel came back from a POST: it is current, nothing is being edited in it.
+    messageAt = Date.now();
+    pending.clear();
+    fixForms(document);
+    startClocks();
+    const message = document.getElementById("fac-message");
+    if (message && message.textContent.trim() && e.detail.target && e.detail.target.id === "panel") {
+      message.scrollIntoView({ block: "nearest" });
+    }
+  });
+
+  // ---- the socket
+  const live = document.getElementById("fac-live");
+  const connection = document.getElementById("connection");
+  let ws = null;
+  let backoff = 500;
+  let reconnectTimer = null;
+  let lastMessage = Date.now();
+
+  function showConnection(text) {
+    if (!connection) return;
+    connection.hidden = !text;
+    connection.textContent = text || "";
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(proto + location.host + live.dataset.ws);
+    ws.onopen = () => { backoff = 500; lastMessage = Date.now(); showConnection(""); };
+    ws.onmessage = (e) => {
+      lastMessage = Date.now();
+      const msg = JSON.parse(e.data);
+      if (msg.t === "regions") {
+        ageMessage();
+        for (const [id, html] of Object.entries(msg.regions)) swapRegion(id, html, false);
+        startClocks();
+        live.dataset.updated = String(Date.now());
+      }
+    };
+    ws.onclose = (e) => {
+      if (e.code === 4403) { showConnection("This workshop is not yours, or you were logged out. Reload to log in."); return; }
+      showConnection("Live updates lost — reconnecting…");
+      reconnectTimer = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 8000);
+    };
+  }
+  function send(msg) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  }
+
+  if (live && live.dataset.ws) {
+    function wake() {
+      if (document.visibilityState !== "visible") return;
+      if (ws && ws.readyState === WebSocket.OPEN) send({ action: "sync" });
+      else { backoff = 500; connect(); }
+    }
+    document.addEventListener("visibilitychange", wake);
+    window.addEventListener("pageshow", wake);
+    window.addEventListener("online", wake);
+    setInterval(() => {
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - lastMessage > 25000) { ws.close(); return; }
+      send({ action: "ping" });
+    }, 10000);
+    connect();
+  }
+  if (document.getElementById("fac-message")) messageAt = Date.now();
+  startClocks();
+
+  // ---- the set-up wizard: only the tables asked for, knobs only for a custom sheet
+  const setup = document.getElementById("setup-form");
+  if (setup) {
+    const count = setup.querySelector('[name="table_count"]');
+    const perTable = document.getElementById("per-table");
+    function shape() {
+      const mode = setup.querySelector('[name="sheet_mode"]:checked');
+      perTable.hidden = !mode || mode.value !== "choose";
+      const n = Number(count.value) || 0;
+      perTable.querySelectorAll(".table-sheet").forEach((row) => {
+        row.hidden = Number(row.dataset.table) > n;
+        const select = row.querySelector("select");
+        const knobs = row.querySelector(".knobs");
+        knobs.hidden = select.value !== "custom";
+      });
+    }
+    setup.addEventListener("input", shape);
+    setup.addEventListener("change", shape);
+    shape();
+  }
+})();

@@ -1,0 +1,184 @@
+"""The facilitator's websocket (issue 5): only the workshop's own facilitator,
+regions pushed on every change and coalesced in bursts, and a projector feed
+that carries no secret."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+from facilitator_helpers import assert_no_secrets
+from tournament_helpers import finish_trick, game_at, make_workshop, tables_of
+
+from barnga.asgi import application
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Workshop
+from tournament.templatetags.cards import card_face
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@database_sync_to_async
+def session_cookie(username: str) -> str:
+    user = User.objects.create_user(username, password="a-long-pass-123")
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+@database_sync_to_async
+def owned_workshop(username: str, **kw) -> Workshop:
+    w = make_workshop(**kw)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=User.objects.get(username=username))
+    return w
+
+
+def communicator(workshop_id, cookie=None, query="view=panel"):
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(
+        application, f"/ws/facilitator/{workshop_id}/?{query}", headers=headers
+    )
+
+
+async def regions(comm, timeout=3):
+    while True:
+        msg = await comm.receive_json_from(timeout=timeout)
+        if msg["t"] == "regions":
+            return msg
+
+
+async def drain(comm, quiet=0.6) -> list:
+    """Every message until none arrives for `quiet` seconds. (A timed-out receive would
+    cancel the consumer, so this waits with receive_nothing.)"""
+    got = []
+    while not await comm.receive_nothing(timeout=quiet, interval=0.02):
+        got.append(await comm.receive_json_from())
+    return got
+
+
+async def test_own_workshop_gets_a_snapshot_of_every_panel_region():
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=3, tables=2)
+    comm = communicator(w.pk, cookie)
+    assert (await comm.connect())[0]
+    snap = await regions(comm)
+    assert snap["force"] is True
+    assert set(snap["regions"]) == {"fac-status", "fac-roster", "fac-movement", "fac-monitor"}
+    assert (
+        'id="fac-roster"' in snap["regions"]["fac-roster"]
+        and "P03" in snap["regions"]["fac-roster"]
+    )
+    await comm.send_json_to({"action": "ping"})
+    assert (await comm.receive_json_from())["t"] == "pong"
+    await comm.send_json_to({"action": "sync"})
+    assert (await regions(comm))["force"] is True
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("who", ["other", "anonymous"])
+async def test_anyone_else_is_closed_with_4403(who):
+    await session_cookie("ada")
+    w = await owned_workshop("ada", players=2, tables=1)
+    cookie = await session_cookie("mallory") if who == "other" else None
+    comm = communicator(w.pk, cookie)
+    connected, _ = await comm.connect()
+    assert connected
+    out = await comm.receive_output()
+    assert out["type"] == "websocket.close" and out["code"] == 4403
+    # And nothing of the workshop was sent first.
+    assert await comm.receive_nothing()
+
+
+async def test_a_missing_workshop_is_closed_with_4403():
+    cookie = await session_cookie("ada")
+    comm = communicator(999999, cookie)
+    await comm.connect()
+    out = await comm.receive_output()
+    assert out["code"] == 4403
+
+
+async def test_changes_are_pushed_and_bursts_are_coalesced():
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=0, tables=2)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm)
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
+    pushed = await regions(comm)
+    assert pushed["force"] is False and "Zed" in pushed["regions"]["fac-roster"]
+    # A burst of 20 joins: far fewer renders than messages, and the last render is complete.
+    for i in range(20):
+        await database_sync_to_async(services.player_join)(workshop_id=w.pk, name=f"Burst {i}")
+    msgs = [m for m in await drain(comm) if m["t"] == "regions"]
+    assert 1 <= len(msgs) <= 8
+    assert "Burst 19" in msgs[-1]["regions"]["fac-roster"]
+    await comm.disconnect()
+
+
+async def test_connection_dots_follow_player_sockets():
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=2, tables=1)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm)
+    player_id = await database_sync_to_async(lambda: w.players.first().pk)()
+    await database_sync_to_async(services.player_set_connected)(player_id=player_id, connected=True)
+    pushed = await regions(comm)
+    assert 'class="dot on"' in pushed["regions"]["fac-roster"]
+    await comm.disconnect()
+
+
+@database_sync_to_async
+def play_a_while(w):
+    """Study starts and a trick is played at every table, plus one card of the next."""
+    services.workshop_start_study(workshop_id=w.pk)
+    for table in tables_of(w):
+        game = game_at(table)
+        finish_trick(game)
+        game.refresh_from_db()
+        state = gamestate.load_state(game)
+        services.game_play(player_id=game.players[state.to_act], card=state.hands[state.to_act][0])
+
+
+async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_hands():
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=8, tables=2, seats=4)
+    proj = communicator(w.pk, cookie, "view=projector")
+    table = communicator(w.pk, cookie, "view=table&table=1")
+    await proj.connect()
+    await table.connect()
+    first = await regions(proj)
+    assert set(first["regions"]) == {"projector-live"}
+    await regions(table)
+    await play_a_while(w)
+    proj_msgs = [first, *await drain(proj)]
+    table_msgs = await drain(table)
+    for msg in proj_msgs:
+        await database_sync_to_async(assert_no_secrets)(str(msg), w)
+    assert any("Study the rules" in str(m) for m in proj_msgs)
+    game = await database_sync_to_async(
+        lambda: Game.objects.get(table__workshop=w, table__number=1, state=GameState.PLAYING)
+    )()
+    state = await database_sync_to_async(gamestate.load_state)(game)
+    last = [m for m in table_msgs if m["t"] == "regions"][-1]["regions"]["fac-table"]
+    for hand in state.hands:
+        for card in hand:
+            assert card_face(card) in last
+    await proj.disconnect()
+    await table.disconnect()
+
+
+async def test_unknown_view_falls_back_to_the_panel():
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=1, tables=1)
+    comm = communicator(w.pk, cookie, "view=secret-stuff")
+    await comm.connect()
+    assert "fac-status" in (await regions(comm))["regions"]
+    await comm.send_to(text_data="not json")
+    await comm.send_json_to(["a list"])
+    assert await comm.receive_nothing(timeout=0.3)
+    await comm.disconnect()

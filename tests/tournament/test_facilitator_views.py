@@ -1,0 +1,565 @@
+"""The facilitator's pages and controls over HTTP (issue 5): accounts, the wizard,
+every control with its refusals, the monitor, one table, and a projector that
+never shows a secret."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from facilitator_helpers import assert_no_secrets
+from tournament_helpers import (
+    finish_trick,
+    fresh,
+    game_at,
+    make_workshop,
+    snapshot,
+    tables_of,
+    to_home,
+    to_scored_round,
+)
+
+from games.presets import PRESET_TITLES, PRESETS
+from tournament import gamestate, services
+from tournament.models import (
+    Dispute,
+    GameState,
+    Movement,
+    Phase,
+    Player,
+    Round,
+    RoundKind,
+    RoundState,
+    Table,
+    Workshop,
+)
+from tournament.templatetags.cards import card_face
+from tournament.views_facilitator import ACTIONS
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def owner():
+    return User.objects.create_user("ada", password="a-long-pass-123")
+
+
+@pytest.fixture
+def fac(owner):
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def intruder():
+    client = Client()
+    client.force_login(User.objects.create_user("mallory", password="a-long-pass-123"))
+    return client
+
+
+def owned(owner, **kw):
+    w = make_workshop(**kw)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    return fresh(w)
+
+
+def do(client, w, action, data=None, htmx=False):
+    return client.post(f"/workshops/{w.pk}/do/{action}/", data or {}, **(HX if htmx else {}))
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def message_of(response) -> str:
+    html = text(response)
+    m = re.search(r'<div id="fac-message"[^>]*>(.*?)</div>', html, re.S)
+    return re.sub(r"<[^>]+>", " ", m.group(1)).strip() if m else ""
+
+
+# ------------------------------------------------------------------ accounts
+
+
+def test_signup_creates_an_account_and_logs_in():
+    client = Client()
+    assert client.get("/signup/").status_code == 200
+    r = client.post(
+        "/signup/",
+        {"username": "grace", "password1": "a-long-pass-123", "password2": "a-long-pass-123"},
+    )
+    assert r.status_code == 302 and r.url == "/workshops/new/"
+    assert User.objects.filter(username="grace").exists()
+    assert client.get("/workshops/new/").status_code == 200
+    assert client.get("/signup/").status_code == 302  # already logged in
+
+
+def test_signup_errors_are_shown_and_nothing_is_created():
+    r = Client().post("/signup/", {"username": "grace", "password1": "abc", "password2": "abd"})
+    assert r.status_code == 400
+    assert "didn’t match" in text(r) or "didn't match" in text(r)
+    assert not User.objects.filter(username="grace").exists()
+
+
+def test_login_page_links_to_signup():
+    assert 'href="/signup/"' in text(Client().get("/login/"))
+
+
+def test_pages_need_a_login(owner):
+    w = owned(owner)
+    client = Client()
+    for url in [
+        "/",
+        "/workshops/new/",
+        f"/workshops/{w.pk}/",
+        f"/workshops/{w.pk}/projector/",
+        f"/workshops/{w.pk}/tables/1/",
+    ]:
+        r = client.get(url)
+        assert r.status_code == 302 and r.url.startswith("/login/"), url
+    before = snapshot()
+    r = client.post(f"/workshops/{w.pk}/do/start-study/")
+    assert r.status_code == 302 and r.url.startswith("/login/")
+    assert snapshot() == before
+
+
+def test_home_lists_only_ones_own_workshops(owner, fac):
+    mine = owned(owner, players=0)
+    theirs = make_workshop(players=0)
+    html = text(fac.get("/"))
+    assert f"/workshops/{mine.pk}/" in html
+    assert f"/workshops/{theirs.pk}/" not in html
+
+
+def test_another_facilitators_pages_are_404(owner, intruder):
+    w = owned(owner)
+    for url in [
+        f"/workshops/{w.pk}/",
+        f"/workshops/{w.pk}/projector/",
+        f"/workshops/{w.pk}/tables/1/",
+    ]:
+        assert intruder.get(url).status_code == 404, url
+
+
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_every_control_on_another_facilitators_workshop_is_404_and_changes_nothing(
+    owner, intruder, action
+):
+    w = owned(owner, players=4, tables=1, seats=4)
+    player = Player.objects.filter(workshop=w).first()
+    before = snapshot()
+    data = {"player": player.pk, "name": "Hacked", f"home_{player.pk}": 1, f"to_{player.pk}": 1}
+    for htmx in (False, True):
+        assert do(intruder, w, action, data, htmx=htmx).status_code == 404
+    assert snapshot() == before
+
+
+def test_unknown_control_and_get_are_refused(owner, fac):
+    w = owned(owner)
+    assert do(fac, w, "explode").status_code == 404
+    assert fac.get(f"/workshops/{w.pk}/do/start-study/").status_code == 405
+
+
+# ------------------------------------------------------------------ the wizard
+
+
+def wizard_data(**kw):
+    data = {
+        "name": "Thursday class",
+        "game": "five_tricks",
+        "mode": "barnga",
+        "table_count": "2",
+        "seats_per_table": "4",
+        "round_minutes": "0.5",
+        "study_minutes": "5",
+        "home_minutes": "3",
+        "dispute_seconds": "45",
+        "sheet_mode": "auto",
+        "leave_policy": "bot",
+    }
+    data.update(kw)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_wizard_defaults(fac):
+    r = fac.get("/workshops/new/")
+    html = text(r)
+    assert r.status_code == 200
+    assert re.search(r'name="round_minutes"[^>]*value="5"', html)
+    assert re.search(r'name="study_minutes"[^>]*value="5"', html)
+    assert re.search(r'name="dispute_seconds"[^>]*value="45"', html)
+    assert '<label for="id_name">' in html
+
+
+def test_wizard_creates_an_automatic_workshop(owner, fac):
+    r = fac.post("/workshops/new/", wizard_data(bots_enabled="on", mode="referee"))
+    w = Workshop.objects.get()
+    assert r.status_code == 302 and r.url == f"/workshops/{w.pk}/"
+    assert w.facilitator == owner and w.phase == Phase.LOBBY
+    assert (w.table_count, w.seats_per_table, w.round_seconds, w.study_seconds, w.home_seconds) == (
+        2,
+        4,
+        30,
+        300,
+        180,
+    )
+    assert w.mode == "referee" and w.bots_enabled and w.dispute_seconds == 45
+    presets = [t.preset for t in tables_of(w)]
+    assert len(set(presets)) == 2 and all(p in PRESETS for p in presets)
+    assert w.code in text(fac.get(r.url))
+
+
+def test_wizard_chooses_presets_and_a_custom_sheet(fac):
+    r = fac.post(
+        "/workshops/new/",
+        wizard_data(
+            table_count="3",
+            sheet_mode="choose",
+            sheet_1="appendix-3",
+            sheet_2="custom",
+            custom_2_ace="low",
+            custom_2_wins="lowest",
+            custom_2_trump="H",
+            custom_2_trump_when="any",
+            sheet_3="",
+            sheet_4="guide-2",  # beyond the table count: ignored
+        ),
+    )
+    assert r.status_code == 302
+    t1, t2, t3 = tables_of(Workshop.objects.get())
+    assert t1.preset == "appendix-3"
+    assert t2.preset == "custom"
+    assert t2.rules == {"ace": "low", "wins": "lowest", "trump": "H", "trump_when": "any"}
+    assert t3.preset in PRESETS
+
+
+@pytest.mark.parametrize(
+    "field, value, fragment",
+    [
+        ("name", "", "This field is required"),
+        ("table_count", "0", "greater than or equal to 1"),
+        ("table_count", "40", "less than or equal to"),
+        ("seats_per_table", "9", "less than or equal to 8"),
+        ("round_minutes", "0.2", "greater than or equal to"),
+        ("study_minutes", "abc", "Enter a number"),
+        ("dispute_seconds", "5", "greater than or equal to 10"),
+        ("mode", "chaos", "Select a valid choice"),
+        ("sheet_1", "nonsense", "Select a valid choice"),
+        ("custom_1_ace", "middle", "Select a valid choice"),
+    ],
+)
+def test_wizard_errors_are_shown_by_their_field_and_nothing_is_created(fac, field, value, fragment):
+    data = wizard_data(sheet_mode="choose", sheet_1="custom")
+    data[field] = value
+    r = fac.post("/workshops/new/", data)
+    assert r.status_code == 400
+    html = text(r)
+    assert fragment in html
+    # The error list sits in the field's own group, and the input says it is invalid.
+    assert f'id="id_{field}_error"' in html
+    assert (
+        re.search(
+            rf'name="{field}"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="{field}"', html
+        )
+        or field == "mode"
+    )
+    assert not Workshop.objects.exists()
+
+
+# ------------------------------------------------------------------ the panel
+
+
+def test_panel_shows_roster_code_and_secret_sheets_collapsed(owner, fac):
+    w = owned(owner, players=3, tables=2)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert w.code in html
+    for name in ("P01", "P02", "P03"):
+        assert name in html
+    assert 'data-ws="/ws/facilitator/' in html
+    assert "<summary>Settings and secret sheets (don't project)</summary>" in html
+    assert 'id="do-start-study"' in html
+
+
+def test_lobby_controls_in_order(owner, fac):
+    w = owned(owner, players=7, tables=2, seats=4, bots_enabled=True)
+    # Joining lock and unlock
+    r = do(fac, w, "joining-lock")
+    assert r.status_code == 303 and fresh(w).joining_locked
+    assert "Joining is closed" in text(fac.get(r.url))
+    r = do(fac, w, "joining-unlock", htmx=True)
+    assert r.status_code == 200 and not fresh(w).joining_locked
+    assert "Joining is open again" in message_of(r)
+    # Rename and kick
+    p1 = Player.objects.get(workshop=w, name="P01")
+    r = do(fac, w, "rename", {"player": p1.pk, "name": "Ada"}, htmx=True)
+    assert r.status_code == 200 and fresh(p1).name == "Ada"
+    assert "P01 is now called Ada" in message_of(r)
+    p7 = Player.objects.get(workshop=w, name="P07")
+    r = do(fac, w, "kick", {"player": p7.pk}, htmx=True)
+    assert r.status_code == 200 and not Player.objects.filter(pk=p7.pk).exists()
+    # Manual seating: two players at table 2, the rest balanced
+    p2 = Player.objects.get(workshop=w, name="P02")
+    p3 = Player.objects.get(workshop=w, name="P03")
+    r = do(fac, w, "seat", {f"home_{p2.pk}": "2", f"home_{p3.pk}": "2", f"home_{p1.pk}": ""})
+    assert r.status_code == 303
+    assert fresh(p2).table.number == 2 and fresh(p3).table.number == 2
+    # Automatic balance
+    r = do(fac, w, "seat-auto", htmx=True)
+    assert r.status_code == 200
+    counts = sorted(Player.objects.filter(workshop=w, table__number=n).count() for n in (1, 2))
+    assert counts == [3, 3]
+    # Bots fill the empty seats
+    r = do(fac, w, "bots", htmx=True)
+    assert r.status_code == 200 and "2 bots took the empty seats" in message_of(r)
+    assert Player.objects.filter(workshop=w, is_bot=True).count() == 2
+    # Study
+    r = do(fac, w, "start-study", htmx=True)
+    assert r.status_code == 200 and fresh(w).phase == Phase.STUDY
+    assert 'id="do-start-home"' in text(r)
+
+
+def test_bots_refused_when_the_workshop_has_them_off(owner, fac):
+    w = owned(owner, players=3, tables=1, seats=4)
+    before = snapshot()
+    r = do(fac, w, "bots", htmx=True)
+    assert r.status_code == 403 and "Bots are off" in message_of(r)
+    assert snapshot() == before
+
+
+def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
+    w = owned(owner, players=8, tables=2, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    assert do(fac, w, "start-study").status_code == 303
+    assert do(fac, w, "start-home").status_code == 303 and fresh(w).phase == Phase.HOME
+    r = do(fac, w, "start-round", htmx=True)
+    assert r.status_code == 200 and fresh(w).phase == Phase.ROUND
+    assert "Round 1 has started" in message_of(r)
+    rnd = Round.objects.get(workshop=w, kind=RoundKind.SCORED)
+    # pause / resume / extend
+    r = do(fac, w, "pause", htmx=True)
+    assert fresh(rnd).state == RoundState.PAUSED and 'id="do-resume"' in text(r)
+    left = fresh(rnd).remaining_seconds
+    do(fac, w, "extend", htmx=True)
+    assert fresh(rnd).remaining_seconds == pytest.approx(left + 60)
+    r = do(fac, w, "resume", htmx=True)
+    assert fresh(rnd).state == RoundState.RUNNING and 'id="do-pause"' in text(r)
+    # Somebody wins a game, so the movement has a real winner.
+    table1 = tables_of(w)[0]
+    game = game_at(table1)
+    while fresh(game).state == GameState.PLAYING:
+        finish_trick(game, winner_seat=0)
+    # end now → between rounds with the movement preview
+    r = do(fac, w, "end-now", htmx=True)
+    assert r.status_code == 200 and fresh(w).phase == Phase.BETWEEN
+    html = text(r)
+    assert 'id="do-movement-apply"' in html and "Movement after Round 1" in html
+    # The next round waits for the movement.
+    before = snapshot()
+    r = do(fac, w, "start-round", htmx=True)
+    assert r.status_code == 409 and "Apply" in message_of(r)
+    assert snapshot() == before
+    # Save an edit, then apply with one more edit in the same form.
+    rnd = fresh(rnd)
+    stayer = next(
+        p
+        for p in Player.objects.filter(workshop=w, table__number=1)
+        if p.pk not in {m["player"] for m in rnd.movement_preview["moves"]}
+    )
+    moves = {
+        f"to_{p.pk}": str(
+            next(
+                (m["to"] for m in rnd.movement_preview["moves"] if m["player"] == p.pk),
+                p.table.number,
+            )
+        )
+        for p in Player.objects.filter(workshop=w).select_related("table")
+    }
+    moves[f"to_{stayer.pk}"] = "2"
+    r = do(fac, w, "movement-edit", moves, htmx=True)
+    assert r.status_code == 200 and "changed" in text(r)
+    assert any(
+        m["player"] == stayer.pk and m["edited"] for m in fresh(rnd).movement_preview["moves"]
+    )
+    r = do(fac, w, "movement-apply", moves)
+    assert r.status_code == 303
+    assert fresh(stayer).table.number == 2
+    assert Movement.objects.get(round=rnd, player=stayer).edited
+    # Applying twice is refused with a clear message.
+    before = snapshot()
+    r = do(fac, w, "movement-apply", htmx=True)
+    assert r.status_code == 409 and "already been applied" in message_of(r)
+    assert snapshot() == before
+    # Round 2, then the debrief.
+    assert do(fac, w, "start-round").status_code == 303
+    assert Round.objects.filter(workshop=w, kind=RoundKind.SCORED).count() == 2
+    r = do(fac, w, "debrief", htmx=True)
+    assert r.status_code == 200 and fresh(w).phase == Phase.DEBRIEF
+    assert f'href="/workshops/{w.pk}/report/"' in text(r)
+
+
+@pytest.mark.parametrize(
+    "action, phase_setup, fragment",
+    [
+        ("start-home", None, "Not possible during"),
+        ("start-round", None, "Not possible during"),
+        ("pause", None, "No round has started"),
+        ("resume", "home", "Only a paused round"),
+        ("end-now", "between", "already over"),
+        ("extend", "between", "That round is over"),
+        ("movement-apply", "home", "after a scored round"),
+        ("movement-edit", "home", "after a scored round"),
+        ("seat-auto", "home", "Not possible during"),
+        ("bots", "home", "Not possible during"),
+        ("start-study", "home", "Not possible during"),
+        ("debrief", None, "Not possible during"),
+        ("kick", "debrief", "The tournament is over"),
+    ],
+)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_wrong_phase_refusals_are_clear_and_change_nothing(
+    owner, fac, action, phase_setup, fragment, htmx
+):
+    w = owned(owner, players=4, tables=1, seats=4, bots_enabled=True)
+    if phase_setup == "home":
+        to_home(w)
+    elif phase_setup == "between":
+        rnd = to_scored_round(w)
+        services.round_end_now(round_id=rnd.pk)
+    elif phase_setup == "debrief":
+        to_home(w)
+        services.workshop_start_debrief(workshop_id=w.pk)
+    data = {"player": Player.objects.filter(workshop=w).first().pk}
+    before = snapshot()
+    r = do(fac, w, action, data, htmx=htmx)
+    assert r.status_code == 409, text(r)[:500]
+    assert fragment in message_of(r)
+    assert 'role="alert"' in text(r)
+    if not htmx:
+        assert "<html" in text(r)  # the whole page comes back, with the message
+    else:
+        assert text(r).lstrip().startswith('<div id="panel"')
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "action, data, fragment",
+    [
+        ("rename", {"name": ""}, "Please enter a name"),
+        ("rename", {"name": "P02"}, "already called"),
+        ("rename", {"player": "abc", "name": "X"}, "Choose a player"),
+        ("kick", {"player": "999999"}, "not in this workshop"),
+        ("seat", {"home_999999": "1"}, "not in this workshop"),
+        ("seat", {"home_{p}": "7"}, "There is no table 7"),
+    ],
+)
+def test_invalid_input_is_refused_with_a_message(owner, fac, action, data, fragment):
+    w = owned(owner, players=3, tables=2, seats=4)
+    p = Player.objects.get(workshop=w, name="P01")
+    data = {k.replace("{p}", str(p.pk)): v for k, v in {"player": p.pk, **data}.items()}
+    before = snapshot()
+    r = do(fac, w, action, data, htmx=True)
+    assert r.status_code == 400 and fragment in message_of(r)
+    assert snapshot() == before
+
+
+def test_rename_of_another_workshops_player_is_refused(owner, fac):
+    w = owned(owner, players=2, tables=1)
+    other = make_workshop(players=1, tables=1)
+    stranger = Player.objects.get(workshop=other)
+    before = snapshot()
+    r = do(fac, w, "rename", {"player": stranger.pk, "name": "Pwned"}, htmx=True)
+    assert r.status_code == 400 and snapshot() == before
+
+
+# ------------------------------------------------------------------ monitor and one table
+
+
+def test_monitor_shows_cards_tricks_wins_and_disputes_but_no_hands(owner, fac):
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_scored_round(w)
+    table = tables_of(w)[0]
+    game = game_at(table)
+    finish_trick(game, winner_seat=0)
+    state = gamestate.load_state(fresh(game))
+    # one card on the table
+    services.game_play(player_id=game.players[state.to_act], card=state.hands[state.to_act][0])
+    Player.objects.filter(pk=game.players[1]).update(connected=True)
+    Dispute.objects.create(
+        game=game,
+        trick_index=5,
+        opened_at=game.started_at,
+        deadline=game.started_at,
+        initial_claims=[],
+    )
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    monitor = html[html.index('id="fac-monitor"') :]
+    played = state.hands[state.to_act][0]
+    assert card_face(played) in monitor
+    assert "1 trick" in monitor
+    assert "✋ dispute" in monitor
+    assert 'class="dot on"' in monitor
+    assert f'href="/workshops/{w.pk}/tables/1/"' in monitor
+    # Hands stay on the click-through page.
+    after = gamestate.load_state(fresh(game))
+    for hand in after.hands:
+        for card in hand:
+            assert f">{card_face(card)}<" not in monitor
+
+
+def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_home(w)
+    table = tables_of(w)[0]
+    game = game_at(table)
+    state = gamestate.load_state(game)
+    html = text(fac.get(f"/workshops/{w.pk}/tables/1/"))
+    for hand in state.hands:
+        for card in hand:
+            assert card_face(card) in html
+    assert PRESET_TITLES[table.preset] in html
+    assert fac.get(f"/workshops/{w.pk}/tables/9/").status_code == 404
+
+
+# ------------------------------------------------------------------ projector
+
+
+def test_projector_shows_join_code_qr_names_and_never_a_secret(owner, fac):
+    w = owned(owner, players=5, tables=2, seats=4)
+    Table.objects.filter(workshop=w, number=1).update(preset="custom")
+    r = fac.get(f"/workshops/{w.pk}/projector/")
+    html = text(r)
+    assert r.status_code == 200
+    assert w.code in html and f"http://testserver/j/{w.code}" in html
+    assert "<svg" in html and "QR code for http://testserver/j/" in html
+    for i in range(1, 6):
+        assert f"P{i:02d}" in html
+    assert_no_secrets(html, w)
+    # Playing: phase, clock and occupancy, still no secrets.
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    finish_trick(game)
+    html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+    assert "Scored round" in html and 'role="timer"' in html
+    assert re.search(r"Table 1</span> <span class=\"proj-count\">\d/4", html)
+    assert_no_secrets(html, w)
+    services.round_end_now(round_id=rnd.pk)
+    assert_no_secrets(text(fac.get(f"/workshops/{w.pk}/projector/")), w)
+
+
+def test_projector_of_the_study_phase_has_no_sheet(owner, fac):
+    w = owned(owner, players=4, tables=1, seats=4)
+    services.workshop_start_study(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+    assert "Study the rules" in html
+    assert_no_secrets(html, w)
+
+
+def test_the_secret_check_catches_the_facilitators_own_table_page(owner, fac):
+    # Guards the guard: the same check fails on a page that does show sheets and hands.
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_home(w)
+    with pytest.raises(AssertionError):
+        assert_no_secrets(text(fac.get(f"/workshops/{w.pk}/tables/1/")), w)

@@ -1,0 +1,116 @@
+"""The student's way in: /join, the QR short link, the rejoin PIN, and the limits."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.test import Client
+from tournament_helpers import make_workshop
+
+from tournament import services
+from tournament.identity import COOKIE
+from tournament.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clear_limits():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_short_link_fills_in_the_code():
+    response = Client().get("/j/abc 123")
+    assert response.status_code == 302 and response["Location"] == "/join?code=ABC123"
+
+
+def test_join_lands_in_the_lobby_and_the_device_is_remembered():
+    workshop = make_workshop(players=0, tables=2)
+    client = Client()
+    page = client.get(f"/join?code={workshop.code}")
+    assert page.status_code == 200 and workshop.code in page.content.decode()
+    response = client.post("/join", {"code": workshop.code.lower(), "name": "  Zoë  "})
+    assert response.status_code == 302 and response["Location"] == "/play/"
+    player = Player.objects.get(workshop=workshop)
+    assert player.name == "Zoë"
+    screen = client.get("/play/").content.decode()
+    assert "Welcome, Zoë" in screen and player.pin in screen
+    # A reload (or a sleeping phone) comes back to the same player.
+    assert client.get("/join").status_code == 302
+    assert client.get("/play/").status_code == 200
+    assert Player.objects.count() == 1
+
+
+def test_bad_join_shows_a_clear_error_and_creates_nothing():
+    workshop = make_workshop(players=0)
+    client = Client()
+    r = client.post("/join", {"code": "NOPE99", "name": "Ana"})
+    assert r.status_code == 400 and "No workshop has that code" in r.content.decode()
+    r = client.post("/join", {"code": workshop.code, "name": "   "})
+    assert r.status_code == 400 and "enter a name" in r.content.decode()
+    r = client.post("/join", {"code": workshop.code, "name": "x" * 31})
+    assert r.status_code == 400 and "at most 30" in r.content.decode()
+    services.workshop_set_joining(workshop_id=workshop.pk, locked=True)
+    r = client.post("/join", {"code": workshop.code, "name": "Ana"})
+    assert r.status_code == 400 and "closed joining" in r.content.decode()
+    assert Player.objects.count() == 0
+    assert COOKIE not in r.cookies
+
+
+def test_play_without_a_seat_goes_to_join():
+    assert Client().get("/play/")["Location"] == "/join"
+
+
+def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_commit_callbacks):
+    workshop = make_workshop(players=0)
+    phone = Client()
+    phone.post("/join", {"code": workshop.code, "name": "Ana"})
+    player = Player.objects.get()
+    old_token, pin = player.token, player.pin
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(f"player_{player.pk}", channel)
+
+    laptop = Client()
+    wrong = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": "0000" if pin != "0000" else "1111"})
+    assert wrong.status_code == 400 and "do not match" in wrong.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        ok = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": pin})
+    assert ok.status_code == 302 and ok["Location"] == "/play/"
+    player.refresh_from_db()
+    assert player.token != old_token and player.pin != pin
+    # The laptop is Ana now; the old phone's cookie no longer works.
+    assert "Ana" in laptop.get("/play/").content.decode()
+    assert phone.get("/play/")["Location"] == "/join"
+    # The old phone's open socket is told to close.
+    async def receive():
+        import asyncio
+
+        return await asyncio.wait_for(layer.receive(channel), timeout=2)
+
+    assert async_to_sync(receive)() == {"type": "player.replaced"}
+
+
+def test_joining_is_rate_limited_per_address(settings):
+    settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
+    workshop = make_workshop(players=0)
+    client = Client(REMOTE_ADDR="10.9.9.9")
+    for i in range(3):
+        assert client.post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
+    r = client.post("/join", {"code": workshop.code, "name": "P4"})
+    assert r.status_code == 400 and "Too many attempts" in r.content.decode()
+    assert Player.objects.count() == 3
+    # Another address is not affected.
+    assert Client(REMOTE_ADDR="10.9.9.10").post("/join", {"code": workshop.code, "name": "Q"}).status_code == 302
+
+
+def test_joining_is_rate_limited_per_workshop(settings):
+    settings.BARNGA_JOIN_LIMIT_PER_WORKSHOP = 2
+    workshop = make_workshop(players=0)
+    for i in range(2):
+        assert Client(REMOTE_ADDR=f"10.0.0.{i}").post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
+    r = Client(REMOTE_ADDR="10.0.0.99").post("/join", {"code": workshop.code, "name": "P9"})
+    assert r.status_code == 400 and "Many people are joining" in r.content.decode()
+    assert Player.objects.count() == 2
