@@ -90,8 +90,10 @@ def player_group(player_id: int) -> str:
     return f"player_{player_id}"
 
 
-def player_replaced_on_commit(*, player_id: int) -> None:
-    transaction.on_commit(lambda: _send(player_group(player_id), {"type": "player.replaced"}))
+def player_replaced_on_commit(*, player_id: int, removed: bool = False) -> None:
+    """Close the player's open sockets: the seat moved to another device, or was removed."""
+    message = {"type": "player.replaced", "removed": removed}
+    transaction.on_commit(lambda: _send(player_group(player_id), message))
 
 
 def connection_changed_on_commit(*, workshop_id: int, player_id: int, connected: bool) -> None:

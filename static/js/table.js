@@ -43,6 +43,7 @@
     ws.onclose = (e) => {
       if (e.code === 4401) { location.href = "/join"; return; }
       if (e.code === 4409) { showConnection("This seat was moved to another device."); return; }
+      if (e.code === 4410) { showConnection("The facilitator removed you from this workshop."); return; }
       showConnection("Reconnecting…");
       reconnectTimer = setTimeout(connect, backoff);
       backoff = Math.min(backoff * 2, 8000);
@@ -180,6 +181,12 @@
   document.addEventListener("visibilitychange", wake);
   window.addEventListener("pageshow", wake);
   window.addEventListener("online", wake);
+  // The browser knows the network is gone before the socket does: say so, and
+  // drop the socket so that nothing is sent into the void.
+  window.addEventListener("offline", () => {
+    showConnection("Offline — waiting for the network…");
+    if (ws) ws.close();
+  });
   // A socket that silently died (no answer to pings) is replaced.
   setInterval(() => {
     if (!ws || ws.readyState !== WebSocket.OPEN) return;

@@ -55,7 +55,6 @@ def click_and_wait_message(page, selector: str, text: str):
 def test_facilitator_runs_study_silent_play_a_round_and_movement(
     live_server_url, browser, phone, artifacts, transactional_db
 ):
-    started = time.monotonic()
     url = live_server_url
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     fac = laptop.new_page()
@@ -182,6 +181,4 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
             timeout=WAIT,
         )
     assert "Start round 2" in fac.inner_text("#do-start-round")
-    # About 40 s on an idle machine; generous here, as other suites may share the CPU.
-    assert time.monotonic() - started < 90
     laptop.close()

@@ -90,7 +90,7 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
 
         return await asyncio.wait_for(layer.receive(channel), timeout=2)
 
-    assert async_to_sync(receive)() == {"type": "player.replaced"}
+    assert async_to_sync(receive)() == {"type": "player.replaced", "removed": False}
 
 
 def test_joining_is_rate_limited_per_address(settings):

@@ -97,4 +97,4 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         raise InvalidInput(f"{player.name} has already left the workshop.")
     player_leave(player_id=player.pk, policy=LeavePolicy.SKIP)
     Player.objects.filter(pk=player.pk).update(token=names.new_token(), connected=False)
-    broadcast.player_replaced_on_commit(player_id=player.pk)
+    broadcast.player_replaced_on_commit(player_id=player.pk, removed=True)
