@@ -326,6 +326,16 @@ def seat_unseated(workshop: Workshop) -> None:
         _seat(player, table, home=True)
 
 
+def _letters(n: int) -> str:
+    """0 → A, 25 → Z, 26 → AA: short, distinct bot names."""
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
 @transaction.atomic
 def bots_fill(*, workshop_id: int) -> list[Player]:
     """Fill every table up to its seat count with bots (lobby only)."""
@@ -336,7 +346,8 @@ def bots_fill(*, workshop_id: int) -> list[Player]:
     for table in tables:
         seated = Player.objects.filter(table=table).count()
         for _ in range(max(0, workshop.seats_per_table - seated)):
-            bot = _add_player(workshop, f"Bot {table.number}", is_bot=True)
+            n = workshop.players.filter(is_bot=True).count()
+            bot = _add_player(workshop, f"Bot {_letters(n)}", is_bot=True)
             _seat(bot, table, home=True)
             created.append(bot)
         bump_table(table)
