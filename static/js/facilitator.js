@@ -6,25 +6,7 @@
 (function () {
   "use strict";
 
-  // ---- clocks: every [data-seconds] counts down locally between pushes
-  let clockTimer = null;
-  function startClocks(root) {
-    const now = Date.now();
-    (root || document).querySelectorAll("[data-seconds]").forEach((el) => {
-      el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
-    });
-    clearInterval(clockTimer);
-    tick();
-    clockTimer = setInterval(tick, 250);
-  }
-  function tick() {
-    document.querySelectorAll("[data-seconds]").forEach((el) => {
-      if (el.dataset.running !== "1" || !el.dataset.end) return;
-      const left = Math.max(0, Math.round((Number(el.dataset.end) - Date.now()) / 1000));
-      const text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-      if (el.textContent !== text) el.textContent = text;
-    });
-  }
+  const { startClocks, liveSocket } = window.Barnga;
 
   // ---- forms rendered by the socket have no CSRF input: add the page's token
   function csrf() {
@@ -108,10 +90,6 @@
   // ---- the socket
   const live = document.getElementById("fac-live");
   const connection = document.getElementById("connection");
-  let ws = null;
-  let backoff = 500;
-  let reconnectTimer = null;
-  let lastMessage = Date.now();
 
   function showConnection(text) {
     if (!connection) return;
@@ -119,48 +97,24 @@
     connection.textContent = text || "";
   }
 
-  function connect() {
-    clearTimeout(reconnectTimer);
-    if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
-    const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(proto + location.host + live.dataset.ws);
-    ws.onopen = () => { backoff = 500; lastMessage = Date.now(); showConnection(""); };
-    ws.onmessage = (e) => {
-      lastMessage = Date.now();
-      const msg = JSON.parse(e.data);
-      if (msg.t === "regions") {
+  if (live && live.dataset.ws) {
+    liveSocket({
+      path: live.dataset.ws,
+      reconnectingText: "Live updates lost — reconnecting…",
+      onStatus: showConnection,
+      onMessage(msg) {
+        if (msg.t !== "regions") return;
         ageMessage();
         for (const [id, html] of Object.entries(msg.regions)) swapRegion(id, html, false);
         startClocks();
         live.dataset.updated = String(Date.now());
-      }
-    };
-    ws.onclose = (e) => {
-      if (e.code === 4403) { showConnection("This workshop is not yours, or you were logged out. Reload to log in."); return; }
-      showConnection("Live updates lost — reconnecting…");
-      reconnectTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, 8000);
-    };
-  }
-  function send(msg) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  }
-
-  if (live && live.dataset.ws) {
-    function wake() {
-      if (document.visibilityState !== "visible") return;
-      if (ws && ws.readyState === WebSocket.OPEN) send({ action: "sync" });
-      else { backoff = 500; connect(); }
-    }
-    document.addEventListener("visibilitychange", wake);
-    window.addEventListener("pageshow", wake);
-    window.addEventListener("online", wake);
-    setInterval(() => {
-      if (!ws || ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - lastMessage > 25000) { ws.close(); return; }
-      send({ action: "ping" });
-    }, 10000);
-    connect();
+      },
+      onClose(code) {
+        if (code !== 4403) return false;
+        showConnection("This workshop is not yours, or you were logged out. Reload to log in.");
+        return true;
+      },
+    });
   }
   if (document.getElementById("fac-message")) messageAt = Date.now();
   startClocks();

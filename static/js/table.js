@@ -11,11 +11,8 @@
   const toast = document.getElementById("toast");
   const talk = document.getElementById("talk");
   const pad = document.getElementById("pad");
-  let ws = null;
-  let backoff = 500;
-  let reconnectTimer = null;
-  let lastPong = Date.now();
   let counter = 0;
+  const { startClocks, liveSocket } = window.Barnga;
 
   function screen() { return document.getElementById("screen"); }
   function versions(el) {
@@ -33,35 +30,15 @@
     toastTimer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
 
-  function connect() {
-    clearTimeout(reconnectTimer);
-    if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
-    const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(proto + location.host + app.dataset.ws);
-    ws.onopen = () => { backoff = 500; lastPong = Date.now(); showConnection(""); };
-    ws.onmessage = (e) => handle(JSON.parse(e.data));
-    ws.onclose = (e) => {
-      if (e.code === 4401) { location.href = "/join"; return; }
-      if (e.code === 4409) { showConnection("This seat was moved to another device."); return; }
-      if (e.code === 4410) { showConnection("The facilitator removed you from this workshop."); return; }
-      showConnection("Reconnecting…");
-      reconnectTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, 8000);
-    };
-  }
-
+  // Nothing is queued while offline: a tap then only says so and reconnects.
   function send(msg) {
-    if (!ws || ws.readyState !== WebSocket.OPEN) {
-      showConnection("Offline — reconnecting…");
-      connect();
-      return false;
-    }
-    ws.send(JSON.stringify(msg));
-    return true;
+    if (socket.send(msg)) return true;
+    showConnection("Offline — reconnecting…");
+    socket.connect();
+    return false;
   }
 
   function handle(msg) {
-    lastPong = Date.now();
     switch (msg.t) {
       case "view": return swap(msg);
       case "error": return showToast(msg.message);
@@ -90,26 +67,6 @@
     }
     talk.hidden = next.dataset.canGesture !== "1";
     startClocks();
-  }
-
-  // ---- clocks: every [data-seconds] counts down locally between pushes
-  let clockTimer = null;
-  function startClocks() {
-    const now = Date.now();
-    document.querySelectorAll("[data-seconds]").forEach((el) => {
-      el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
-    });
-    clearInterval(clockTimer);
-    tick();
-    clockTimer = setInterval(tick, 250);
-  }
-  function tick() {
-    document.querySelectorAll("[data-seconds]").forEach((el) => {
-      if (el.dataset.running !== "1") return;
-      const left = Math.max(0, Math.round((Number(el.dataset.end) - Date.now()) / 1000));
-      const text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-      if (el.textContent !== text) el.textContent = text;
-    });
   }
 
   // ---- taps
@@ -172,28 +129,16 @@
     pad.addEventListener("pointercancel", end);
   }
 
-  // ---- phones kill sockets in the background: recover when the page is seen again
-  function wake() {
-    if (document.visibilityState !== "visible") return;
-    if (ws && ws.readyState === WebSocket.OPEN) send({ action: "sync" });
-    else { backoff = 500; connect(); }
-  }
-  document.addEventListener("visibilitychange", wake);
-  window.addEventListener("pageshow", wake);
-  window.addEventListener("online", wake);
-  // The browser knows the network is gone before the socket does: say so, and
-  // drop the socket so that nothing is sent into the void.
-  window.addEventListener("offline", () => {
-    showConnection("Offline — waiting for the network…");
-    if (ws) ws.close();
+  const socket = liveSocket({
+    path: app.dataset.ws,
+    onMessage: handle,
+    onStatus: showConnection,
+    onClose(code) {
+      if (code === 4401) { location.href = "/join"; return true; }
+      if (code === 4409) { showConnection("This seat was moved to another device."); return true; }
+      if (code === 4410) { showConnection("The facilitator removed you from this workshop."); return true; }
+      return false;
+    },
   });
-  // A socket that silently died (no answer to pings) is replaced.
-  setInterval(() => {
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - lastPong > 25000) { ws.close(); return; }
-    send({ action: "ping" });
-  }, 10000);
-
   startClocks();
-  connect();
 })();

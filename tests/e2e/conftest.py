@@ -50,7 +50,9 @@ def chromium_path() -> str | None:
 @pytest.fixture
 def live_server_url(transactional_db, settings, redis_url):
     """The server and this test process share the database file and a Redis channel
-    layer, so what the test changes through services reaches the phones."""
+    layer, so what the test changes through services reaches the phones. Both use
+    channels-redis' list-based layer (CHANNEL_LAYER=core): this process is not an
+    ASGI server; the default pub/sub layer is exercised by the two-process tests."""
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -69,6 +71,7 @@ def live_server_url(transactional_db, settings, redis_url):
         "BARNGA_BOT_DELAY": os.environ.get("BARNGA_E2E_BOT_DELAY", "0.3"),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "REDIS_URL": redis_url,
+        "CHANNEL_LAYER": "core",
     }
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "daphne.log", "ab")

@@ -1,0 +1,81 @@
+// What the player's and the facilitator's pages share: local countdowns between
+// pushes, and one websocket that comes back by itself (backoff, phones waking
+// up, the network returning, a socket that silently died).
+(function () {
+  "use strict";
+  let clockTimer = null;
+
+  function tick() {
+    document.querySelectorAll("[data-seconds]").forEach((el) => {
+      if (el.dataset.running !== "1" || !el.dataset.end) return;
+      const left = Math.max(0, Math.round((Number(el.dataset.end) - Date.now()) / 1000));
+      const text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  // Every [data-seconds] counts down from what the server said when it was drawn.
+  function startClocks() {
+    const now = Date.now();
+    document.querySelectorAll("[data-seconds]").forEach((el) => {
+      el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
+    });
+    clearInterval(clockTimer);
+    tick();
+    clockTimer = setInterval(tick, 250);
+  }
+
+  // options: path, onMessage(msg), onStatus(text or ""), onClose(code) → true when
+  // the close is final (no reconnect), offlineText.
+  function liveSocket(options) {
+    let ws = null;
+    let backoff = 500;
+    let reconnectTimer = null;
+    let lastMessage = Date.now();
+
+    function connect() {
+      clearTimeout(reconnectTimer);
+      if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+      const proto = location.protocol === "https:" ? "wss://" : "ws://";
+      ws = new WebSocket(proto + location.host + options.path);
+      ws.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
+      ws.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
+      ws.onclose = (e) => {
+        if (options.onClose && options.onClose(e.code)) return;
+        options.onStatus(options.reconnectingText || "Reconnecting…");
+        reconnectTimer = setTimeout(connect, backoff);
+        backoff = Math.min(backoff * 2, 8000);
+      };
+    }
+    function isOpen() { return ws && ws.readyState === WebSocket.OPEN; }
+    function send(msg) {
+      if (!isOpen()) return false;
+      ws.send(JSON.stringify(msg));
+      return true;
+    }
+    function wake() {
+      if (document.visibilityState !== "visible") return;
+      if (isOpen()) send({ action: "sync" });
+      else { backoff = 500; connect(); }
+    }
+    document.addEventListener("visibilitychange", wake);
+    window.addEventListener("pageshow", wake);
+    window.addEventListener("online", wake);
+    // The browser knows the network is gone before the socket does: say so, and
+    // drop the socket so that nothing is sent into the void.
+    window.addEventListener("offline", () => {
+      options.onStatus("Offline — waiting for the network…");
+      if (ws) ws.close();
+    });
+    // A socket that silently died (no answer to pings) is replaced.
+    setInterval(() => {
+      if (!isOpen()) return;
+      if (Date.now() - lastMessage > 25000) { ws.close(); return; }
+      send({ action: "ping" });
+    }, 10000);
+    connect();
+    return { send, connect, isOpen };
+  }
+
+  window.Barnga = { startClocks, liveSocket };
+})();
