@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import all_fives, three_tricks
 from . import five_tricks as ft
+from . import seven_up as su
 from .cards import parse_card
 from .errors import IllegalAction
 from .tricks import TrickRules
@@ -152,7 +154,34 @@ def _decide(state: ft.State, claims: list | None, at: int) -> ft.State:
     return state
 
 
-REPLAYERS: dict[str, Callable[[dict], dict]] = {"five_tricks": replay_five_tricks}
+def replay_seven_up(doc: dict) -> dict:
+    """7Up7Down records (docs/seven_up.md); the engine module does the work."""
+    try:
+        return su.replay_record(doc)
+    except su.RecordError as exc:
+        extra = {k: v for k, v in exc.payload.items() if k != "error"}
+        raise ReplayError(exc.payload["error"], **extra) from None
+
+
+def _from_record(replay_record: Callable[[dict], dict]) -> Callable[[dict], dict]:
+    """Adapt a module's ``replay_record`` (its errors are ValueErrors with ``at``) to ReplayError."""
+
+    def run(doc: dict) -> dict:
+        try:
+            return replay_record(doc)
+        except ValueError as exc:
+            at = getattr(exc, "at", None)
+            raise ReplayError(str(exc), **({} if at is None else {"at": at})) from None
+
+    return run
+
+
+REPLAYERS: dict[str, Callable[[dict], dict]] = {
+    "five_tricks": replay_five_tricks,
+    "seven_up": replay_seven_up,
+    "all_fives": _from_record(all_fives.replay_record),
+    "three_tricks": _from_record(three_tricks.replay_record),
+}
 
 
 def replay_document(doc: object) -> dict:

@@ -1,0 +1,330 @@
+"""All Fives: seeded bot games, property tests, and the replay command as a subprocess."""
+
+import json
+import pathlib
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import all_fives as af
+from games.cards import full_deck
+from games.replay import ReplayError, replay_document
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHEETS = [
+    af.Sheet(ace=a, wins=w, follow=f)
+    for a in ("high", "low")
+    for w in ("highest", "lowest")
+    for f in af.FOLLOW_VALUES
+]
+
+
+def mixed_config(rng: random.Random) -> af.Config:
+    n = rng.choice([2, 3])
+    return af.Config(
+        table_rules=rng.choice(SHEETS),
+        seat_rules=tuple(rng.choice(SHEETS) for _ in range(n)),
+        mode=rng.choice(af.MODES),
+        revoke_style=rng.choice(af.REVOKE_STYLES),
+    )
+
+
+def deck_cards(state: af.State) -> list[str]:
+    """Every card of the current deck, wherever it is."""
+    cards = [c for h in state.hands for c in h] + list(state.stock)
+    cards += [state.turn_up, *state.set_aside]
+    cards += [c for _, c in state.current]
+    cards += [c for t in state.tricks for _, c in t.cards]
+    return cards
+
+
+def check_conserved(state: af.State) -> None:
+    cards = deck_cards(state)
+    assert sorted(cards) == sorted(full_deck())
+    sizes = {len(h) for h in state.hands}
+    if not state.current:
+        assert len(sizes) == 1, "every hand holds the same number of cards between tricks"
+
+
+def check_no_leaks(state: af.State) -> None:
+    for seat in range(state.n_seats):
+        v = af.view(state, seat)
+        text = json.dumps(v)
+        hidden = list(state.stock)
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                hidden += hand
+        for card in hidden:
+            assert f'"{card}"' not in text, (seat, card)
+        for secret in ("legal_for_table", "revokes", "verdicts", "seat_rules", "follow", "seed"):
+            assert secret not in text
+        assert v["actions"] == af.legal_actions(state, seat)
+
+
+# ---------------------------------------------------------------- seeded bot games
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_seeded_bot_games_of_the_seeds_rules_all_end_with_one_winner(n):
+    cfg = af.Config.uniform(af.Sheet(), n)
+    for seed in range(40):
+        state, log = af.play_game(cfg, seed)
+        assert af.is_over(state)
+        outcome = af.result(state)
+        assert len(outcome["winners"]) == 1
+        winner = outcome["winners"][0]
+        assert outcome["scores"][winner] >= 61
+        assert outcome["scores"][winner] == max(outcome["scores"])
+        # Every hand's tricks hold distinct cards, all the hand's cards.
+        for h in state.history:
+            cards = [c for t in h.tricks for _, c in t.cards]
+            assert len(cards) == len(set(cards)) == n * len(h.tricks)
+            assert len(h.tricks) == 6 + 3 * h.runs
+        assert (state, log) == af.play_game(cfg, seed)
+
+
+def test_seeded_bot_games_at_barnga_tables_end_and_replay():
+    rng = random.Random(2024)
+    revokes = upheld = redeals = 0
+    for seed in range(80):
+        cfg = mixed_config(rng)
+        state, log = af.play_game(cfg, seed)
+        assert af.is_over(state) and len(state.winners) == 1
+        assert af.replay(cfg, log, seed=seed) == state
+        for h in state.history:
+            revokes += sum(len(t.revokes) for t in h.tricks)
+            upheld += sum(c.upheld for c in h.calls)
+            redeals += h.redeals
+            if cfg.mode == "referee":
+                assert not h.calls and not any(t.revokes for t in h.tricks)
+    assert revokes and upheld  # the mix exercises the revoke rules
+
+
+def test_bots_learn_to_follow_suit_once_caught():
+    v = {
+        "seat": 1,
+        "actions": [
+            {"type": "play", "seat": 1, "card": "2H"},
+            {"type": "play", "seat": 1, "card": "AS"},
+        ],
+        "hand": ["2H", "AS"],
+        "trump": "S",
+        "current": [[0, "9H"]],
+        "tricks": [],
+        "calls": [],
+        "history": [{"calls": [{"trick": 2, "caller": 0, "accused": 1, "upheld": True}]}],
+    }
+    rng = random.Random(0)
+    assert {af.choose_from_view(v, rng)["card"] for _ in range(20)} == {"2H"}
+
+
+# ---------------------------------------------------------------- hypothesis
+
+
+@st.composite
+def configs(draw):
+    n = draw(st.sampled_from([2, 3]))
+    sheet = st.sampled_from(SHEETS)
+    return af.Config(
+        table_rules=draw(sheet),
+        seat_rules=tuple(draw(sheet) for _ in range(n)),
+        mode=draw(st.sampled_from(af.MODES)),
+        target=draw(st.sampled_from([15, 31, 61])),
+        revoke_style=draw(st.sampled_from(af.REVOKE_STYLES)),
+    )
+
+
+def random_game(cfg, seed, driver, max_steps=400, check=None):
+    """Random legal actions from random seats (calls included) for up to ``max_steps``."""
+    rng = random.Random(driver)
+    state = af.new_game(cfg, seed=seed)
+    log = []
+    for _ in range(max_steps):
+        if check:
+            check(state)
+        if af.is_over(state):
+            break
+        options = [a for s in range(cfg.n_seats) for a in af.legal_actions(state, s)]
+        mine = af.legal_actions(state, state.to_act)
+        action = rng.choice(options if rng.random() < 0.3 else mine)
+        state, events = af.apply(state, action)
+        json.dumps(events)
+        assert all("type" in e for e in events)
+        log.append(action)
+    return state, log
+
+
+@settings(max_examples=60, deadline=None)
+@given(configs(), st.integers(0, 10**6), st.integers(0, 10**6))
+def test_cards_conserved_and_views_leak_nothing(cfg, seed, driver):
+    def check(state):
+        check_conserved(state)
+        check_no_leaks(state)
+        json.dumps(af.spectator_view(state))
+
+    random_game(cfg, seed, driver, check=check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(configs(), st.integers(0, 10**6), st.integers(0, 10**6))
+def test_replay_equals_live(cfg, seed, driver):
+    live, log = random_game(cfg, seed, driver)
+    assert af.replay(cfg, log, seed=seed) == live
+    doc = {"game": "all_fives", **cfg.to_dict(), "seed": seed, "actions": log}
+    out = replay_document(json.loads(json.dumps(doc)))
+    assert {k: out[k] for k in ("winners", "scores", "hands_played", "complete")} == af.result(live)
+
+
+@settings(max_examples=30, deadline=None)
+@given(configs(), st.integers(0, 10**6), st.integers(0, 10**6))
+def test_explicit_decks_replay_the_seeded_game(cfg, seed, driver):
+    live, log = random_game(cfg, seed, driver)
+    decks = [af.seeded_deck(seed, k) for k in range(live.decks_used)]
+    again = af.replay(cfg, log, dealer=af.cut_for_deal(cfg.n_seats, seed)[0], decks=decks)
+    assert af.result(again) == af.result(live)
+    assert again.hands == live.hands and again.history == live.history
+
+
+@settings(max_examples=40, deadline=None)
+@given(configs(), st.integers(0, 10**6), st.integers(0, 10**6))
+def test_refused_actions_leave_the_state_alone(cfg, seed, driver):
+    state, _ = random_game(cfg, seed, driver, max_steps=60)
+    rng = random.Random(driver)
+    for _ in range(20):
+        action = {
+            "type": rng.choice(af.ACTION_TYPES),
+            "seat": rng.randrange(cfg.n_seats),
+            "card": rng.choice(full_deck()),
+            "accused": rng.randrange(cfg.n_seats),
+        }
+        stripped = {"type": action["type"], "seat": action["seat"]}
+        forms = [stripped, {**stripped, "card": action["card"]}]
+        forms.append({**stripped, "accused": action["accused"]})
+        listed = any(f in af.legal_actions(state, action["seat"]) for f in forms)
+        try:
+            after, _ = af.apply(state, action)
+        except af.IllegalAction as exc:
+            assert exc.reason and not listed
+        else:
+            assert listed and after.seq == state.seq + 1
+
+
+# ---------------------------------------------------------------- the replay command
+
+
+def run_cli(doc, tmp_path):
+    path = tmp_path / "all_fives.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return subprocess.run(
+        [sys.executable, "-m", "games", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_cli_replays_bot_games_from_the_seed_and_from_explicit_decks(tmp_path):
+    rng = random.Random(5)
+    for seed in range(3):
+        cfg = mixed_config(rng)
+        state, log = af.play_game(cfg, seed)
+        doc = {"game": "all_fives", **cfg.to_dict(), "seed": seed, "actions": log}
+        proc = run_cli(doc, tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert out["winners"] == list(state.winners) and out["complete"] is True
+        assert [h["scores"] for h in out["hands"]] == [list(h.scores) for h in state.history]
+        assert out == replay_document(doc)
+        explicit = {
+            "game": "all_fives",
+            **cfg.to_dict(),
+            "dealer": af.cut_for_deal(cfg.n_seats, seed)[0],
+            "decks": [af.seeded_deck(seed, k) for k in range(state.decks_used)],
+            "actions": log,
+        }
+        proc = run_cli(explicit, tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout) == out
+
+
+def test_cli_accepts_shorthand_actions_and_reports_per_hand_results(tmp_path):
+    from test_games_all_fives import HANDS, WHOLE_HAND, stack
+
+    doc = {
+        "game": "all_fives",
+        "players": 2,
+        "mode": "referee",
+        "target": 20,
+        "dealer": 0,
+        "decks": [stack(0, HANDS, "2S")],
+        "actions": ["stand", *WHOLE_HAND],
+    }
+    proc = run_cli(doc, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["winners"] == [1] and out["scores"] == [0, 22] and out["complete"]
+    (hand,) = out["hands"]
+    assert hand["trump"] == "S" and hand["points"] == [0, 22]
+    assert hand["tricks"][0] == {"leader": 1, "cards": ["AS", "5S"], "winner": 1}
+
+
+def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
+    doc = {
+        "game": "all_fives",
+        "players": 2,
+        "seed": 3,
+        "actions": [{"type": "beg"}, {"type": "take_one"}, {"type": "stand"}],
+    }
+    proc = run_cli(doc, tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    err = json.loads(proc.stderr)
+    assert err["at"] == 2 and "right after the deal" in err["error"]
+
+
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ("{not json", "not valid JSON"),
+        ({"game": "all_fives", "players": 2, "seed": 1}, "Missing key 'actions'"),
+        ({"game": "all_fives", "players": 4, "seed": 1, "actions": []}, "players"),
+        ({"game": "all_fives", "seed": 1, "actions": []}, "players"),
+        ({"game": "all_fives", "players": 2, "actions": []}, "seed"),
+        ({"game": "all_fives", "players": 2, "seed": 1, "actions": [], "x": 1}, "Unknown key"),
+        ({"game": "all_fives", "players": 2, "dealer": 0, "decks": [["AS"]], "actions": []}, "52"),
+        (
+            {"game": "all_fives", "rules": {"ace": "up"}, "players": 2, "seed": 1, "actions": []},
+            "Missing",
+        ),
+        ({"game": "all_fives", "players": 2, "seed": 1, "actions": "stand"}, "list"),
+        ({"game": "all_fives", "players": 2, "seed": 1, "actions": [7]}, "actions[0]"),
+        ({"game": "all_fives", "players": 2, "seed": 1, "actions": ["sing"]}, "neither a card"),
+    ],
+)
+def test_cli_malformed_input_exits_2_with_a_message(doc, message, tmp_path):
+    proc = run_cli(doc, tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert message in json.loads(proc.stderr)["error"]
+
+
+def test_replay_document_errors_are_replay_errors():
+    with pytest.raises(ReplayError) as info:
+        replay_document({"game": "all_fives", "players": 2, "seed": 1, "actions": ["AS", "AS"]})
+    assert info.value.payload["at"] == 0
+
+
+def test_engine_imports_without_django():
+    code = (
+        "import sys; sys.modules['django'] = None\n"
+        "from games import all_fives as af\n"
+        "s, _ = af.play_game(af.Config.uniform(af.Sheet(), 3), 1)\n"
+        "print(af.result(s)['winners'])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
