@@ -264,3 +264,12 @@ def test_late_joiner_between_rounds_is_seated_and_moved_by_nobody(ended):
     assert late.pk not in {r.player_id for r in records}
     assert fresh(late).table_id is not None
     assert_seats_compact(w)
+
+
+def test_movement_refused_once_the_debrief_has_begun(ended):
+    w, rnd = ended[0], ended[1]
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert_refused(lambda: services.movement_apply(round_id=rnd.pk), WrongPhase, "wrong_phase")
+    assert_refused(
+        lambda: services.movement_edit(round_id=rnd.pk, moves=[]), WrongPhase, "wrong_phase"
+    )

@@ -357,6 +357,8 @@ def movement_edit(*, round_id: int, moves: list[dict]) -> dict:
     workshop, rnd = _lock_round(round_id)
     if rnd.kind != RoundKind.SCORED or rnd.state != RoundState.FINISHED:
         raise WrongPhase("Movement is decided after a scored round has ended.")
+    # After the debrief has begun nobody moves any more: the report shows the last seating.
+    require_phase(workshop, Phase.BETWEEN)
     if rnd.movement_applied_at is not None:
         raise WrongPhase("That movement has already been applied.")
     clean = _clean_moves(workshop, moves)
@@ -394,6 +396,8 @@ def movement_apply(*, round_id: int) -> list[Movement]:
     workshop, rnd = _lock_round(round_id)
     if rnd.kind != RoundKind.SCORED or rnd.state != RoundState.FINISHED:
         raise WrongPhase("Movement is applied after a scored round has ended.")
+    # After the debrief has begun nobody moves any more: the report shows the last seating.
+    require_phase(workshop, Phase.BETWEEN)
     if rnd.movement_applied_at is not None:
         raise WrongPhase("That movement has already been applied.")
     tables = lock_tables(workshop.pk)
