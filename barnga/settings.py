@@ -25,11 +25,16 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", False)
+# PRODUCTION=1 (README, "Reliability and security"): refuses to start without a real
+# SECRET_KEY or with DEBUG on; with HTTPS=1 as well, `check --deploy` is clean.
+PRODUCTION = env_bool("PRODUCTION", False)
+if PRODUCTION and DEBUG:
+    raise RuntimeError("DEBUG must be off when PRODUCTION=1")
 # Without SECRET_KEY a fixed development key is used, which is only fit for a
 # laptop; PRODUCTION=1 refuses to start without a real one.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if env_bool("PRODUCTION", False):
+    if PRODUCTION:
         raise RuntimeError("SECRET_KEY must be set when PRODUCTION=1")
     SECRET_KEY = "dev-insecure-barnga-key-not-for-production"
 
@@ -51,14 +56,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.security.SecurityHeadersMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last on purpose: WhiteNoise is sync-only, and innermost it makes Django run the
+    # whole stack in one thread per request. Anywhere above, Django runs the middleware
+    # below it async, and under ASGI each of those crosses between the event loop and a
+    # thread twice per request; a join storm spent most of its time in those waits.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
 ]
 
 ROOT_URLCONF = "barnga.urls"
@@ -102,7 +112,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+# With Redis: pub/sub with pipelined publishes (tournament/layers.py), measured several
+# times faster than channels-redis' list-based RedisChannelLayer (README, "Scaling");
+# CHANNEL_LAYER=core picks the latter, CHANNEL_LAYER=pubsub channels-redis' own pub/sub.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pipelined")
+if REDIS_URL and CHANNEL_LAYER in ("pipelined", "pubsub"):
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "tournament.layers.PipelinedPubSubChannelLayer"
+            if CHANNEL_LAYER == "pipelined"
+            else "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -142,10 +165,16 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-if not DEBUG and env_bool("HTTPS", False):
+CSRF_COOKIE_HTTPONLY = True  # pages send the token from the markup (hx-headers), never the cookie
+# Content-Security-Policy and Permissions-Policy: tournament.security.SecurityHeadersMiddleware.
+HTTPS = not DEBUG and env_bool("HTTPS", False)
+if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    if env_bool("TRUST_PROXY", False):
+        # TLS ends at the proxy, which says so in this header (and strips a client's own).
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = 31536000
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -155,7 +184,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {"tournament": {"level": os.environ.get("LOG_LEVEL", "INFO")}},
+    "loggers": {
+        "tournament": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        # channels-redis reports group messages dropped over capacity at INFO only:
+        # show them, a dropped message is a player's screen that never updates.
+        "channels_redis": {"level": "INFO"},
+    },
 }
 
 # How often the in-process timer loop looks for rounds and disputes past their deadline.
@@ -163,6 +197,12 @@ BARNGA_TIMER_INTERVAL = float(os.environ.get("BARNGA_TIMER_INTERVAL", "1.0"))
 BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
 # How long a bot waits after the last action at its table before it acts.
 BARNGA_BOT_DELAY = float(os.environ.get("BARNGA_BOT_DELAY", "1.0"))
+# The load test's bare group-echo route (/ws/bench/echo/): never set in production.
+BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
+# Threads (each with its own database connection) that run the player sockets'
+# database work in each web process: one waiting for a table lock held by another
+# process then holds up only itself (README, "Scaling").
+BARNGA_DB_THREADS = int(os.environ.get("BARNGA_DB_THREADS", "8"))
 
 # Static files straight from the app folders: no collectstatic step before serving.
 WHITENOISE_USE_FINDERS = True
@@ -178,5 +218,14 @@ TRUST_PROXY = env_bool("TRUST_PROXY", False)
 BARNGA_JOIN_LIMIT_PER_ADDRESS = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_ADDRESS", "20"))
 BARNGA_JOIN_LIMIT_PER_WORKSHOP = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_WORKSHOP", "300"))
 # Websocket messages: largest accepted frame and messages per second per connection.
+# Much larger ones never reach a consumer: Daphne closes the socket (1009) past its
+# --websocket-max-message-size, 1 MiB by default, before buffering more.
 BARNGA_WS_MAX_BYTES = 64 * 1024
 BARNGA_WS_RATE = 20
+# Guessing: wrong join codes per address, and wrong rejoin PINs per name, in 10 minutes.
+BARNGA_JOIN_BAD_CODE_LIMIT = int(os.environ.get("BARNGA_JOIN_BAD_CODE_LIMIT", "30"))
+BARNGA_REJOIN_BAD_PIN_LIMIT = int(os.environ.get("BARNGA_REJOIN_BAD_PIN_LIMIT", "5"))
+# Students' data: `manage.py purge_workshops` deletes workshops created longer ago.
+BARNGA_RETENTION_DAYS = int(os.environ.get("BARNGA_RETENTION_DAYS", "30"))
+# How often each web process checks that Redis still holds the channel layer's groups.
+BARNGA_LAYER_CHECK_SECONDS = float(os.environ.get("BARNGA_LAYER_CHECK_SECONDS", "1.0"))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -31,9 +32,41 @@ def facilitator_group(workshop_id: int) -> str:
     return f"workshop_{workshop_id}_facilitator"
 
 
+def _server_loop():
+    """The web server's event loop when this thread runs sync code for it (a socket's
+    database call, via sync_to_async); None elsewhere (the timer thread, scripts)."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop
+
+
+def _log_failure(group: str):
+    def done(future):
+        if not future.cancelled() and future.exception() is not None:
+            log.error("group_send to %s failed", group, exc_info=future.exception())
+
+    return done
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
+        return
+    loop = _server_loop()
+    if loop is not None:
+        # Hand the message to the server's loop and return: the database thread is free
+        # for the next action at once instead of waiting for the loop to come round
+        # (under load most of a thread's time went to that wait). Sends keep their
+        # order (tasks start in order); consumers order messages by version anyway.
+        try:
+            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        except RuntimeError:  # the loop closed meanwhile (shutdown)
+            log.warning("group_send to %s dropped: the server is stopping", group)
+            return
+        future.add_done_callback(_log_failure(group))
         return
 
     def send():

@@ -2,41 +2,77 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
-from tournament import broadcast, selectors, services
+from tournament import broadcast, layerwatch, screencache, selectors, services
 from tournament.errors import ServiceError
 from tournament.identity import token_from_cookie_value
 from tournament.models import Gesture, Player
 
+log = logging.getLogger(__name__)
 RESYNC_CODES = {"stale", "duplicate", "not_allowed", "wrong_phase"}
 CLOSE_UNKNOWN = 4401
 CLOSE_REPLACED = 4409
+CLOSE_REMOVED = 4410
 
 
-def render_screen(player_id: int) -> dict | None:
-    ctx = selectors.player_screen(player_id)
-    if ctx is None:
-        return None
-    html = render_to_string("play/_screen.html", ctx)
-    table = ctx["table"]
-    return {
-        "html": html,
-        "v": ctx["version"],
-        "w": ctx["wversion"],
-        "table_id": table.pk if table else None,
-        "workshop_id": ctx["workshop"].pk,
-    }
+# The sockets' database work runs on a pool of threads, each with its own connection,
+# rather than on Channels' single database thread: an action waiting for a table lock
+# held by another process then holds up only itself, not every socket of the process.
+_db_pool = ThreadPoolExecutor(
+    max_workers=settings.BARNGA_DB_THREADS, thread_name_prefix="barnga-db"
+)
+
+
+_tidied = threading.local()
+HEALTH_CHECK_EVERY = 1.0  # seconds
+
+
+def _tidy_connections() -> None:
+    """Channels' database_sync_to_async calls close_old_connections() before and after
+    every call, and with CONN_HEALTH_CHECKS each one then costs a `SELECT 1` round trip
+    first. Here a thread does that at most once a second, and at once after an error."""
+    now = time.monotonic()
+    if now - getattr(_tidied, "at", -HEALTH_CHECK_EVERY) >= HEALTH_CHECK_EVERY or any(
+        c.errors_occurred for c in connections.all(initialized_only=True)
+    ):
+        close_old_connections()
+        _tidied.at = now
+
+
+class _InDbThread(SyncToAsync):
+    def thread_handler(self, loop, *args, **kwargs):
+        _tidy_connections()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _tidy_connections()
+
+
+def in_db_thread(func):
+    """Run `func` on the pool, its thread's connection kept healthy (see _tidy_connections)."""
+    return _InDbThread(func, thread_sensitive=False, executor=_db_pool)
 
 
 def player_for_token(token: str | None) -> Player | None:
     return selectors.player_by_token(token) if token else None
+
+
+def player_with_versions(player_id: int) -> Player | None:
+    """The player's row as it is now, with its workshop's and table's current versions."""
+    return Player.objects.select_related("workshop", "table").filter(pk=player_id).first()
 
 
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:
@@ -54,20 +90,41 @@ def drawing_since_clear(table_id: int, limit: int = 300) -> list:
 
 
 class PlayerConsumer(AsyncJsonWebsocketConsumer):
+    """One phone. Views are rendered by one task per socket (`_render_pending`), so a
+    burst of changes costs at most one render in flight and one queued, and each
+    render uses the shared parts cached per version (`tournament.screencache`)."""
+
     player_id: int | None = None
     table_id: int | None = None
     workshop_id: int | None = None
+    _render: asyncio.Task | None = None
+
+    async def dispatch(self, message):
+        # Channels' AsyncConsumer.dispatch first awaits aclose_old_connections(), a hop
+        # to the database thread for every message, group messages included: under load
+        # that hop cost as much as the rest (PERFORMANCE-NOTES). Every database call here
+        # goes through in_db_thread, which closes stale connections around itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         token = token_from_cookie_value(self.scope.get("cookies", {}).get("barnga_player"))
-        player = await database_sync_to_async(player_for_token)(token)
+        player = await in_db_thread(player_for_token)(token)
         await self.accept()
         if player is None:
             await self.close(code=CLOSE_UNKNOWN)
             return
         self.player_id = player.pk
         self.workshop_id = player.workshop_id
-        self.sent = (-1, -1)
+        # Versions shown (v: table, w: workshop) and the newest announced.
+        self.shown_v = self.shown_w = self.want_v = self.want_w = -1
+        self.want_force = False
+        self.closed = False
+        self.player: Player | None = None  # own row, as of workshop version player_w
+        self.player_w = -1
+        self.last_digest = None
         self.window_start = time.monotonic()
         self.window_count = 0
         await self.channel_layer.group_add(
@@ -76,7 +133,10 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(
             broadcast.player_group(self.player_id), self.channel_name
         )
-        await database_sync_to_async(services.player_set_connected)(
+        # Listen before reading: a change committed in between is then announced.
+        await self.switch_table(player.table_id)
+        layerwatch.register(self)
+        await in_db_thread(services.player_set_connected)(
             player_id=self.player_id, connected=True
         )
         await self.send_view(force=True)
@@ -84,6 +144,10 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if self.player_id is None:
             return
+        self.closed = True
+        layerwatch.forget(self)
+        if self._render is not None:
+            self._render.cancel()
         for group in (
             broadcast.players_group(self.workshop_id),
             broadcast.player_group(self.player_id),
@@ -91,7 +155,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         ):
             await self.channel_layer.group_discard(group, self.channel_name)
         try:
-            await database_sync_to_async(services.player_set_connected)(
+            await in_db_thread(services.player_set_connected)(
                 player_id=self.player_id, connected=False
             )
         except ServiceError:
@@ -110,7 +174,10 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             self.window_start, self.window_count = now, 0
         self.window_count += 1
         if self.window_count > settings.BARNGA_WS_RATE:
-            return await self.error("rate", "Slow down: too many messages.")
+            # One refusal per window, the rest dropped: a flood is not echoed back.
+            if self.window_count == settings.BARNGA_WS_RATE + 1:
+                await self.error("rate", "Slow down: too many messages.")
+            return
         try:
             content = json.loads(text_data)
         except ValueError:
@@ -124,20 +191,20 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         if action == "ping":
             return await self.send_json({"t": "pong"})
         if action == "sync":
-            return await self.send_view(force=True)
+            return self.request_view(force=True)
         version = content.get("version")
         client_id = content.get("id")
         try:
             result = None
             if action == "play":
-                result = await database_sync_to_async(services.game_play)(
+                result = await in_db_thread(services.game_play)(
                     player_id=self.player_id,
                     card=content.get("card"),
                     expected_version=version,
                     client_action_id=client_id,
                 )
             elif action == "claim":
-                result = await database_sync_to_async(services.game_claim)(
+                result = await in_db_thread(services.game_claim)(
                     player_id=self.player_id,
                     winner_player_id=content.get("winner"),
                     expected_version=version,
@@ -146,7 +213,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             elif action == "gesture":
                 kind = content.get("kind")
                 payload = {"points": content.get("points")} if kind == "drawing" else {}
-                await database_sync_to_async(services.gesture_make)(
+                await in_db_thread(services.gesture_make)(
                     player_id=self.player_id, kind=kind, payload=payload
                 )
             else:
@@ -154,7 +221,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         except ServiceError as exc:
             await self.error(exc.code, exc.message)
             if exc.code in RESYNC_CODES:
-                await self.send_view(force=True)
+                self.request_view(force=True)
             return
         if client_id is not None:
             # The version the action produced: a client (or the load test) knows
@@ -165,20 +232,87 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"t": "error", "code": code, "message": message})
 
     # ---- outgoing
+    def request_view(self, *, v: int = -1, w: int = -1, force: bool = False) -> None:
+        """Ask for a render of at least table version v / workshop version w."""
+        self.want_v = max(self.want_v, v)
+        self.want_w = max(self.want_w, w)
+        self.want_force = self.want_force or force
+        if self._render is None or self._render.done():
+            self._render = asyncio.ensure_future(self._render_pending())
+
+    async def _render_pending(self):
+        try:
+            while not self.closed and (
+                self.want_force or self.want_v > self.shown_v or self.want_w > self.shown_w
+            ):
+                force, self.want_force = self.want_force, False
+                await self.send_view(force=force)
+        except Exception:  # one failed render must not stop the socket's later ones
+            log.exception("render for player %s failed", self.player_id)
+
     async def send_view(self, *, force: bool = False):
-        view = await database_sync_to_async(render_screen)(self.player_id)
-        if view is None:
-            await self.close(code=CLOSE_UNKNOWN)
+        """Render this seat's screen and send it, unless it shows nothing new.
+
+        Forced (connect, sync, resync after a refused action): the versions are read
+        from the database first. Otherwise the newest announced versions say how new
+        the cached parts must be. Composing and rendering touch no database.
+        """
+        if force:
+            player = await in_db_thread(player_with_versions)(self.player_id)
+            if player is None:
+                return await self.close_unknown()
+            self.player, self.player_w = player, player.workshop.version
+            wmin, tmin = player.workshop.version, player.table.version if player.table_id else 0
+        else:
+            wmin, tmin = self.want_w, self.want_v
+        wpart = screencache.cached_workshop(self.workshop_id, wmin)
+        if wpart is None:
+            wpart = await screencache.load_once(
+                ("w", self.workshop_id),
+                lambda: in_db_thread(screencache.load_workshop)(self.workshop_id, wmin),
+            )
+            if wpart is not None and wpart["version"] < wmin:  # that read began too early
+                wpart = await in_db_thread(screencache.load_workshop)(self.workshop_id, wmin)
+            if wpart is None:
+                return await self.close_unknown()
+        if wpart["version"] > self.player_w:  # own row may have changed: moved, renamed…
+            row = wpart["players"].get(self.player_id)
+            if row is None:
+                return await self.close_unknown()
+            self.player, self.player_w = screencache.player_from_row(row), wpart["version"]
+        if self.player.table_id != self.table_id:
+            await self.switch_table(self.player.table_id)
+            if not force:  # the new table's current version is not known here
+                return await self.send_view(force=True)
+        tpart = None
+        if self.table_id:
+            rid = wpart["round_id"]
+            tid = self.table_id
+            tpart = screencache.cached_table(tid, tmin, rid)
+            if tpart is None:
+                tpart = await screencache.load_once(
+                    ("t", tid, rid),
+                    lambda: in_db_thread(screencache.load_table)(tid, tmin, rid),
+                )
+                if tpart is not None and tpart["version"] < tmin:  # that read began too early
+                    tpart = await in_db_thread(screencache.load_table)(tid, tmin, rid)
+        v, w = (tpart["version"] if tpart else 0), wpart["version"]
+        digest = (self.table_id, v, wpart["digest"], screencache.player_digest(self.player))
+        if not force and (digest == self.last_digest or (v <= self.shown_v and w <= self.shown_w)):
+            # Nothing this screen shows has changed (a join elsewhere, a facilitator's
+            # setting): no render, no message.
+            self.shown_v, self.shown_w = max(self.shown_v, v), max(self.shown_w, w)
             return
-        if view["table_id"] != self.table_id:
-            await self.switch_table(view["table_id"])
-        key = (view["v"], view["w"])
-        if not force and key <= self.sent:
-            return
-        self.sent = max(self.sent, key)
-        await self.send_json(
-            {"t": "view", "v": view["v"], "w": view["w"], "html": view["html"], "force": force}
+        html = render_to_string(
+            "play/_screen.html", selectors.compose_screen(self.player, wpart, tpart)
         )
+        self.shown_v, self.shown_w = max(self.shown_v, v), max(self.shown_w, w)
+        self.last_digest = digest
+        await self.send_json({"t": "view", "v": v, "w": w, "html": html, "force": force})
+
+    async def close_unknown(self):
+        self.closed = True
+        await self.close(code=CLOSE_UNKNOWN)
 
     async def switch_table(self, table_id: int | None):
         if self.table_id:
@@ -186,19 +320,20 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
                 broadcast.table_group(self.table_id), self.channel_name
             )
         self.table_id = table_id
+        self.shown_v = self.want_v = -1  # versions count per table
         if table_id:
             await self.channel_layer.group_add(broadcast.table_group(table_id), self.channel_name)
-            strokes = await database_sync_to_async(drawing_since_clear)(table_id)
+            strokes = await in_db_thread(drawing_since_clear)(table_id)
             await self.send_json({"t": "strokes", "strokes": strokes})
 
     async def table_changed(self, event):
         # Versions let a socket skip the render when it already showed this one.
-        if event["table"] == self.table_id and event["version"] > self.sent[0]:
-            await self.send_view()
+        if event["table"] == self.table_id and event["version"] > self.shown_v:
+            self.request_view(v=event["version"])
 
     async def workshop_changed(self, event):
-        if event["version"] > self.sent[1]:
-            await self.send_view()
+        if event["version"] > self.shown_w:
+            self.request_view(w=event["version"])
 
     async def table_gesture(self, event):
         if event["table"] != self.table_id:
@@ -214,4 +349,15 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def player_replaced(self, event):
-        await self.close(code=CLOSE_REPLACED)
+        await self.close(code=CLOSE_REMOVED if event.get("removed") else CLOSE_REPLACED)
+
+    async def layer_reset(self, event=None):
+        """Redis lost messages or groups (tournament.layerwatch calls this): join the
+        groups again and re-read the screen. Safe beside the socket's own handlers."""
+        for group in (
+            broadcast.players_group(self.workshop_id),
+            broadcast.player_group(self.player_id),
+            *([broadcast.table_group(self.table_id)] if self.table_id else []),
+        ):
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.request_view(force=True)

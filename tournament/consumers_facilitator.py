@@ -62,6 +62,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"t": "regions", "regions": snapshot, "force": True})
 
     async def disconnect(self, code):
+        layerwatch.forget(self)
         if self._task is not None:
             self._task.cancel()
         if self.group is not None:
@@ -107,8 +108,9 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     async def table_gesture(self, event):
         pass  # gestures are for the table; the monitor shows state, not chatter
 
-    async def layer_reset(self, event):
-        """Redis lost the groups (tournament.layerwatch): join again and re-render."""
+    async def layer_reset(self, event=None):
+        """Redis lost messages or groups (tournament.layerwatch calls this): join the
+        group again and re-render."""
         if self.group is not None:
             await self.channel_layer.group_add(self.group, self.channel_name)
             self.changed()

@@ -15,6 +15,7 @@ from games.tricks import TrickRules
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[int, int], five_tricks.State] = OrderedDict()
+_newest: dict[int, int] = {}  # game id → the highest seq cached
 _cache_lock = Lock()
 
 
@@ -34,18 +35,41 @@ def _remember(key, state) -> None:
     with _cache_lock:
         _cache[key] = state
         _cache.move_to_end(key)
+        game_id, seq = key
+        if seq >= _newest.get(game_id, -1):
+            _newest[game_id] = seq
         while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+            (old_game, old_seq), _ = _cache.popitem(last=False)
+            if _newest.get(old_game) == old_seq:
+                del _newest[old_game]
 
 
 def load_state(game) -> five_tricks.State:
-    """The state after the game's `seq` actions. Caller has read `game` fresh."""
+    """The state after the game's `seq` actions. Caller has read `game` fresh.
+
+    A miss replays from the newest earlier state this process has (another process
+    took the last actions): only the actions after it are read and applied.
+    """
     key = (game.pk, game.seq)
     with _cache_lock:
         state = _cache.get(key)
+        base_seq = _newest.get(game.pk)
+        base = _cache.get((game.pk, base_seq)) if base_seq is not None else None
     if state is not None:
         return state
-    state = replay_log(game)
+    if base is None or base_seq > game.seq:
+        state, base_seq = initial_state(game), 0
+    else:
+        state = base
+    # Only up to the seq read with `game`: a reader without the table lock (a screen)
+    # may see later actions already, and a state cached under the wrong seq would be
+    # served to every later reader of that seq.
+    for payload in (
+        game.actions.filter(seq__gt=base_seq, seq__lte=game.seq)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    ):
+        state, _ = five_tricks.apply(state, payload)
     _remember(key, state)
     return state
 
@@ -66,3 +90,4 @@ def remember(game, state) -> None:
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _newest.clear()

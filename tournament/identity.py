@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 COOKIE = "barnga_player"
@@ -11,7 +12,13 @@ MAX_AGE = 60 * 60 * 24 * 30
 
 def set_player_cookie(response, player) -> None:
     response.set_signed_cookie(
-        COOKIE, player.token, salt=SALT, max_age=MAX_AGE, httponly=True, samesite="Lax"
+        COOKIE,
+        player.token,
+        salt=SALT,
+        max_age=MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,  # HTTPS=1: never sent over plain HTTP
     )
 
 

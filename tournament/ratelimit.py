@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from django.core.cache import cache
 
+log = logging.getLogger(__name__)
+
 
 def hit(key: str, *, limit: int, window: int) -> bool:
-    """Count one event for `key`; False once more than `limit` happened in this window."""
+    """Count one event for `key`; False once more than `limit` happened in this window.
+
+    Fails open: while the cache (Redis) is unreachable every event is allowed, so a
+    Redis restart cannot turn a class's joining into server errors.
+    """
+    try:
+        return _hit(key, limit=limit, window=window)
+    except Exception:
+        log.warning("rate limit %s not counted: the cache is unreachable", key, exc_info=True)
+        return True
+
+
+def _hit(key: str, *, limit: int, window: int) -> bool:
     bucket = f"rl:{key}:{int(time.time() // window)}"
     if cache.add(bucket, 1, timeout=window + 1):
         return True
@@ -18,6 +33,14 @@ def hit(key: str, *, limit: int, window: int) -> bool:
         cache.add(bucket, 1, timeout=window + 1)
         return True
     return count <= limit
+
+
+def count(key: str, *, window: int) -> int:
+    """Events counted for `key` in this window so far (0 when the cache is unreachable)."""
+    try:
+        return int(cache.get(f"rl:{key}:{int(time.time() // window)}") or 0)
+    except Exception:
+        return 0
 
 
 def client_address(request) -> str:

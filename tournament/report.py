@@ -343,7 +343,11 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "state": g["state"],
                         "winners": [ix.name(p) for p in g["winners"]],
                         "tricks": [
-                            {"name": ix.name(pid), "tricks": g["tricks_won"][s]}
+                            {
+                                "name": ix.name(pid),
+                                # A game in progress has no stored tricks_won yet.
+                                "tricks": g["tricks_won"][s] if s < len(g["tricks_won"]) else 0,
+                            }
                             for s, pid in enumerate(g["players"])
                         ],
                         "tricks_played": len(g["tricks"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils import timezone
 
 from games import five_tricks
@@ -9,7 +10,17 @@ from games.presets import PRESET_TITLES
 from games.sheets import sheet_text
 from games.tricks import TrickRules
 from tournament import gamestate, timing
-from tournament.models import Dispute, Game, GameState, Phase, Player, Round, RoundState, Workshop
+from tournament.models import (
+    Dispute,
+    Game,
+    GameState,
+    Phase,
+    Player,
+    Round,
+    RoundState,
+    Table,
+    Workshop,
+)
 
 
 def workshops_for(user):
@@ -75,14 +86,145 @@ def player_screen(player_id: int, now=None) -> dict | None:
     The engine's `view` for the player's seat is the only source of game facts;
     other seats appear as names, counts and (in a dispute) claims. The player's
     own sheet is included only while studying.
+
+    Read fresh from the database (the page load). Sockets compose the same
+    context from parts cached per version (`tournament.screencache`): what the
+    whole workshop sees (`workshop_part`), what a whole table sees
+    (`table_part`), and this seat's own part (`compose_screen`).
     """
-    player = Player.objects.select_related("workshop", "table").filter(pk=player_id).first()
+    player = Player.objects.filter(pk=player_id).first()
     if player is None:
         return None
+    wpart = workshop_part(player.workshop_id)
+    tpart = table_part(player.table_id, round_id=wpart["round_id"]) if player.table_id else None
+    return compose_screen(player, wpart, tpart, now)
+
+
+def _consistent(read, current_version, attempts: int = 3):
+    """`read()` again until the version it was labelled with is still current after it.
+
+    A part is read in several statements, each seeing the latest commit. Every change
+    to what it holds bumps the version in the same transaction, so when the version
+    is unchanged after the last statement, every statement saw that one version. A
+    view whose label is older than its content would make the phone's next action
+    look stale to the services (and one newer would let a stale one through).
+    """
+    part = None
+    for _ in range(attempts):
+        part = read()
+        if part is None or current_version() == part["version"]:
+            return part
+    return part  # still moving after several reads: the services re-check anyway
+
+
+def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> dict | None:
+    """What every player of a workshop sees alike: its phase and the current round.
+
+    Three queries. Every change to these bumps `Workshop.version`, so a copy read at
+    version w stays right until the next `workshop.changed` message. `with_players`
+    adds every player's row (those fields, as tuples) under "players": seating,
+    moves and renames bump the workshop version too.
+    """
+
+    def read():
+        workshop = Workshop.objects.filter(pk=workshop_id).first()
+        if workshop is None:
+            return None
+        rnd = Round.objects.filter(workshop_id=workshop.pk).order_by("-number").first()
+        part = {
+            "workshop": workshop,
+            "version": workshop.version,
+            "round": rnd,
+            "round_id": rnd.pk if rnd else None,
+            # What a player's screen shows of it: equal digests render equal screens.
+            "digest": (
+                workshop.phase,
+                rnd and (rnd.pk, rnd.state, rnd.deadline, rnd.remaining_seconds),
+            ),
+        }
+        if with_players:
+            part["players"] = {
+                row[0]: row
+                for row in Player.objects.filter(workshop_id=workshop_id).values_list(
+                    *with_players
+                )
+            }
+        return part
+
+    return _consistent(
+        read,
+        lambda: Workshop.objects.filter(pk=workshop_id).values_list("version", flat=True).first(),
+    )
+
+
+def table_part(table_id: int, *, round_id: int | None) -> dict | None:
+    """What every seat of a table sees alike, read once per table version.
+
+    Five queries (the game's state comes from the replay cache). Every change to
+    any of it bumps `Table.version`; the round is the workshop's current one.
+    """
+    return _consistent(
+        lambda: _read_table_part(table_id, round_id),
+        lambda: Table.objects.filter(pk=table_id).values_list("version", flat=True).first(),
+    )
+
+
+def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seated = list(Player.objects.filter(table_id=table_id).order_by("seat"))
+    # The game in progress and this round's finished ones, in one query.
+    games = Game.objects.filter(table_id=table_id).order_by("-pk")
+    if round_id:
+        games = games.filter(Q(state=GameState.PLAYING) | Q(round_id=round_id))
+    else:
+        games = games.filter(state=GameState.PLAYING)
+    game = None
+    finished = []
+    for g in games:
+        if g.state == GameState.PLAYING:
+            game = game or g
+        elif g.round_id == round_id:
+            finished.append((g.number, g.state, g.players, g.winners))
+    names = {p.pk: p.name for p in seated}
+    wanted = set(game.players if game else []) | set(finished[0][2] if finished else [])
+    missing = wanted - names.keys()
+    if missing:  # someone who left the table mid-game or since the last game
+        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    wins: dict[int, int] = {}
+    for _, _, _, winners in finished:
+        for pid in winners:
+            wins[pid] = wins.get(pid, 0) + 1
+    return {
+        "table": table,
+        "version": table.version,
+        "round_id": round_id,
+        "seated": {p.pk: p for p in seated},
+        "neighbours": [
+            {"id": p.pk, "name": p.name, "is_bot": p.is_bot, "connected": p.connected}
+            for p in seated
+        ],
+        "game": game,
+        "state": gamestate.load_state(game) if game is not None else None,
+        "previous": finished[0] if finished else None,
+        "names": names,
+        "wins": wins,
+    }
+
+
+def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) -> dict:
+    """One seat's screen from the shared parts: no database access.
+
+    `player` is the player's row (its `table_id` says which table part applies;
+    a `tpart` for another table is ignored).
+    """
     now = now or timezone.now()
-    workshop = player.workshop
-    rnd = workshop.rounds.order_by("-number").first()
-    table = player.table
+    workshop = wpart["workshop"]
+    rnd = wpart["round"]
+    if tpart is not None and tpart["table"].pk != player.table_id:
+        tpart = None
+    table = tpart["table"] if tpart else None
     ctx = {
         "player": player,
         "workshop": workshop,
@@ -102,52 +244,40 @@ def player_screen(player_id: int, now=None) -> dict | None:
         "game": None,
         "last_game": None,
     }
-    if table is None:
+    if tpart is None:
         return ctx
-    ctx["neighbours"] = list(
-        Player.objects.filter(table=table)
-        .order_by("seat")
-        .values("id", "name", "is_bot", "connected")
-    )
-    game = Game.objects.filter(table=table, state=GameState.PLAYING).order_by("-pk").first()
+    ctx["neighbours"] = list(tpart["neighbours"])
+    game = tpart["game"]
     if game is not None and player.pk in game.players:
-        ctx["game"] = game_screen(game, player, now)
+        ctx["game"] = game_screen(game, player, now, state=tpart["state"], names=tpart["names"])
     elif game is not None:
         ctx["waiting_for_next_game"] = True
-    previous = (
-        Game.objects.filter(table=table, round=rnd)
-        .exclude(state=GameState.PLAYING)
-        .order_by("-pk")
-        .first()
-        if rnd
-        else None
-    )
-    if previous is not None and player.pk in previous.players:
-        names = dict(Player.objects.filter(pk__in=previous.players).values_list("pk", "name"))
+    previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
+    if previous is not None and player.pk in previous[2]:
+        number, state, _, winners = previous
+        names = tpart["names"]
         ctx["last_game"] = {
-            "number": previous.number,
-            "winners": [names.get(pid, "?") for pid in previous.winners],
-            "i_won": player.pk in previous.winners,
-            "cut": previous.state == GameState.CUT,
+            "number": number,
+            "winners": [names.get(pid, "?") for pid in winners],
+            "i_won": player.pk in winners,
+            "cut": state == GameState.CUT,
         }
     if rnd is not None:
-        won = sum(
-            1
-            for w in Game.objects.filter(round=rnd, table__workshop=workshop).values_list(
-                "winners", flat=True
-            )
-            if player.pk in w
-        )
-        ctx["games_won"] = won
+        ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0
     return ctx
 
 
-def game_screen(game: Game, player: Player, now) -> dict:
-    """One seat's view of a game, with seats turned into names."""
-    state = gamestate.load_state(game)
+def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> dict:
+    """One seat's view of a game, with seats turned into names.
+
+    `state` and `names` (player id → name) may come from a table part; without
+    them they are read here.
+    """
+    state = state if state is not None else gamestate.load_state(game)
     seat = game.players.index(player.pk)
     v = five_tricks.view(state, seat)
-    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    if names is None:
+        names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
     seats = []
     for s, pid in enumerate(game.players):
         seats.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from django.conf import settings
@@ -31,6 +32,40 @@ def _join_limited(request, code: str) -> str | None:
     return None
 
 
+# Guessing: a join code is 6 of 27 characters and a rejoin PIN 4 digits, so failures
+# are counted too. Too many unknown codes from one address, or wrong PINs for one
+# name, and the form refuses for the rest of the window (right answers included).
+GUESS_WINDOW = 600
+
+
+def _bad_code_key(request) -> str:
+    return f"join:badcode:{ratelimit.client_address(request)}"
+
+
+def _bad_pin_key(code: str, name: str) -> str:
+    who = names.name_key(" ".join(str(name).split()))
+    return "rejoin:badpin:" + hashlib.sha256(f"{code}\0{who}".encode()).hexdigest()[:32]
+
+
+def _guessing(request, *, code: str, name: str | None = None) -> str | None:
+    if ratelimit.count(_bad_code_key(request), window=GUESS_WINDOW) >= (
+        settings.BARNGA_JOIN_BAD_CODE_LIMIT
+    ):
+        return "Too many wrong codes from this device. Check the code on the projector and try again in a few minutes."
+    if name is not None and ratelimit.count(
+        _bad_pin_key(code, name), window=GUESS_WINDOW
+    ) >= settings.BARNGA_REJOIN_BAD_PIN_LIMIT:
+        return "Too many wrong PINs for this name. Wait a few minutes, or ask the facilitator."
+    return None
+
+
+def _count_failure(request, exc: ServiceError, *, code: str, name: str | None = None) -> None:
+    if exc.code == "not_found":
+        ratelimit.hit(_bad_code_key(request), limit=10**9, window=GUESS_WINDOW)
+    elif name is not None and exc.code == "invalid":
+        ratelimit.hit(_bad_pin_key(code, name), limit=10**9, window=GUESS_WINDOW)
+
+
 @require_http_methods(["GET", "POST"])
 def join(request):
     code = names.normalise_code(request.POST.get("code") or request.GET.get("code") or "")
@@ -40,11 +75,12 @@ def join(request):
             return redirect("play")
         return render(request, "play/join.html", {"code": code})
     name = request.POST.get("name", "")
-    error = _join_limited(request, code)
+    error = _join_limited(request, code) or _guessing(request, code=code)
     if error is None:
         try:
             player = services.player_join(code=code, name=name)
         except ServiceError as exc:
+            _count_failure(request, exc, code=code)
             error = exc.message
     if error is not None:
         return render(
@@ -58,13 +94,13 @@ def join(request):
 @require_POST
 def rejoin(request):
     code = names.normalise_code(request.POST.get("code", ""))
-    error = _join_limited(request, code)
+    name = request.POST.get("name", "")
+    error = _join_limited(request, code) or _guessing(request, code=code, name=name)
     if error is None:
         try:
-            player = services.player_rejoin(
-                code=code, name=request.POST.get("name", ""), pin=request.POST.get("pin", "")
-            )
+            player = services.player_rejoin(code=code, name=name, pin=request.POST.get("pin", ""))
         except ServiceError as exc:
+            _count_failure(request, exc, code=code, name=name)
             error = exc.message
     if error is not None:
         return render(

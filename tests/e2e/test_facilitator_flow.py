@@ -25,7 +25,6 @@ tests/e2e/test_facilitator_flow.py`.
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest

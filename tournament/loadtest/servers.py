@@ -74,3 +74,17 @@ def stop(proc: subprocess.Popen, *, kill: bool = False) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=10)
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    """A new, empty database `name` on the PostgreSQL server at `server_url` (any of its
+    databases); returns its URL. Tests and benches migrate it with run_manage."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(server_url)
+    return urlunsplit(parts._replace(path=f"/{name}"))

@@ -104,10 +104,19 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
 
 
 def _lock_for_action(player_id: int) -> tuple[Player, Table]:
-    player = get_player(player_id)
-    if player.table_id is None:
+    # One statement finds the player's table and locks it (an action is a dozen round
+    # trips to the database; each one counts under load).
+    try:
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .filter(seated_players__pk=player_id)
+            .first()
+        )
+    except (ValueError, TypeError):
+        raise NotFound("Unknown player.") from None
+    if table is None:
+        get_player(player_id)  # NotFound for an unknown player
         raise NotAllowed("You are not seated at a table yet.")
-    table = Table.objects.select_for_update().get(pk=player.table_id)
     # Re-read under the lock: a move between tables takes the same lock.
     player = Player.objects.select_related("workshop").get(pk=player_id)
     if player.table_id != table.pk:
@@ -119,7 +128,12 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     workshop = player.workshop
     if workshop.phase not in PLAYING_PHASES:
         raise WrongPhase("No game is being played right now.")
-    game = current_game(table)
+    game = (
+        Game.objects.select_related("round__workshop")
+        .filter(table=table, state=GameState.PLAYING)
+        .order_by("-pk")
+        .first()
+    )
     if game is None:
         raise WrongPhase("No game is in progress at your table.")
     rnd = game.round
@@ -347,7 +361,7 @@ def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResu
 @transaction.atomic
 def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> Gesture:
     """A silent gesture or a drawing stroke, shown to the table and recorded."""
-    if kind not in GESTURE_KINDS:
+    if not isinstance(kind, str) or kind not in GESTURE_KINDS:  # a dict is not even hashable
         raise InvalidInput("Unknown gesture.")
     payload = payload or {}
     if not isinstance(payload, dict):

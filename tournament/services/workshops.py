@@ -210,9 +210,11 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
 
 def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
     """Caller holds the workshop lock."""
-    taken = {names.name_key(n) for n in workshop.players.values_list("name", flat=True)}
+    # Joins queue on the workshop lock: one query for the names and the join order.
+    roster = list(workshop.players.values_list("name", "join_order"))
+    taken = {names.name_key(n) for n, _ in roster}
     final = names.distinct_name(clean_name, taken)
-    order = (workshop.players.aggregate(m=Max("join_order"))["m"] or 0) + 1
+    order = max((o for _, o in roster), default=0) + 1
     player = Player.objects.create(
         workshop=workshop,
         name=final,
@@ -222,9 +224,10 @@ def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
         pin=names.new_pin(),
     )
     if workshop.phase != Phase.LOBBY:
-        table = _smallest_table(workshop)
+        table, seated_before = _smallest_table(workshop)
         _seat(player, table, home=True)
-        _deal_if_idle(workshop, table)
+        if seated_before == 1:  # the second player makes the table playable
+            _deal_if_idle(workshop, table)
         bump_table(table)
     bump_workshop(workshop)
     return player
@@ -241,14 +244,18 @@ def _deal_if_idle(workshop: Workshop, table: Table) -> None:
         game_start(table=table, rnd=rnd)
 
 
-def _smallest_table(workshop: Workshop) -> Table:
-    tables = lock_tables(workshop.pk)
-    counts = dict(
+def _smallest_table(workshop: Workshop) -> tuple[Table, int]:
+    """The table with the fewest players seated (then the lowest number), locked, and
+    that number. Caller holds the workshop lock, which every seating change takes
+    first, so the counts hold; only the chosen table is locked (its seats change),
+    not every table, which would hold up the games at all of them."""
+    counts = (
         Table.objects.filter(workshop=workshop)
         .annotate(n=Count("seated_players"))
-        .values_list("pk", "n")
+        .values_list("pk", "number", "n")
     )
-    return min(tables, key=lambda t: (counts.get(t.pk, 0), t.number))
+    pk, _, n = min(counts, key=lambda row: (row[2], row[1]))
+    return Table.objects.select_for_update().get(pk=pk), n
 
 
 def _seat(player: Player, table: Table, *, home: bool) -> None:
@@ -322,7 +329,7 @@ def seat_unseated(workshop: Workshop) -> None:
     for player in workshop.players.filter(table__isnull=True, has_left=False).order_by(
         "join_order"
     ):
-        table = _smallest_table(workshop)
+        table, _ = _smallest_table(workshop)
         _seat(player, table, home=True)
 
 

@@ -1,0 +1,76 @@
+"""The Content-Security-Policy breaks nothing: every page loads in Chromium without a
+single CSP violation, and the live sockets connect under it.
+
+(The policy itself and the template scan are in tests/security/test_security_web.py;
+this lives in tests/e2e for the real server and browser fixtures.)
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from tournament import services
+from tournament.identity import COOKIE, signed_cookie_value
+from tournament.models import Player
+
+pytestmark = pytest.mark.browser
+
+
+def test_no_page_violates_the_content_security_policy(live_server_url, browser, settings):
+    alice = User.objects.create_user("alice", password="a-long-pass-123")
+    w = services.workshop_create(name="CSP", facilitator=alice, table_count=2, seats_per_table=4)
+    for i in range(8):
+        services.player_join(workshop_id=w.pk, name=f"P{i + 1}")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    student = Player.objects.filter(workshop=w).first()
+    host = live_server_url.split("//", 1)[1].split(":")[0]
+
+    ctx = browser.new_context()
+    violations: list[str] = []
+    page = ctx.new_page()
+    page.on(
+        "console",
+        lambda m: violations.append(m.text)
+        if "Content Security Policy" in m.text or "Refused to" in m.text
+        else None,
+    )
+    # The facilitator's pages (logged in through the form, as a person would).
+    page.goto(live_server_url + "/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "a-long-pass-123")
+    page.click("button[type=submit]")
+    for path in (
+        "/",
+        "/workshops/new/",
+        f"/workshops/{w.pk}/",
+        f"/workshops/{w.pk}/projector/",
+        f"/workshops/{w.pk}/tables/1/",
+        f"/workshops/{w.pk}/report/",
+        f"/workshops/{w.pk}/delete/",
+    ):
+        page.goto(live_server_url + path)
+        page.wait_for_load_state("networkidle")
+
+    # A student's phone: join page, then the table with its websocket.
+    phone = browser.new_context()
+    phone.add_cookies([{"name": COOKIE, "value": signed_cookie_value(student.token),
+                        "domain": host, "path": "/"}])
+    p = phone.new_page()
+    p.on(
+        "console",
+        lambda m: violations.append(m.text)
+        if "Content Security Policy" in m.text or "Refused to" in m.text
+        else None,
+    )
+    p.goto(live_server_url + "/join")
+    p.goto(live_server_url + "/play/")
+    # The websocket's first view replaces the server-rendered screen.
+    p.wait_for_selector("#screen[data-version]")
+    p.wait_for_timeout(1000)
+    assert violations == []
+    ctx.close()
+    phone.close()

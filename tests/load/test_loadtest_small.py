@@ -1,0 +1,45 @@
+"""`manage.py loadtest`, small: 50 bot phones on 2 Daphne processes, Redis and PostgreSQL.
+
+The command is a public contract (README, "Load test"): one JSON line on stdout,
+and a non-zero exit when an acknowledged action is missing from the stored log or
+stored twice. This runs it for real and holds it to zero lost, zero duplicated and
+zero errors. Latency and throughput are benchmarks (README figures), not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+from tournament.loadtest.servers import ROOT, fresh_database, run_manage
+
+pytestmark = [pytest.mark.slow, pytest.mark.redis]
+
+KEYS = {"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "lost",
+        "duplicated"}
+
+
+def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
+    db = fresh_database(postgres_url, "load_" + uuid.uuid4().hex[:8])
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
+           "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
+    run_manage(["migrate", "-v0"], env)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--players", "50", "--seconds", "15",
+         "--servers", "2"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1, done.stdout  # everything else goes to stderr
+    figures = json.loads(lines[0])
+    assert set(figures) == KEYS
+    assert figures["players"] == 50
+    assert figures["actions"] > 0, done.stderr[-3000:]
+    assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), (
+        figures, done.stderr[-3000:])

@@ -1,0 +1,127 @@
+"""Guessing and flooding: join codes, rejoin PINs, locked workshops, websocket floods."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from security_world import world
+from tournament_helpers import snapshot
+
+from barnga.asgi import application
+from tournament import names, services
+from tournament.identity import COOKIE, signed_cookie_value
+from tournament.models import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wrong_code(code: str) -> str:
+    while True:
+        guess = names.new_code()
+        if guess != code:
+            return guess
+
+
+def test_join_code_guessing_is_cut_off_per_address(settings):
+    settings.BARNGA_JOIN_BAD_CODE_LIMIT = 5
+    w = world()
+    guesser = Client(REMOTE_ADDR="10.0.0.66")
+    for _ in range(5):
+        r = guesser.post("/join", {"code": wrong_code(w.mine.code), "name": "Mallory"})
+        assert r.status_code == 400 and b"No workshop has that code" in r.content
+    # Now even the right code is refused from that address, with a clear message ...
+    r = guesser.post("/join", {"code": w.mine.code, "name": "Mallory"})
+    assert r.status_code == 400 and b"Too many wrong codes" in r.content
+    r = guesser.post("/join/rejoin", {"code": w.mine.code, "name": "x", "pin": "0000"})
+    assert r.status_code == 400 and b"Too many wrong codes" in r.content
+    assert not Player.objects.filter(name="Mallory").exists()
+    # ... while the rest of the class joins as usual.
+    r = Client(REMOTE_ADDR="10.0.0.7").post("/join", {"code": w.mine.code, "name": "Nina"})
+    assert r.status_code == 302
+
+
+def test_rejoin_pin_guessing_is_cut_off_per_name(settings):
+    settings.BARNGA_REJOIN_BAD_PIN_LIMIT = 3
+    w = world()
+    victim = w.student
+    wrong = [f"{n:04d}" for n in range(10) if f"{n:04d}" != victim.pin][:3]
+    for i, pin in enumerate(wrong):  # from several addresses: the count is per name
+        r = Client(REMOTE_ADDR=f"10.0.1.{i}").post(
+            "/join/rejoin", {"code": w.mine.code, "name": victim.name.lower(), "pin": pin}
+        )
+        assert r.status_code == 400 and b"do not match" in r.content
+    before = snapshot()
+    r = Client(REMOTE_ADDR="10.0.1.99").post(
+        "/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin}
+    )
+    assert r.status_code == 400 and b"Too many wrong PINs" in r.content
+    assert snapshot() == before  # the seat did not move to the guesser
+    # Another student's rejoin is not affected.
+    other = Player.objects.filter(workshop=w.mine).exclude(pk=victim.pk).first()
+    r = Client().post("/join/rejoin", {"code": w.mine.code, "name": other.name, "pin": other.pin})
+    assert r.status_code == 302
+
+
+def test_join_attempts_per_address_are_limited(settings):
+    settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
+    w = world()
+    client = Client(REMOTE_ADDR="10.0.2.1")
+    statuses = [
+        client.post("/join", {"code": w.mine.code, "name": f"Quick {i}"}).status_code
+        for i in range(5)
+    ]
+    assert statuses == [302, 302, 302, 400, 400]
+
+
+def test_locked_workshop_refuses_joins():
+    w = world()
+    services.workshop_set_joining(workshop_id=w.mine.pk, locked=True)
+    before = snapshot()
+    r = Client().post("/join", {"code": w.mine.code, "name": "Late Larry"})
+    assert r.status_code == 400 and b"closed joining" in r.content
+    assert snapshot() == before
+    # Its players can still move their seat to a new phone.
+    r = Client().post(
+        "/join/rejoin", {"code": w.mine.code, "name": w.student.name, "pin": w.student.pin}
+    )
+    assert r.status_code == 302
+
+
+@pytest.mark.asyncio
+async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings):
+    settings.BARNGA_WS_RATE = 10
+    w = await database_sync_to_async(world)()
+    comm = WebsocketCommunicator(
+        application, "/ws/play/",
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
+                 (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode())],
+    )
+    assert (await comm.connect())[0]
+    while (await comm.receive_json_from(timeout=3))["t"] != "view":
+        pass
+    before = await database_sync_to_async(snapshot)()
+    for _ in range(200):
+        await comm.send_to(text_data=json.dumps({"action": "gesture", "kind": "smile"}))
+    replies = []
+    while not await comm.receive_nothing(timeout=0.5):
+        replies.append(await comm.receive_json_from())
+    rate = [r for r in replies if r.get("code") == "rate"]
+    assert len(rate) == 1 and rate[0]["message"]
+    after = await database_sync_to_async(snapshot)()
+    # At most the first window's messages were handled.
+    assert len(after["Gesture"]) - len(before["Gesture"]) <= 2 * settings.BARNGA_WS_RATE
+    # Oversized, then a normal message: clear error, socket still open.
+    await comm.send_to(text_data=json.dumps({"action": "ping", "pad": "x" * 70_000}))
+    while (msg := await comm.receive_json_from(timeout=3))["t"] != "error":
+        pass
+    assert msg["code"] in ("too_large", "rate")
+    await asyncio.sleep(1.1)  # a new window
+    await comm.send_json_to({"action": "ping"})
+    while (await comm.receive_json_from(timeout=3))["t"] != "pong":
+        pass
+    await comm.disconnect()

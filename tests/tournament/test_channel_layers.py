@@ -1,0 +1,93 @@
+"""Group messages are never dropped silently (README, "Scaling").
+
+channels-redis' RedisChannelLayer keeps at most `capacity` undelivered messages per
+channel (all sockets of a process share one) and drops the rest, logging at INFO
+only. These tests are the detector: a burst to a group that is not read yet, then
+a count of what arrives. With a tiny capacity the count comes up short (so the
+check works); with the configured one, and with the pipelined pub/sub layer (the
+default with REDIS_URL; it has no capacity), everything arrives, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+from channels_redis.core import RedisChannelLayer
+
+from tournament.layers import PipelinedPubSubChannelLayer
+
+pytestmark = [pytest.mark.redis]
+
+BURST = 600
+
+
+async def burst_and_count(layer, *, sockets: int = 3) -> list[list[int]]:
+    """Send BURST group messages before anyone reads; return what each socket got."""
+    group = f"burst_{id(layer)}"
+    channels = [await layer.new_channel() for _ in range(sockets)]
+    for channel in channels:
+        await layer.group_add(group, channel)
+    await asyncio.gather(
+        *(layer.group_send(group, {"type": "table.changed", "version": i}) for i in range(BURST))
+    )
+    got = []
+    for channel in channels:
+        seen = []
+        while True:
+            try:
+                seen.append((await asyncio.wait_for(layer.receive(channel), 0.5))["version"])
+            except TimeoutError:
+                break
+        got.append(seen)
+    await layer.flush()
+    return got
+
+
+async def test_a_tiny_capacity_drops_and_the_count_notices(redis_url, caplog):
+    layer = RedisChannelLayer(hosts=[redis_url], capacity=20, prefix="tiny")
+    with caplog.at_level(logging.INFO, logger="channels_redis"):
+        got = await burst_and_count(layer)
+    assert all(len(seen) < BURST for seen in got)
+    # …and the settings make channels-redis' INFO line about it visible.
+    assert any("over capacity" in r.getMessage() for r in caplog.records)
+
+
+def project_layers(monkeypatch, **env) -> dict:
+    """CHANNEL_LAYERS as barnga/settings.py builds them from this environment."""
+    import importlib
+
+    import barnga.settings as project_settings
+
+    for name in ("REDIS_URL", "CHANNEL_LAYER", "CHANNEL_CAPACITY"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    try:
+        return importlib.reload(project_settings).CHANNEL_LAYERS
+    finally:
+        for name in env:
+            monkeypatch.delenv(name)
+        importlib.reload(project_settings)
+
+
+async def test_the_configured_capacity_keeps_a_burst(redis_url, monkeypatch):
+    config = project_layers(monkeypatch, REDIS_URL=redis_url, CHANNEL_LAYER="core")["default"]
+    assert config["CONFIG"]["capacity"] >= 5 * BURST
+    layer = RedisChannelLayer(**{**config["CONFIG"], "prefix": "configured"})
+    got = await burst_and_count(layer)
+    assert [sorted(seen) for seen in got] == [list(range(BURST))] * 3
+
+
+async def test_the_pipelined_pubsub_layer_keeps_a_burst_in_order(redis_url):
+    layer = PipelinedPubSubChannelLayer(hosts=[redis_url], prefix="pipelined")
+    got = await burst_and_count(layer)
+    assert got == [list(range(BURST))] * 3
+
+
+def test_settings_pick_the_pipelined_layer_with_redis(monkeypatch):
+    layers = project_layers(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")
+    assert layers["default"]["BACKEND"] == "tournament.layers.PipelinedPubSubChannelLayer"
+    layers = project_layers(monkeypatch)
+    assert layers["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"

@@ -1,0 +1,101 @@
+"""The pieces of `manage.py loadtest` that need no servers (the whole run: tests/load/)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.core.management import call_command
+from tournament_helpers import (
+    game_at,
+    make_workshop,
+    play_until_claim,
+    state_of,
+    tables_of,
+    to_scored_round,
+)
+
+from games import five_tricks
+from tournament import gamestate, selectors, services
+from tournament.loadtest import run as loadtest_run
+from tournament.loadtest.bots import choose
+from tournament.models import Action, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def screen_html(player_id: int) -> str:
+    from django.template.loader import render_to_string
+
+    return render_to_string("play/_screen.html", selectors.player_screen(player_id))
+
+
+def test_a_bot_reads_the_same_taps_a_phone_offers():
+    w = make_workshop(players=5, tables=1, seats=5)
+    to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    rng = random.Random(1)
+    state = play_until_claim(game)  # everyone has played: now everyone claims
+    for seat, pid in enumerate(game.players):
+        suggested = game.players[five_tricks.view(state, seat)["suggested_claim"]]
+        tap = choose(screen_html(pid), rng)
+        assert tap == {"action": "claim", "winner": suggested}  # the confirm button
+        services.game_claim(player_id=pid, winner_player_id=tap["winner"])
+        if state_of(game).phase == "claim":  # (the last claim ends the trick)
+            assert choose(screen_html(pid), rng) is None  # claimed: nothing left to tap
+    state = state_of(game)
+    taps = {pid: choose(screen_html(pid), rng) for pid in game.players}
+    leader = game.players[state.to_act]
+    assert [pid for pid, tap in taps.items() if tap] == [leader]  # only the leader may play
+    legal = {a["card"] for a in five_tricks.legal_actions(state, state.to_act)}
+    assert taps[leader]["action"] == "play" and taps[leader]["card"] in legal
+
+
+def test_lost_and_duplicated_compare_acks_with_the_stored_log():
+    w = make_workshop(players=5, tables=1, seats=5)
+    to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    state = gamestate.load_state(game)
+    pid = game.players[state.to_act]
+    card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+    services.game_play(player_id=pid, card=card, client_action_id="lt1")
+    assert Action.objects.filter(client_action_id="lt1").count() == 1
+    assert loadtest_run.check_log(w.pk, [(pid, "lt1")]) == (0, 0)
+    assert loadtest_run.check_log(w.pk, [(pid, "lt1"), (pid, "lt2")]) == (1, 0)
+    assert loadtest_run.check_log(w.pk, [(pid, "lt1"), (pid, "lt1")]) == (0, 1)
+
+
+def test_percentiles_are_nearest_rank():
+    values = list(range(1, 101))
+    assert loadtest_run.percentile(values, 50) == 50
+    assert loadtest_run.percentile(values, 95) == 95
+    assert loadtest_run.percentile(values, 99) == 99
+    assert loadtest_run.percentile([], 99) == 0.0
+
+
+def test_the_workshop_is_set_up_at_tables_of_five_in_a_long_scored_round():
+    workshop_id, tables = loadtest_run.setup_workshop(23, seconds=60)
+    assert [len(t) for t in tables] == [5, 5, 5, 4, 4]
+    players = Player.objects.filter(workshop_id=workshop_id)
+    assert players.count() == 23 and not players.filter(table__isnull=True).exists()
+    from tournament.models import Round, Workshop
+
+    rnd = Round.objects.filter(workshop_id=workshop_id).order_by("-number").first()
+    assert Workshop.objects.get(pk=workshop_id).phase == "round" and rnd.kind == "scored"
+    assert (rnd.deadline - rnd.started_at).total_seconds() >= 60 + 120
+
+
+def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch, capsys):
+    figures = {"players": 10, "actions": 5, "actions_per_s": 1.0, "p50_ms": 1.0, "p95_ms": 2.0,
+               "p99_ms": 3.0, "errors": 0, "lost": 0, "duplicated": 0}
+    from tournament.management.commands import loadtest as command
+
+    monkeypatch.setattr(command, "run", lambda **kw: dict(figures))
+    call_command("loadtest", "--players", "10", "--seconds", "5")
+    assert json.loads(capsys.readouterr().out.strip()) == figures
+    monkeypatch.setattr(command, "run", lambda **kw: {**figures, "lost": 1})
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("loadtest", "--players", "10", "--seconds", "5")
+    assert exit_info.value.code == 1
+    assert json.loads(capsys.readouterr().out.strip())["lost"] == 1

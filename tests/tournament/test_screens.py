@@ -1,0 +1,135 @@
+"""Sockets' screens from parts cached per version (tournament.screencache).
+
+A table change is rendered on every socket at the table: the table's part costs a
+fixed handful of queries once per version per process, the workshop's part once
+per workshop version, and each seat's own screen none at all. And a screen built
+from cached parts is exactly the one the page load builds from the database.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from tournament_helpers import (
+    claim_all,
+    game_at,
+    make_workshop,
+    play_one,
+    play_until_claim,
+    state_of,
+    tables_of,
+    to_scored_round,
+)
+
+from tournament import screencache, selectors
+from tournament.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_screencache():
+    screencache.clear()
+    yield
+    screencache.clear()
+
+
+def scored(players: int, tables: int):
+    w = make_workshop(players=players, tables=tables, seats=5)
+    rnd = to_scored_round(w)
+    return w, rnd, tables_of(w)
+
+
+def queries(fn, *args, **kw):
+    with CaptureQueriesContext(connection) as ctx:
+        result = fn(*args, **kw)
+    return result, len(ctx.captured_queries)
+
+
+def render(player, wpart, tpart, now):
+    return render_to_string("play/_screen.html", selectors.compose_screen(player, wpart, tpart, now))
+
+
+def test_a_change_costs_the_table_part_once_and_each_seat_nothing():
+    w, rnd, (t1, _) = scored(10, 2)
+    play_one(game_at(t1))
+    t1.refresh_from_db()
+    wpart, n_workshop = queries(screencache.load_workshop, w.pk, 0)
+    tpart, n_table = queries(screencache.load_table, t1.pk, t1.version, rnd.pk)
+    assert n_workshop <= 4  # workshop, round, every player's row, version re-check
+    assert n_table <= 6  # table, seated players, games, replay of new actions, re-check
+    # The other sockets of the table find both parts cached…
+    assert queries(screencache.load_table, t1.pk, t1.version, rnd.pk) == (tpart, 0)
+    assert queries(screencache.load_workshop, w.pk, w.version) == (wpart, 0)
+    # …and compose and render their own seat without a query.
+    now = timezone.now()
+    with CaptureQueriesContext(connection) as ctx:
+        for pid in tpart["seated"]:
+            player = screencache.player_from_row(wpart["players"][pid])
+            assert 'data-action="play"' in render(player, wpart, tpart, now)
+    assert len(ctx.captured_queries) == 0
+
+
+def test_query_counts_do_not_grow_with_players_or_tables():
+    counts = []
+    for tables in (2, 8):
+        screencache.clear()
+        w, rnd, ts = scored(5 * tables, tables)
+        play_one(game_at(ts[-1]))
+        ts[-1].refresh_from_db()
+        counts.append(
+            (
+                queries(screencache.load_workshop, w.pk, 0)[1],
+                queries(screencache.load_table, ts[-1].pk, ts[-1].version, rnd.pk)[1],
+            )
+        )
+    assert counts[0] == counts[1]
+
+
+def test_cached_parts_render_exactly_the_page_loads_screen():
+    w, rnd, (t1, t2) = scored(9, 2)
+    game = game_at(t1)
+    state = play_until_claim(game)
+    claim_all(game, state.current[0][0])  # a finished trick: "last trick" and counts
+    play_one(game)
+    now = timezone.now() + timedelta(seconds=3)
+    for table in (t1, t2):
+        table.refresh_from_db()
+        wpart = screencache.load_workshop(w.pk, 0)
+        tpart = screencache.load_table(table.pk, table.version, rnd.pk)
+        for player in Player.objects.filter(table=table):
+            fresh = render_to_string("play/_screen.html", selectors.player_screen(player.pk, now))
+            cached = render(screencache.player_from_row(wpart["players"][player.pk]), wpart,
+                            tpart, now)
+            assert cached == fresh
+
+
+def test_a_part_is_labelled_with_the_version_it_shows():
+    """A change committed between a part's statements makes it read again, so a view
+    never claims an older version than its content (the phone would look stale)."""
+    w, rnd, (t1,) = scored(5, 1)
+    game = game_at(t1)
+    calls = []
+    real = selectors._read_table_part
+
+    def read_while_a_card_is_played(table_id, round_id):
+        part = real(table_id, round_id)
+        if not calls:  # the first read is overtaken by an action
+            play_one(game)
+        calls.append(part["version"])
+        return part
+
+    selectors._read_table_part = read_while_a_card_is_played
+    try:
+        part = selectors.table_part(t1.pk, round_id=rnd.pk)
+    finally:
+        selectors._read_table_part = real
+    t1.refresh_from_db()
+    assert len(calls) == 2 and calls[0] < calls[1]
+    assert part["version"] == t1.version
+    assert part["state"] == state_of(game)

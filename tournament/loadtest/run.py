@@ -1,0 +1,257 @@
+"""`manage.py loadtest`: set up, start servers, drive bot processes, check the log, report.
+
+The command's process owns the database side (it builds the workshop through the
+services and afterwards compares every acknowledged action with the stored log);
+the bots run in separate client processes (tournament.loadtest.bots), all seats of
+a table in the same one; the servers are Daphne processes started here, or the
+ones at `--url` (which must share this settings' database and SECRET_KEY).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+from tournament.loadtest import servers
+
+SEATS = 5
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarise(*, players: int, seconds: float, results: list[dict], lost: int, duplicated: int) -> dict:
+    latencies = [x for r in results for x in r["latencies"]]
+    errors = Counter()
+    for r in results:
+        errors.update(r["errors"])
+    actions = sum(len(r["acked"]) for r in results)
+    return {
+        "players": players,
+        "actions": actions,
+        "actions_per_s": round(actions / seconds, 1) if seconds else 0.0,
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
+        "errors": sum(errors.values()),
+        "lost": lost,
+        "duplicated": duplicated,
+    }, errors
+
+
+# ---- the workshop
+def setup_workshop(players: int, seconds: float) -> tuple[int, list[list[tuple[int, str]]]]:
+    """A workshop with `players` at tables of 5, in a scored round that outlasts the run.
+
+    Returns the workshop id and, per table, its seated players' (id, token) in seat order.
+    """
+    from tournament import services
+    from tournament.models import Player
+
+    tables = math.ceil(players / SEATS)
+    round_seconds = int(min(3600, max(60, seconds + 300)))
+    workshop = services.workshop_create(
+        name=f"Load test {time.strftime('%H:%M:%S')}",
+        table_count=tables,
+        seats_per_table=SEATS,
+        round_seconds=round_seconds,
+        study_seconds=3600,
+        home_seconds=3600,
+        dispute_seconds=600,
+    )
+    for i in range(players):
+        services.player_join(workshop_id=workshop.pk, name=f"Bot phone {i + 1}")
+    services.players_seat_home(workshop_id=workshop.pk)
+    services.workshop_start_study(workshop_id=workshop.pk)
+    services.workshop_start_home(workshop_id=workshop.pk)
+    services.round_start(workshop_id=workshop.pk)
+    by_table: dict[int, list[tuple[int, str]]] = {}
+    for pid, table_id, token in (
+        Player.objects.filter(workshop=workshop)
+        .order_by("table__number", "seat")
+        .values_list("pk", "table_id", "token")
+    ):
+        by_table.setdefault(table_id, []).append((pid, token))
+    return workshop.pk, list(by_table.values())
+
+
+def check_log(workshop_id: int, acked: list[tuple[int, str]]) -> tuple[int, int]:
+    """(lost, duplicated): acknowledged ids absent from the stored log, or stored twice."""
+    from tournament.models import Action
+
+    stored = Counter(
+        Action.objects.filter(
+            game__table__workshop_id=workshop_id, client_action_id__isnull=False
+        ).values_list("actor_id", "client_action_id")
+    )
+    lost = sum(1 for key in set(acked) if stored[key] == 0)
+    duplicated = sum(1 for key in set(acked) if stored[key] > 1)
+    duplicated += sum(n - 1 for n in Counter(acked).values() if n > 1)  # acked twice
+    return lost, duplicated
+
+
+# ---- servers
+def start_servers(count: int, *, baseline: bool, log_dir: Path) -> tuple[list, list[str]]:
+    if count > 1 and settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
+        raise SystemExit("--servers > 1 needs a shared channel layer: set REDIS_URL")
+    env = {
+        "BARNGA_BENCH_ECHO": "1" if baseline else "0",
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
+    }
+    procs, urls = [], []
+    for i in range(count):
+        port = servers.free_port()
+        path = log_dir / f"daphne-{i + 1}.log"
+        procs.append(servers.start_daphne(port, env, path))
+        urls.append(f"http://127.0.0.1:{port}")
+    try:
+        for proc, url in zip(procs, urls, strict=True):
+            servers.wait_healthy(url, proc, timeout=60)
+    except RuntimeError:
+        for proc in procs:
+            servers.stop(proc)
+        raise
+    return procs, urls
+
+
+def ws_target(base: str, path: str) -> tuple[str, str]:
+    parts = urlsplit(base)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{path}", f"{parts.scheme}://{parts.netloc}"
+
+
+# ---- the clients
+def client_specs(
+    *, tables: list[list[dict]], procs: int, mode: str, think_ms: float, seconds: float
+) -> list[dict]:
+    specs = [
+        {"mode": mode, "think_ms": think_ms, "seconds": seconds, "seed": i, "tables": []}
+        for i in range(procs)
+    ]
+    for i, seats in enumerate(tables):
+        specs[i % procs]["tables"].append({"key": i, "seats": seats})
+    return [s for s in specs if s["tables"]]
+
+
+def drive(specs: list[dict]) -> list[dict]:
+    from tournament.loadtest.bots import worker_main
+
+    ctx = multiprocessing.get_context("spawn")
+    workers = []
+    for spec in specs:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=worker_main, args=(spec, child), daemon=True)
+        proc.start()
+        child.close()
+        workers.append((proc, parent))
+    try:
+        started = time.monotonic()
+        for _, pipe in workers:
+            ready = pipe.recv()
+            if ready["errors"]:
+                log(f"connect errors: {ready['errors']}")
+        log(f"all clients connected in {time.monotonic() - started:.1f} s")
+        for _, pipe in workers:
+            pipe.send({"go": True})
+        results = [pipe.recv() for _, pipe in workers]
+    finally:
+        for proc, _ in workers:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+    return results
+
+
+def run(
+    *,
+    players: int,
+    seconds: float,
+    think_ms: float = 0,
+    url: str | None = None,
+    baseline: bool = False,
+    server_count: int = 1,
+    client_procs: int = 2,
+) -> dict:
+    log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
+    procs: list = []
+    if url:
+        urls = [u.strip().rstrip("/") for u in url.split(",") if u.strip()]
+    else:
+        log(f"starting {server_count} server process(es); logs in {log_dir}")
+        procs, urls = start_servers(server_count, baseline=baseline, log_dir=log_dir)
+    try:
+        workshop_id = None
+        table_count = math.ceil(players / SEATS)
+        if baseline:
+            run_key = random.randrange(10**6) * 1000
+            tables = [
+                [
+                    {"player_id": 0, "cookie": None,
+                     **dict(zip(("url", "origin"), ws_target(urls[s % len(urls)], f"/ws/bench/echo/?table={run_key + t}"), strict=True))}
+                    for s in range(min(SEATS, players - t * SEATS))
+                ]
+                for t in range(table_count)
+            ]
+            mode = "echo"
+        else:
+            from tournament.identity import COOKIE, signed_cookie_value
+
+            started = time.monotonic()
+            workshop_id, seated = setup_workshop(players, seconds)
+            log(f"workshop {workshop_id}: {players} players at {len(seated)} tables, "
+                f"set up in {time.monotonic() - started:.1f} s")
+            tables = []
+            for seats in seated:
+                tables.append(
+                    [
+                        {
+                            "player_id": pid,
+                            "cookie": f"{COOKIE}={signed_cookie_value(token)}",
+                            **dict(zip(("url", "origin"), ws_target(urls[s % len(urls)], "/ws/play/"), strict=True)),
+                        }
+                        for s, (pid, token) in enumerate(seats)
+                    ]
+                )
+            mode = "game"
+        close_old_connections()
+        connections.close_all()
+        specs = client_specs(
+            tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds
+        )
+        results = drive(specs)
+    finally:
+        for proc in procs:
+            servers.stop(proc)
+    lost = duplicated = 0
+    if workshop_id is not None:
+        acked = [tuple(a) for r in results for a in r["acked"]]
+        lost, duplicated = check_log(workshop_id, acked)
+    summary, errors = summarise(
+        players=players, seconds=seconds, results=results, lost=lost, duplicated=duplicated
+    )
+    for sample in [x for r in results for x in r.get("samples", [])][:5]:
+        log(f"refused: {sample}")
+    views = sum(r["views"] for r in results)
+    log(f"views received: {views} ({views / seconds:.0f}/s); errors by kind: {dict(errors) or 'none'}")
+    return summary

@@ -1,0 +1,62 @@
+"""`manage.py loadtest`: bot phones over real websockets; prints one JSON line.
+
+A public contract (README, "Load test"):
+
+    manage.py loadtest --players N --seconds S [--think-ms T] [--url BASE] [--baseline] [--servers K]
+
+prints `{"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms",
+"errors", "lost", "duplicated"}` on stdout (everything else goes to stderr) and
+exits non-zero when an acknowledged action is lost or stored twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.loadtest.run import run
+
+
+class Command(BaseCommand):
+    help = "Drive N bot players over real websockets and print one JSON line of figures."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--seconds", type=float, required=True)
+        parser.add_argument("--think-ms", type=float, default=0.0,
+                            help="a bot's think time before each tap (0: as fast as it can)")
+        parser.add_argument("--url", default=None,
+                            help="target running server(s) (comma-separated) instead of starting one; "
+                                 "they must share this settings' database and SECRET_KEY")
+        parser.add_argument("--baseline", action="store_true",
+                            help="measure a bare Channels group echo (fan-out of 5) instead")
+        parser.add_argument("--servers", type=int, default=1,
+                            help="Daphne processes to start (more than 1 needs REDIS_URL)")
+        parser.add_argument("--client-procs", type=int, default=2,
+                            help="bot client processes (all seats of a table in one)")
+
+    def handle(self, *args, **opts):
+        if opts["players"] < 2:
+            raise CommandError("--players must be at least 2")
+        if not 1 <= opts["seconds"] <= 3000:
+            raise CommandError("--seconds must be from 1 to 3000")
+        if opts["think_ms"] < 0:
+            raise CommandError("--think-ms must not be negative")
+        if opts["servers"] < 1 or opts["client_procs"] < 1:
+            raise CommandError("--servers and --client-procs must be at least 1")
+        summary = run(
+            players=opts["players"],
+            seconds=opts["seconds"],
+            think_ms=opts["think_ms"],
+            url=opts["url"],
+            baseline=opts["baseline"],
+            server_count=opts["servers"],
+            client_procs=opts["client_procs"],
+        )
+        sys.stdout.write(json.dumps(summary) + "\n")
+        sys.stdout.flush()
+        if summary["lost"] or summary["duplicated"]:
+            sys.stderr.write("FAILED: acknowledged actions lost or duplicated\n")
+            sys.exit(1)

@@ -1,0 +1,117 @@
+"""The shared parts of players' screens, cached per process and keyed by version.
+
+A change at a table is rendered on every socket at that table, a phase change on
+every socket of the workshop. What those sockets see alike (`selectors.table_part`,
+`selectors.workshop_part`) is read once per version per process instead of once
+per socket; each socket then adds only its own seat (`selectors.compose_screen`),
+without touching the database.
+
+Why a cached part cannot be stale: every change to what a part holds bumps its
+version in the same transaction (services.common.bump_table / bump_workshop), and
+the message that announces version v reaches every socket that shows it. A socket
+asks for a part *at least* as new as the newest version it has been told of; an
+older cached copy is read again. A socket that does not know the current version
+(it just connected, resynced or moved to another table) reads the versions from
+the database first (`selectors.player_screen`'s row, see PlayerConsumer).
+
+Reads (`load_*`) run on the database thread (database_sync_to_async); lookups
+(`cached_*`) are dictionary reads, safe on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tournament import selectors
+from tournament.models import Player
+
+MAX_ENTRIES = 10_000  # tables (or workshops) one process keeps; far above one event's
+
+_workshops: dict[int, dict] = {}
+_tables: dict[int, dict] = {}
+
+PLAYER_FIELDS = (
+    "id", "workshop_id", "name", "join_order", "home_table_id", "rules", "table_id",
+    "seat", "is_bot", "has_left", "pin",
+)
+
+
+def _store(cache: dict, key: int, part: dict) -> None:
+    if len(cache) >= MAX_ENTRIES and key not in cache:
+        cache.clear()
+    cache[key] = part
+
+
+def cached_workshop(workshop_id: int, min_version: int) -> dict | None:
+    part = _workshops.get(workshop_id)
+    return part if part is not None and part["version"] >= min_version else None
+
+
+def cached_table(table_id: int, min_version: int, round_id: int | None) -> dict | None:
+    part = _tables.get(table_id)
+    if part is None or part["version"] < min_version or part["round_id"] != round_id:
+        return None
+    return part
+
+
+def load_workshop(workshop_id: int, min_version: int) -> dict | None:
+    """The workshop part at `min_version` or newer, with every player's row.
+
+    The rows let each socket see its own seat change (moves, renames, seating:
+    all bump the workshop version) without a query per socket.
+    """
+    part = cached_workshop(workshop_id, min_version)  # read meanwhile by another socket
+    if part is not None:
+        return part
+    part = selectors.workshop_part(workshop_id, with_players=PLAYER_FIELDS)
+    if part is None:
+        _workshops.pop(workshop_id, None)
+        return None
+    _store(_workshops, workshop_id, part)
+    return part
+
+
+def load_table(table_id: int, min_version: int, round_id: int | None) -> dict | None:
+    part = cached_table(table_id, min_version, round_id)
+    if part is not None:
+        return part
+    part = selectors.table_part(table_id, round_id=round_id)
+    if part is None:
+        _tables.pop(table_id, None)
+        return None
+    _store(_tables, table_id, part)
+    return part
+
+
+_loading: dict[tuple, asyncio.Task] = {}
+
+
+async def load_once(key: tuple, load):
+    """Await `load()` (a coroutine function), sharing one run per key at a time.
+
+    The sockets of one table hear of a change together; the first starts the read
+    and the others wait for it instead of queueing the same read behind it.
+    """
+    task = _loading.get(key)
+    if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+        task = asyncio.ensure_future(load())
+        _loading[key] = task
+        task.add_done_callback(lambda t: _loading.pop(key) if _loading.get(key) is t else None)
+    return await asyncio.shield(task)
+
+
+def player_from_row(row: tuple) -> Player:
+    """A Player instance from a workshop part's row (enough for a screen; not for saving)."""
+    player = Player(**dict(zip(PLAYER_FIELDS, row, strict=True)))
+    player._state.adding = False
+    return player
+
+
+def player_digest(player: Player) -> tuple:
+    """What a player's screen shows of their own row."""
+    return (player.table_id, player.seat, player.name, player.pin, player.rules, player.has_left)
+
+
+def clear() -> None:
+    _workshops.clear()
+    _tables.clear()
