@@ -89,6 +89,24 @@ def drawing_since_clear(table_id: int, limit: int = 300) -> list:
     return [g["points"] for g in qs.order_by("-pk").values_list("payload", flat=True)[:limit]][::-1]
 
 
+class RateWindow:
+    """Messages per second on one connection: "ok", then "refuse" once, then "drop"."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.start = time.monotonic()
+        self.count = 0
+
+    def hit(self) -> str:
+        now = time.monotonic()
+        if now - self.start >= 1.0:
+            self.start, self.count = now, 0
+        self.count += 1
+        if self.count <= self.limit:
+            return "ok"
+        return "refuse" if self.count == self.limit + 1 else "drop"
+
+
 class PlayerConsumer(AsyncJsonWebsocketConsumer):
     """One phone. Views are rendered by one task per socket (`_render_pending`), so a
     burst of changes costs at most one render in flight and one queued, and each
@@ -125,8 +143,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         self.player: Player | None = None  # own row, as of workshop version player_w
         self.player_w = -1
         self.last_digest = None
-        self.window_start = time.monotonic()
-        self.window_count = 0
+        self.rate = RateWindow(settings.BARNGA_WS_RATE)
         await self.channel_layer.group_add(
             broadcast.players_group(self.workshop_id), self.channel_name
         )
@@ -169,13 +186,10 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             return await self.error("invalid", "Messages are JSON text.")
         if len(text_data) > settings.BARNGA_WS_MAX_BYTES:
             return await self.error("too_large", "That message is too large.")
-        now = time.monotonic()
-        if now - self.window_start >= 1.0:
-            self.window_start, self.window_count = now, 0
-        self.window_count += 1
-        if self.window_count > settings.BARNGA_WS_RATE:
+        verdict = self.rate.hit()
+        if verdict != "ok":
             # One refusal per window, the rest dropped: a flood is not echoed back.
-            if self.window_count == settings.BARNGA_WS_RATE + 1:
+            if verdict == "refuse":
                 await self.error("rate", "Slow down: too many messages.")
             return
         try:

@@ -25,6 +25,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from tournament import broadcast, layerwatch, regions
+from tournament.consumers import RateWindow
 
 log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
@@ -50,6 +51,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self._pending = False
         self._last = 0.0
+        self.rate = RateWindow(settings.BARNGA_WS_RATE)
         await self.accept()
         snapshot = await self.render()
         if snapshot is None:
@@ -82,14 +84,27 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- incoming: only keep-alive and resync; every control is an HTTP POST
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if self.group is None or text_data is None or len(text_data) > settings.BARNGA_WS_MAX_BYTES:
+        if self.group is None:
             return
+        verdict = self.rate.hit()
+        if verdict != "ok":
+            if verdict == "refuse":
+                await self.send_json(
+                    {"t": "error", "code": "rate", "message": "Slow down: too many messages."}
+                )
+            return
+        if text_data is None or len(text_data) > settings.BARNGA_WS_MAX_BYTES:
+            return await self.send_json(
+                {"t": "error", "code": "invalid", "message": "Messages are JSON text up to 64 kB."}
+            )
         try:
             content = json.loads(text_data)
         except ValueError:
-            return
-        if not isinstance(content, dict):
-            return
+            content = None
+        if not isinstance(content, dict) or content.get("action") not in ("ping", "sync"):
+            return await self.send_json(
+                {"t": "error", "code": "invalid", "message": "Unknown message."}
+            )
         if content.get("action") == "ping":
             await self.send_json({"t": "pong"})
         elif content.get("action") == "sync":

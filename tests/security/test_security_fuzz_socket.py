@@ -227,9 +227,13 @@ async def test_wrong_phase_actions_are_refused_clearly():
 
 
 async def test_fuzz_facilitator_socket(settings):
-    """The facilitator's socket takes only ping and sync; anything else is ignored,
-    changes nothing and leaves the socket open."""
+    """The facilitator's socket takes only ping and sync; anything else is refused
+    with an error, changes nothing and leaves the socket open."""
     from django.test import Client
+
+    # Examples come faster than a person could send them; floods are tested
+    # separately (test_facilitator_consumer: one `rate` refusal, the rest dropped).
+    settings.BARNGA_WS_RATE = 100_000
 
     @database_sync_to_async
     def owner():

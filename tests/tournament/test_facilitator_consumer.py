@@ -4,6 +4,8 @@ that carries no secret."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -180,5 +182,33 @@ async def test_unknown_view_falls_back_to_the_panel():
     assert "fac-status" in (await regions(comm))["regions"]
     await comm.send_to(text_data="not json")
     await comm.send_json_to(["a list"])
+    for _ in range(2):
+        assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
     assert await comm.receive_nothing(timeout=0.3)
+    await comm.disconnect()
+
+
+async def test_facilitator_socket_answers_bad_messages_and_limits_floods():
+    """Bad messages get a clear error; a flood gets one `rate` refusal, the rest dropped."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=2, tables=1)
+    comm = communicator(w.pk, cookie)
+    assert (await comm.connect())[0]
+    await regions(comm)
+    await comm.send_to(text_data="not json")
+    assert (await comm.receive_json_from(timeout=3)) == {
+        "t": "error",
+        "code": "invalid",
+        "message": "Unknown message.",
+    }
+    await comm.send_json_to({"action": "delete_everything"})
+    assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
+    await drain(comm)
+    await asyncio.sleep(1.1)  # a fresh one-second window
+    for _ in range(40):
+        await comm.send_json_to({"action": "ping"})
+    seen = await drain(comm)
+    rate = [m for m in seen if m.get("t") == "error" and m.get("code") == "rate"]
+    pongs = [m for m in seen if m.get("t") == "pong"]
+    assert len(rate) == 1 and len(pongs) == 20  # BARNGA_WS_RATE
     await comm.disconnect()
