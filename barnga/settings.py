@@ -100,6 +100,18 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+BARNGA_DB_THREADS = int(os.environ.get("BARNGA_DB_THREADS", "8"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # Under ASGI every HTTP request runs in a thread of its own, so a persistent
+    # connection per thread was a new connection per request, left open until garbage
+    # collection: a join storm of 200 reached 180 connections (README, "Load test").
+    # A pool per process instead: sockets' threads and requests borrow and return.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", str(BARNGA_DB_THREADS + 24))),
+        "timeout": 30,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -199,10 +211,9 @@ BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
 BARNGA_BOT_DELAY = float(os.environ.get("BARNGA_BOT_DELAY", "1.0"))
 # The load test's bare group-echo route (/ws/bench/echo/): never set in production.
 BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
-# Threads (each with its own database connection) that run the player sockets'
-# database work in each web process: one waiting for a table lock held by another
-# process then holds up only itself (README, "Scaling").
-BARNGA_DB_THREADS = int(os.environ.get("BARNGA_DB_THREADS", "8"))
+# BARNGA_DB_THREADS (above): threads that run the player sockets' database work in
+# each web process; one waiting for a table lock held by another process then holds
+# up only itself (README, "Running several processes").
 
 # Static files straight from the app folders: no collectstatic step before serving.
 WHITENOISE_USE_FINDERS = True
