@@ -173,7 +173,7 @@ def _run(url, fac, laptop, phone, artifacts):
         game = Game.objects.get(table=player.table, state=GameState.PLAYING)
         state = gamestate.load_state(game)
         mine = set(state.hands[game.players.index(player.pk)])
-        page.wait_for_selector(".hand .card", timeout=WAIT)
+        page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
         shown = set(page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
         assert shown == mine
     phones["Ana"].screenshot(path=str(artifacts / "workshop-phone-study.png"), full_page=True)

@@ -63,7 +63,8 @@ def test_four_phones_play_a_game_with_a_reload_and_a_dispute(live_server_url, ph
 
     # The study phase shows each player's own rules.
     for page in pages.values():
-        page.wait_for_selector(".hand .card", timeout=5000)
+        # Table and workshop changes arrive as two pushes: wait for the study screen.
+        page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=5000)
         assert "visible only while you study" in page.inner_text("#screen")
     # Only one's own hand is on one's screen.
     for name, page in pages.items():
