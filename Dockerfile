@@ -23,4 +23,5 @@ USER barnga
 
 EXPOSE 8000
 # The proxy in front sets X-Forwarded-For/-Proto; Daphne trusts them (--proxy-headers).
-CMD ["daphne", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "barnga.asgi:application"]
+# A listen backlog of 1024 (Twisted's default is 50) for a room reconnecting at once.
+CMD ["daphne", "--proxy-headers", "-e", "tcp:port=8000:interface=0.0.0.0:backlog=1024", "barnga.asgi:application"]

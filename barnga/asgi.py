@@ -8,7 +8,6 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
@@ -17,9 +16,8 @@ from tournament import routing, timers  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(routing.websocket_urlpatterns))
-        ),
+        # Sessions and users where a route needs them (tournament/routing.py).
+        "websocket": AllowedHostsOriginValidator(URLRouter(routing.websocket_urlpatterns)),
     }
 )
 

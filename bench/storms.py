@@ -131,14 +131,24 @@ async def reconnect_client(spec: dict, conn) -> dict:
     gate = asyncio.Semaphore(100)
 
     async def connect(seat: dict):
-        async with gate:
-            ws = await websockets.connect(
-                seat["url"], origin=seat["origin"], compression=None, ping_interval=None,
-                additional_headers=[("Cookie", seat["cookie"])], open_timeout=60)
-            while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                if msg.get("t") == "view":
-                    return ws, msg, time.monotonic()
+        # As the phone's script does: retry after 0.5 s, doubling (static/js/live.js).
+        backoff = 0.5
+        for attempt in range(6):
+            try:
+                async with gate:
+                    ws = await websockets.connect(
+                        seat["url"], origin=seat["origin"], compression=None,
+                        ping_interval=None, additional_headers=[("Cookie", seat["cookie"])],
+                        open_timeout=20)
+                    while True:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                        if msg.get("t") == "view":
+                            return ws, msg, time.monotonic()
+            except (TimeoutError, OSError, websockets.WebSocketException):
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 8)
 
     seats = spec["seats"]
     first = await asyncio.gather(*(connect(s) for s in seats), return_exceptions=True)

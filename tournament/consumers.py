@@ -70,6 +70,17 @@ def player_for_token(token: str | None) -> Player | None:
     return selectors.player_by_token(token) if token else None
 
 
+def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list]:
+    """A socket's connect: mark the player connected, then read the pad's strokes and
+    the player's row with its current versions (after the socket joined its groups)."""
+    try:
+        services.player_set_connected(player_id=player_id, connected=True)
+    except ServiceError:  # gone meanwhile: the view below closes the socket
+        pass
+    strokes = drawing_since_clear(table_id) if table_id else []
+    return player_with_versions(player_id), strokes
+
+
 def player_with_versions(player_id: int) -> Player | None:
     """The player's row as it is now, with its workshop's and table's current versions."""
     return Player.objects.select_related("workshop", "table").filter(pk=player_id).first()
@@ -151,12 +162,18 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             broadcast.player_group(self.player_id), self.channel_name
         )
         # Listen before reading: a change committed in between is then announced.
-        await self.switch_table(player.table_id)
+        self.table_id = player.table_id
+        if self.table_id:
+            await self.channel_layer.group_add(
+                broadcast.table_group(self.table_id), self.channel_name
+            )
         layerwatch.register(self)
-        await in_db_thread(services.player_set_connected)(
-            player_id=self.player_id, connected=True
-        )
-        await self.send_view(force=True)
+        # One trip to the database thread for everything a connect reads and writes:
+        # when a room's phones all reconnect at once, those trips are the queue.
+        fresh, strokes = await in_db_thread(connect_reads)(self.player_id, self.table_id)
+        if self.table_id:
+            await self.send_json({"t": "strokes", "strokes": strokes})
+        await self.send_view(force=True, fresh=fresh)
 
     async def disconnect(self, code):
         if self.player_id is None:
@@ -264,7 +281,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # one failed render must not stop the socket's later ones
             log.exception("render for player %s failed", self.player_id)
 
-    async def send_view(self, *, force: bool = False):
+    async def send_view(self, *, force: bool = False, fresh: Player | None = None):
         """Render this seat's screen and send it, unless it shows nothing new.
 
         Forced (connect, sync, resync after a refused action): the versions are read
@@ -272,7 +289,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         the cached parts must be. Composing and rendering touch no database.
         """
         if force:
-            player = await in_db_thread(player_with_versions)(self.player_id)
+            player = fresh or await in_db_thread(player_with_versions)(self.player_id)
             if player is None:
                 return await self.close_unknown()
             self.player, self.player_w = player, player.workshop.version

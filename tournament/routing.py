@@ -1,15 +1,20 @@
 """Websocket routes (the one routing table lives in barnga/asgi.py)."""
 
+from channels.auth import AuthMiddlewareStack
+from channels.sessions import CookieMiddleware
 from django.conf import settings
 from django.urls import path
 
 from tournament import consumers, consumers_facilitator
 
 websocket_urlpatterns = [
-    path("ws/play/", consumers.PlayerConsumer.as_asgi()),
+    # A phone is its signed cookie: no session and user lookup per connect (each a
+    # hop to Channels' single database thread, which queued when a room reconnected).
+    path("ws/play/", CookieMiddleware(consumers.PlayerConsumer.as_asgi())),
+    # The facilitator is the logged-in user.
     path(
         "ws/facilitator/<int:workshop_id>/",
-        consumers_facilitator.FacilitatorConsumer.as_asgi(),
+        AuthMiddlewareStack(consumers_facilitator.FacilitatorConsumer.as_asgi()),
     ),
 ]
 

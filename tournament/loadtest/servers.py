@@ -40,7 +40,10 @@ def start_daphne(port: int, env: dict, log_path: Path | str | None = None) -> su
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL
     full_env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", **env}
     return subprocess.Popen(
-        [sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", str(port),
+        # A listen backlog of 1024 (Twisted's default is 50): a room's phones
+        # reconnecting at once otherwise meet dropped SYNs and retransmit timeouts.
+        [sys.executable, "-m", "daphne", "--proxy-headers", "-e",
+         f"tcp:port={port}:interface=127.0.0.1:backlog=1024",
          "barnga.asgi:application"],
         cwd=ROOT,
         env=full_env,
