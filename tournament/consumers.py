@@ -241,6 +241,13 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
                     expected_version=version,
                     client_action_id=client_id,
                 )
+            elif action == "act":
+                result = await in_db_thread(services.game_act)(
+                    player_id=self.player_id,
+                    move=content.get("move"),
+                    expected_version=version,
+                    client_action_id=client_id,
+                )
             elif action == "gesture":
                 kind = content.get("kind")
                 payload = {"points": content.get("points")} if kind == "drawing" else {}

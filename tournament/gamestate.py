@@ -10,25 +10,22 @@ from __future__ import annotations
 from collections import OrderedDict
 from threading import Lock
 
-from games import five_tricks
-from games.tricks import TrickRules
+from games import kinds
 
 _CACHE_SIZE = 4096
-_cache: OrderedDict[tuple[int, int], five_tricks.State] = OrderedDict()
+_cache: OrderedDict[tuple[int, int], object] = OrderedDict()
 _newest: dict[int, int] = {}  # game id → the highest seq cached
 _cache_lock = Lock()
 
 
-def engine_config(game) -> five_tricks.Config:
-    return five_tricks.Config(
-        table_rules=TrickRules.from_dict(game.table_rules),
-        seat_rules=tuple(TrickRules.from_dict(r) for r in game.seat_rules),
-        mode=game.mode,
+def kind_of(game) -> kinds.GameKind:
+    return kinds.get(game.kind)
+
+
+def initial_state(game):
+    return kind_of(game).new_state(
+        table_rules=game.table_rules, seat_rules=game.seat_rules, mode=game.mode, seed=game.seed
     )
-
-
-def initial_state(game) -> five_tricks.State:
-    return five_tricks.new_game(engine_config(game), seed=game.seed)
 
 
 def _remember(key, state) -> None:
@@ -44,7 +41,7 @@ def _remember(key, state) -> None:
                 del _newest[old_game]
 
 
-def load_state(game) -> five_tricks.State:
+def load_state(game):
     """The state after the game's `seq` actions. Caller has read `game` fresh.
 
     A miss replays from the newest earlier state this process has (another process
@@ -64,21 +61,22 @@ def load_state(game) -> five_tricks.State:
     # Only up to the seq read with `game`: a reader without the table lock (a screen)
     # may see later actions already, and a state cached under the wrong seq would be
     # served to every later reader of that seq.
+    kind = kind_of(game)
     for payload in (
         game.actions.filter(seq__gt=base_seq, seq__lte=game.seq)
         .order_by("seq")
         .values_list("payload", flat=True)
     ):
-        state, _ = five_tricks.apply(state, payload)
+        state, _ = kind.apply(state, payload)
     _remember(key, state)
     return state
 
 
-def replay_log(game) -> five_tricks.State:
+def replay_log(game):
     """Rebuild from the stored log alone (no cache): what the debrief and checks trust."""
-    state = initial_state(game)
+    state, kind = initial_state(game), kind_of(game)
     for payload in game.actions.order_by("seq").values_list("payload", flat=True):
-        state, _ = five_tricks.apply(state, payload)
+        state, _ = kind.apply(state, payload)
     return state
 
 

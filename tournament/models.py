@@ -184,6 +184,8 @@ class Game(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
+    # The base game (games/kinds): its engine replays the log.
+    kind = models.CharField(max_length=20, default="five_tricks")
     seed = models.BigIntegerField()
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="dealt_games")
     # Engine seat i is players[i]: seat 0 sits at the dealer's left and leads first.
@@ -196,6 +198,8 @@ class Game(models.Model):
     # Set while players claim a trick's winner: when it passes, the most-claimed seat wins.
     claim_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     tricks_won = models.JSONField(default=list, blank=True)
+    # Per seat, in the kind's score (tricks for Five Tricks, points for the others).
+    scores = models.JSONField(default=list, blank=True)
     winners = models.JSONField(default=list, blank=True, help_text="Player ids credited a game won")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -5,10 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
-from games import five_tricks
-from games.presets import PRESET_TITLES
-from games.sheets import sheet_text
-from games.tricks import TrickRules
+from games import five_tricks, kinds
 from tournament import gamestate, timing
 from tournament.models import (
     Dispute,
@@ -56,7 +53,7 @@ def workshop_overview(workshop_id: int, *, user) -> dict | None:
         tables.append(
             {
                 "number": table.number,
-                "preset": PRESET_TITLES.get(table.preset, "Custom sheet"),
+                "preset": kinds.get(workshop.game).preset_titles.get(table.preset, "Custom sheet"),
                 "rules": table.rules,
                 "players": [p for p in players if p.table_id == table.pk],
                 "game": games.get(table.pk),
@@ -237,7 +234,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "table": table,
         "version": table.version if table else 0,
         "wversion": workshop.version,
-        "sheet": sheet_text(TrickRules.from_dict(player.rules))
+        "sheet": kinds.get(workshop.game).sheet(player.rules)
         if workshop.phase == Phase.STUDY and player.rules
         else None,
         "neighbours": [],
@@ -275,9 +272,18 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
     """
     state = state if state is not None else gamestate.load_state(game)
     seat = game.players.index(player.pk)
-    v = five_tricks.view(state, seat)
     if names is None:
         names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    kind = gamestate.kind_of(game)
+    if not kind.records_tricks:
+        return {
+            "id": game.pk,
+            "number": game.number,
+            "kind": kind.key,
+            "template": kind.template,
+            **kind.screen(state, seat, names=[names.get(pid, "?") for pid in game.players]),
+        }
+    v = five_tricks.view(state, seat)
     seats = []
     for s, pid in enumerate(game.players):
         seats.append(

@@ -39,15 +39,6 @@ class TickReport:
     autopilot_rounds: list[int] = field(default_factory=list)
 
 
-def seats_to_act(state) -> list[int]:
-    """Seats the engine is waiting for: the player to play, or those yet to claim."""
-    if state.phase == "play":
-        return [state.to_act] if state.to_act is not None else []
-    if state.phase == "claim":
-        return [s for s, c in enumerate(state.claims) if c is None]
-    return []
-
-
 def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> TickReport:
     from tournament import services
 
@@ -120,7 +111,7 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
         if now - last.get(game.pk, game.started_at) < delay:
             continue
         state = gamestate.load_state(game)
-        for seat in seats_to_act(state):
+        for seat in gamestate.kind_of(game).to_act(state):
             pid = game.players[seat]
             if pid in automated:
                 try:

@@ -60,22 +60,61 @@
     const next = tpl.content.firstElementChild;
     const focusedKey = document.activeElement && document.activeElement.dataset
       ? (document.activeElement.dataset.card || document.activeElement.dataset.winner) : null;
+    // Cards picked for a move (a swap, a trick to lay) stay picked across a new view
+    // of the same game while they are still in the hand.
+    const picked = selected(current);
+    const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
     current.replaceWith(next);
+    if (sameGame) {
+      for (const card of picked) {
+        const again = next.querySelector(`[data-pick="${card}"]`);
+        if (again) again.setAttribute("aria-pressed", "true");
+      }
+      updatePicks(next);
+    }
     if (focusedKey) {
-      const again = next.querySelector(`[data-card="${focusedKey}"],[data-winner="${focusedKey}"]`);
+      const again = next.querySelector(`[data-card="${focusedKey}"],[data-winner="${focusedKey}"],[data-pick="${focusedKey}"]`);
       if (again) again.focus();
     }
     talk.hidden = next.dataset.canGesture !== "1";
     startClocks();
   }
 
+  // ---- picking cards for a move: [data-pick] toggles; a [data-action="act"] button
+  // with data-with-picks sends the picked cards as the move's "cards".
+  function selected(root) {
+    return Array.from(root.querySelectorAll('[data-pick][aria-pressed="true"]'))
+      .map((b) => b.dataset.pick);
+  }
+  function updatePicks(root) {
+    const count = selected(root).length;
+    for (const out of root.querySelectorAll("[data-picked-count]")) out.textContent = String(count);
+    for (const b of root.querySelectorAll("[data-with-picks]")) {
+      const min = Number(b.dataset.minPicks || 1);
+      const max = Number(b.dataset.maxPicks || 99);
+      b.disabled = count < min || count > max;
+    }
+  }
+
   // ---- taps
   app.addEventListener("click", (e) => {
+    const pick = e.target.closest("[data-pick]");
+    if (pick && app.contains(pick)) {
+      if (pick.getAttribute("aria-disabled") === "true") return;
+      pick.setAttribute("aria-pressed", pick.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      updatePicks(screen());
+      return;
+    }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
-    if (button.dataset.action === "play") {
+    if (button.dataset.action === "act") {
+      let move;
+      try { move = JSON.parse(button.dataset.move); } catch (err) { return; }
+      if ("withPicks" in button.dataset) move.cards = selected(screen());
+      send({ action: "act", move, version, id });
+    } else if (button.dataset.action === "play") {
       send({ action: "play", card: button.dataset.card, version, id });
     } else if (button.dataset.action === "claim") {
       send({ action: "claim", winner: Number(button.dataset.winner), version, id });
@@ -140,5 +179,6 @@
       return false;
     },
   });
+  updatePicks(screen());
   startClocks();
 })();

@@ -20,7 +20,7 @@ from tournament_helpers import (
     to_home,
 )
 
-from games import five_tricks
+from games import five_tricks, kinds
 from games.tricks import TrickRules, trick_winner
 from tournament import gamestate, services, timers
 from tournament.models import Dispute, Game, Player
@@ -50,7 +50,9 @@ def fix_seed(game, seed: int) -> Game:
 
 def clash_seed(game) -> int:
     """The first seed whose first trick, led for a dispute, the seats' sheets judge differently."""
-    config = gamestate.engine_config(game)
+    config = kinds.get("five_tricks").config(
+        table_rules=game.table_rules, seat_rules=game.seat_rules, mode=game.mode
+    )
     for seed in range(1, 500):
         state = five_tricks.new_game(config, seed=seed)
         while state.phase == "play":

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from games import five_tricks
+from games import kinds
 from games.errors import IllegalAction
+from games.kinds import MoveError
 from tournament import broadcast, gamestate, timing
 from tournament.errors import (
     DuplicateAction,
@@ -73,17 +74,19 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
     The dealer rotates one seat per game; engine seat 0 sits at the dealer's
     left. A table with fewer than two players waits.
     """
+    workshop = rnd.workshop
+    kind = kinds.get(workshop.game)
     players = seated_players(table)
-    if len(players) < 2:
+    if len(players) < kind.min_seats:
         return None
-    if len(players) > five_tricks.MAX_SEATS:
-        # The engine deals to at most 8: refuse (the caller's transaction rolls back)
-        # rather than crash, so the facilitator can move someone first.
+    if len(players) > kind.max_seats:
+        # The engine deals to at most max_seats: refuse (the caller's transaction rolls
+        # back) rather than crash, so the facilitator can move someone first.
         raise InvalidInput(
             f"Table {table.number} has {len(players)} players; at most "
-            f"{five_tricks.MAX_SEATS} can play a game. Move someone to another table first."
+            f"{kind.max_seats} can play a game of {kind.title}. "
+            "Move someone to another table first."
         )
-    workshop = rnd.workshop
     number = Game.objects.filter(table=table, round=rnd).count() + 1
     dealer_index = (number - 1 + rnd.number) % len(players)
     order = players[dealer_index + 1 :] + players[: dealer_index + 1]
@@ -91,11 +94,14 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
         table=table,
         round=rnd,
         number=number,
+        kind=kind.key,
         seed=secrets.randbits(62),
         dealer=players[dealer_index],
         players=[p.pk for p in order],
         table_rules=table.rules,
-        seat_rules=[p.rules or table.rules for p in order],
+        # Each player plays by their home table's sheet where the game has per-seat
+        # sheets (Barnga mode); otherwise the table's rules decide for everybody.
+        seat_rules=[(p.rules or table.rules) if kind.per_seat_rules else table.rules for p in order],
         mode=workshop.mode,
     )
     gamestate.remember(game, gamestate.initial_state(game))
@@ -144,6 +150,11 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     return game, rnd
 
 
+def _require_five_tricks(game: Game) -> None:
+    if not gamestate.kind_of(game).records_tricks:
+        raise InvalidInput("This table plays another game: use its own buttons.")
+
+
 def _check_client_id(player: Player, client_action_id) -> str | None:
     if client_action_id is None:
         return None
@@ -172,9 +183,10 @@ def _apply(
     client_action_id: str | None = None,
 ) -> ActResult:
     """Caller holds the table lock and has checked phase and version."""
+    kind = gamestate.kind_of(game)
     state = gamestate.load_state(game)
     try:
-        new_state, events = five_tricks.apply(state, action)
+        new_state, events = kind.apply(state, action)
     except IllegalAction as exc:
         raise IllegalMove(exc.reason) from None
     at = now()
@@ -193,16 +205,13 @@ def _apply(
     except IntegrityError:
         game.seq -= 1
         raise DuplicateAction("That action was already received.") from None
-    _record_derived(game, state, new_state, action, actor, at)
+    if kind.records_tricks:
+        _record_derived(game, state, new_state, action, actor, at)
     fields = ["seq"]
-    if five_tricks.is_over(new_state):
-        result = five_tricks.result(new_state)
-        game.state = GameState.OVER
-        game.tricks_won = list(result["tricks_won"])
-        game.winners = [game.players[s] for s in result["winners"]]
-        game.finished_at = at
-        game.claim_deadline = None
-        fields += ["state", "tricks_won", "winners", "finished_at", "claim_deadline"]
+    if kind.is_over(new_state):
+        fields += record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
+    elif not kind.records_tricks:
+        pass
     elif new_state.phase == "claim" and (
         state.phase != "claim" or new_state.dispute != state.dispute
     ):
@@ -215,12 +224,26 @@ def _apply(
     game.save(update_fields=fields)
     gamestate.remember(game, new_state)
     # Other players' claims do not make a claim stale; anything that ends the claim step does.
-    barrier = not (action["type"] == "claim" and new_state.phase == "claim")
+    barrier = not (
+        kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
+    )
     version = bump_table(table, barrier=barrier)
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round)
         version = table.version
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
+
+
+def record_outcome(game: Game, outcome: dict, state: str, at) -> list[str]:
+    """Set a finished (or cut) game's result fields; returns them for `save`."""
+    game.state = state
+    game.scores = list(outcome["scores"])
+    if gamestate.kind_of(game).score_label == "tricks":
+        game.tricks_won = list(outcome["scores"])
+    game.winners = [game.players[s] for s in outcome["winners"]]
+    game.finished_at = at
+    game.claim_deadline = None
+    return ["state", "scores", "tricks_won", "winners", "finished_at", "claim_deadline"]
 
 
 def _record_derived(game: Game, before, after, action: dict, actor: Player | None, at) -> None:
@@ -281,10 +304,39 @@ def game_play(
         raise InvalidInput("Choose a card from your hand.")
     player, table = _lock_for_action(player_id)
     game, _ = _active_game(player, table)
+    _require_five_tricks(game)
     cid = _check_client_id(player, client_action_id)
     check_version(table, expected_version)
     seat = _seat_of(game, player)
     action = {"type": "play", "seat": seat, "card": card.strip().upper()}
+    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+
+
+@transaction.atomic
+def game_act(
+    *,
+    player_id: int,
+    move: dict,
+    expected_version: int | None = None,
+    client_action_id: str | None = None,
+) -> ActResult:
+    """A player's move in a base game other than Five Tricks (a bid, a beg, a swap…).
+
+    The game's kind checks the move's shape and makes it the acting seat's; the
+    engine then decides whether it is legal now.
+    """
+    player, table = _lock_for_action(player_id)
+    game, _ = _active_game(player, table)
+    kind = gamestate.kind_of(game)
+    if kind.records_tricks:
+        raise InvalidInput("In this game, play a card or claim a trick.")
+    cid = _check_client_id(player, client_action_id)
+    check_version(table, expected_version)
+    seat = _seat_of(game, player)
+    try:
+        action = kind.phone_action(gamestate.load_state(game), seat, move)
+    except MoveError as exc:
+        raise InvalidInput(str(exc)) from None
     return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
 
 
@@ -299,6 +351,7 @@ def game_claim(
     """A player says who they believe won the trick (or changes their claim)."""
     player, table = _lock_for_action(player_id)
     game, _ = _active_game(player, table)
+    _require_five_tricks(game)
     cid = _check_client_id(player, client_action_id)
     check_version(table, expected_version)
     seat = _seat_of(game, player)
@@ -339,8 +392,6 @@ def game_claim_timeout(*, game_id: int, at=None) -> ActResult | None:
 @transaction.atomic
 def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResult | None:
     """A bot (or the bot standing in for a player who left) does what its seat has to do."""
-    from games import bots
-
     player, table = _lock_for_action(player_id)
     if not player.automated:
         raise NotAllowed("Only bots are played automatically.")
@@ -352,7 +403,8 @@ def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResu
         return None
     seat = game.players.index(player.pk)
     state = gamestate.load_state(game)
-    action = bots.choose_action(state, seat, rng or random.Random(f"{game.seed}:{game.seq}:{seat}"))
+    rng = rng or random.Random(f"{game.seed}:{game.seq}:{seat}")
+    action = gamestate.kind_of(game).bot_action(state, seat, rng)
     if action is None:
         return None
     return _apply(game=game, table=table, actor=player, action=action)
@@ -375,8 +427,11 @@ def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> G
     during_dispute = False
     if game is not None:
         state = gamestate.load_state(game)
-        trick_index = len(state.completed)
-        during_dispute = bool(state.phase == "claim" and state.dispute)
+        game_kind = gamestate.kind_of(game)
+        trick_index = game_kind.progress(state)
+        during_dispute = bool(
+            game_kind.records_tricks and state.phase == "claim" and state.dispute
+        )
     gesture = Gesture.objects.create(
         table=table,
         game=game,

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.db import transaction
 
-from games import five_tricks
+from games import kinds
 from tournament import gamestate, movement, timing
 from tournament.errors import InvalidInput, NotFound, WrongPhase
 from tournament.models import (
@@ -150,15 +150,12 @@ def cut_game(game: Game) -> None:
     A trick still being claimed is not taken, so it does not count; its open
     dispute is closed as "cut". Caller holds the table lock.
     """
+    from tournament.services.play import record_outcome
+
     state = gamestate.load_state(game)
-    result = five_tricks.result(state)
     at = now()
-    game.state = GameState.CUT
-    game.tricks_won = list(result["tricks_won"])
-    game.winners = [game.players[s] for s in result["winners"]]
-    game.finished_at = at
-    game.claim_deadline = None
-    game.save(update_fields=["state", "tricks_won", "winners", "finished_at", "claim_deadline"])
+    fields = record_outcome(game, gamestate.kind_of(game).outcome(state), GameState.CUT, at)
+    game.save(update_fields=fields)
     Dispute.objects.filter(game=game, resolved_at__isnull=True).update(
         resolved_at=at, resolution="cut"
     )
@@ -371,11 +368,12 @@ def movement_edit(*, round_id: int, moves: list[dict]) -> dict:
     for m in clean:
         sizes[m["from"]] -= 1
         sizes[m["to"]] += 1
+    kind = kinds.get(workshop.game)
     for number, size in sorted(sizes.items()):
-        if size > five_tricks.MAX_SEATS:
+        if size > kind.max_seats:
             raise InvalidInput(
                 f"Table {number} would have {size} players; at most "
-                f"{five_tricks.MAX_SEATS} can play a game."
+                f"{kind.max_seats} can play a game of {kind.title}."
             )
     computed = {(m["player"], m["to"]) for m in rnd.movement_preview.get("computed", [])}
     for m in clean:

@@ -7,9 +7,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max
 
-from games.five_tricks import MAX_SEATS
-from games.presets import PRESETS
-from games.tricks import TrickRules
+from games import kinds
 from tournament import broadcast, names
 from tournament.errors import InvalidInput, JoiningClosed, NotFound
 from tournament.models import (
@@ -43,7 +41,7 @@ LIMITS = {
     "home_seconds": (30, 3600),
     "dispute_seconds": (10, 600),
 }
-GAMES = ("five_tricks",)
+GAMES = tuple(kinds.KINDS)
 
 
 def _check_int(field: str, value) -> int:
@@ -77,6 +75,7 @@ def workshop_create(
         raise InvalidInput("A workshop needs a name of 1–100 characters.")
     if game not in GAMES:
         raise InvalidInput(f"Unknown game “{game}”.")
+    kind = kinds.get(game)
     if mode not in Mode.values:
         raise InvalidInput("The mode is either Barnga or referee.")
     if leave_policy not in LeavePolicy.values:
@@ -91,9 +90,15 @@ def workshop_create(
     }
     for field, value in values.items():
         _check_int(field, value)
+    if not kind.min_seats <= seats_per_table <= kind.max_seats:
+        raise InvalidInput(
+            f"{kind.title} is played by {kind.min_seats}"
+            f"{'' if kind.min_seats == kind.max_seats else f' to {kind.max_seats}'} "
+            "players: choose that many seats per table."
+        )
     try:
         preset_names = auto_assign(
-            table_count, PRESETS, seed if seed is not None else secrets.randbits(32)
+            table_count, kind.presets, seed if seed is not None else secrets.randbits(32)
         )
     except AssignmentError as exc:
         raise InvalidInput(str(exc)) from None
@@ -117,7 +122,7 @@ def workshop_create(
     if workshop is None:
         raise InvalidInput("Could not find a free join code; please try again.")
     Table.objects.bulk_create(
-        Table(workshop=workshop, number=i + 1, rules=PRESETS[p].to_dict(), preset=p)
+        Table(workshop=workshop, number=i + 1, rules=kind.presets[p].to_dict(), preset=p)
         for i, p in enumerate(preset_names)
     )
     return workshop
@@ -135,20 +140,22 @@ def sheets_assign(
     """
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
+    kind = kinds.get(workshop.game)
+    presets = kind.presets
     tables = lock_tables(workshop_id)
     if assignment is None:
         try:
             chosen = auto_assign(
-                len(tables), PRESETS, seed if seed is not None else secrets.randbits(32)
+                len(tables), presets, seed if seed is not None else secrets.randbits(32)
             )
         except AssignmentError as exc:
             raise InvalidInput(str(exc)) from None
-        new = {t.number: (PRESETS[p], p) for t, p in zip(tables, chosen, strict=True)}
+        new = {t.number: (presets[p], p) for t, p in zip(tables, chosen, strict=True)}
     else:
         if not isinstance(assignment, dict):
             raise InvalidInput("Give a sheet for each table.")
         by_number = {t.number: t for t in tables}
-        new = {t.number: (TrickRules.from_dict(t.rules), t.preset) for t in tables}
+        new = {t.number: (kind.rules_from_dict(t.rules), t.preset) for t in tables}
         for key, value in assignment.items():
             try:
                 number = int(key)
@@ -157,16 +164,16 @@ def sheets_assign(
             if number not in by_number:
                 raise InvalidInput(f"There is no table {number}.")
             if isinstance(value, str):
-                if value not in PRESETS:
+                if value not in presets:
                     raise InvalidInput(f"There is no preset called “{value}”.")
-                new[number] = (PRESETS[value], value)
+                new[number] = (presets[value], value)
             elif isinstance(value, dict):
                 try:
-                    new[number] = (TrickRules.from_dict(value), "custom")
+                    new[number] = (kind.rules_from_dict(value), "custom")
                 except (ValueError, TypeError) as exc:
                     raise InvalidInput(f"Table {number}: {exc}") from None
             else:
-                raise InvalidInput(f"Table {number}: give a preset name or the four knobs.")
+                raise InvalidInput(f"Table {number}: give a preset name or the sheet's knobs.")
     for table in tables:
         rules, preset = new[table.number]
         table.rules = rules.to_dict()
@@ -202,7 +209,8 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     # (In the lobby the facilitator can still drop players before seating.)
     if (
         workshop.phase != Phase.LOBBY
-        and workshop.players.filter(has_left=False).count() >= workshop.table_count * MAX_SEATS
+        and workshop.players.filter(has_left=False).count()
+        >= workshop.table_count * kinds.get(workshop.game).max_seats
     ):
         raise JoiningClosed("Every table is full.")
     return _add_player(workshop, clean, is_bot=False)

@@ -1,0 +1,125 @@
+"""What the tournament layer needs from a game: one ``GameKind`` per base game.
+
+The tournament (tournament/) stores a game as its seed, its players and its action
+log, and knows nothing of the rules: it asks the game's kind to start a state, apply
+an action, say who must act, score it and show it to a seat. Each kind wraps one
+pure engine of games/ and adds what a workshop needs around it:
+
+- **rules**: a table's secret rules are a knobs dict. ``rules_from_dict`` turns one
+  into an immutable, hashable object with ``to_dict()`` and ``diff(other)`` (the
+  knobs that differ), ``presets`` are named rule sets a workshop deals to its tables
+  (tournament/sheet_assignment.py keeps neighbouring tables at least two knobs
+  apart), and ``sheet`` writes the study sheet from the knobs alone.
+- **play**: ``new_state``, ``apply``, ``is_over``, ``outcome`` (winners and a score
+  per seat, also for a game cut short by the end of a round), ``to_act`` (the seats
+  the engine waits for: bots act for them), ``bot_action``.
+- **phone**: ``phone_action`` checks a phone's ``{"action": "act", "move": {...}}``
+  and turns it into the engine action of the acting seat (a seat can only ever act
+  for itself); ``screen`` builds the template context of one seat's view, and
+  ``template`` names the template that shows it (templates/play/games/).
+
+Five Tricks keeps its own two messages (``play`` and ``claim``) and derived rows
+(tricks, claims, disputes): ``records_tricks`` says so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+
+class MoveError(ValueError):
+    """A phone's move that is not even a well-formed action of this game."""
+
+
+class GameKind:
+    key: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    # Word for the per-seat score stored with a finished game ("tricks", "points").
+    score_label: ClassVar[str] = "points"
+    # Each player plays by their home table's sheet (Barnga mode), not only the table's.
+    per_seat_rules: ClassVar[bool] = False
+    # Five Tricks: the tournament writes trick, claim and dispute rows.
+    records_tricks: ClassVar[bool] = False
+    # The action types a phone may send through ``{"action": "act"}``.
+    move_types: ClassVar[tuple[str, ...]] = ()
+    template: ClassVar[str]
+    presets: ClassVar[Mapping[str, Any]]
+    preset_titles: ClassVar[Mapping[str, str]] = {}
+
+    # ---- rules
+    def rules_from_dict(self, d: object) -> Any:
+        raise NotImplementedError
+
+    def default_rules(self) -> dict:
+        return self.rules_from_dict({}).to_dict()
+
+    def sheet(self, rules: dict) -> dict:
+        """The study sheet: {"title": str, "sections": [{"heading", "text"}]}."""
+        raise NotImplementedError
+
+    # ---- play
+    def new_state(self, *, table_rules: dict, seat_rules: Sequence[dict], mode: str, seed: int):
+        raise NotImplementedError
+
+    def apply(self, state, action: dict) -> tuple[Any, list[dict]]:
+        raise NotImplementedError
+
+    def is_over(self, state) -> bool:
+        raise NotImplementedError
+
+    def outcome(self, state) -> dict:
+        """{"winners": [seats], "scores": [per seat]}; on an unfinished game, so far."""
+        raise NotImplementedError
+
+    def to_act(self, state) -> list[int]:
+        raise NotImplementedError
+
+    def bot_action(self, state, seat: int, rng: random.Random) -> dict | None:
+        raise NotImplementedError
+
+    def progress(self, state) -> int:
+        """A number that grows as the game goes on (tricks, deals): gestures are tagged with it."""
+        return 0
+
+    # ---- phone
+    def phone_action(self, state, seat: int, move: object) -> dict:
+        """The engine action for ``seat`` from a phone's move, or MoveError."""
+        if not isinstance(move, dict):
+            raise MoveError("A move must be an object.")
+        kind = move.get("type")
+        if kind not in self.move_types:
+            raise MoveError("That is not a move of this game.")
+        return self.clean_move(state, seat, kind, move)
+
+    def clean_move(self, state, seat: int, kind: str, move: dict) -> dict:
+        raise NotImplementedError
+
+    def screen(self, state, seat: int, *, names: Sequence[str]) -> dict:
+        """Context for ``template``: what ``seat`` may see, seats named by ``names``."""
+        raise NotImplementedError
+
+    def spectator(self, state, *, names: Sequence[str]) -> dict:
+        """What the facilitator's monitor shows of a table (everything)."""
+        raise NotImplementedError
+
+
+def clean_cards(value: object, *, most: int = 13) -> list[str]:
+    """A list of card codes from a phone (upper-cased); MoveError if not one."""
+    if not isinstance(value, list) or not 1 <= len(value) <= most:
+        raise MoveError("Choose cards from your hand.")
+    cards = []
+    for c in value:
+        if not isinstance(c, str) or not 2 <= len(c.strip()) <= 3:
+            raise MoveError("Choose cards from your hand.")
+        cards.append(c.strip().upper())
+    return cards
+
+
+def clean_card(value: object) -> str:
+    if not isinstance(value, str) or not 2 <= len(value.strip()) <= 3:
+        raise MoveError("Choose a card from your hand.")
+    return value.strip().upper()

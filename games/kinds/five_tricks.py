@@ -1,0 +1,75 @@
+"""Five Tricks, the Barnga game, as a workshop's base game.
+
+Its phone screen, its ``play``/``claim`` messages and its derived rows (tricks,
+claims, disputes, claim time limits) are the tournament's own
+(tournament/services/play.py, selectors.game_screen): this kind gives the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games import bots, five_tricks
+from games.presets import PRESET_TITLES, PRESETS
+from games.sheets import sheet_text
+from games.tricks import TrickRules
+
+from .base import GameKind
+
+
+class FiveTricks(GameKind):
+    key = "five_tricks"
+    title = "Five Tricks"
+    min_seats = five_tricks.MIN_SEATS
+    max_seats = five_tricks.MAX_SEATS
+    score_label = "tricks"
+    per_seat_rules = True
+    records_tricks = True
+    presets = PRESETS
+    preset_titles = PRESET_TITLES
+
+    def rules_from_dict(self, d: object) -> TrickRules:
+        return TrickRules.from_dict(d if d else TrickRules().to_dict())
+
+    def sheet(self, rules: dict) -> dict:
+        return sheet_text(TrickRules.from_dict(rules))
+
+    def config(self, *, table_rules: dict, seat_rules: Sequence[dict], mode: str):
+        return five_tricks.Config(
+            table_rules=TrickRules.from_dict(table_rules),
+            seat_rules=tuple(TrickRules.from_dict(r) for r in seat_rules),
+            mode=mode,
+        )
+
+    def new_state(self, *, table_rules, seat_rules, mode, seed):
+        return five_tricks.new_game(
+            self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode), seed=seed
+        )
+
+    def apply(self, state, action):
+        return five_tricks.apply(state, action)
+
+    def is_over(self, state) -> bool:
+        return five_tricks.is_over(state)
+
+    def outcome(self, state) -> dict:
+        r = five_tricks.result(state)
+        return {"winners": list(r["winners"]), "scores": list(r["tricks_won"])}
+
+    def to_act(self, state) -> list[int]:
+        """The player to play, or those yet to claim."""
+        if state.phase == "play":
+            return [state.to_act] if state.to_act is not None else []
+        if state.phase == "claim":
+            return [s for s, c in enumerate(state.claims) if c is None]
+        return []
+
+    def bot_action(self, state, seat: int, rng: random.Random):
+        return bots.choose_action(state, seat, rng)
+
+    def progress(self, state) -> int:
+        return len(state.completed)
+
+
+KIND = FiveTricks()
