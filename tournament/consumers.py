@@ -288,7 +288,9 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # one failed render must not stop the socket's later ones
             log.exception("render for player %s failed", self.player_id)
 
-    async def send_view(self, *, force: bool = False, fresh: Player | None = None):
+    async def send_view(
+        self, *, force: bool = False, fresh: Player | None = None, as_forced: bool = False
+    ):
         """Render this seat's screen and send it, unless it shows nothing new.
 
         Forced (connect, sync, resync after a refused action): the versions are read
@@ -334,8 +336,15 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
                 )
                 if tpart is not None and tpart["version"] < tmin:  # that read began too early
                     tpart = await in_db_thread(screencache.load_table)(tid, tmin, rid)
+        if tpart is not None and tpart["wversion"] > wpart["version"]:
+            # The table was read after a workshop change this socket has not yet
+            # heard of: render both new, never the new table under the old phase.
+            self.want_w = max(self.want_w, tpart["wversion"])
+            self.want_v = max(self.want_v, tpart["version"])
+            return await self.send_view(as_forced=force or as_forced)
         v, w = (tpart["version"] if tpart else 0), wpart["version"]
         digest = (self.table_id, v, wpart["digest"], screencache.player_digest(self.player))
+        force = force or as_forced
         if not force and (digest == self.last_digest or (v <= self.shown_v and w <= self.shown_w)):
             # Nothing this screen shows has changed (a join elsewhere, a facilitator's
             # setting): no render, no message.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import five_tricks, kinds
@@ -167,7 +167,10 @@ def table_part(table_id: int, *, round_id: int | None) -> dict | None:
 
 
 def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
-    table = Table.objects.filter(pk=table_id).first()
+    # With the workshop's version as read now: a screen must not pair this table with
+    # a workshop part older than that (a game dealt for the study phase shown under
+    # the lobby's heading, because the table's message arrived first).
+    table = Table.objects.annotate(wversion=F("workshop__version")).filter(pk=table_id).first()
     if table is None:
         return None
     seated = list(Player.objects.filter(table_id=table_id).order_by("seat"))
@@ -196,6 +199,7 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
     return {
         "table": table,
         "version": table.version,
+        "wversion": table.wversion,
         "round_id": round_id,
         "seated": {p.pk: p for p in seated},
         "neighbours": [

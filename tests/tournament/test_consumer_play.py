@@ -239,3 +239,36 @@ async def test_cookie_from_the_join_page_opens_the_socket():
     view = await receive_type(comm, "view")
     assert "Late Lou" in view["html"]
     await comm.disconnect()
+
+
+async def test_a_dealt_table_never_shows_under_the_old_phase():
+    """Starting the study deals (the table's message goes out first) and changes the
+    phase (the workshop's message after it): the first screen with a hand already
+    says study, not lobby."""
+
+    @database_sync_to_async
+    def seated_lobby():
+        w = make_workshop(players=4, tables=1, seats=4)
+        services.players_seat_home(workshop_id=w.pk)
+        return w, Player.objects.filter(workshop=w).first()
+
+    @database_sync_to_async
+    def start(w):
+        services.workshop_start_study(workshop_id=w.pk)
+
+    w, player = await seated_lobby()
+    comm = communicator(player)
+    assert (await comm.connect())[0]
+    snap = await receive_type(comm, "view")
+    assert 'data-phase="lobby"' in snap["html"] and 'class="hand"' not in snap["html"]
+    await start(w)
+    seen = []
+    while True:
+        msg = await receive_type(comm, "view")
+        seen.append(msg)
+        if 'class="hand"' in msg["html"]:
+            break
+    for msg in seen:
+        if 'class="hand"' in msg["html"]:
+            assert 'data-phase="study"' in msg["html"], "a dealt hand under the lobby's phase"
+    await comm.disconnect()
