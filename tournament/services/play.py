@@ -191,17 +191,19 @@ def _apply(
         raise IllegalMove(exc.reason) from None
     at = now()
     game.seq += 1
+    # No savepoint (two round trips per action): under the table lock the seq is
+    # free and the client id was checked, so a unique violation means a duplicate
+    # the checks missed, and the whole action is rolled back with it.
     try:
-        with transaction.atomic():
-            Action.objects.create(
-                game=game,
-                seq=game.seq,
-                actor=actor,
-                kind=action["type"],
-                payload=action,
-                events=events,
-                client_action_id=client_action_id,
-            )
+        Action.objects.create(
+            game=game,
+            seq=game.seq,
+            actor=actor,
+            kind=action["type"],
+            payload=action,
+            events=events,
+            client_action_id=client_action_id,
+        )
     except IntegrityError:
         game.seq -= 1
         raise DuplicateAction("That action was already received.") from None

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The scale figures of issue 10, on this machine: two Daphne processes on a private
+# Redis and a private PostgreSQL (Debian's binaries), then
+#   1. 1,000 players at a human pace (--think-ms 1000),
+#   2. as fast as bots can (--think-ms 0) and the bare group echo (--baseline),
+#   3. 200 joins within 10 s, 4. 500 sockets dropped at once.
+# Prints each benchmark's JSON line, with the machine, to stdout and to
+# bench/results/figures-<date>.txt. Run it on a quiet machine: the figures are
+# the machine's, not the app's alone.
+#
+#   bash bench/figures.sh            # everything (about 10 minutes)
+#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PY="$ROOT/.venv/bin/python"
+[ -x "$PY" ] || { echo "run bash scripts/test.sh (or scripts/demo.sh) once first: no .venv" >&2; exit 2; }
+ONLY="${1:-all}"
+PLAYERS="${PLAYERS:-1000}"
+SECONDS_LOAD="${SECONDS_LOAD:-60}"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-figures.XXXXXX")"
+PIDS=()
+AS=()
+BINDIR="$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort | tail -1)")"
+cleanup() {
+  # PostgreSQL runs under runuser when root: stop it by its data directory.
+  [ -d "$WORK/pg" ] && "${AS[@]}" "$BINDIR/pg_ctl" -D "$WORK/pg" stop -m fast >/dev/null 2>&1 || true
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+REDIS_PORT="$(free_port)"
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" \
+  >"$WORK/redis.log" 2>&1 &
+PIDS+=($!)
+
+PG_PORT="$(free_port)"
+if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$WORK"; AS=(runuser -u postgres --); fi
+"${AS[@]}" "$BINDIR/initdb" -D "$WORK/pg" -U postgres --auth=trust -E UTF8 >/dev/null
+# Durable commits as in production (fsync on); 200 connections for 2 pools and the clients.
+"${AS[@]}" "$BINDIR/postgres" -D "$WORK/pg" -p "$PG_PORT" -k "$WORK" -h 127.0.0.1 \
+  -c max_connections=200 >"$WORK/pg.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do
+  "$BINDIR/pg_isready" -h 127.0.0.1 -p "$PG_PORT" -q && break
+  sleep 0.2
+done
+"$BINDIR/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE barnga" >/dev/null
+
+export DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/barnga"
+export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+export DJANGO_SETTINGS_MODULE=barnga.settings
+cd "$ROOT"
+"$PY" manage.py migrate -v 0
+
+mkdir -p bench/results
+OUT="bench/results/figures-$(date +%Y-%m-%d).txt"
+{
+  echo "# $(date -Is) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
+       "$(free -g | awk '/Mem:/ {print $2}') GB RAM, $(uname -sr)"
+  echo "# PostgreSQL $("$BINDIR/postgres" --version | awk '{print $3}'), Redis $(redis-server --version | awk '{print $3}' | cut -d= -f2), Python $("$PY" -c 'import platform; print(platform.python_version())')"
+} | tee -a "$OUT"
+
+run() {  # name, command...
+  local name="$1"; shift
+  echo "## $name: $*" | tee -a "$OUT"
+  "$@" 2>"$WORK/$name.err" | tee -a "$OUT" || { echo "   (exit $?: see below)" | tee -a "$OUT"; tail -20 "$WORK/$name.err" >&2; }
+}
+
+if [ "$ONLY" = all ] || [ "$ONLY" = load ]; then
+  run load "$PY" manage.py loadtest --players "$PLAYERS" --seconds "$SECONDS_LOAD" --think-ms 1000 --servers 2
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = fast ]; then
+  run fast "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2
+  run baseline "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = joins ]; then
+  run joins "$PY" bench/storms.py joins --joiners 200 --within 10 --servers 2
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = reconnect ]; then
+  run reconnect "$PY" bench/storms.py reconnect --sockets 500 --servers 2
+fi
+echo "# written to $OUT" >&2
