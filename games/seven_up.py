@@ -8,7 +8,10 @@ dealer's left, dealer last; with the hook rule on, the dealer may not make the b
 add up to the number of cards each player holds. The dealer's left leads the first
 trick; follow suit if able, else any card; the best trump wins, else the best card
 of the led suit; the trick's winner leads the next. An exact bid of b > 0 scores
-``points_per_trick`` x b, an exact zero ``zero_bid_points``, a miss 0.
+``points_per_trick`` x b, an exact zero ``zero_bid_points``, a miss 0. Two knobs
+shared with Five Tricks change how tricks are won: ``ace`` ("high" or "low") and
+``wins`` ("highest" or "lowest": the lowest trump, else the lowest card of the
+led suit, takes the trick).
 
 The 8th deal (index 7, the second one-card deal) is blind: each player sees every
 card but their own and plays it unseen with ``{"type": "play_blind"}``.
@@ -27,9 +30,17 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import SUITS, full_deck, is_card, parse_card, shuffled
+from .cards import RANKS, SUITS, full_deck, is_card, parse_card, shuffled
 from .errors import IllegalAction
-from .tricks import TrickRules, legal_cards, rank_order, trick_winner, why_illegal
+from .tricks import (
+    ACE_VALUES,
+    WINS_VALUES,
+    TrickRules,
+    legal_cards,
+    rank_order,
+    trick_winner,
+    why_illegal,
+)
 
 __all__ = [
     "IllegalAction",
@@ -71,11 +82,26 @@ N_DEALS = len(DEAL_SIZES)
 BLIND_DEAL = 7  # the second one-card deal, index 7 (the seed's "①")
 PHASE_DEAL, PHASE_BID, PHASE_PLAY, PHASE_OVER = "deal", "bid", "play", "over"
 
-RULE_KEYS = ("hook", "points_per_trick", "zero_bid_points")
-DEFAULT_RULES = {"hook": True, "points_per_trick": 15, "zero_bid_points": 10}
+RULE_KEYS = ("hook", "points_per_trick", "zero_bid_points", "ace", "wins")
+DEFAULT_RULES = {
+    "hook": True,
+    "points_per_trick": 15,
+    "zero_bid_points": 10,
+    "ace": "high",
+    "wins": "highest",
+}
+# The knobs shared with Five Tricks (games/tricks.py): where the ace ranks and which
+# end of the order takes a trick. A config's ``rules`` names them only when they
+# differ from the classic game, so records of classic matches keep their three keys.
+SHARED_KEYS = ("ace", "wins")
 
-# Ace high, highest wins, follow suit else anything: one sheet per trump suit.
-_RULES_BY_TRUMP = {s: TrickRules(ace="high", wins="highest", trump=s) for s in SUITS}
+# Follow suit else anything: one trick sheet per (ace, wins, trump suit).
+_TRICK_RULES = {
+    (a, w, s): TrickRules(ace=a, wins=w, trump=s)
+    for a in ACE_VALUES
+    for w in WINS_VALUES
+    for s in SUITS
+}
 _NO_TRUMP = TrickRules(ace="high", wins="highest", trump=None)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SORT_KEY = {c: _SUIT_INDEX[c[-1]] * 100 + rank_order(c, _NO_TRUMP) for c in full_deck()}
@@ -101,6 +127,8 @@ class Config:
     points_per_trick: int = 15
     zero_bid_points: int = 10
     first_dealer: int | None = None
+    ace: str = "high"
+    wins: str = "highest"
 
     def __post_init__(self) -> None:
         n = self.n_seats
@@ -112,6 +140,10 @@ class Config:
             value = getattr(self, key)
             if not _is_int(value) or value < 0:
                 raise ValueError(f"{key} must be a whole number of points >= 0, not {value!r}.")
+        if self.ace not in ACE_VALUES:
+            raise ValueError(f"ace must be 'high' or 'low', not {self.ace!r}.")
+        if self.wins not in WINS_VALUES:
+            raise ValueError(f"wins must be 'highest' or 'lowest', not {self.wins!r}.")
         if self.first_dealer is None:
             object.__setattr__(self, "first_dealer", n - 1)
         elif not _is_int(self.first_dealer) or not 0 <= self.first_dealer < n:
@@ -121,7 +153,16 @@ class Config:
 
     @property
     def rules(self) -> dict:
-        return {k: getattr(self, k) for k in RULE_KEYS}
+        """The knobs; ``ace`` and ``wins`` only where they differ from the default."""
+        return {
+            k: getattr(self, k)
+            for k in RULE_KEYS
+            if k not in SHARED_KEYS or getattr(self, k) != DEFAULT_RULES[k]
+        }
+
+    def trick_rules(self, trump: str) -> TrickRules:
+        """How a trick is won this deal: this table's ace and wins, ``trump`` as trump."""
+        return _TRICK_RULES[(self.ace, self.wins, trump)]
 
     def dealer_of(self, deal_no: int) -> int:
         """Who deals deal ``deal_no`` (0-based): one seat clockwise per deal."""
@@ -423,7 +464,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     if state.blind:
         return [{"type": "play_blind", "seat": seat}]
     led = state.current[0][1][-1] if state.current else None
-    cards = legal_cards(state.hands[seat], led, _RULES_BY_TRUMP[state.trump])
+    cards = legal_cards(state.hands[seat], led, state.config.trick_rules(state.trump))
     return [{"type": "play", "seat": seat, "card": c} for c in cards]
 
 
@@ -549,7 +590,7 @@ def _play(state: State, action: dict, unseen: bool) -> tuple[State, list[dict]]:
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from None
         led = state.current[0][1][-1] if state.current else None
-        reason = why_illegal(card, hand, led, _RULES_BY_TRUMP[state.trump])
+        reason = why_illegal(card, hand, led, state.config.trick_rules(state.trump))
         if reason is not None:
             raise IllegalAction(reason)
 
@@ -562,7 +603,7 @@ def _play(state: State, action: dict, unseen: bool) -> tuple[State, list[dict]]:
     if len(current) < n:
         return _replace(state, hands=hands, current=current, seq=seq), events
 
-    winner = trick_winner(current, _RULES_BY_TRUMP[state.trump])
+    winner = trick_winner(current, state.config.trick_rules(state.trump))
     trick = Trick(state.leader, current, winner)
     tricks = state.tricks + (trick,)
     won = (
@@ -974,20 +1015,44 @@ def replay_record(doc: dict) -> dict:
 BOT_NOISE = 0.1
 
 
-def _strength(card: str, trump: str) -> tuple[int, int]:
-    return (card[-1] == trump, rank_order(card, _NO_TRUMP))
+def _power_table(ace: str, wins: str) -> dict[str, int]:
+    # A rank's place in the order that takes tricks: 2 for the weakest, 14 for the
+    # best (the classic game's face values: 2 ... 10, J 11, Q 12, K 13, A 14).
+    rules = TrickRules(ace=ace, wins=wins)
+    ranked = sorted(RANKS, key=lambda r: rank_order(r + "S", rules))
+    return {r: i + 2 for i, r in enumerate(ranked)}
 
 
-def estimate_tricks(hand: Sequence[str], trump: str, n_seats: int) -> float:
-    """Expected tricks of ``hand``: high trumps and off-suit aces and kings.
+_POWER = {(a, w): _power_table(a, w) for a in ACE_VALUES for w in WINS_VALUES}
 
-    A rough count: a trump is worth more the higher it is, an off-suit ace most of
-    a trick, a king less, and every off-suit honour less at a fuller table.
+
+def _power(card: str, ace: str = "high", wins: str = "highest") -> int:
+    return _POWER[(ace, wins)][card[:-1]]
+
+
+def _view_knobs(v: dict) -> tuple[str, str]:
+    rules = v.get("rules") or {}
+    return rules.get("ace", DEFAULT_RULES["ace"]), rules.get("wins", DEFAULT_RULES["wins"])
+
+
+def _strength(card: str, trump: str, ace: str = "high", wins: str = "highest") -> tuple[int, int]:
+    return (card[-1] == trump, _power(card, ace, wins))
+
+
+def estimate_tricks(
+    hand: Sequence[str], trump: str, n_seats: int, *, ace: str = "high", wins: str = "highest"
+) -> float:
+    """Expected tricks of ``hand``: strong trumps and off-suit top cards.
+
+    A rough count: a trump is worth more the stronger it is, the best off-suit rank
+    (the ace, in the classic game) most of a trick, the next one less, and every
+    off-suit honour less at a fuller table. ``ace`` and ``wins`` say which ranks are
+    strong, as on the table's sheet.
     """
     crowd = 3 / n_seats
     expected = 0.0
     for card in hand:
-        value = rank_order(card, _NO_TRUMP)  # 2 .. 14
+        value = _power(card, ace, wins)  # 2 (weakest) .. 14 (best)
         if card[-1] == trump:
             expected += 0.3 + 0.7 * (value - 2) / 12
         elif value == 14:
@@ -1006,7 +1071,7 @@ def _blind_win_chance(v: dict) -> float:
     seen |= {c for _, c in v["current"]}
     seen.add(v["trump_card"])
     unknown = [c for c in full_deck() if c not in seen]
-    rules = _RULES_BY_TRUMP[v["trump"]]
+    rules = _TRICK_RULES[(*_view_knobs(v), v["trump"])]
     order = [(v["leader"] + i) % n for i in range(n)]
     others = {s: (v["visible_cards"][s] or [None])[0] for s in order if s != seat}
     for s, c in v["current"]:
@@ -1023,7 +1088,8 @@ def _choose_bid(v: dict) -> int:
     if v["hand_hidden"]:
         want = 1 if _blind_win_chance(v) > 0.5 else 0
     else:
-        want = round(estimate_tricks(v["hand"], v["trump"], v["n_seats"]))
+        ace, wins = _view_knobs(v)
+        want = round(estimate_tricks(v["hand"], v["trump"], v["n_seats"], ace=ace, wins=wins))
     want = max(0, min(v["cards"], want))
     # The hook may forbid the wish: take the nearest legal bid, the lower on a tie.
     return min(legal, key=lambda b: (abs(b - want), b))
@@ -1034,12 +1100,13 @@ def _choose_card(v: dict, rng: random.Random) -> str:
     if len(legal) == 1 or rng.random() < BOT_NOISE:
         return rng.choice(legal)
     seat, trump = v["seat"], v["trump"]
-    key = lambda c: _strength(c, trump)  # noqa: E731
+    ace, wins = _view_knobs(v)
+    key = lambda c: _strength(c, trump, ace, wins)  # noqa: E731
     want_win = v["bids"][seat] > v["tricks_won"][seat]
     current = [(s, c) for s, c in v["current"]]
     if not current:
         return max(legal, key=key) if want_win else min(legal, key=key)
-    rules = _RULES_BY_TRUMP[trump]
+    rules = _TRICK_RULES[(ace, wins, trump)]
     winning = [c for c in legal if trick_winner(current + [(seat, c)], rules) == seat]
     losing = [c for c in legal if c not in winning]
     if want_win:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from .all_fives import KIND as ALL_FIVES
 from .base import GameKind, MoveError
 from .five_tricks import KIND as FIVE_TRICKS
+from .seven_up import KIND as SEVEN_UP
+from .three_tricks import KIND as THREE_TRICKS
 
-KINDS: dict[str, GameKind] = {k.key: k for k in (FIVE_TRICKS,)}
+KINDS: dict[str, GameKind] = {k.key: k for k in (FIVE_TRICKS, ALL_FIVES, THREE_TRICKS, SEVEN_UP)}
 TITLES: dict[str, str] = {k: v.title for k, v in KINDS.items()}
 
 

@@ -81,6 +81,14 @@ class GameKind:
     def bot_action(self, state, seat: int, rng: random.Random) -> dict | None:
         raise NotImplementedError
 
+    def summary(self, rules: dict) -> str:
+        """One line of knobs for the facilitator ("hook on, 15 points a trick"): never shown
+        to students. The default names each knob of ``rules_from_dict(rules).to_dict()``."""
+        return ", ".join(
+            f"{k.replace('_', ' ')} {knob_text(v)}"
+            for k, v in self.rules_from_dict(rules).to_dict().items()
+        )
+
     def progress(self, state) -> int:
         """A number that grows as the game goes on (tricks, deals): gestures are tagged with it."""
         return 0
@@ -105,6 +113,15 @@ class GameKind:
     def spectator(self, state, *, names: Sequence[str]) -> dict:
         """What the facilitator's monitor shows of a table (everything)."""
         raise NotImplementedError
+
+
+def knob_text(value: object) -> str:
+    """A knob's value in words for the facilitator's summaries."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ")
 
 
 def clean_cards(value: object, *, most: int = 13) -> list[str]:

@@ -17,6 +17,20 @@ from games.tricks import TrickRules
 
 from .base import GameKind
 
+# The facilitator's one-line summary of a sheet (``FiveTricks.summary``).
+KNOB_LABELS = {
+    "ace": {"high": "Ace high", "low": "Ace low"},
+    "wins": {"highest": "highest wins", "lowest": "lowest wins"},
+    "trump": {
+        None: "no trump",
+        "S": "spades trump",
+        "H": "hearts trump",
+        "D": "diamonds trump",
+        "C": "clubs trump",
+    },
+    "trump_when": {"void": "trump only when void", "any": "trump any time"},
+}
+
 
 class FiveTricks(GameKind):
     key = "five_tricks"
@@ -34,6 +48,18 @@ class FiveTricks(GameKind):
 
     def sheet(self, rules: dict) -> dict:
         return sheet_text(TrickRules.from_dict(rules))
+
+    def summary(self, rules: dict) -> str:
+        """ "Ace high, highest wins, spades trump, trump only when void"."""
+        r = TrickRules.from_dict(rules)
+        parts = [
+            KNOB_LABELS["ace"][r.ace],
+            KNOB_LABELS["wins"][r.wins],
+            KNOB_LABELS["trump"][r.trump],
+        ]
+        if r.trump is not None:
+            parts.append(KNOB_LABELS["trump_when"][r.trump_when])
+        return ", ".join(parts)
 
     def config(self, *, table_rules: dict, seat_rules: Sequence[dict], mode: str):
         return five_tricks.Config(

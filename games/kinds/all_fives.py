@@ -1,0 +1,360 @@
+"""All Fives (games/all_fives.py) as a workshop's base game.
+
+A table's secret rules are the engine's ``Sheet`` (three knobs: ``ace``, ``wins``,
+``follow``); every seat plays by its home table's sheet in Barnga mode, where a
+card the table's sheet forbids is a revoke the opponents may call. The game knobs
+(61 to win, a called revoke costs 3 points) are the engine's defaults and the
+same at every table: they are not part of a sheet (docs/all_fives.md, "In a
+workshop").
+
+Phone moves (``{"type": ..., ...}``): ``stand`` / ``beg`` (eldest), ``take_one`` /
+``run`` (the dealer after a beg), ``play`` with ``card``, ``call_revoke`` with
+``accused`` (a seat number). The acting seat is always the phone's own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+from games import all_fives
+from games.all_fives import Sheet
+from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
+
+from .base import GameKind, MoveError, clean_card
+
+TITLE = "All Fives"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_ACE_WORDS = {"high": "Ace high", "low": "Ace low"}
+_WINS_WORDS = {"highest": "highest wins", "lowest": "lowest wins"}
+_FOLLOW_WORDS = {
+    "suit": "follow suit",
+    "suit_or_trump": "follow suit or trump",
+    "any": "play any card",
+}
+
+
+def _preset_key(sheet: Sheet) -> str:
+    return f"{sheet.ace}_{sheet.wins}_{sheet.follow}"
+
+
+def _preset_title(sheet: Sheet) -> str:
+    return f"{_ACE_WORDS[sheet.ace]}, {_WINS_WORDS[sheet.wins]}, {_FOLLOW_WORDS[sheet.follow]}"
+
+
+# Every combination of the three knobs (2 × 2 × 3 = 12 sheets), the seed's first.
+# Each sheet differs from 7 of the other 11 in two or three knobs, so
+# tournament/sheet_assignment.auto_assign finds neighbours that differ in two
+# knobs for any table count (beyond 12 tables it cycles through all 12).
+PRESET_SHEETS: tuple[Sheet, ...] = tuple(
+    Sheet(ace=a, wins=w, follow=f)
+    for a, w, f in itertools.product(
+        ("high", "low"), ("highest", "lowest"), all_fives.FOLLOW_VALUES
+    )
+)
+PRESETS: dict[str, Sheet] = {_preset_key(s): s for s in PRESET_SHEETS}
+PRESET_TITLES: dict[str, str] = {_preset_key(s): _preset_title(s) for s in PRESET_SHEETS}
+
+
+# ---------------------------------------------------------------- the study sheet
+
+
+def _order_text(sheet: Sheet) -> str:
+    if sheet.ace == "high":
+        return (
+            "From lowest to highest the cards rank 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen, "
+            "king, ace: the ace is the highest card."
+        )
+    return (
+        "From lowest to highest the cards rank ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen, "
+        "king: the ace is the lowest card."
+    )
+
+
+def _best_and_worst(sheet: Sheet) -> tuple[str, str]:
+    low, high = ("ace", "king") if sheet.ace == "low" else ("2", "ace")
+    return (high, low) if sheet.wins == "highest" else (low, high)
+
+
+def _follow_text(sheet: Sheet) -> str:
+    if sheet.follow == "suit":
+        return (
+            "The leader may play any card. The others must follow suit: if you hold a card of "
+            "the suit that was led, you must play one. If you hold none, you may play any card, "
+            "a trump or not."
+        )
+    if sheet.follow == "suit_or_trump":
+        return (
+            "The leader may play any card. If you hold a card of the suit that was led, you must "
+            "play either a card of that suit or a trump; no other card is allowed. If you hold "
+            "none, you may play any card."
+        )
+    return (
+        "The leader may play any card, and so may everyone else: you never have to follow "
+        "the suit that was led. You may always play a trump, or any other card."
+    )
+
+
+def sheet_text(sheet: Sheet) -> dict:
+    """The study sheet for ``sheet``: a title and {heading, text} sections, from the knobs only."""
+    word = "highest" if sheet.wins == "highest" else "lowest"
+    best, worst = _best_and_worst(sheet)
+    target, penalty = all_fives.TARGET, all_fives.REVOKE_PENALTY
+    sections = [
+        ("Cards", "A full pack of 52 cards, four suits. " + _order_text(sheet)),
+        ("Players", "2 or 3 players, each for themselves."),
+        (
+            "Deal",
+            "The phone picks the first dealer; after each hand the player on the dealer's left "
+            "deals. The dealer gives each player six cards in two batches of three, starting "
+            "with the player on their left (called eldest), then turns up the next card. The "
+            "suit of the turned-up card is trumps for this hand. The turned-up card stays on "
+            "the table and belongs to nobody.",
+        ),
+        (
+            "Stand or beg",
+            "Eldest looks at their cards and either stands (play with these trumps) or begs "
+            "(asks for a new trump). After a beg the dealer chooses: give one point (eldest "
+            "scores 1 point at once and the trump stays), or run the cards: the dealer puts the "
+            "turned-up card aside, deals three more cards to each player and turns up the next "
+            "card. If it is the same suit as before, the dealer does this again, until a new "
+            "suit turns up. If the pack runs out first, all cards are shuffled and dealt again "
+            "by the same dealer. Eldest can beg only once per hand; after a run everyone plays "
+            "with all the cards they hold.",
+        ),
+        (
+            "Playing",
+            "Eldest leads the first trick. Then each other player, clockwise, plays one "
+            "card; the cards played make a trick. " + _follow_text(sheet),
+        ),
+        (
+            "Winning a trick",
+            f"If anyone played a trump, the {word} trump wins the trick. Otherwise the {word} "
+            f"card of the suit that was led wins; a card of another suit never wins. In each "
+            f"suit the {best} is the best card and the {worst} the worst. The winner of a trick "
+            "leads the next one.",
+        ),
+        (
+            "Scoring",
+            "When all cards have been played, each player scores for the trumps in the tricks "
+            "they won: ace 4, king 3, queen 2, jack 1, ten 10, five 5. Other cards score "
+            "nothing. Points are added to your total; the phone keeps score.",
+        ),
+        (
+            "End of the game",
+            f"The first player to reach {target} points when a hand is scored wins. If several "
+            f"reach {target} in the same hand, the highest total wins; if they are tied, play "
+            "another hand. If play is stopped early, the highest score so far wins.",
+        ),
+        (
+            "Revokes",
+            "Playing a card these rules do not allow is a revoke. Any opponent may call it after "
+            "the trick is complete and before the next card is led. A revoke that is called "
+            f"costs the player {penalty} points, and they cannot win the game on this hand. A "
+            "wrong call costs nothing.",
+        ),
+    ]
+    return {"title": TITLE, "sections": [{"heading": h, "text": t} for h, t in sections]}
+
+
+# ---------------------------------------------------------------- the kind
+
+
+class AllFives(GameKind):
+    key = "all_fives"
+    title = TITLE
+    min_seats = all_fives.MIN_SEATS
+    max_seats = all_fives.MAX_SEATS
+    score_label = "points"
+    per_seat_rules = True
+    records_tricks = False
+    move_types = all_fives.ACTION_TYPES  # stand, beg, take_one, run, play, call_revoke
+    template = "play/games/all_fives.html"
+    presets = PRESETS
+    preset_titles = PRESET_TITLES
+
+    # ---- rules
+    def rules_from_dict(self, d: object) -> Sheet:
+        return Sheet.from_dict(d if d else Sheet().to_dict())
+
+    def sheet(self, rules: dict) -> dict:
+        return sheet_text(self.rules_from_dict(rules))
+
+    def summary(self, rules: dict) -> str:
+        """The facilitator's line: "Ace high, highest wins, follow suit"."""
+        return _preset_title(self.rules_from_dict(rules))
+
+    # ---- play
+    def config(self, *, table_rules: dict, seat_rules: Sequence[dict], mode: str):
+        return all_fives.Config(
+            table_rules=self.rules_from_dict(table_rules),
+            seat_rules=tuple(self.rules_from_dict(r) for r in seat_rules),
+            mode=mode,
+        )
+
+    def new_state(self, *, table_rules, seat_rules, mode, seed):
+        return all_fives.new_game(
+            self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode), seed=seed
+        )
+
+    def apply(self, state, action):
+        return all_fives.apply(state, action)
+
+    def is_over(self, state) -> bool:
+        return all_fives.is_over(state)
+
+    def outcome(self, state) -> dict:
+        r = all_fives.result(state)
+        return {"winners": list(r["winners"]), "scores": list(r["scores"])}
+
+    def to_act(self, state) -> list[int]:
+        """The awaited seat first, then (while a revoke may be called) the other seats.
+
+        The timer asks only the first bot in this list each tick, so the awaited
+        seat must come first: an opponent bot that chooses not to call would
+        otherwise be asked again and again while the game waits.
+        """
+        seat = state.to_act
+        if seat is None:
+            return []
+        if not state.calls_open:
+            return [seat]
+        return [seat] + [s for s in range(state.n_seats) if s != seat]
+
+    def bot_action(self, state, seat: int, rng: random.Random):
+        return all_fives.choose_from_view(all_fives.view(state, seat), rng)
+
+    def progress(self, state) -> int:
+        """Tricks finished in the whole game."""
+        return sum(len(h.tricks) for h in state.history) + len(state.tricks)
+
+    # ---- phone
+    def clean_move(self, state, seat: int, kind: str, move: dict) -> dict:
+        action = {"type": kind, "seat": seat}
+        if kind == "play":
+            action["card"] = clean_card(move.get("card"))
+        elif kind == "call_revoke":
+            accused = move.get("accused")
+            if type(accused) is not int:
+                raise MoveError("Say whose card you call a revoke on.")
+            action["accused"] = accused
+        return action
+
+    def screen(self, state, seat: int, *, names: Sequence[str]) -> dict:
+        return screen_context(all_fives.view(state, seat), names)
+
+    def spectator(self, state, *, names: Sequence[str]) -> dict:
+        return {**all_fives.spectator_view(state), "names": list(names)}
+
+
+def _named_cards(cards, names) -> list[dict]:
+    return [{"seat": s, "name": names[s], "card": c} for s, c in cards]
+
+
+def screen_context(v: dict, names: Sequence[str]) -> dict:
+    """The phone's context from one seat's view only (never the state)."""
+    seat, n = v["seat"], v["n_seats"]
+    actions = v["actions"]
+    types = {a["type"] for a in actions}
+    legal = set(v["legal"])
+    to_act = v["to_act"]
+    trump = v["trump"]
+    seats = [
+        {
+            "seat": s,
+            "name": names[s],
+            "me": s == seat,
+            "score": v["scores"][s],
+            "count": v["hand_counts"][s],
+            "points_taken": v["points_taken"][s],
+            "dealer": s == v["dealer"],
+            "eldest": s == v["eldest"],
+            "turn": s == to_act,
+            "barred": v["barred"][s],
+        }
+        for s in range(n)
+    ]
+    last_trick = None
+    if v["tricks"]:
+        t = v["tricks"][-1]
+        last_trick = {
+            "number": len(v["tricks"]),
+            "cards": _named_cards(t["cards"], names),
+            "winner": names[t["winner"]],
+            "winner_is_me": t["winner"] == seat,
+        }
+    calls = [
+        {
+            "caller": names[c["caller"]],
+            "accused": names[c["accused"]],
+            "upheld": c["upheld"],
+            "trick": c["trick"] + 1,
+        }
+        for c in v["calls"]
+    ]
+    last_hand = None
+    if v["history"]:
+        h = v["history"][-1]
+        last_hand = {
+            "hand": h["hand"],
+            "trump_name": SUIT_NAMES[h["trump"]],
+            "trump_symbol": SUIT_SYMBOLS[h["trump"]],
+            "took_one": h["took_one"],
+            "rows": [
+                {
+                    "name": names[s],
+                    "me": s == seat,
+                    "points": h["points"][s],
+                    "penalty": h["penalties"][s],
+                    "score": h["scores"][s],
+                }
+                for s in range(n)
+            ],
+        }
+    phase = v["phase"]
+    return {
+        "seat": seat,
+        "phase": phase,
+        "mode": v["mode"],
+        "target": v["target"],
+        "hand_no": v["hand_no"],
+        "seats": seats,
+        "dealer_name": names[v["dealer"]],
+        "eldest_name": names[v["eldest"]],
+        "i_am_dealer": v["dealer"] == seat,
+        "i_am_eldest": v["eldest"] == seat,
+        "trump": trump,
+        "trump_name": SUIT_NAMES[trump],
+        "trump_singular": SUIT_NAME_SINGULAR[trump],
+        "trump_symbol": SUIT_SYMBOLS[trump],
+        "turn_up": v["turn_up"],
+        "set_aside": list(v["set_aside"]),
+        "begged": v["begged"],
+        "took_one": v["took_one"],
+        "runs": v["runs"],
+        "redeals": v["redeals"],
+        "stock_count": v["stock_count"],
+        "my_turn": to_act == seat,
+        "to_act_name": names[to_act] if to_act is not None else None,
+        "can_stand": "stand" in types,
+        "can_beg": "beg" in types,
+        "can_take_one": "take_one" in types,
+        "can_run": "run" in types,
+        "can_play": "play" in types,
+        "revoke_targets": [
+            {"seat": a["accused"], "name": names[a["accused"]]}
+            for a in actions
+            if a["type"] == "call_revoke"
+        ],
+        "hand": [{"card": c, "legal": c in legal, "trump": c[-1] == trump} for c in v["hand"]],
+        "current": _named_cards(v["current"], names),
+        "last_trick": last_trick,
+        "tricks_done": len(v["tricks"]),
+        "calls": calls,
+        "last_hand": last_hand,
+        "winners": [names[s] for s in v["winners"]] if v["winners"] is not None else None,
+    }
+
+
+KIND = AllFives()

@@ -1,0 +1,121 @@
+"""Three phones play the start of an All Fives hand in Chromium.
+
+Eldest taps Beg, the dealer taps "Give one point (take one)", then the players
+tap their playable cards until a trick is complete. Every phone's screen follows
+(scores, the trick on the table, whose turn); screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player
+
+pytestmark = [pytest.mark.browser]
+NAMES = ["Ana", "Bea", "Cai"]
+
+
+def join(page, url, code, name):
+    page.goto(f"{url}/j/{code}")
+    page.fill("#name", name)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#screen")
+
+
+def version(page) -> int:
+    return int(page.locator("#screen").get_attribute("data-version"))
+
+
+def wait_version(page, at_least: int, timeout=5000):
+    page.wait_for_function(
+        "v => Number(document.getElementById('screen').dataset.version) >= v",
+        arg=at_least,
+        timeout=timeout,
+    )
+
+
+def table_version(game) -> int:
+    game.table.refresh_from_db()
+    return game.table.version
+
+
+def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, artifacts):
+    workshop = services.workshop_create(
+        name="All Fives browser", game="all_fives", table_count=1, seats_per_table=3, seed=5
+    )
+    pages = {}
+    for name in NAMES:
+        pages[name] = phone()
+        join(pages[name], live_server_url, workshop.code, name)
+    services.players_seat_home(workshop_id=workshop.pk)
+    services.workshop_start_study(workshop_id=workshop.pk)
+    game = Game.objects.get(state=GameState.PLAYING)
+    assert game.kind == "all_fives"
+    seat_names = [Player.objects.get(pk=pid).name for pid in game.players]
+    state = gamestate.load_state(game)
+    eldest, dealer = seat_names[state.eldest], seat_names[state.dealer]
+
+    for name, page in pages.items():
+        page.wait_for_selector("#screen[data-phase=study] .af .af-trump", timeout=5000)
+        # Only one's own six cards are on one's screen.
+        cards = page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert sorted(cards) == sorted(state.hands[seat_names.index(name)])
+        status = page.inner_text(".af .whose")
+        assert (name == eldest) == ("Your choice" in status), (name, status)
+        assert page.get_by_role("button", name="Beg", exact=True).count() == (name == eldest)
+        assert "All Fives" in page.inner_text(".sheet summary")
+    pages[eldest].screenshot(path=str(artifacts / "all_fives_beg.png"), full_page=True)
+
+    # Eldest begs: the dealer's phone now offers the two answers.
+    pages[eldest].get_by_role("button", name="Beg", exact=True).click()
+    pages[dealer].wait_for_selector("button:has-text('Give one point (take one)')", timeout=5000)
+    assert pages[dealer].get_by_role("button", name="Run the cards").count() == 1
+    for name, page in pages.items():
+        if name != dealer:
+            page.wait_for_selector(".af .whose:has-text('begged')", timeout=5000)
+            assert page.locator("button:has-text('Give one point')").count() == 0
+    pages[dealer].screenshot(path=str(artifacts / "all_fives_dealer.png"), full_page=True)
+    pages[dealer].click("button:has-text('Give one point (take one)')")
+
+    # Eldest's point shows on every phone.
+    for page in pages.values():
+        page.wait_for_selector(
+            f".af-seats .seat[data-seat='{state.eldest}'] .af-score:has-text('1 / 61')",
+            timeout=5000,
+        )
+        page.wait_for_selector(".af-note:has-text('one point')", timeout=5000)
+
+    # Tap playable cards until the first trick is complete.
+    game.refresh_from_db()
+    for _ in range(3):
+        state = gamestate.load_state(game)
+        name = seat_names[state.to_act]
+        page = pages[name]
+        page.wait_for_selector(".hand .card.legal", timeout=5000)
+        assert "Your turn" in page.inner_text(".af .whose")
+        played = page.locator(".hand .card.legal").first.get_attribute("data-card")
+        target = table_version(game) + 1
+        page.locator(".hand .card.legal").first.click()
+        for other in pages.values():
+            wait_version(other, target)
+        game.refresh_from_db()
+        if len(gamestate.load_state(game).tricks) == 0:
+            # The card is on every phone's table, named with its player.
+            for other in pages.values():
+                assert f"played by {name}" in other.locator(".trick").inner_html()
+            if state.current:
+                pages[name].screenshot(path=str(artifacts / "all_fives_trick.png"), full_page=True)
+        assert played not in page.locator(".hand").inner_html()
+
+    state = gamestate.load_state(game)
+    assert len(state.tricks) == 1
+    winner = seat_names[state.tricks[0].winner]
+    for name, page in pages.items():
+        text = page.inner_text(".af-won")
+        assert text == f"Trick 1 won by {'you' if name == winner else winner}."
+        assert page.locator(".trick .card").count() == 3  # the finished trick stays in view
+        # The winner leads next: their phone says so, the others name them.
+        status = page.inner_text(".af .whose")
+        assert ("Your turn" in status) == (name == winner), (name, status)
+    pages[winner].screenshot(path=str(artifacts / "all_fives_after_trick.png"), full_page=True)

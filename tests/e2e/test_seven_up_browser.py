@@ -1,0 +1,188 @@
+"""Three phones play 7Up7Down in Chromium: a bidding round by tapping bid buttons
+(the dealer sees the hook's bid disabled), then the blind deal, where each phone
+shows the others' cards but never its own and plays its card unseen.
+
+The deals between are played from the test process through ``services.game_act``
+(the server reads the same database and pushes the new views). Screenshots go to
+artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games import seven_up as su
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player
+from tournament.templatetags.cards import card_face, card_name
+
+pytestmark = [pytest.mark.browser]
+NAMES = ["Ana", "Bea", "Cai"]
+
+
+def join(page, url, code, name):
+    page.goto(f"{url}/j/{code}")
+    page.fill("#name", name)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#screen")
+
+
+def state_of(game):
+    game.refresh_from_db()
+    return gamestate.load_state(game)
+
+
+def wait_seq(game, seq: int, timeout: float = 10):
+    """Until the phone's tap has reached the server and been stored."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        if game.seq > seq:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"no action stored after seq {seq}")
+
+
+def screen_html(page) -> str:
+    return page.locator("#screen").inner_html()
+
+
+def split_sheet(html: str) -> tuple[str, str]:
+    """The screen without its score sheet, and the score sheet. The sheet names the
+    trump cards of finished deals, which may be in anybody's hand now."""
+    at = html.index('class="su-sheet"')
+    return html[:at], html[at:]
+
+
+def earlier_trumps(state) -> set[str]:
+    return {r.trump_card for r in state.history}
+
+
+def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifacts):
+    workshop = services.workshop_create(
+        name="Seven up in a browser", game="seven_up", table_count=1, seats_per_table=3, seed=3
+    )
+    services.sheets_assign(workshop_id=workshop.pk, assignment={"1": "classic"})
+    pages = {}
+    for name in NAMES:
+        pages[name] = phone()
+        join(pages[name], live_server_url, workshop.code, name)
+    services.players_seat_home(workshop_id=workshop.pk)
+    services.workshop_start_study(workshop_id=workshop.pk)
+    game = Game.objects.get(state=GameState.PLAYING)
+    assert game.kind == "seven_up"
+    names = [Player.objects.get(pk=pid).name for pid in game.players]
+    by_seat = [pages[n] for n in names]
+
+    # ---- a bidding round, tapped on the phones
+    state = state_of(game)
+    assert state.phase == "bid" and state.deal_no == 0
+    for page in pages.values():
+        page.wait_for_selector("#screen .board.su", timeout=5000)
+        assert "Deal 1/14" in page.inner_text("#screen .su-deal")
+    for turn in range(3):
+        state = state_of(game)
+        seat = state.to_act
+        page = by_seat[seat]
+        page.wait_for_selector(".su-bid-button[data-action=act]", timeout=5000)
+        for other in range(3):
+            if other != seat:
+                assert by_seat[other].locator(".su-bid-button").count() == 0
+        if turn < 2:
+            bid = 1
+        else:
+            # The dealer: 1 + 1 bid so far of 7 cards, so the hook forbids 5.
+            assert seat == state.dealer
+            hooked = page.locator('.su-bid-button[data-bid="5"]')
+            assert hooked.is_disabled()
+            assert "not allowed: hook" in hooked.inner_text()
+            assert hooked.get_attribute("data-action") is None
+            assert page.locator(".su-bid-button[data-action=act]").count() == 7
+            page.screenshot(path=str(artifacts / "seven-up-bidding.png"), full_page=True)
+            bid = 0
+        before = game.seq
+        page.locator(f'.su-bid-button[data-bid="{bid}"]').click()
+        wait_seq(game, before)
+    state = state_of(game)
+    assert state.phase == "play" and state.bids[(state.dealer + 1) % 3] == 1
+    assert state.bids[state.dealer] == 0
+    # Everyone's phone shows every bid and the play begins.
+    for page in pages.values():
+        page.wait_for_selector("#screen .su .trick", timeout=5000)
+        assert page.locator(".su-bid", has_text="1").count() == 2
+
+    # One card played by tapping a playable card.
+    seat = state.to_act
+    page = by_seat[seat]
+    page.wait_for_selector(".hand .card.legal", timeout=5000)
+    played = page.locator(".hand .card.legal").first.get_attribute("data-card")
+    before = game.seq
+    page.locator(".hand .card.legal").first.click()
+    wait_seq(game, before)
+    assert state_of(game).current[0] == (seat, played)
+
+    # ---- on to the blind deal, the deals between played from the test process
+    rng = random.Random(5)
+    for _ in range(400):
+        state = state_of(game)
+        if state.deal_no == su.BLIND_DEAL:
+            break
+        seat = state.to_act
+        action = su.choose_action(state, seat, rng)
+        move = {k: v for k, v in action.items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+    state = state_of(game)
+    assert state.blind and state.phase == "bid"
+    for seat, page in enumerate(by_seat):
+        page.wait_for_selector("#screen .su-forehead.me", timeout=10000)
+        html, sheet = split_sheet(screen_html(page))
+        own = state.hands[seat][0]
+        assert "your card (unseen)" in html
+        assert card_face(own) not in html and card_name(own) not in html
+        assert f'data-card="{own}"' not in html
+        assert card_name(own) not in sheet or own in earlier_trumps(state)
+        for other in range(3):
+            if other != seat:
+                theirs = state.hands[other][0]
+                assert card_name(theirs) in html and card_face(theirs) in html
+    by_seat[0].screenshot(path=str(artifacts / "seven-up-blind-deal.png"), full_page=True)
+
+    # Bids tapped on the phones, then each plays the card it cannot see.
+    for _ in range(3):
+        state = state_of(game)
+        page = by_seat[state.to_act]
+        page.wait_for_selector(".su-bid-button[data-action=act]", timeout=5000)
+        before = game.seq
+        page.locator(".su-bid-button[data-action=act]").first.click()
+        wait_seq(game, before)
+    first = None
+    for _ in range(3):
+        state = state_of(game)
+        seat = state.to_act
+        first = seat if first is None else first
+        page = by_seat[seat]
+        page.wait_for_selector(".su-play-blind", timeout=5000)
+        own = state.hands[seat][0]
+        assert card_face(own) not in split_sheet(screen_html(page))[0]
+        before = game.seq
+        page.click(".su-play-blind")
+        wait_seq(game, before)
+        if seat == first:
+            # Once played, the card is on the table for its owner too.
+            page.wait_for_selector(
+                f'.trick .card[aria-label="{card_name(own)} played by {names[seat]}"]', timeout=5000
+            )
+    state = state_of(game)
+    assert state.deal_no == su.BLIND_DEAL + 1 and len(state.history) == su.BLIND_DEAL + 1
+    blind = state.history[su.BLIND_DEAL]
+    assert len(blind.tricks) == 1
+    # The score sheet on the phones has the blind deal's row filled in.
+    for page in pages.values():
+        page.wait_for_selector("#screen .su-deal:has-text('Deal 9/14')", timeout=5000)
+        rows = page.locator(".su-sheet tbody tr")
+        assert rows.count() == 14
+        blind_row = rows.nth(su.BLIND_DEAL).inner_text()
+        assert ("✓" in blind_row) or ("✗" in blind_row)

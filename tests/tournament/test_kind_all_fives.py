@@ -1,0 +1,578 @@
+"""All Fives in a workshop: the kind (games/kinds/all_fives.py) through the services.
+
+A workshop with game="all_fives" deals a game at a 3-seat and a 2-seat table;
+phones drive stand/beg/take one/run, plays and revoke calls through
+services.game_act; the engine's refusals reach the player and store nothing; the
+screen shows each seat only what its view holds; bots play by the clock; a round
+end cuts a game and credits the leaders; the stored log replays to the live state.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import timezone
+from tournament_helpers import assert_refused, fresh, game_at, state_of, tables_of
+
+from games import all_fives
+from games.all_fives import Sheet
+from games.kinds import KINDS, MoveError, get
+from games.kinds.all_fives import PRESETS, sheet_text
+from tournament import gamestate, selectors, services, timers
+from tournament.errors import IllegalMove, InvalidInput, StaleAction
+from tournament.models import Action, Game, GameState, Player
+from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, auto_assign
+from tournament.templatetags.cards import card_name
+
+KIND = get("all_fives")
+SUIT_TABLE = "high_highest_suit"  # the seed's sheet
+ANY_TABLE = "low_lowest_any"  # differs from it in all three knobs
+
+
+# ------------------------------------------------------------------ pure: the kind
+
+
+def test_the_kind_is_registered_with_its_shape():
+    assert KINDS["all_fives"] is KIND
+    assert (KIND.min_seats, KIND.max_seats) == (2, 3)
+    assert KIND.score_label == "points" and KIND.per_seat_rules and not KIND.records_tricks
+    assert set(KIND.move_types) == {"stand", "beg", "take_one", "run", "play", "call_revoke"}
+    assert KIND.template == "play/games/all_fives.html"
+
+
+def test_presets_are_the_twelve_sheets_each_titled():
+    assert len(PRESETS) == len(set(PRESETS.values())) == 12
+    assert set(KIND.preset_titles) == set(PRESETS)
+    assert KIND.preset_titles[SUIT_TABLE] == "Ace high, highest wins, follow suit"
+    assert KIND.summary(PRESETS[ANY_TABLE].to_dict()) == "Ace low, lowest wins, play any card"
+    for sheet in PRESETS.values():
+        assert KIND.rules_from_dict(sheet.to_dict()) == sheet
+        assert hash(KIND.rules_from_dict(sheet.to_dict())) == hash(sheet)
+    assert KIND.rules_from_dict({}) == Sheet()
+    assert KIND.default_rules() == {"ace": "high", "wins": "highest", "follow": "suit"}
+    assert PRESETS[SUIT_TABLE].diff(PRESETS[ANY_TABLE]) == ["ace", "wins", "follow"]
+    with pytest.raises(ValueError):
+        KIND.rules_from_dict({"ace": "high", "wins": "highest", "follow": "sometimes"})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 42])
+def test_auto_assign_gives_neighbours_two_different_knobs_for_1_to_20_tables(seed):
+    for count in range(1, 21):
+        names = auto_assign(count, KIND.presets, seed)
+        assert len(names) == count
+        sheets = [KIND.presets[n] for n in names]
+        for a, b in zip(sheets, sheets[1:], strict=False):
+            assert len(a.diff(b)) >= MIN_NEIGHBOUR_DIFF, (count, names)
+        if count <= len(PRESETS):
+            assert len(set(names)) == count  # every table a different sheet
+
+
+def test_the_study_sheet_follows_the_knobs():
+    def text(**knobs):
+        sheet = sheet_text(Sheet(**knobs))
+        assert sheet["title"] == "All Fives"
+        return {s["heading"]: s["text"] for s in sheet["sections"]}
+
+    seed = text()
+    assert "ace is the highest card" in seed["Cards"]
+    assert "must follow suit" in seed["Playing"]
+    assert "the highest trump wins" in seed["Winning a trick"]
+    assert "the ace is the best card" in seed["Winning a trick"]
+    for words in ("ace 4", "king 3", "queen 2", "jack 1", "ten 10", "five 5"):
+        assert words in seed["Scoring"]
+    assert "61 points" in seed["End of the game"] and "tied" in seed["End of the game"]
+    assert "3 points" in seed["Revokes"]
+    for words in ("two batches of three", "turns up"):
+        assert words in seed["Deal"]
+    for words in ("stands", "begs", "give one point", "run the cards"):
+        assert words in seed["Stand or beg"]
+    low = text(ace="low", wins="lowest", follow="any")
+    assert "ace is the lowest card" in low["Cards"]
+    assert "the lowest trump wins" in low["Winning a trick"]
+    assert "the ace is the best card" in low["Winning a trick"]
+    assert "never have to follow" in low["Playing"]
+    assert "either a card of that suit or a trump" in text(follow="suit_or_trump")["Playing"]
+    assert "the king is the best" in text(ace="low")["Winning a trick"]
+    assert (
+        KIND.sheet(PRESETS[ANY_TABLE].to_dict())["sections"]
+        == sheet_text(PRESETS[ANY_TABLE])["sections"]
+    )
+
+
+def test_phone_moves_become_the_seats_own_engine_actions():
+    state = KIND.new_state(
+        table_rules=Sheet().to_dict(), seat_rules=[Sheet().to_dict()] * 3, mode="barnga", seed=3
+    )
+    assert KIND.phone_action(state, 1, {"type": "beg", "seat": 0}) == {"type": "beg", "seat": 1}
+    assert KIND.phone_action(state, 2, {"type": "play", "card": " as "}) == {
+        "type": "play",
+        "seat": 2,
+        "card": "AS",
+    }
+    assert KIND.phone_action(state, 0, {"type": "call_revoke", "accused": 2}) == {
+        "type": "call_revoke",
+        "seat": 0,
+        "accused": 2,
+    }
+    for bad in (
+        "stand",
+        None,
+        [],
+        {},
+        {"type": "bid"},
+        {"type": "play"},
+        {"type": "play", "card": 7},
+        {"type": "play", "card": "TOOLONG"},
+        {"type": "call_revoke"},
+        {"type": "call_revoke", "accused": "1"},
+        {"type": "call_revoke", "accused": True},
+    ):
+        with pytest.raises(MoveError):
+            KIND.phone_action(state, 0, bad)
+
+
+def test_to_act_puts_the_awaited_seat_first_and_opens_calls_to_the_others():
+    state = KIND.new_state(
+        table_rules=Sheet().to_dict(), seat_rules=[Sheet().to_dict()] * 3, mode="barnga", seed=8
+    )
+    assert KIND.to_act(state) == [state.eldest] and KIND.progress(state) == 0
+    state, _ = KIND.apply(state, {"type": "stand", "seat": state.eldest})
+    for _ in range(3):
+        seat = state.to_act
+        assert KIND.to_act(state) == [seat]
+        card = all_fives.legal_actions(state, seat)[0]["card"]
+        state, _ = KIND.apply(state, {"type": "play", "seat": seat, "card": card})
+    assert state.calls_open and KIND.progress(state) == 1
+    order = KIND.to_act(state)
+    assert order[0] == state.to_act and sorted(order) == [0, 1, 2]
+    # An opponent's bot either calls a revoke or does nothing; it never plays out of turn.
+    for seat in order[1:]:
+        for i in range(20):
+            action = KIND.bot_action(state, seat, random.Random(i))
+            assert action is None or action["type"] == "call_revoke"
+    spectator = KIND.spectator(state, names=["A", "B", "C"])
+    assert spectator["names"] == ["A", "B", "C"] and len(spectator["hands"]) == 3
+
+
+# ------------------------------------------------------------------ a workshop
+
+
+def af_workshop(*, players=5, mode="barnga", sheets=None, **kw):
+    """Two tables of All Fives (3 seats, then 2 for five players), in the lobby."""
+    w = services.workshop_create(
+        name="All Fives",
+        game="all_fives",
+        table_count=2,
+        seats_per_table=3,
+        seed=11,
+        mode=mode,
+        **kw,
+    )
+    if sheets:
+        services.sheets_assign(workshop_id=w.pk, assignment=sheets)
+    for i in range(players):
+        services.player_join(workshop_id=w.pk, name=f"P{i + 1:02d}")
+    return w
+
+
+def study(w):
+    services.players_seat_home(workshop_id=w.pk)
+    return services.workshop_start_study(workshop_id=w.pk)
+
+
+def act(game, seat, move, **kw):
+    return services.game_act(player_id=game.players[seat], move=move, **kw)
+
+
+def screen_html(pid) -> str:
+    return render_to_string("play/_screen.html", selectors.player_screen(pid))
+
+
+def find_seed(game, predicate, tries=2000) -> int:
+    """A seed whose deal, for this game's stored sheets, satisfies `predicate(state)`."""
+    for seed in range(tries):
+        state = KIND.new_state(
+            table_rules=game.table_rules, seat_rules=game.seat_rules, mode=game.mode, seed=seed
+        )
+        if predicate(state):
+            return seed
+    pytest.fail("no seed gives the deal this test needs")
+
+
+def set_seed(game, seed) -> Game:
+    assert game.seq == 0
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    gamestate.clear_cache()
+    return fresh(game)
+
+
+@pytest.mark.django_db
+def test_a_workshop_of_all_fives_deals_at_a_3_and_a_2_seat_table():
+    with pytest.raises(InvalidInput):
+        services.workshop_create(name="x", game="all_fives", table_count=2, seats_per_table=4)
+    w = af_workshop()
+    t1, t2 = tables_of(w)
+    assert {t.preset for t in (t1, t2)} <= set(PRESETS)
+    assert len(PRESETS[t1.preset].diff(PRESETS[t2.preset])) >= 2
+    study(w)
+    for table, n in ((t1, 3), (t2, 2)):
+        game = game_at(table)
+        assert game is not None and game.kind == "all_fives" and len(game.players) == n
+        state = state_of(game)
+        assert isinstance(state, all_fives.State) and state.phase == "beg"
+        assert all(len(h) == 6 for h in state.hands)
+        # Each seat plays by its home table's sheet (here: this table's).
+        assert game.seat_rules == [table.rules] * n
+
+
+@pytest.mark.django_db
+def test_stand_beg_take_one_and_run_through_the_service():
+    w = af_workshop()
+    t1, _ = tables_of(w)
+    study(w)
+    game = game_at(t1)
+    state = state_of(game)
+    eldest, dealer = state.eldest, state.dealer
+    other = 3 - eldest - dealer
+
+    # Only eldest may beg; the dealer may not answer before a beg.
+    err = assert_refused(lambda: act(game, dealer, {"type": "beg"}), IllegalMove)
+    assert "on the dealer's left" in err.message
+    assert_refused(lambda: act(game, dealer, {"type": "take_one"}), IllegalMove)
+    assert_refused(
+        lambda: act(game, other, {"type": "play", "card": state.hands[other][0]}), IllegalMove
+    )
+
+    act(game, eldest, {"type": "beg"})
+    assert state_of(game).phase == "dealer"
+    assert_refused(lambda: act(game, eldest, {"type": "take_one"}), IllegalMove)
+    act(game, dealer, {"type": "take_one"})
+    state = state_of(game)
+    assert state.phase == "play" and state.took_one and state.to_act == eldest
+    assert state.scores[eldest] == 1 and sum(state.scores) == 1
+    kinds_stored = list(
+        Action.objects.filter(game=game).order_by("seq").values_list("kind", flat=True)
+    )
+    assert kinds_stored == ["beg", "take_one"]
+
+    # The next hand: run the cards instead (a new trump, more cards each).
+    game2 = game_at(tables_of(w)[1])
+    s2 = state_of(game2)
+    act(game2, s2.eldest, {"type": "beg"})
+    act(game2, s2.dealer, {"type": "run"})
+    after = state_of(game2)
+    assert after.phase == "play" and after.trump != s2.first_trump
+    assert len(after.hands[0]) == len(after.hands[1]) >= 6
+
+
+@pytest.mark.django_db
+def test_plays_legal_accepted_illegal_and_out_of_turn_refused_malformed_invalid():
+    w = af_workshop(sheets={1: SUIT_TABLE, 2: ANY_TABLE})
+    t1, _ = tables_of(w)
+    study(w)
+    game = game_at(t1)
+
+    def can_revoke_next(state):
+        # Eldest leads a card; the next seat holds that suit and another one.
+        leader = state.eldest
+        nxt = (leader + 1) % 3
+        suits = {c[-1] for c in state.hands[nxt]}
+        return any(c[-1] in suits and len(suits) > 1 for c in state.hands[leader])
+
+    game = set_seed(game, find_seed(game, can_revoke_next))
+    state = state_of(game)
+    leader, nxt = state.eldest, (state.eldest + 1) % 3
+    act(game, leader, {"type": "stand"})
+    suits = {c[-1] for c in state.hands[nxt]}
+    lead = next(c for c in state.hands[leader] if c[-1] in suits)
+    result = act(game, leader, {"type": "play", "card": lead}, client_action_id="lead-1")
+    assert result.seq == 2 and fresh(game).seq == 2
+    wrong = next(c for c in state.hands[nxt] if c[-1] != lead[-1])
+
+    err = assert_refused(lambda: act(game, nxt, {"type": "play", "card": wrong}), IllegalMove)
+    assert "follow suit" in err.message
+    err = assert_refused(
+        lambda: act(game, (nxt + 1) % 3, {"type": "play", "card": state.hands[(nxt + 1) % 3][0]}),
+        IllegalMove,
+    )
+    assert "not your turn" in err.message
+    err = assert_refused(lambda: act(game, nxt, {"type": "play", "card": lead}), IllegalMove)
+    assert "do not hold" in err.message
+    for bad in (
+        "AS",
+        {"type": "nope"},
+        {"type": "play", "card": 3},
+        {"type": "call_revoke", "accused": "x"},
+    ):
+        assert_refused(lambda bad=bad: act(game, nxt, bad), InvalidInput, case=bad)
+    # A stale version is refused too (the phone resyncs).
+    assert_refused(
+        lambda: act(game, nxt, {"type": "play", "card": lead}, expected_version=0), StaleAction
+    )
+
+    right = next(c for c in state.hands[nxt] if c[-1] == lead[-1])
+    act(game, nxt, {"type": "play", "card": right})
+    assert state_of(game).current == ((leader, lead), (nxt, right))
+    assert gamestate.replay_log(fresh(game)) == state_of(game)
+
+
+@pytest.mark.django_db
+def test_the_screen_shows_beg_buttons_to_the_right_seat_and_no_other_hand():
+    w = af_workshop()
+    t1, _ = tables_of(w)
+    study(w)
+    game = game_at(t1)
+    state = state_of(game)
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    stand = """data-move='{"type":"stand"}'"""
+    beg = """data-move='{"type":"beg"}'"""
+    take = """data-move='{"type":"take_one"}'"""
+    run = """data-move='{"type":"run"}'"""
+
+    def check_private(html, seat, st):
+        for s in range(3):
+            for c in st.hands[s]:
+                mine = s == seat
+                assert (f'data-card="{c}"' in html) == mine, (seat, s, c)
+                assert (card_name(c) in html) == mine, (seat, s, c)
+
+    for seat, pid in enumerate(game.players):
+        html = screen_html(pid)
+        assert 'class="board af"' in html and "/ 61" in html
+        assert card_name(state.turn_up) in html  # the turned-up card, for everyone
+        assert (stand in html, beg in html) == (seat == state.eldest,) * 2, seat
+        assert take not in html and run not in html
+        check_private(html, seat, state)
+        assert 'role="status"' in html
+        # The whose-turn line names eldest.
+        if seat != state.eldest:
+            assert f"{names[game.players[state.eldest]]} is deciding" in html
+
+    act(game, state.eldest, {"type": "beg"})
+    for seat, pid in enumerate(game.players):
+        html = screen_html(pid)
+        assert (take in html, run in html) == (seat == state.dealer,) * 2, seat
+        assert stand not in html and beg not in html
+        if seat == state.dealer:
+            assert "Give one point (take one)" in html and "Run the cards" in html
+    act(game, state.dealer, {"type": "take_one"})
+    state = state_of(game)
+    for seat, pid in enumerate(game.players):
+        html = screen_html(pid)
+        check_private(html, seat, state)
+        playable = html.count(", playable")
+        assert playable == (len(state.hands[seat]) if seat == state.to_act else 0)
+        assert "<strong>1</strong> / 61" in html  # eldest's point, on every screen
+        assert "one point" in html
+
+
+def revoke_setup(mode):
+    """Table 1 follows suit; one of its players learned table 2's "any card" sheet.
+
+    Returns the game (seeded so that eldest leads a suit the revoker holds, with
+    another suit, and the revoker plays next) and the revoker's seat.
+    """
+    w = af_workshop(mode=mode, sheets={1: SUIT_TABLE, 2: ANY_TABLE})
+    t1, t2 = tables_of(w)
+    services.players_seat_home(workshop_id=w.pk)
+    revoker = Player.objects.filter(table=t1).order_by("seat").first()
+    Player.objects.filter(pk=revoker.pk).update(rules=fresh(t2).rules)
+    services.workshop_start_study(workshop_id=w.pk)
+    game = game_at(t1)
+    assert game.table_rules == PRESETS[SUIT_TABLE].to_dict()
+    r_seat = game.players.index(revoker.pk)
+    assert game.seat_rules[r_seat]["follow"] == "any"
+
+    def revoke_possible(state):
+        if state.eldest == r_seat or (state.eldest + 1) % 3 != r_seat:
+            return False
+        suits = {c[-1] for c in state.hands[r_seat]}
+        return len(suits) > 1 and any(c[-1] in suits for c in state.hands[state.eldest])
+
+    return set_seed(game, find_seed(game, revoke_possible)), r_seat
+
+
+def lead_for_revoke(game, r_seat):
+    """Eldest stands and leads; returns (lead, the revoker's off-suit card)."""
+    state = state_of(game)
+    act(game, state.eldest, {"type": "stand"})
+    suits = {c[-1] for c in state.hands[r_seat]}
+    lead = next(c for c in state.hands[state.eldest] if c[-1] in suits)
+    act(game, state.eldest, {"type": "play", "card": lead})
+    return lead, next(c for c in state.hands[r_seat] if c[-1] != lead[-1])
+
+
+@pytest.mark.django_db
+def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
+    game, r_seat = revoke_setup("barnga")
+    leader, last = state_of(game).eldest, (r_seat + 1) % 3
+    lead, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})  # legal for them, a revoke at this table
+    third = all_fives.legal_actions(state_of(game), last)[0]["card"]
+    act(game, last, {"type": "play", "card": third})
+    state = state_of(game)
+    assert len(state.tricks) == 1 and state.calls_open and state.tricks[0].revokes == (r_seat,)
+
+    # While the call is open, the opponents see a button to call it; the revoker does not.
+    call_button = f""""type":"call_revoke","accused":{r_seat}}}'"""
+    for seat, pid in enumerate(game.players):
+        assert (call_button in screen_html(pid)) == (seat != r_seat), seat
+    # The revoker cannot call on themselves.
+    assert_refused(
+        lambda: act(game, r_seat, {"type": "call_revoke", "accused": r_seat}), IllegalMove
+    )
+
+    caller = leader
+    before = state.scores[r_seat]
+    act(game, caller, {"type": "call_revoke", "accused": r_seat})
+    state = state_of(game)
+    assert state.scores[r_seat] == before - all_fives.REVOKE_PENALTY
+    assert state.barred[r_seat] and state.calls[-1].upheld
+    html = screen_html(game.players[caller])
+    assert f"<strong>{before - all_fives.REVOKE_PENALTY}</strong> / 61" in html
+    assert "upheld" in html and "revoke called" in html
+    # A second call on the same card is refused; the call buttons for it are gone.
+    other = 3 - r_seat - caller
+    assert_refused(
+        lambda: act(game, other, {"type": "call_revoke", "accused": r_seat}), IllegalMove
+    )
+    assert call_button not in screen_html(game.players[other])
+    # Once the next card is led, calls are closed.
+    act(
+        game,
+        state.to_act,
+        {"type": "play", "card": all_fives.legal_actions(state, state.to_act)[0]["card"]},
+    )
+    assert_refused(
+        lambda: act(game, other, {"type": "call_revoke", "accused": caller}), IllegalMove
+    )
+    assert gamestate.replay_log(fresh(game)) == state_of(game)
+
+
+@pytest.mark.django_db
+def test_bots_play_a_seeded_game_to_the_end_by_the_clock():
+    w = services.workshop_create(
+        name="Bots",
+        game="all_fives",
+        table_count=1,
+        seats_per_table=3,
+        seed=4,
+        bots_enabled=True,
+        study_seconds=3600,
+    )
+    bots = services.bots_fill(workshop_id=w.pk)
+    assert len(bots) == 3
+    services.workshop_start_study(workshop_id=w.pk)
+    (table,) = tables_of(w)
+    game = set_seed(game_at(table), 12345)
+    summary_seen = False
+    for _ in range(3000):
+        if fresh(game).state != GameState.PLAYING:
+            break
+        if not summary_seen:
+            state = state_of(game)
+            if state.history and not state.tricks:
+                # A new hand: every phone shows what the last one scored.
+                h = state.history[-1]
+                for seat, pid in enumerate(game.players):
+                    html = screen_html(pid)
+                    assert f"Hand {h.hand} (" in html
+                    assert f"<td>{h.points[seat]}</td>" in html
+                    assert f"<td>{h.scores[seat]}</td></tr>" in html
+                    assert f"<strong>{state.scores[seat]}</strong> / 61" in html
+                summary_seen = True
+        report = timers.tick(now=timezone.now(), bot_delay=0)
+        assert report.bot_actions == 1
+    assert summary_seen
+    game = fresh(game)
+    assert game.state == GameState.OVER
+    replayed = gamestate.replay_log(game)
+    assert all_fives.is_over(replayed)
+    result = all_fives.result(replayed)
+    assert max(result["scores"]) >= 61 and len(result["winners"]) == 1
+    assert game.scores == result["scores"]
+    assert game.winners == [game.players[result["winners"][0]]]
+    assert replayed.seq == game.seq == Action.objects.filter(game=game).count()
+    kinds_done = set(Action.objects.filter(game=game).values_list("kind", flat=True))
+    assert {"play", "stand"} <= kinds_done
+    # The round goes on: the next game was dealt.
+    nxt = game_at(table)
+    assert nxt is not None and nxt.number == 2 and nxt.kind == "all_fives"
+
+
+@pytest.mark.django_db
+def test_bots_act_through_game_bot_act_deterministically():
+    w = services.workshop_create(
+        name="Bots",
+        game="all_fives",
+        table_count=1,
+        seats_per_table=2,
+        seed=4,
+        bots_enabled=True,
+    )
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    game = set_seed(game_at(tables_of(w)[0]), 99)
+    rng = random.Random(5)
+    for _ in range(40):
+        state = state_of(game)
+        seat = KIND.to_act(state)[0]
+        assert services.game_bot_act(player_id=game.players[seat], rng=rng) is not None
+    state = state_of(game)
+    assert fresh(game).seq == 40 and state.seq == 40
+    assert gamestate.replay_log(fresh(game)) == state
+
+
+@pytest.mark.django_db
+def test_a_round_end_cuts_the_game_and_credits_the_leader_by_points():
+    w = af_workshop()
+    t1, t2 = tables_of(w)
+    rnd = study(w)
+    game = game_at(t1)
+    state = state_of(game)
+    act(game, state.eldest, {"type": "beg"})
+    act(game, state.dealer, {"type": "take_one"})
+    act(
+        game,
+        state.eldest,
+        {"type": "play", "card": all_fives.legal_actions(state_of(game), state.eldest)[0]["card"]},
+    )
+    untouched = game_at(t2)
+    services.round_end_now(round_id=rnd.pk)
+    game, untouched = fresh(game), fresh(untouched)
+    assert game.state == GameState.CUT
+    scores = [0, 0, 0]
+    scores[state.eldest] = 1
+    assert game.scores == scores
+    assert game.winners == [game.players[state.eldest]]
+    # Nobody scored at the other table: a cut game with no points has no winner.
+    assert untouched.state == GameState.CUT and untouched.winners == []
+    assert untouched.scores == [0, 0]
+    standings = {r["id"]: r["games_won"] for r in fresh(rnd).standings["players"]}
+    assert standings[game.players[state.eldest]] == 1
+    assert sum(standings.values()) == 1
+    assert gamestate.replay_log(game) == gamestate.load_state(game)
+
+
+@pytest.mark.django_db
+def test_referee_mode_refuses_what_the_table_forbids_and_has_no_calls():
+    game, r_seat = revoke_setup("referee")
+    lead, off = lead_for_revoke(game, r_seat)
+    # The revoker's own sheet allows it, but the referee enforces the table's sheet.
+    err = assert_refused(lambda: act(game, r_seat, {"type": "play", "card": off}), IllegalMove)
+    assert "follow suit" in err.message
+    follow = next(c for c in state_of(game).hands[r_seat] if c[-1] == lead[-1])
+    act(game, r_seat, {"type": "play", "card": follow})
+    state = state_of(game)
+    act(
+        game,
+        state.to_act,
+        {"type": "play", "card": all_fives.legal_actions(state, state.to_act)[0]["card"]},
+    )
+    state = state_of(game)
+    assert len(state.tricks) == 1 and not state.calls_open
+    for pid in game.players:
+        assert "call_revoke" not in screen_html(pid)
+    assert_refused(lambda: act(game, 0, {"type": "call_revoke", "accused": 1}), IllegalMove)
