@@ -1,4 +1,12 @@
-"""The facilitator's set-up wizard: one form, checked here, created by services.workshop_setup."""
+"""The facilitator's set-up wizard: one form, checked here, created by services.workshop_setup.
+
+The base game is a choice (games.kinds). Each game has its own per-table sheet
+fields: Five Tricks keeps the names ``sheet_N`` / ``custom_N_<knob>``, every
+other game prefixes them with its key (``seven_up_sheet_N``,
+``seven_up_custom_N_<knob>``). Only the chosen game's are read; a custom sheet's
+knobs are the keys of ``kind.rules_from_dict({}).to_dict()`` and are checked by
+``kind.rules_from_dict``.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +14,26 @@ from decimal import Decimal
 
 from django import forms
 
-from games.presets import PRESET_TITLES, PRESETS
-from games.tricks import TrickRules
+from games import kinds
 from tournament.models import LeavePolicy, Mode
 from tournament.services.workshops import GAMES, LIMITS
 
-GAME_TITLES = {"five_tricks": "Five Tricks"}
-# Automatic assignment gives every table a different sheet: no more tables than
-# there are different sheets.
-MAX_TABLES = min(LIMITS["table_count"][1], len(set(PRESETS.values())))
+FIVE_TRICKS = "five_tricks"
+GAME_TITLES = dict(kinds.TITLES)
+# One line per game for the wizard's radio buttons (a kind without one gets its seats only).
+DESCRIPTIONS = {
+    "five_tricks": "The Barnga game: five tricks a game, the most tricks wins; "
+    "tables differ in trumps and card order.",
+    "seven_up": "Bid the tricks you will take, 14 deals from 7 cards down to 1 and back; "
+    "exact bids score.",
+    "all_fives": "Take trumps worth points in tricks; the first to 61 points wins.",
+    "three_tricks": "Two players lay and block pairs and runs; three standing tricks win.",
+}
+# Automatic assignment gives every Five Tricks table a different sheet: no more
+# tables than there are different sheets. Other games cycle through their presets
+# (neighbours still differ), so a class can sit at two-player tables.
+OTHER_GAMES_TABLES = 16
 AUTO, CUSTOM = "", "custom"
-SHEET_CHOICES = [
-    (AUTO, "Automatic"),
-    *[(slug, PRESET_TITLES[slug]) for slug in PRESETS],
-    (CUSTOM, "Custom sheet…"),
-]
 KNOB_FIELDS = {
     "ace": ("Ace", [("high", "Ace high (above 7)"), ("low", "Ace low (below 2)")]),
     "wins": ("Which card wins", [("highest", "Highest wins"), ("lowest", "Lowest wins")]),
@@ -39,6 +52,81 @@ KNOB_FIELDS = {
         [("void", "Only when out of the led suit"), ("any", "At any time")],
     ),
 }
+_BOOL = [("on", "On"), ("off", "Off")]
+
+
+def seats_text(kind) -> str:
+    lo, hi = kind.min_seats, kind.max_seats
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
+
+
+def max_tables(kind) -> int:
+    distinct = len(set(kind.presets.values()))
+    if kind.key == FIVE_TRICKS:
+        return min(LIMITS["table_count"][1], distinct)
+    return min(LIMITS["table_count"][1], max(distinct, OTHER_GAMES_TABLES))
+
+
+def prefix(kind) -> str:
+    return "" if kind.key == FIVE_TRICKS else f"{kind.key}_"
+
+
+def _value_label(value) -> str:
+    if value is None:
+        return "None"
+    return str(value).replace("_", " ").capitalize()
+
+
+def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
+    """{knob: (label, "choice" | "bool" | "int", choices)} for a custom sheet of `kind`.
+
+    Five Tricks has its own labels; for the other games the knobs are the keys of
+    the default rules and a text knob offers the values its default and presets use.
+    """
+    if kind.key == FIVE_TRICKS:
+        return {k: (label, "choice", choices) for k, (label, choices) in KNOB_FIELDS.items()}
+    default = kind.rules_from_dict({}).to_dict()
+    seen: dict[str, list] = {k: [v] for k, v in default.items()}
+    for rules in kind.presets.values():
+        for k, v in rules.to_dict().items():
+            if k in seen and v not in seen[k]:
+                seen[k].append(v)
+    specs = {}
+    for k, values in seen.items():
+        label = k.replace("_", " ").capitalize()
+        first = values[0]
+        if isinstance(first, bool):
+            specs[k] = (label, "bool", _BOOL)
+        elif isinstance(first, int):
+            specs[k] = (label, "int", [])
+        else:
+            specs[k] = (
+                label,
+                "choice",
+                [("" if v is None else v, _value_label(v)) for v in values],
+            )
+    return specs
+
+
+def knobs_from_data(kind, data: dict, n: int) -> dict:
+    """The custom sheet of table `n` as a knobs dict (not yet checked)."""
+    knobs = {}
+    for k, (_, how, _) in knob_specs(kind).items():
+        value = data.get(f"{prefix(kind)}custom_{n}_{k}")
+        if how == "bool":
+            value = {"on": True, "off": False}.get(value)
+        elif value == "":
+            value = None
+        knobs[k] = value
+    return knobs
+
+
+MAX_TABLES = max(max_tables(k) for k in kinds.KINDS.values())
+
+
+def _game_label(kind) -> str:
+    line = DESCRIPTIONS.get(kind.key, "")
+    return f"{kind.title} — {seats_text(kind)} players per table" + (f". {line}" if line else ".")
 
 
 def _minutes(
@@ -62,7 +150,10 @@ class WorkshopForm(forms.Form):
         label="Workshop name", max_length=100, widget=forms.TextInput(attrs={"autocomplete": "off"})
     )
     game = forms.ChoiceField(
-        label="Base game", choices=[(g, GAME_TITLES.get(g, g)) for g in GAMES], initial=GAMES[0]
+        label="Base game",
+        choices=[(g, _game_label(kinds.get(g))) for g in GAMES],
+        initial=FIVE_TRICKS if FIVE_TRICKS in GAMES else GAMES[0],
+        widget=forms.RadioSelect,
     )
     mode = forms.ChoiceField(
         label="How tricks are decided",
@@ -75,7 +166,9 @@ class WorkshopForm(forms.Form):
         initial=4,
         min_value=1,
         max_value=MAX_TABLES,
-        help_text=f"1 to {MAX_TABLES}.",
+        help_text="1 to "
+        + ", ".join(f"{max_tables(k)} for {k.title}" for k in kinds.KINDS.values())
+        + ".",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     seats_per_table = forms.IntegerField(
@@ -83,7 +176,11 @@ class WorkshopForm(forms.Form):
         initial=5,
         min_value=LIMITS["seats_per_table"][0],
         max_value=LIMITS["seats_per_table"][1],
-        help_text="2 to 8; 4 to 6 plays best.",
+        help_text="Five Tricks: 2 to 8, 4 to 6 plays best. "
+        + "; ".join(
+            f"{k.title}: {seats_text(k)}" for k in kinds.KINDS.values() if k.key != FIVE_TRICKS
+        )
+        + ".",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     round_minutes = _minutes("Round length", 5, LIMITS["round_seconds"])
@@ -120,36 +217,95 @@ class WorkshopForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for n in range(1, MAX_TABLES + 1):
-            self.fields[f"sheet_{n}"] = forms.ChoiceField(
-                label=f"Table {n}", choices=SHEET_CHOICES, required=False, initial=AUTO
-            )
-            for knob, (label, choices) in KNOB_FIELDS.items():
-                self.fields[f"custom_{n}_{knob}"] = forms.ChoiceField(
-                    label=label, choices=choices, required=False, initial=choices[0][0]
+        for kind in kinds.KINDS.values():
+            pre = prefix(kind)
+            choices = [
+                (AUTO, "Automatic"),
+                *[(slug, kind.preset_titles.get(slug, slug)) for slug in kind.presets],
+                (CUSTOM, "Custom sheet…"),
+            ]
+            specs = knob_specs(kind)
+            default = kind.rules_from_dict({}).to_dict()
+            for n in range(1, max_tables(kind) + 1):
+                self.fields[f"{pre}sheet_{n}"] = forms.ChoiceField(
+                    label=f"Table {n}", choices=choices, required=False, initial=AUTO
                 )
+                for knob, (label, how, knob_choices) in specs.items():
+                    name = f"{pre}custom_{n}_{knob}"
+                    if how == "int":
+                        self.fields[name] = forms.IntegerField(
+                            label=label,
+                            required=False,
+                            initial=default.get(knob),
+                            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                        )
+                    else:
+                        initial = knob_choices[0][0]
+                        if how == "bool":
+                            initial = "on" if default.get(knob) else "off"
+                        self.fields[name] = forms.ChoiceField(
+                            label=label, choices=knob_choices, required=False, initial=initial
+                        )
+
+    def chosen_game(self) -> str:
+        value = self.data.get("game") if self.is_bound else None
+        return value if value in GAMES else self.fields["game"].initial
+
+    def _rows(self, kind):
+        pre, specs = prefix(kind), knob_specs(kind)
+        return [
+            (n, self[f"{pre}sheet_{n}"], [self[f"{pre}custom_{n}_{k}"] for k in specs])
+            for n in range(1, max_tables(kind) + 1)
+        ]
 
     def table_rows(self):
-        """(number, sheet field, knob fields) for the per-table part of the template."""
-        return [
-            (n, self[f"sheet_{n}"], [self[f"custom_{n}_{k}"] for k in KNOB_FIELDS])
-            for n in range(1, MAX_TABLES + 1)
+        """Five Tricks' (number, sheet field, knob fields) for the per-table part of the template."""
+        return self._rows(kinds.get(FIVE_TRICKS)) if FIVE_TRICKS in GAMES else []
+
+    def game_sheets(self):
+        """Per game: its per-table sheet fields, the chosen game first."""
+        chosen = self.chosen_game()
+        out = [
+            {
+                "key": kind.key,
+                "title": kind.title,
+                "five_tricks": kind.key == FIVE_TRICKS,
+                "chosen": kind.key == chosen,
+                "rows": self._rows(kind),
+            }
+            for kind in kinds.KINDS.values()
         ]
+        return sorted(out, key=lambda g: not g["chosen"])
 
     def clean(self):
         data = super().clean()
         sheets: dict[int, str | dict] = {}
+        game = data.get("game")
+        if game not in GAMES:
+            data["sheets"] = sheets
+            return data
+        kind = kinds.get(game)
+        seats = data.get("seats_per_table")
+        if seats is not None and not kind.min_seats <= seats <= kind.max_seats:
+            self.add_error(
+                "seats_per_table",
+                f"{kind.title} is played by {seats_text(kind)} players: "
+                f"choose {seats_text(kind)} seats per table.",
+            )
         count = data.get("table_count")
+        if count and count > max_tables(kind):
+            self.add_error("table_count", f"{kind.title}: at most {max_tables(kind)} tables.")
+            count = None
+        pre = prefix(kind)
         if data.get("sheet_mode") == "choose" and count:
             for n in range(1, count + 1):
-                choice = data.get(f"sheet_{n}") or AUTO
+                choice = data.get(f"{pre}sheet_{n}") or AUTO
                 if choice == CUSTOM:
-                    knobs = {k: data.get(f"custom_{n}_{k}") for k in KNOB_FIELDS}
-                    knobs["trump"] = knobs["trump"] or None
+                    knobs = knobs_from_data(kind, data, n)
                     try:
-                        TrickRules.from_dict(knobs)
+                        kind.rules_from_dict(knobs)
                     except (TypeError, ValueError) as exc:
-                        self.add_error(f"sheet_{n}", str(exc))
+                        self.add_error(f"{pre}sheet_{n}", str(exc))
                         continue
                     sheets[n] = knobs
                 elif choice != AUTO:

@@ -1,15 +1,15 @@
 """Stored games against their logs: after a crash, is what we kept what happened?
 
 A game is its seed plus its append-only action log; everything else stored about
-it (seq, state, tricks won, winners, trick records) is derived. `game_problems`
-replays the log from scratch (no cache) and lists every derived fact that
-disagrees. The fault tests run it after killing processes and restarting Redis;
+it (seq, state, tricks won, scores, winners, trick records) is derived, by the
+game's kind (games.kinds). `game_problems` replays the log from scratch (no
+cache) and lists every derived fact that disagrees. The fault tests run it after killing processes and restarting Redis;
 `python manage.py check_integrity` runs it on a live database.
 """
 
 from __future__ import annotations
 
-from games import five_tricks
+from games.errors import IllegalAction
 from tournament import gamestate
 from tournament.models import Action, Game, GameState
 
@@ -23,26 +23,38 @@ def game_problems(game: Game) -> list[str]:
         problems.append(f"{where}: log seqs are not 1..{len(seqs)}: {seqs[:10]}…")
     if game.seq != len(seqs):
         problems.append(f"{where}: seq is {game.seq} but the log has {len(seqs)} actions")
+    kind = gamestate.kind_of(game)
     try:
         state = gamestate.replay_log(game)
-    except five_tricks.IllegalAction as exc:
+    except IllegalAction as exc:
         return [*problems, f"{where}: the log does not replay: {exc}"]
-    over = five_tricks.is_over(state)
+    over = kind.is_over(state)
+    phase = getattr(state, "phase", "?")
     if over and game.state != GameState.OVER:
         problems.append(f"{where}: the log ends the game but it is stored as {game.state}")
     if game.state == GameState.OVER and not over:
-        problems.append(f"{where}: stored as over but the log leaves it in phase {state.phase}")
+        problems.append(f"{where}: stored as over but the log leaves it in phase {phase}")
     if game.state != GameState.PLAYING:
-        result = five_tricks.result(state)
-        if list(game.tricks_won) != list(result["tricks_won"]):
-            problems.append(
-                f"{where}: tricks_won {game.tricks_won} != replay {result['tricks_won']}"
-            )
-        winners = [game.players[s] for s in result["winners"]]
+        outcome = kind.outcome(state)
+        if kind.records_tricks and list(game.tricks_won) != list(outcome["scores"]):
+            problems.append(f"{where}: tricks_won {game.tricks_won} != replay {outcome['scores']}")
+        # Games stored before scores existed have none: their tricks_won is checked above.
+        if (game.scores or not kind.records_tricks) and list(game.scores) != list(
+            outcome["scores"]
+        ):
+            problems.append(f"{where}: scores {game.scores} != replay {outcome['scores']}")
+        winners = [game.players[s] for s in outcome["winners"]]
         if list(game.winners) != winners:
             problems.append(f"{where}: winners {game.winners} != replay {winners}")
-    elif game.tricks_won or game.winners:
+    elif game.tricks_won or game.winners or game.scores:
         problems.append(f"{where}: a game in progress has stored results")
+    if not kind.records_tricks:
+        if game.trick_records.exists():
+            problems.append(f"{where}: {kind.title} has no trick records, but some are stored")
+        cached = gamestate.load_state(game)
+        if cached != state:
+            problems.append(f"{where}: the cached state differs from the replay")
+        return problems
     stored = [
         (t.index, t.leader, [list(c) for c in t.cards], t.winner, list(t.verdicts),
          t.table_verdict, t.resolution, list(t.claims))

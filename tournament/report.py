@@ -20,6 +20,12 @@ Words used throughout (docs/export.md repeats them):
   any other seat was (*tie* when as many);
 - in a dispute a player **adapted** if their final claim differs from the claim
   they held when the dispute opened, and **held** otherwise.
+
+Only Five Tricks has claims, so only it has clashes and disputes. For any other
+base game (the workshop's ``game``, each game's ``kind``: games.kinds) the report
+has the reveal (the kind's knobs and study sheet), movement, results (games won
+and each game's per-seat ``scores``), gestures and players, and says that the
+game has no claims.
 """
 
 from __future__ import annotations
@@ -29,9 +35,13 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from itertools import combinations
 
+from games import kinds
 from games.cards import SUIT_NAMES
+from games.kinds.base import knob_text
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
+
+FIVE_TRICKS = "five_tricks"
 
 KNOB_TITLES = {
     "ace": "Ace",
@@ -124,15 +134,29 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def kind_of(doc: dict) -> kinds.GameKind:
+    """The workshop's base game (exports from before the choice are Five Tricks)."""
+    return kinds.get((doc.get("workshop") or {}).get("game") or FIVE_TRICKS)
+
+
+def game_scores(game: dict, claims: bool) -> list:
+    """A game's per-seat score: Five Tricks' tricks won, any other game's stored scores."""
+    return list(game["tricks_won"]) if claims else list(game.get("scores") or [])
+
+
 class Index:
     """Look-ups over one document."""
 
     def __init__(self, doc: dict):
         self.doc = doc
+        self.kind = kind_of(doc)
+        self.claims = self.kind.records_tricks
         self.players = {p["id"]: p for p in doc["players"]}
         self.rounds = {r["number"]: r for r in doc["rounds"]}
         self.tables = [t["number"] for t in sorted(doc["tables"], key=lambda t: t["number"])]
-        self.table_rules = {t["number"]: TrickRules.from_dict(t["rules"]) for t in doc["tables"]}
+        self.table_rules = {
+            t["number"]: self.kind.rules_from_dict(t["rules"]) for t in doc["tables"]
+        }
         kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
         self.games = [g for g in doc["games"] if kinds.get(g["round"]) in REPORT_KINDS]
         self.gestures = [
@@ -153,7 +177,7 @@ class Index:
 
     def sheet_key(self, rules: dict) -> str:
         """Which table's sheet this is ("T3"), or a description of a sheet no table has."""
-        r = TrickRules.from_dict(rules)
+        r = self.kind.rules_from_dict(rules)
         for n in self.tables:
             if self.table_rules[n] == r:
                 return f"T{n}"
@@ -172,6 +196,9 @@ def _differs(knob: str, a: dict, b: dict) -> bool:
 
 
 def reveal(doc: dict) -> dict:
+    kind = kind_of(doc)
+    if not kind.records_tricks:
+        return kind_reveal(doc, kind)
     tables = sorted(doc["tables"], key=lambda t: t["number"])
     values = [{k: knob_value(t["rules"], k) for k in KNOBS} for t in tables]
     rows = []
@@ -211,6 +238,51 @@ def reveal(doc: dict) -> dict:
     distinct = len({TrickRules.from_dict(t["rules"]) for t in tables})
     return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": distinct,
             "tables": [t["number"] for t in tables]}
+
+
+def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
+    """The reveal for any other game: its knobs per table and each table's whole sheet."""
+    tables = sorted(doc["tables"], key=lambda t: t["number"])
+    values = [kind.rules_from_dict(t["rules"]).to_dict() for t in tables]
+    knobs = list(dict.fromkeys([*kind.rules_from_dict({}).to_dict(), *(k for v in values for k in v)]))
+    titles = {k: k.replace("_", " ").capitalize() for k in knobs}
+    rows = []
+    for knob in knobs:
+        cells = []
+        for i, t in enumerate(tables):
+            neighbours = [
+                tables[j]["number"]
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(tables) and values[i].get(knob) != values[j].get(knob)
+            ]
+            value = values[i].get(knob)
+            cells.append(
+                {
+                    "table": t["number"],
+                    "value": value,
+                    "label": knob_text(value).capitalize(),
+                    "differs": bool(neighbours),
+                    "differs_from": neighbours,
+                }
+            )
+        rows.append({"knob": knob, "title": titles[knob], "cells": cells})
+    pairs = []
+    for i in range(len(tables) - 1):
+        diff = [k for k in knobs if values[i].get(k) != values[i + 1].get(k)]
+        pairs.append({"a": tables[i]["number"], "b": tables[i + 1]["number"], "knobs": diff,
+                      "titles": [titles[k] for k in diff]})
+    sheets = [
+        {
+            "table": t["number"],
+            "preset_title": t.get("preset_title") or "",
+            "summary": kind.summary(t["rules"]),
+            "sections": kind.sheet(t["rules"])["sections"],
+        }
+        for t in tables
+    ]
+    distinct = len({kind.rules_from_dict(t["rules"]) for t in tables})
+    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": distinct,
+            "tables": [t["number"] for t in tables], "full_sheets": True}
 
 
 # ---------------------------------------------------------------- 2. movement
@@ -330,11 +402,12 @@ def results(doc: dict, ix: Index) -> list[dict]:
             order: list[int] = []
             game_rows = []
             for g in games:
+                scores = game_scores(g, ix.claims)
                 for s, pid in enumerate(g["players"]):
                     if pid not in order:
                         order.append(pid)
                     played[pid] += 1
-                    tricks[pid] += g["tricks_won"][s] if s < len(g["tricks_won"]) else 0
+                    tricks[pid] += scores[s] if s < len(scores) else 0
                 for pid in g["winners"]:
                     won[pid] += 1
                 game_rows.append(
@@ -342,11 +415,12 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "number": g["number"],
                         "state": g["state"],
                         "winners": [ix.name(p) for p in g["winners"]],
+                        # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {
                                 "name": ix.name(pid),
-                                # A game in progress has no stored tricks_won yet.
-                                "tricks": g["tricks_won"][s] if s < len(g["tricks_won"]) else 0,
+                                # A game in progress has no stored score yet.
+                                "tricks": scores[s] if s < len(scores) else 0,
                             }
                             for s, pid in enumerate(g["players"])
                         ],
@@ -753,6 +827,98 @@ def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture
 # ---------------------------------------------------------------- 6. the debrief guide
 
 
+def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: dict,
+               players: list[dict]) -> list[dict]:
+    """The debrief questions for a game without claims: the figures are sheets, scores,
+    movement and gestures."""
+    title = ix.kind.title
+    differing = [p for p in rev["pairs"] if p["knobs"]]
+    expect = [
+        f"{_plural(len(rev['tables']), 'table')} played {title} by "
+        f"{_plural(rev['distinct_sheets'], 'different sheet')}.",
+    ]
+    for p in differing:
+        expect.append(f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}.")
+    ups = sum(1 for m in mov["moves"] if m["direction"] == "up")
+    if mov["moves"]:
+        expect.append(
+            f"{_plural(ups, 'move')} up and {_plural(len(mov['moves']) - ups, 'move')} down took "
+            "players to tables with other rules."
+        )
+    notice = [f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."]
+    for rd in res:
+        if not rd["scored"]:
+            continue
+        played = sum(t["games_played"] for t in rd["tables"])
+        cut = sum(t["games_cut"] for t in rd["tables"])
+        notice.append(
+            f"{rd['label']}: {_plural(played, 'game')} at {_plural(len(rd['tables']), 'table')}"
+            + (f", {cut} cut short by the end of the round." if cut else ".")
+        )
+    g = cl["gestures"]
+    feel = [f"{_plural(g['total'], 'gesture')} were made."]
+    top = sorted(g["used"], key=lambda k: -k["total"])[:3]
+    if top:
+        feel.append(
+            "Most used: "
+            + ", ".join(f"{k['emoji']} {k['label'].lower()} ({k['total']})" for k in top)
+            + "."
+        )
+    act = []
+    for rd in res:
+        if not rd["scored"]:
+            continue
+        for t in rd["tables"]:
+            if not t["tied"]:
+                act.append(
+                    f"{rd['label']}, table {t['table']}: {_names_text(t['top'])} won most games "
+                    f"({t['best']}); {_names_text(t['bottom'])} fewest ({t['worst']})."
+                )
+    outside = []
+    movers = [p for p in players if p["moves"]]
+    if movers:
+        outside.append(
+            f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers."
+        )
+    return [
+        {
+            "id": "expect",
+            "question": "What did you expect to happen when you sat down at a new table?",
+            "listen": "Did anyone assume everybody played by the same rules? Why?",
+            "data": expect,
+            "section": "reveal",
+        },
+        {
+            "id": "notice",
+            "question": "When did you first notice that something was different?",
+            "listen": "The moment of surprise; who noticed first, newcomers or locals.",
+            "data": notice,
+            "section": "results",
+        },
+        {
+            "id": "feel",
+            "question": "How did it feel when the others played by rules you did not know?",
+            "listen": "Frustration, confusion, amusement; feeling foolish or feeling cheated.",
+            "data": feel,
+            "section": "gestures",
+        },
+        {
+            "id": "act",
+            "question": "What did you do about it, without words?",
+            "listen": "Giving in, insisting, teaching by gestures, copying the others.",
+            "data": act,
+            "section": "results",
+        },
+        {
+            "id": "outside",
+            "question": "Where have you met this outside the game?",
+            "listen": "A new job, school or country; whose rules count when groups meet, and why.",
+            "data": outside,
+            "section": "players",
+        },
+    ]
+
+
 def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
     """Questions for the facilitator, each with the figures that illustrate it."""
     disputes = cl["disputes"]
@@ -886,8 +1052,17 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
     disputes = dispute_rows(doc, ix)
     cl = clashes(doc, ix, disputes, gesture_palette)
     players = player_rows(doc, ix, mov, disputes, cl["gestures"]["by_player"])
+    if ix.claims:
+        questions = guide(doc, ix, rev, mov, cl, players)
+    else:
+        questions = kind_guide(doc, ix, rev, mov, res, cl, players)
     return {
         "workshop": doc["workshop"],
+        "game": ix.kind.key,
+        "game_title": ix.kind.title,
+        # Five Tricks' claims make clashes and disputes; no other game has them.
+        "claims": ix.claims,
+        "score_label": ix.kind.score_label,
         "schema": doc["schema"],
         "exported_at": doc.get("exported_at"),
         "counts": {
@@ -905,5 +1080,5 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "results": res,
         "clashes": cl,
         "players": players,
-        "guide": guide(doc, ix, rev, mov, cl, players),
+        "guide": questions,
     }

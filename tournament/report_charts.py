@@ -114,12 +114,27 @@ def outcomes_chart(clashes: dict) -> dict | None:
     return _finish(chart, title, alt)
 
 
-def gestures_chart(clashes: dict) -> dict | None:
-    """Gestures used, split into during disputes and at other times."""
+def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
+    """Gestures used, split into during disputes and at other times (a game without
+    claims has no disputes: one bar per gesture)."""
     used = clashes["gestures"]["used"]
     if not used:
         return None
     title = "Gestures used"
+    if not disputes:
+        chart = pygal.HorizontalBar(
+            title=title,
+            x_title="Times used",
+            show_legend=False,
+            y_labels=_counts_axis([k["total"] for k in used]),
+            **COMMON,
+        )
+        chart.x_labels = [k["label"] for k in used]
+        chart.add("Times used", [k["total"] for k in used])
+        alt = f"Bar chart: {title.lower()}. " + "; ".join(
+            f"{k['label']}: {k['total']}" for k in used
+        ) + "."
+        return _finish(chart, title, alt)
     chart = pygal.HorizontalStackedBar(
         title=title, x_title="Times used", y_labels=_counts_axis([k["total"] for k in used]), **COMMON
     )
@@ -176,9 +191,10 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
 
 def all_charts(report: dict) -> dict:
     names = {p["id"]: p["name"] for p in report["players"]}
+    claims = report.get("claims", True)
     return {
         "paths": paths_chart(report["movement"], names),
-        "disputes": disputes_chart(report["clashes"]),
-        "outcomes": outcomes_chart(report["clashes"]),
-        "gestures": gestures_chart(report["clashes"]),
+        "disputes": disputes_chart(report["clashes"]) if claims else None,
+        "outcomes": outcomes_chart(report["clashes"]) if claims else None,
+        "gestures": gestures_chart(report["clashes"], disputes=claims),
     }

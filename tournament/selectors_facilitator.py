@@ -12,14 +12,15 @@ Three audiences, three levels of secrecy:
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from django.utils import timezone
 
-from games import five_tricks
+from games import all_fives, five_tricks, kinds, seven_up, three_tricks
+from games.cards import is_card
+from games.kinds.five_tricks import KNOB_LABELS  # noqa: F401  (re-exported: older imports)
 from games.presets import PRESET_TITLES, PRESETS
-from games.sheets import sheet_text
-from games.tricks import TrickRules
 from tournament import gamestate, names
 from tournament.models import (
     Dispute,
@@ -35,18 +36,15 @@ from tournament.models import (
     Workshop,
 )
 from tournament.selectors import round_clock
+from tournament.templatetags.cards import card_face
 
-KNOB_LABELS = {
-    "ace": {"high": "Ace high", "low": "Ace low"},
-    "wins": {"highest": "highest wins", "lowest": "lowest wins"},
-    "trump": {
-        None: "no trump",
-        "S": "spades trump",
-        "H": "hearts trump",
-        "D": "diamonds trump",
-        "C": "clubs trump",
-    },
-    "trump_when": {"void": "trump only when void", "any": "trump any time"},
+FIVE_TRICKS = "five_tricks"
+# The engines' spectator views, for a kind that does not give its own `spectator`.
+ENGINE_SPECTATOR = {
+    "five_tricks": five_tricks.spectator_view,
+    "seven_up": seven_up.spectator_view,
+    "all_fives": all_fives.spectator_view,
+    "three_tricks": three_tricks.spectator_view,
 }
 
 
@@ -70,21 +68,18 @@ def workshops_of(user) -> list[dict]:
     return rows
 
 
-def knobs_summary(rules: dict) -> str:
+def kind_of(workshop: Workshop) -> kinds.GameKind:
+    return kinds.get(workshop.game)
+
+
+def knobs_summary(rules: dict, kind: kinds.GameKind | None = None) -> str:
     """ "Ace high, highest wins, spades trump, trump only when void" — for the facilitator."""
-    r = TrickRules.from_dict(rules)
-    parts = [
-        KNOB_LABELS["ace"][r.ace],
-        KNOB_LABELS["wins"][r.wins],
-        KNOB_LABELS["trump"][r.trump],
-    ]
-    if r.trump is not None:
-        parts.append(KNOB_LABELS["trump_when"][r.trump_when])
-    return ", ".join(parts)
+    return (kind or kinds.get(FIVE_TRICKS)).summary(rules)
 
 
-def sheet_title(table: Table) -> str:
-    return PRESET_TITLES.get(table.preset, "Custom sheet")
+def sheet_title(table: Table, kind: kinds.GameKind | None = None) -> str:
+    titles = (kind or kinds.get(FIVE_TRICKS)).preset_titles
+    return titles.get(table.preset, "Custom sheet")
 
 
 def _clock(rnd: Round | None, now) -> dict | None:
@@ -139,8 +134,10 @@ def panel(workshop: Workshop, now=None) -> dict:
     for p in players:
         if p.table_id:
             counts[p.table_id] += 1
+    kind = kind_of(workshop)
     ctx = {
         "workshop": workshop,
+        "game_title": kind.title,
         "phase": workshop.phase,
         "phase_label": Phase(workshop.phase).label,
         "round": _clock(rnd, now),
@@ -155,8 +152,8 @@ def panel(workshop: Workshop, now=None) -> dict:
                 "number": t.number,
                 "count": counts[t.pk],
                 "seats": workshop.seats_per_table,
-                "sheet": sheet_title(t),
-                "knobs": knobs_summary(t.rules),
+                "sheet": sheet_title(t, kind),
+                "knobs": knobs_summary(t.rules, kind),
             }
             for t in tables
         ],
@@ -241,11 +238,13 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
         ).values_list("game_id", flat=True)
     )
     all_names = dict(workshop.players.values_list("pk", "name"))
+    kind = kind_of(workshop)
     out = []
     for table in tables:
         game = playing.get(table.pk)
         glance = _game_glance(game, all_names, game.pk in disputes) if game else None
         tricks = glance["tricks_by_id"] if glance else {}
+        scores = glance["scores_by_id"] if glance else {}
         out.append(
             {
                 "number": table.number,
@@ -258,29 +257,191 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                         "connected": p.connected,
                         "games_won": won[p.pk],
                         "tricks": tricks.get(p.pk) if game else None,
+                        "score": scores.get(p.pk) if game else None,
                     }
                     for p in seated[table.pk]
                 ],
                 "games_done": games_done[table.pk],
                 "game": glance,
+                "score_label": kind.score_label,
             }
         )
     return out
 
 
 def _game_glance(game: Game, all_names: dict, open_dispute: bool) -> dict:
+    kind = gamestate.kind_of(game)
     state = gamestate.load_state(game)
+    if not kind.records_tricks:
+        return _kind_glance(game, kind, state, all_names)
     return {
         "number": game.number,
+        "records_tricks": True,
         "phase": state.phase,
         "current": [
             {"card": card, "name": all_names.get(game.players[seat], "?")}
             for seat, card in state.current
         ],
         "tricks_by_id": {pid: state.tricks_won[seat] for seat, pid in enumerate(game.players)},
+        "scores_by_id": {},
         "tricks_played": len(state.completed),
         "to_act": all_names.get(game.players[state.to_act]) if state.to_act is not None else None,
         "dispute": open_dispute or state.dispute,
+    }
+
+
+def _kind_glance(game: Game, kind, state, all_names: dict) -> dict:
+    """Any other game: the scores so far, who must act, and the cards face up in the
+    middle (only those: the monitor never shows a hand)."""
+    seat_names = [all_names.get(pid, "?") for pid in game.players]
+    scores = kind.outcome(state)["scores"]
+    view = spectator(kind, state, seat_names)
+    return {
+        "number": game.number,
+        "records_tricks": False,
+        "phase": str(getattr(state, "phase", "") or "").replace("_", " "),
+        "current": [
+            {"card": c, "name": seat_names[s]} for s, c in _pairs(view.get("current")) or []
+        ],
+        "tricks_by_id": {},
+        "scores_by_id": {
+            pid: scores[seat] for seat, pid in enumerate(game.players) if seat < len(scores)
+        },
+        "progress": kind.progress(state),
+        "to_act": ", ".join(seat_names[s] for s in kind.to_act(state)) or None,
+        "dispute": False,
+    }
+
+
+# ---------------------------------------------------------------- any game's spectator view
+
+# Top-level keys that name a seat, or a list of seats.
+SEAT_KEYS = {"to_act", "dealer", "leader", "eldest", "seat", "winner", "accused", "caller", "by"}
+SEAT_LIST_KEYS = {"winners"}
+# Not worth a line for the facilitator (the seat count is the seat list; seq is internal).
+SKIP_KEYS = {"game", "seq", "n_seats", "names", "hands", "current"}
+
+
+def spectator(kind, state, seat_names) -> dict:
+    """The engine's whole-table view of `state` (every hand): the kind's own, else the engine's."""
+    try:
+        return dict(kind.spectator(state, names=list(seat_names)))
+    except NotImplementedError:
+        fn = ENGINE_SPECTATOR.get(kind.key)
+        return dict(fn(state)) if fn else {}
+
+
+def _pairs(value) -> list[tuple[int, str]] | None:
+    """[[seat, card], …] as pairs, or None when `value` is not such a list."""
+    if not isinstance(value, list) or not value:
+        return None
+    out = []
+    for item in value:
+        if (
+            isinstance(item, list | tuple)
+            and len(item) == 2
+            and isinstance(item[0], int)
+            and is_card(item[1])
+        ):
+            out.append((item[0], item[1]))
+        else:
+            return None
+    return out
+
+
+def _label(key: str) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def _text(value, seat_names, key: str = "", *, per_seat: bool = True) -> str:
+    """Any value of a spectator view as a short readable text (cards as faces, seats as
+    names). `per_seat` False: `value` is already one seat's, so a list as long as the
+    table is not read as one item per seat."""
+    n = len(seat_names)
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < n:
+        return seat_names[value]
+    if key in SEAT_LIST_KEYS and isinstance(value, list):
+        return ", ".join(seat_names[s] for s in value if isinstance(s, int) and 0 <= s < n) or "—"
+    if isinstance(value, str):
+        return card_face(value) if is_card(value) else value.replace("_", " ")
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{_label(k).lower()} {_text(v, seat_names, k)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        pairs = _pairs(list(value))
+        if pairs is not None:
+            return ", ".join(
+                f"{card_face(c)} ({seat_names[s] if 0 <= s < n else s})" for s, c in pairs
+            )
+        if value and all(is_card(c) for c in value):
+            return " ".join(card_face(c) for c in value)
+        if per_seat and len(value) == n and n > 1 and all(not isinstance(x, dict) for x in value):
+            return " · ".join(
+                f"{seat_names[s]} {_text(x, seat_names)}" for s, x in enumerate(value)
+            )
+        if all(isinstance(x, list | tuple) for x in value):
+            return " | ".join(_text(list(x), seat_names) for x in value) or "—"
+        if all(isinstance(x, dict) for x in value):
+            return f"{len(value)} item{'s' if len(value) != 1 else ''}"
+        return ", ".join(_text(x, seat_names) for x in value) or "—"
+    return json.dumps(value)
+
+
+def _per_seat(value, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and _pairs(value) is None
+
+
+def generic_spectator(view: dict, seat_names: list[str], to_act: list[int]) -> dict:
+    """A spectator view of any game laid out for one template: a row per seat (hand,
+    then every per-seat figure), the table's facts, and every list of records
+    (deals, tricks, calls…) as a table."""
+    n = len(seat_names)
+    hands = view.get("hands") if isinstance(view.get("hands"), list) else None
+    seat_keys, facts, logs = [], [], []
+    for key, value in view.items():
+        if key in SKIP_KEYS:
+            continue
+        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            columns = list(dict.fromkeys(k for row in value for k in row))
+            logs.append(
+                {
+                    "title": _label(key),
+                    "columns": [_label(c) for c in columns],
+                    "rows": [[_text(row.get(c), seat_names, c) for c in columns] for row in value],
+                }
+            )
+        elif _per_seat(value, n) and key not in SEAT_LIST_KEYS:
+            seat_keys.append(key)
+        elif isinstance(value, list) and not value:
+            continue
+        else:
+            facts.append({"label": _label(key), "value": _text(value, seat_names, key)})
+    seats = [
+        {
+            "seat": s,
+            "name": seat_names[s],
+            "turn": s in to_act,
+            "hand": list(hands[s]) if hands and s < len(hands) else [],
+            "facts": [
+                {"label": _label(k), "value": _text(view[k][s], seat_names, k, per_seat=False)}
+                for k in seat_keys
+            ],
+        }
+        for s in range(n)
+    ]
+    return {
+        "seats": seats,
+        "facts": facts,
+        "logs": logs,
+        "current": [
+            {"card": c, "name": seat_names[s] if 0 <= s < n else "?"}
+            for s, c in _pairs(view.get("current")) or []
+        ],
     }
 
 
@@ -293,14 +454,17 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     rnd = workshop.rounds.order_by("-number").first()
     players = list(Player.objects.filter(table=table).order_by("seat"))
     all_names = dict(workshop.players.values_list("pk", "name"))
+    kind = kind_of(workshop)
     ctx = {
         "workshop": workshop,
         "table": table,
+        "game_title": kind.title,
+        "score_label": kind.score_label,
         "round": _clock(rnd, now),
         "phase_label": Phase(workshop.phase).label,
-        "sheet": sheet_text(TrickRules.from_dict(table.rules)),
-        "sheet_title": sheet_title(table),
-        "knobs": knobs_summary(table.rules),
+        "sheet": kind.sheet(table.rules),
+        "sheet_title": sheet_title(table, kind),
+        "knobs": knobs_summary(table.rules, kind),
         "players": players,
         "game": None,
         "glance": next((t for t in monitor(workshop, rnd=rnd) if t["number"] == number), None),
@@ -308,8 +472,32 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     game = Game.objects.filter(table=table, state=GameState.PLAYING).order_by("-pk").first()
     if game is None:
         return ctx
-    v = five_tricks.spectator_view(gamestate.load_state(game))
     by_id = {p.pk: p for p in Player.objects.filter(pk__in=game.players)}
+    game_kind = gamestate.kind_of(game)
+    if not game_kind.records_tricks:
+        state = gamestate.load_state(game)
+        seat_names = [all_names.get(pid, "?") for pid in game.players]
+        to_act = game_kind.to_act(state)
+        laid_out = generic_spectator(spectator(game_kind, state, seat_names), seat_names, to_act)
+        scores = game_kind.outcome(state)["scores"]
+        for seat in laid_out["seats"]:
+            p = by_id.get(game.players[seat["seat"]])
+            seat["is_bot"] = bool(p and p.is_bot)
+            seat["connected"] = bool(p and p.connected)
+            seat["score"] = scores[seat["seat"]] if seat["seat"] < len(scores) else None
+            own = game.seat_rules[seat["seat"]] if seat["seat"] < len(game.seat_rules) else None
+            seat["sheet"] = knobs_summary(own, game_kind) if own else None
+            seat["other_sheet"] = bool(own) and own != game.table_rules
+        ctx["game"] = {
+            "number": game.number,
+            "generic": True,
+            "mode": game.mode,
+            "phase": str(getattr(state, "phase", "") or "").replace("_", " "),
+            "per_seat_rules": game_kind.per_seat_rules,
+            **laid_out,
+        }
+        return ctx
+    v = five_tricks.spectator_view(gamestate.load_state(game))
     seats = []
     for s, pid in enumerate(game.players):
         p = by_id.get(pid)
@@ -375,6 +563,7 @@ def projector(workshop: Workshop, now=None) -> dict:
     return {
         "code": workshop.code,
         "name": workshop.name,
+        "game_title": kind_of(workshop).title,
         "phase": workshop.phase,
         "phase_label": Phase(workshop.phase).label,
         "joining_locked": workshop.joining_locked,

@@ -127,9 +127,13 @@
     function shape() {
       const mode = setup.querySelector('[name="sheet_mode"]:checked');
       perTable.hidden = !mode || mode.value !== "choose";
+      const game = setup.querySelector('[name="game"]:checked');
+      perTable.querySelectorAll(".kind-sheets").forEach((s) => {
+        s.hidden = Boolean(game) && s.dataset.game !== game.value;
+      });
       const n = Number(count.value) || 0;
       perTable.querySelectorAll(".table-sheet").forEach((row) => {
-        row.hidden = Number(row.dataset.table) > n;
+        row.hidden = Number(row.dataset.table || row.dataset.kindTable) > n;
         const select = row.querySelector("select");
         const knobs = row.querySelector(".knobs");
         knobs.hidden = select.value !== "custom";

@@ -61,8 +61,10 @@ def world() -> World:
 
 
 def sheet_phrases(rules: dict) -> set[str]:
+    # Not the title: it is the game's name ("Five Tricks"), the same on every sheet
+    # and shown openly (the projector names the game being played).
     sheet = sheet_text(TrickRules.from_dict(rules))
-    return {s["text"] for s in sheet["sections"]} | {sheet["title"]}
+    return {s["text"] for s in sheet["sections"]}
 
 
 def foreign_sheet_phrases(workshop: Workshop, own_rules: dict) -> set[str]:

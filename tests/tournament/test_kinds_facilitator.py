@@ -1,0 +1,349 @@
+"""The facilitator's side for every base game (games.kinds.KINDS, whatever is registered
+when the tests run): the wizard, the control panel, monitor, table page and projector,
+the debrief report, the CSV/JSON exports, check_export and check_integrity.
+
+Each workshop is created through the wizard view as a logged-in facilitator, its one
+human player leaves (a bot takes the seat) and bots fill the other seats, so a
+scored round plays itself with `timers.tick` until games have finished.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+from facilitator_helpers import assert_no_secrets
+
+from games import kinds
+from tournament import check_export, forms, gamestate, integrity, services, timers
+from tournament import selectors_facilitator as sf
+from tournament.models import Game, GameState, Phase, Table, Workshop
+from tournament.templatetags.cards import card_face
+
+pytestmark = pytest.mark.django_db
+KEYS = sorted(kinds.KINDS)
+
+
+@pytest.fixture
+def owner():
+    return User.objects.create_user("ada", password="a-long-pass-123")
+
+
+@pytest.fixture
+def fac(owner):
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def page(response) -> str:
+    """The page's text with entities decoded ("The seed's game" is escaped in the HTML)."""
+    return html.unescape(text(response))
+
+
+def seats_for(kind) -> int:
+    return min(max(kind.min_seats, 3), kind.max_seats)
+
+
+def knob_post(kind, n: int, rules: dict) -> dict:
+    """The wizard's POST fields of a custom sheet with `rules` for table `n`."""
+    out = {}
+    for knob, (_, how, _) in forms.knob_specs(kind).items():
+        value = rules[knob]
+        if how == "bool":
+            value = "on" if value else "off"
+        out[f"{forms.prefix(kind)}custom_{n}_{knob}"] = "" if value is None else str(value)
+    return out
+
+
+def custom_rules(kind) -> dict:
+    """A sheet that is no preset: the default rules with one knob changed if possible."""
+    rules = kind.rules_from_dict({}).to_dict()
+    for knob, (_, how, choices) in forms.knob_specs(kind).items():
+        if how == "bool":
+            candidate = {**rules, knob: not rules[knob]}
+        elif how == "int":
+            candidate = {**rules, knob: rules[knob] + 1}
+        else:
+            others = [v for v, _ in choices if (v or None) != rules[knob]]
+            if not others:
+                continue
+            candidate = {**rules, knob: others[0] or None}
+        try:
+            kind.rules_from_dict(candidate)
+        except (TypeError, ValueError):
+            continue
+        return candidate
+    return rules
+
+
+def wizard_data(kind, **kw) -> dict:
+    first = next(iter(kind.presets))
+    data = {
+        "name": f"{kind.title} class",
+        "game": kind.key,
+        "mode": "barnga",
+        "table_count": "2",
+        "seats_per_table": str(seats_for(kind)),
+        "round_minutes": "60",
+        "study_minutes": "5",
+        "home_minutes": "3",
+        "dispute_seconds": "45",
+        "sheet_mode": "choose",
+        "leave_policy": "bot",
+        "bots_enabled": "on",
+        f"{forms.prefix(kind)}sheet_1": first,
+        f"{forms.prefix(kind)}sheet_2": "custom",
+        **knob_post(kind, 2, custom_rules(kind)),
+    }
+    data.update(kw)
+    return data
+
+
+def do(client, w, action, data=None):
+    r = client.post(f"/workshops/{w.pk}/do/{action}/", data or {})
+    assert r.status_code == 303, (action, text(r)[:2000])
+    return r
+
+
+def play_until_finished(w, *, games: int = 1, limit: int = 3000) -> None:
+    """Bots act (tick after tick) until `games` games of the workshop are over."""
+    for _ in range(limit):
+        if Game.objects.filter(table__workshop=w, state=GameState.OVER).count() >= games:
+            return
+        timers.tick(timezone.now(), bot_delay=0)
+    pytest.fail("the bots did not finish a game")
+
+
+def create(fac, kind) -> Workshop:
+    r = fac.post("/workshops/new/", wizard_data(kind))
+    assert r.status_code == 302, text(r)[:3000]
+    return Workshop.objects.get()
+
+
+def run_workshop(fac, kind) -> Workshop:
+    """Wizard → one human (who leaves: a bot plays for them) and bots → study → home →
+    a scored round played by bots until a game is over → round ended → debrief."""
+    w = create(fac, kind)
+    human = services.player_join(workshop_id=w.pk, name="Ann")
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    do(fac, w, "start-study")
+    services.player_leave(player_id=human.pk, policy="bot")
+    do(fac, w, "start-home")
+    do(fac, w, "start-round")
+    play_until_finished(w)
+    return w
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_wizard_offers_the_game_its_presets_and_knobs(fac, key):
+    kind = kinds.get(key)
+    wizard = page(fac.get("/workshops/new/"))
+    assert f'value="{key}"' in wizard and kind.title in wizard
+    for title in kind.preset_titles.values():
+        assert title in wizard
+    for knob in forms.knob_specs(kind):
+        assert f'name="{forms.prefix(kind)}custom_1_{knob}"' in wizard
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_wizard_creates_the_workshop_with_a_preset_and_a_custom_sheet(owner, fac, key):
+    kind = kinds.get(key)
+    w = create(fac, kind)
+    assert w.game == key and w.facilitator == owner
+    t1, t2 = Table.objects.filter(workshop=w).order_by("number")
+    first = next(iter(kind.presets))
+    assert t1.preset == first and t1.rules == kind.presets[first].to_dict()
+    assert t2.preset == "custom"
+    assert t2.rules == kind.rules_from_dict(custom_rules(kind)).to_dict()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_wizard_refuses_a_seat_count_the_game_cannot_seat(fac, key):
+    kind = kinds.get(key)
+    bad = kind.max_seats + 1 if kind.max_seats < 8 else kind.min_seats - 1
+    r = fac.post("/workshops/new/", wizard_data(kind, seats_per_table=str(bad)))
+    assert r.status_code == 400
+    body = page(r)
+    assert 'id="id_seats_per_table_error"' in body
+    if 2 <= bad <= 8:  # inside the form's own limits: the game's range is the message
+        assert f"{kind.title} is played by" in body
+    assert not Workshop.objects.exists()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_wizard_refuses_a_custom_sheet_the_game_refuses(fac, key):
+    kind = kinds.get(key)
+    specs = forms.knob_specs(kind)
+    ints = [k for k, (_, how, _) in specs.items() if how == "int"]
+    data = wizard_data(kind)
+    if ints:
+        data[f"{forms.prefix(kind)}custom_2_{ints[0]}"] = "-5"
+    else:
+        # An empty choice where the game has no "none" value.
+        knob = next(k for k, (_, _, ch) in specs.items() if all(v != "" for v, _ in ch))
+        data[f"{forms.prefix(kind)}custom_2_{knob}"] = ""
+    r = fac.post("/workshops/new/", data)
+    assert r.status_code == 400
+    assert f'id="id_{forms.prefix(kind)}sheet_2_error"' in text(r)
+    assert not Workshop.objects.exists()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
+    kind = kinds.get(key)
+    w = run_workshop(fac, kind)
+    preset_title = kind.preset_titles[next(iter(kind.presets))]
+
+    # ---- live pages while games are being played
+    panel = page(fac.get(f"/workshops/{w.pk}/"))
+    assert kind.title in panel and preset_title in panel and "Custom sheet" in panel
+    assert 'id="fac-monitor"' in panel
+    playing = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
+    if playing is not None:
+        assert f"Game {playing.number} ·" in panel[panel.index('id="fac-monitor"') :]
+    for number in (1, 2):
+        r = fac.get(f"/workshops/{w.pk}/tables/{number}/")
+        assert r.status_code == 200
+        detail = page(r)
+        assert kind.title in detail
+        table = Table.objects.get(workshop=w, number=number)
+        title = preset_title if number == 1 else "Custom sheet"
+        assert title in detail
+        assert kind.summary(table.rules) in detail
+        for section in kind.sheet(table.rules)["sections"]:
+            assert section["heading"] in detail
+    # The table page of a game in progress shows every seat's hand.
+    if playing is not None:
+        detail = text(fac.get(f"/workshops/{w.pk}/tables/{playing.table.number}/"))
+        assert detail.count('aria-label="Hand of ') == len(playing.players)
+
+    r = fac.get(f"/workshops/{w.pk}/projector/")
+    assert r.status_code == 200
+    proj = page(r)
+    assert kind.title in proj and w.code in proj
+    for title in kind.preset_titles.values():
+        assert title not in proj
+    if key == "five_tricks":
+        assert_no_secrets(text(r), w)
+
+    # ---- the round ends: every game has an outcome; the debrief
+    do(fac, w, "end-now")
+    do(fac, w, "debrief")
+    assert Workshop.objects.get(pk=w.pk).phase == Phase.DEBRIEF
+    games = list(Game.objects.filter(table__workshop=w, round__kind="scored"))
+    assert games and all(g.state != GameState.PLAYING for g in games)
+    assert all(g.kind == key and len(g.scores) == len(g.players) for g in games)
+
+    r = fac.get(f"/workshops/{w.pk}/report/")
+    assert r.status_code == 200
+    report = page(r)
+    assert kind.title in report and preset_title in report
+    won = next(g for g in games if g.state == GameState.OVER)
+    assert "Games won" in report
+    if kind.records_tricks:
+        assert 'id="disputes"' in report
+    else:
+        assert "has no claims" in report and 'id="disputes"' not in report
+        assert kind.score_label.capitalize() in report
+        # The finished game's scores, seat by seat, in the games list.
+        names = {p.pk: p.name for p in w.players.all()}
+        line = ", ".join(
+            f"{names[pid]} {score}" for pid, score in zip(won.players, won.scores, strict=True)
+        )
+        assert line in report
+
+    # ---- exports: JSON and CSV hold the kind and the scores
+    doc = json.loads(fac.get(f"/workshops/{w.pk}/report.json").content)
+    assert doc["workshop"]["game"] == key
+    by_id = {g["id"]: g for g in doc["games"]}
+    for g in games:
+        assert by_id[g.pk]["kind"] == key
+        assert by_id[g.pk]["scores"] == g.scores
+    rows = list(
+        csv.DictReader(io.StringIO(text(fac.get(f"/workshops/{w.pk}/report/games.csv"))[1:]))
+    )
+    row = next(r for r in rows if int(r["game_id"]) == won.pk)
+    assert row["kind"] == key and row["scores"] == " ".join(str(s) for s in won.scores)
+
+    # ---- check_export replays every game from its seed and log
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(doc))
+    out = io.StringIO()
+    call_command("check_export", str(path), stdout=out)
+    assert f"{len(doc['games'])} games: {len(doc['games'])} OK, 0 MISMATCH" in out.getvalue()
+
+    tampered = json.loads(json.dumps(doc))
+    bad = next(g for g in tampered["games"] if g["id"] == won.pk)
+    bad["scores"][0] += 1  # Five Tricks too: its stored scores are its tricks won
+    path.write_text(json.dumps(tampered))
+    out, err = io.StringIO(), io.StringIO()
+    assert check_export.run(str(path), out=out, err=err) == check_export.EXIT_MISMATCH
+    assert re.search(rf"game {won.pk} \(.*\): MISMATCH", out.getvalue())
+    with pytest.raises(SystemExit) as exit_:
+        call_command("check_export", str(path), stdout=io.StringIO())
+    assert exit_.value.code == check_export.EXIT_MISMATCH
+
+    # ---- integrity: the stored rows replay; a changed score is caught
+    count, problems = integrity.workshop_problems(w.pk)
+    assert count == Game.objects.filter(table__workshop=w).count() and problems == []
+    Game.objects.filter(pk=won.pk).update(scores=[s + 1 for s in won.scores])
+    _, problems = integrity.workshop_problems(w.pk)
+    assert any(f"game {won.pk} " in p and "scores" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
+    kind = kinds.get(key)
+    w = create(fac, kind)
+    human = services.player_join(workshop_id=w.pk, name="Ann")
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    do(fac, w, "start-study")
+    services.player_leave(player_id=human.pk, policy="bot")
+    do(fac, w, "start-home")
+    for _ in range(6):
+        timers.tick(timezone.now(), bot_delay=0)
+    monitor = sf.monitor(w)
+    game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
+    assert game is not None
+    glance = next(t for t in monitor if t["number"] == game.table.number)
+    state = gamestate.load_state(game)
+    scores = kind.outcome(state)["scores"]
+    by_id = {p["id"]: p for p in glance["players"]}
+    for seat, pid in enumerate(game.players):
+        expected = scores[seat]
+        got = by_id[pid]["tricks"] if kind.records_tricks else by_id[pid]["score"]
+        assert got == expected
+    names = {p.pk: p.name for p in w.players.all()}
+    to_act = [names[game.players[s]] for s in kind.to_act(state)]
+    if to_act and not kind.records_tricks:
+        assert glance["game"]["to_act"] == ", ".join(to_act)
+    panel = text(fac.get(f"/workshops/{w.pk}/"))
+    monitor_html = panel[panel.index('id="fac-monitor"') :]
+    if not kind.records_tricks:
+        first = by_id[game.players[0]]
+        assert f"{first['score']} {kind.score_label} · {first['games_won']} won" in monitor_html
+    # No hand on the monitor: the spectator view's hands are only on the table page.
+    # (Only this table's card: another table's trick may hold the same card faces.)
+    start = monitor_html.index(f'id="mt-{game.table.number}"')
+    table_html = monitor_html[start : monitor_html.index("</article>", start)]
+    hands = sf.spectator(kind, state, [names[p] for p in game.players]).get("hands") or []
+    face_up = {c["card"] for c in glance["game"]["current"]}
+    for hand in hands:
+        for card in hand:
+            if card not in face_up:
+                assert f">{card_face(card)}<" not in table_html
