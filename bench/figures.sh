@@ -80,7 +80,7 @@ if [ "$ONLY" = all ] || [ "$ONLY" = fast ]; then
   run baseline "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = joins ]; then
-  run joins "$PY" bench/storms.py joins --joiners 200 --within 10 --servers 2
+  run joins "$PY" bench/storms.py joins --joiners "${JOINERS:-200}" --within 10 --servers 2
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = reconnect ]; then
   run reconnect "$PY" bench/storms.py reconnect --sockets 500 --servers 2

@@ -98,11 +98,13 @@ def table_changed_on_commit(*, workshop_id: int, table_id: int, version: int) ->
     transaction.on_commit(send)
 
 
-def workshop_changed_on_commit(*, workshop_id: int, version: int) -> None:
+def workshop_changed_on_commit(*, workshop_id: int, version: int, phones: bool = True) -> None:
+    """`phones=False`: only the facilitator's screens show the change (a join)."""
     message = {"type": "workshop.changed", "workshop": workshop_id, "version": version}
 
     def send():
-        _send(players_group(workshop_id), message)
+        if phones:
+            _send(players_group(workshop_id), message)
         _send(facilitator_group(workshop_id), message)
 
     transaction.on_commit(send)

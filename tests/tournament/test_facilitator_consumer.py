@@ -212,3 +212,32 @@ async def test_facilitator_socket_answers_bad_messages_and_limits_floods():
     pongs = [m for m in seen if m.get("t") == "pong"]
     assert len(rate) == 1 and len(pongs) == 20  # BARNGA_WS_RATE
     await comm.disconnect()
+
+
+async def test_a_join_reaches_the_roster_but_wakes_no_phone():
+    """A crowd joining must not cost every phone a screen check per join: a join is
+    announced to the facilitator's group, not to the workshop's phones."""
+    from channels.layers import get_channel_layer
+
+    from tournament import broadcast
+
+    w = await owned_workshop_plain()
+    layer = get_channel_layer()
+    phones = await layer.new_channel()
+    facilitator = await layer.new_channel()
+    await layer.group_add(broadcast.players_group(w.pk), phones)
+    await layer.group_add(broadcast.facilitator_group(w.pk), facilitator)
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Late")
+    got = await asyncio.wait_for(layer.receive(facilitator), 2)
+    assert got["type"] == "workshop.changed"
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(phones), 0.5)
+    # A change the phones do show (the phase) still reaches them.
+    await database_sync_to_async(services.players_seat_home)(workshop_id=w.pk)
+    got = await asyncio.wait_for(layer.receive(phones), 2)
+    assert got["type"] == "workshop.changed"
+
+
+@database_sync_to_async
+def owned_workshop_plain():
+    return make_workshop(players=3, tables=1, seats=4)

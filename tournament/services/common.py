@@ -46,11 +46,15 @@ def bump_table(table: Table, *, barrier: bool = True) -> int:
     return table.version
 
 
-def bump_workshop(workshop: Workshop) -> int:
-    """Caller holds the workshop lock."""
+def bump_workshop(workshop: Workshop, *, phones: bool = True) -> int:
+    """Caller holds the workshop lock. `phones=False` when no phone's screen shows
+    the change: the phones are not woken (a socket that reads later still gets the
+    new version)."""
     workshop.version += 1
     workshop.save(update_fields=["version"])
-    broadcast.workshop_changed_on_commit(workshop_id=workshop.pk, version=workshop.version)
+    broadcast.workshop_changed_on_commit(
+        workshop_id=workshop.pk, version=workshop.version, phones=phones
+    )
     return workshop.version
 
 

@@ -236,8 +236,10 @@ def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
         _seat(player, table, home=True)
         if seated_before == 1:  # the second player makes the table playable
             _deal_if_idle(workshop, table)
-        bump_table(table)
-    bump_workshop(workshop)
+        bump_table(table)  # the table's phones list their neighbours
+    # Only the facilitator's roster shows a join: waking every phone of the workshop
+    # for each join made a crowd joining cost N² screen checks.
+    bump_workshop(workshop, phones=False)
     return player
 
 
