@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Start Barnga with a ready demo workshop on http://127.0.0.1:8000 (HOST/PORT to change).
+# Start Barnga with a ready demo workshop on http://127.0.0.1:8000 (HOST/PORT to change;
+# GAME=seven_up|all_fives|three_tricks for a demo of another base game).
 # Installs what it needs (uv and the locked dependencies), migrates the SQLite
 # database, prints the demo facilitator's login, and serves with Daphne.
 set -euo pipefail
@@ -8,5 +9,5 @@ HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-*}"
 "$VENV_PY" manage.py migrate --noinput >/dev/null
-"$VENV_PY" manage.py demo --url "http://$HOST:$PORT"
+"$VENV_PY" manage.py demo --url "http://$HOST:$PORT" --game "${GAME:-five_tricks}"
 exec "$VENV_PY" -m daphne -b "$HOST" -p "$PORT" barnga.asgi:application

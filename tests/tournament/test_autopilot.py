@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from games import kinds
 from tournament import timers
 from tournament.models import Action, Movement, Phase, Round, RoundKind, RoundState, Workshop
 
@@ -51,3 +52,24 @@ def test_autopilot_moves_players_and_starts_the_next_round():
     assert Movement.objects.filter(round=first).count() == len(first.movement_preview["moves"])
     second = Round.objects.get(pk=report.autopilot_rounds[0])
     assert second.scored_number == 2 and second.state == RoundState.RUNNING
+
+
+@pytest.mark.parametrize("game", sorted(kinds.KINDS))
+def test_every_base_game_runs_a_demo_round_and_moves_on(game, capsys):
+    call_command("demo", "--password", "x", "--game", game)
+    workshop = Workshop.objects.get(game=game)
+    kind = kinds.get(game)
+    assert workshop.seats_per_table == min(max(4, kind.min_seats), kind.max_seats)
+    first = Round.objects.get(workshop=workshop, kind=RoundKind.SCORED)
+    now = timezone.now()
+    for i in range(40):
+        timers.tick(now=now + timedelta(seconds=i), bot_delay=0)
+    assert Action.objects.filter(game__round=first, game__kind=game).count() > 0
+    Round.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert first.pk in timers.tick(bot_delay=0).rounds_finalised
+    report = timers.tick(now=timezone.now() + timedelta(seconds=20))
+    assert len(report.autopilot_rounds) == 1
+    second = Round.objects.get(pk=report.autopilot_rounds[0])
+    assert second.scored_number == 2 and second.state == RoundState.RUNNING
+    # Every table of the next round is dealt its game again.
+    assert second.games.filter(kind=game).count() == workshop.table_count

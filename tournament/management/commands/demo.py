@@ -5,6 +5,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from games import kinds
 from tournament import services
 from tournament.models import Phase, Workshop
 
@@ -17,11 +18,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="Base URL to print")
+        parser.add_argument("--game", choices=sorted(kinds.KINDS), default="five_tricks",
+                            help="The base game (default: Five Tricks)")
         parser.add_argument("--tables", type=int, default=3)
-        parser.add_argument("--seats", type=int, default=4)
+        parser.add_argument("--seats", type=int, default=None,
+                            help="Seats per table (default: 4, within the game's range)")
         parser.add_argument("--password", default=None, help="Demo password (default: a new random one)")
 
-    def handle(self, *args, url, tables, seats, password, **options):
+    def handle(self, *args, url, game, tables, seats, password, **options):
+        kind = kinds.get(game)
+        if seats is None:
+            seats = min(max(4, kind.min_seats), kind.max_seats)
         User = get_user_model()
         password = password or secrets.token_urlsafe(9)
         user, _ = User.objects.get_or_create(username=DEMO_USER)
@@ -30,7 +37,7 @@ class Command(BaseCommand):
         user.save()
 
         workshop = (
-            Workshop.objects.filter(facilitator=user, name=DEMO_WORKSHOP)
+            Workshop.objects.filter(facilitator=user, name=DEMO_WORKSHOP, game=game)
             .exclude(phase=Phase.DEBRIEF)
             .first()
         )
@@ -38,6 +45,7 @@ class Command(BaseCommand):
             workshop = services.workshop_create(
                 name=DEMO_WORKSHOP,
                 facilitator=user,
+                game=game,
                 table_count=tables,
                 seats_per_table=seats,
                 round_seconds=180,
