@@ -42,8 +42,10 @@ PG_PORT="$(free_port)"
 if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$WORK"; AS=(runuser -u postgres --); fi
 "${AS[@]}" "$BINDIR/initdb" -D "$WORK/pg" -U postgres --auth=trust -E UTF8 >/dev/null
 # Durable commits as in production (fsync on); 200 connections for 2 pools and the clients.
+# PG_OPTS adds server options (e.g. PG_OPTS="-c synchronous_commit=off" to see what
+# the disk's flush time costs; not how the figures in the README were taken).
 "${AS[@]}" "$BINDIR/postgres" -D "$WORK/pg" -p "$PG_PORT" -k "$WORK" -h 127.0.0.1 \
-  -c max_connections=200 >"$WORK/pg.log" 2>&1 &
+  -c max_connections=200 ${PG_OPTS:-} >"$WORK/pg.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do
   "$BINDIR/pg_isready" -h 127.0.0.1 -p "$PG_PORT" -q && break
@@ -63,6 +65,7 @@ OUT="bench/results/figures-$(date +%Y-%m-%d).txt"
   echo "# $(date -Is) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
        "$(free -g | awk '/Mem:/ {print $2}') GB RAM, $(uname -sr)"
+  [ -n "${PG_OPTS:-}" ] && echo "# PG_OPTS=${PG_OPTS} (a diagnostic run: not the durable settings of the README's figures)"
   echo "# PostgreSQL $("$BINDIR/postgres" --version | awk '{print $3}'), Redis $(redis-server --version | awk '{print $3}' | cut -d= -f2), Python $("$PY" -c 'import platform; print(platform.python_version())')"
 } | tee -a "$OUT"
 
@@ -70,6 +73,8 @@ run() {  # name, command...
   local name="$1"; shift
   echo "## $name: $*" | tee -a "$OUT"
   "$@" 2>"$WORK/$name.err" | tee -a "$OUT" || { echo "   (exit $?: see below)" | tee -a "$OUT"; tail -20 "$WORK/$name.err" >&2; }
+  # The benchmark's own notes (e.g. the HTTP part of a join), kept beside its figures.
+  grep -v '^\s' "$WORK/$name.err" | grep -iv 'traceback\|error' | tail -3 | sed 's/^/#   /' | tee -a "$OUT"
 }
 
 if [ "$ONLY" = all ] || [ "$ONLY" = load ]; then
