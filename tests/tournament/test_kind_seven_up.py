@@ -263,6 +263,9 @@ def test_bids_and_plays_of_a_whole_deal_through_the_service():
     # Out of turn: seat 1 may not bid before seat 0.
     err = assert_refused(lambda: act(game, 1, {"type": "bid", "bid": 1}), IllegalMove)
     assert "not your turn" in err.message
+    # The phone is told who bids next by name, not by the engine's seat number.
+    first = Player.objects.get(pk=game.players[0]).name
+    assert f"not your turn: {first} bids next" in err.message and "seat" not in err.message
     # A bid above the cards dealt is refused by the engine.
     err = assert_refused(lambda: act(game, 0, {"type": "bid", "bid": 8}), IllegalMove)
     assert "0 to 7" in err.message

@@ -9,6 +9,7 @@ commit.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -188,7 +189,7 @@ def _apply(
     try:
         new_state, events = kind.apply(state, action)
     except IllegalAction as exc:
-        raise IllegalMove(exc.reason) from None
+        raise IllegalMove(_with_names(exc.reason, game)) from None
     at = now()
     game.seq += 1
     # No savepoint (two round trips per action): under the table lock the seq is
@@ -234,6 +235,24 @@ def _apply(
         game_start(table=table, rnd=game.round)
         version = table.version
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
+
+
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def _with_names(reason: str, game: Game) -> str:
+    """An engine's reason speaks of seat numbers; a phone shows names."""
+    if not _SEAT.search(reason):
+        return reason
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+
+    def name(m: re.Match) -> str:
+        seat = int(m.group(2))
+        if seat < len(game.players) and game.players[seat] in names:
+            return names[game.players[seat]]
+        return m.group(0)
+
+    return _SEAT.sub(name, reason)
 
 
 def record_outcome(game: Game, outcome: dict, state: str, at) -> list[str]:
