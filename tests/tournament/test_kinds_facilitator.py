@@ -336,7 +336,8 @@ def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
     monitor_html = panel[panel.index('id="fac-monitor"') :]
     if not kind.records_tricks:
         first = by_id[game.players[0]]
-        assert f"{first['score']} {kind.score_label} · {first['games_won']} won" in monitor_html
+        unit = kind.score_label if first["score"] != 1 else kind.score_label[:-1]
+        assert f"{first['score']} {unit} · {first['games_won']} won" in monitor_html
     # No hand on the monitor: the spectator view's hands are only on the table page.
     # (Only this table's card: another table's trick may hold the same card faces.)
     start = monitor_html.index(f'id="mt-{game.table.number}"')
@@ -347,3 +348,18 @@ def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
         for card in hand:
             if card not in face_up:
                 assert f">{card_face(card)}<" not in table_html
+
+
+def test_monitor_counts_one_point_in_the_singular():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    row = {"name": "Ann", "is_bot": False, "has_left": False, "connected": True,
+           "tricks": None, "games_won": 0}
+    table = {"number": 1, "score_label": "points", "game": None, "games_done": 0,
+             "players": [{**row, "score": 1}, {**row, "name": "Ben", "score": 2}]}
+    html = render_to_string(
+        "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
+    )
+    assert "1 point · 0 won" in html and "2 points · 0 won" in html
