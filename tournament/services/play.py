@@ -13,7 +13,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games import kinds
 from games.errors import IllegalAction
@@ -40,6 +40,7 @@ from tournament.models import (
     RoundState,
     Table,
     TrickRecord,
+    Workshop,
 )
 from tournament.services.common import bump_table, check_version, get_player, now
 
@@ -110,24 +111,49 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
     return game
 
 
+# The reads every action makes first, as plain SQL: building these queries through
+# the ORM (joins, select_related) cost about twice the reads themselves, and they
+# run while the table's lock is held (bench with PostgreSQL: 6 ms -> 3 ms).
+_TABLE_OF_PLAYER = (
+    "SELECT t.* FROM tournament_table t"
+    " JOIN tournament_player p ON p.table_id = t.id WHERE p.id = %s"
+)
+_PLAYER = "SELECT * FROM tournament_player WHERE id = %s"
+_WORKSHOP = "SELECT * FROM tournament_workshop WHERE id = %s"
+_PLAYING_GAME = (
+    "SELECT * FROM tournament_game WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1"
+)
+_ROUND = "SELECT * FROM tournament_round WHERE id = %s"
+
+
+def _one(model, sql: str, params: list):
+    return next(iter(model.objects.raw(sql, params)), None)
+
+
+def _for_update() -> str:
+    """Lock the table row as `select_for_update(of=("self",))` would (SQLite: none)."""
+    features = connection.features
+    if features.has_select_for_update_of:
+        return " FOR UPDATE OF t"
+    return " FOR UPDATE" if features.has_select_for_update else ""
+
+
 def _lock_for_action(player_id: int) -> tuple[Player, Table]:
     # One statement finds the player's table and locks it (an action is a dozen round
     # trips to the database; each one counts under load).
-    try:
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .filter(seated_players__pk=player_id)
-            .first()
-        )
-    except (ValueError, TypeError):
-        raise NotFound("Unknown player.") from None
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise NotFound("Unknown player.")
+    table = _one(Table, _TABLE_OF_PLAYER + _for_update(), [player_id])
     if table is None:
         get_player(player_id)  # NotFound for an unknown player
         raise NotAllowed("You are not seated at a table yet.")
     # Re-read under the lock: a move between tables takes the same lock.
-    player = Player.objects.select_related("workshop").get(pk=player_id)
+    player = _one(Player, _PLAYER, [player_id])
+    if player is None:
+        raise NotFound("Unknown player.")
     if player.table_id != table.pk:
         raise NotAllowed("You have moved to another table; here is your new table.")
+    player.workshop = _one(Workshop, _WORKSHOP, [player.workshop_id])
     return player, table
 
 
@@ -135,15 +161,12 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     workshop = player.workshop
     if workshop.phase not in PLAYING_PHASES:
         raise WrongPhase("No game is being played right now.")
-    game = (
-        Game.objects.select_related("round__workshop")
-        .filter(table=table, state=GameState.PLAYING)
-        .order_by("-pk")
-        .first()
-    )
+    game = _one(Game, _PLAYING_GAME, [table.pk, GameState.PLAYING.value])
     if game is None:
         raise WrongPhase("No game is in progress at your table.")
-    rnd = game.round
+    rnd = _one(Round, _ROUND, [game.round_id])
+    rnd.workshop = workshop  # the table's workshop: the same row
+    game.round = rnd
     if rnd.state == RoundState.PAUSED:
         raise WrongPhase("The facilitator has paused the round.")
     if rnd.state != RoundState.RUNNING:
