@@ -66,8 +66,20 @@ def in_db_thread(func):
     return _InDbThread(func, thread_sensitive=False, executor=_db_pool)
 
 
+# A socket's connect reads as plain SQL: when a room's phones all reconnect at once,
+# building these queries through the ORM was a large part of each connect's work.
+_PLAYER_BY_TOKEN = "SELECT * FROM tournament_player WHERE token = %s"
+_PLAYER_WITH_VERSIONS = (
+    "SELECT p.*, w.version AS workshop_version, t.version AS table_version"
+    " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
+    " LEFT JOIN tournament_table t ON t.id = p.table_id WHERE p.id = %s"
+)
+
+
 def player_for_token(token: str | None) -> Player | None:
-    return selectors.player_by_token(token) if token else None
+    if not token:
+        return None
+    return next(iter(Player.objects.raw(_PLAYER_BY_TOKEN, [token])), None)
 
 
 def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list]:
@@ -82,8 +94,9 @@ def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, 
 
 
 def player_with_versions(player_id: int) -> Player | None:
-    """The player's row as it is now, with its workshop's and table's current versions."""
-    return Player.objects.select_related("workshop", "table").filter(pk=player_id).first()
+    """The player's row as it is now, with its workshop's and table's current versions
+    (`workshop_version`, `table_version`: None when not seated)."""
+    return next(iter(Player.objects.raw(_PLAYER_WITH_VERSIONS, [player_id])), None)
 
 
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:
@@ -301,8 +314,8 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             player = fresh or await in_db_thread(player_with_versions)(self.player_id)
             if player is None:
                 return await self.close_unknown()
-            self.player, self.player_w = player, player.workshop.version
-            wmin, tmin = player.workshop.version, player.table.version if player.table_id else 0
+            self.player, self.player_w = player, player.workshop_version
+            wmin, tmin = player.workshop_version, player.table_version or 0
         else:
             wmin, tmin = self.want_w, self.want_v
         wpart = screencache.cached_workshop(self.workshop_id, wmin)
