@@ -14,16 +14,21 @@ def now():
 
 
 def lock_workshop(workshop_id: int) -> Workshop:
-    """Lock order everywhere: workshop, then round, then tables by number."""
+    """Lock order everywhere: workshop, then round, then tables by number.
+
+    Every lock is FOR NO KEY UPDATE: it excludes the other services' locks as FOR
+    UPDATE would, but not the key-share lock a new row takes on the rows it refers
+    to. (With FOR UPDATE, a game dealt at a table, which refers to the round, waited
+    for a round's end holding the round and waiting for that table: a deadlock.)"""
     try:
-        return Workshop.objects.select_for_update().get(pk=workshop_id)
+        return Workshop.objects.select_for_update(no_key=True).get(pk=workshop_id)
     except Workshop.DoesNotExist:
         raise NotFound("That workshop does not exist.") from None
 
 
 def lock_tables(workshop_id: int) -> list[Table]:
     return list(
-        Table.objects.select_for_update().filter(workshop_id=workshop_id).order_by("number")
+        Table.objects.select_for_update(no_key=True).filter(workshop_id=workshop_id).order_by("number")
     )
 
 
@@ -87,7 +92,7 @@ def require_phase(workshop: Workshop, *phases: str) -> None:
 def current_round(workshop: Workshop, *, lock: bool = False) -> Round | None:
     qs = Round.objects.filter(workshop=workshop).order_by("-number")
     if lock:
-        qs = qs.select_for_update()
+        qs = qs.select_for_update(no_key=True)
     return qs.first()
 
 

@@ -131,11 +131,14 @@ def _one(model, sql: str, params: list):
 
 
 def _for_update() -> str:
-    """Lock the table row as `select_for_update(of=("self",))` would (SQLite: none)."""
+    """Lock the table row as `select_for_update(of=("self",), no_key=True)` would
+    (SQLite: none). NO KEY: rows that merely reference the table (a new game, a
+    gesture) need not wait for the lock, as every service's locks are taken."""
     features = connection.features
-    if features.has_select_for_update_of:
-        return " FOR UPDATE OF t"
-    return " FOR UPDATE" if features.has_select_for_update else ""
+    if not features.has_select_for_update:
+        return ""
+    mode = " FOR NO KEY UPDATE" if features.has_select_for_no_key_update else " FOR UPDATE"
+    return mode + (" OF t" if features.has_select_for_update_of else "")
 
 
 def _lock_for_action(player_id: int) -> tuple[Player, Table]:
@@ -421,7 +424,7 @@ def game_claim_timeout(*, game_id: int, at=None) -> ActResult | None:
         game = Game.objects.select_related("round__workshop").get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError):
         raise NotFound("That game does not exist.") from None
-    table = Table.objects.select_for_update().get(pk=game.table_id)
+    table = Table.objects.select_for_update(no_key=True).get(pk=game.table_id)
     game = Game.objects.select_related("round__workshop").get(pk=game_id)
     if (
         game.state != GameState.PLAYING

@@ -36,7 +36,7 @@ def workshop_setup(
 def _lock_member(workshop: Workshop, player_id) -> Player:
     """The player, locked; NotFound unless they belong to `workshop`. Caller holds its lock."""
     try:
-        return Player.objects.select_for_update().get(pk=int(player_id), workshop=workshop)
+        return Player.objects.select_for_update(no_key=True).get(pk=int(player_id), workshop=workshop)
     except (Player.DoesNotExist, TypeError, ValueError):
         raise NotFound("That player is not in this workshop.") from None
 
@@ -64,7 +64,7 @@ def player_rename(*, workshop_id: int, player_id: int, name) -> Player:
     player.save(update_fields=["name"])
     if player.table_id:
         # Seat lists show names: the table's screens re-render.
-        bump_table(Table.objects.select_for_update().get(pk=player.table_id))
+        bump_table(Table.objects.select_for_update(no_key=True).get(pk=player.table_id))
     bump_workshop(workshop)
     return player
 
@@ -86,7 +86,7 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         raise WrongPhase("The tournament is over: nobody can be removed now.")
     if workshop.phase == Phase.LOBBY:
         table = (
-            Table.objects.select_for_update().get(pk=player.table_id) if player.table_id else None
+            Table.objects.select_for_update(no_key=True).get(pk=player.table_id) if player.table_id else None
         )
         player.delete()
         if table is not None:

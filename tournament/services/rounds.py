@@ -47,7 +47,7 @@ def _lock_round(round_id: int) -> tuple[Workshop, Round]:
     except Round.DoesNotExist:
         raise NotFound("That round does not exist.") from None
     workshop = lock_workshop(workshop_id)
-    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round_id)
     rnd.workshop = workshop
     return workshop, rnd
 

@@ -265,7 +265,7 @@ def _smallest_table(workshop: Workshop) -> tuple[Table, int]:
         .values_list("pk", "number", "n")
     )
     pk, _, n = min(counts, key=lambda row: (row[2], row[1]))
-    return Table.objects.select_for_update().get(pk=pk), n
+    return Table.objects.select_for_update(no_key=True).get(pk=pk), n
 
 
 def _seat(player: Player, table: Table, *, home: bool) -> None:
@@ -392,7 +392,7 @@ def player_leave(*, player_id: int, policy: str | None = None) -> Player:
     player.has_left = True
     player.connected = False
     fields = ["has_left", "connected"]
-    table = Table.objects.select_for_update().get(pk=player.table_id) if player.table_id else None
+    table = Table.objects.select_for_update(no_key=True).get(pk=player.table_id) if player.table_id else None
     if policy == LeavePolicy.SKIP:
         player.table = None
         player.seat = None
@@ -455,7 +455,7 @@ def player_rejoin(*, code, name, pin) -> Player:
     lock_workshop(workshop_id)
     candidates = [
         p
-        for p in Player.objects.select_for_update().filter(workshop_id=workshop_id, is_bot=False)
+        for p in Player.objects.select_for_update(no_key=True).filter(workshop_id=workshop_id, is_bot=False)
         if names.name_key(p.name) == key
     ]
     player = next((p for p in candidates if secrets.compare_digest(p.pin, pin.strip())), None)
