@@ -827,24 +827,83 @@ def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture
 # ---------------------------------------------------------------- 6. the debrief guide
 
 
-def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: dict,
-               players: list[dict]) -> list[dict]:
-    """The debrief questions for a game without claims: the figures are sheets, scores,
-    movement and gestures."""
-    title = ix.kind.title
-    differing = [p for p in rev["pairs"] if p["knobs"]]
-    expect = [
-        f"{_plural(len(rev['tables']), 'table')} played {title} by "
-        f"{_plural(rev['distinct_sheets'], 'different sheet')}.",
+# The five questions of the debrief, in order; the figures under each differ by game.
+_QUESTIONS = {
+    "expect": (
+        "What did you expect to happen when you sat down at a new table?",
+        "Did anyone assume everybody played by the same rules? Why?",
+    ),
+    "notice": (
+        "When did you first notice that something was different?",
+        "The moment of surprise; who noticed first, newcomers or locals.",
+    ),
+    "feel": (
+        None,  # worded per game: see _questions
+        "Frustration, confusion, amusement; feeling foolish or feeling cheated.",
+    ),
+    "act": (
+        "What did you do about it, without words?",
+        "Giving in, insisting, teaching by gestures, copying the others.",
+    ),
+    "outside": (
+        "Where have you met this outside the game?",
+        "A new job, school or country; whose rules count when groups meet, and why.",
+    ),
+}
+_SECTIONS = {"expect": "reveal", "feel": "gestures", "outside": "players"}
+
+
+def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) -> list[dict]:
+    sections = {**_SECTIONS, "notice": notice_section, "act": act_section}
+    return [
+        {
+            "id": qid,
+            "question": feel if qid == "feel" else question,
+            "listen": listen,
+            "data": data[qid],
+            "section": sections[qid],
+        }
+        for qid, (question, listen) in _QUESTIONS.items()
     ]
-    for p in differing:
-        expect.append(f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}.")
+
+
+def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
+    """What the tables played (`played`: "N tables played …") and how players moved."""
+    expect = [played]
+    for p in rev["pairs"]:
+        if p["knobs"]:
+            expect.append(
+                f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}."
+            )
     ups = sum(1 for m in mov["moves"] if m["direction"] == "up")
     if mov["moves"]:
         expect.append(
             f"{_plural(ups, 'move')} up and {_plural(len(mov['moves']) - ups, 'move')} down took "
             "players to tables with other rules."
         )
+    return expect
+
+
+def _movers_lines(players: list[dict]) -> list[str]:
+    movers = [p for p in players if p["moves"]]
+    if not movers:
+        return []
+    return [
+        f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers."
+    ]
+
+
+def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: dict,
+               players: list[dict]) -> list[dict]:
+    """The debrief questions for a game without claims: the figures are sheets, scores,
+    movement and gestures."""
+    title = ix.kind.title
+    expect = _expect_lines(
+        rev,
+        mov,
+        f"{_plural(len(rev['tables']), 'table')} played {title} by "
+        f"{_plural(rev['distinct_sheets'], 'different sheet')}.",
+    )
     notice = [f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."]
     for rd in res:
         if not rd["scored"]:
@@ -874,64 +933,22 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
                     f"{rd['label']}, table {t['table']}: {_names_text(t['top'])} won most games "
                     f"({t['best']}); {_names_text(t['bottom'])} fewest ({t['worst']})."
                 )
-    outside = []
-    movers = [p for p in players if p["moves"]]
-    if movers:
-        outside.append(
-            f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers."
-        )
-    return [
-        {
-            "id": "expect",
-            "question": "What did you expect to happen when you sat down at a new table?",
-            "listen": "Did anyone assume everybody played by the same rules? Why?",
-            "data": expect,
-            "section": "reveal",
-        },
-        {
-            "id": "notice",
-            "question": "When did you first notice that something was different?",
-            "listen": "The moment of surprise; who noticed first, newcomers or locals.",
-            "data": notice,
-            "section": "results",
-        },
-        {
-            "id": "feel",
-            "question": "How did it feel when the others played by rules you did not know?",
-            "listen": "Frustration, confusion, amusement; feeling foolish or feeling cheated.",
-            "data": feel,
-            "section": "gestures",
-        },
-        {
-            "id": "act",
-            "question": "What did you do about it, without words?",
-            "listen": "Giving in, insisting, teaching by gestures, copying the others.",
-            "data": act,
-            "section": "results",
-        },
-        {
-            "id": "outside",
-            "question": "Where have you met this outside the game?",
-            "listen": "A new job, school or country; whose rules count when groups meet, and why.",
-            "data": outside,
-            "section": "players",
-        },
-    ]
+    return _questions(
+        {"expect": expect, "notice": notice, "feel": feel, "act": act,
+         "outside": _movers_lines(players)},
+        feel="How did it feel when the others played by rules you did not know?",
+        notice_section="results",
+        act_section="results",
+    )
 
 
 def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
     """Questions for the facilitator, each with the figures that illustrate it."""
     disputes = cl["disputes"]
-    differing = [p for p in rev["pairs"] if p["knobs"]]
-    expect = [
-        f"{_plural(len(rev['tables']), 'table')} played {_plural(rev['distinct_sheets'], 'different sheet')}.",
-    ]
-    for p in differing:
-        expect.append(f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}.")
-    ups = sum(1 for m in mov["moves"] if m["direction"] == "up")
-    downs = len(mov["moves"]) - ups
-    if mov["moves"]:
-        expect.append(f"{_plural(ups, 'move')} up and {_plural(downs, 'move')} down took players to tables with other rules.")
+    expect = _expect_lines(
+        rev, mov, f"{_plural(len(rev['tables']), 'table')} played "
+        f"{_plural(rev['distinct_sheets'], 'different sheet')}."
+    )
 
     notice = []
     scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
@@ -997,47 +1014,13 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             f"The majority's sheet prevailed in {s['majority']}, a minority's in {s['minority']}, "
             f"ties in {s['tie']}."
         )
-    movers = [p for p in players if p["moves"]]
-    if movers:
-        outside.append(f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers.")
-
-    return [
-        {
-            "id": "expect",
-            "question": "What did you expect to happen when you sat down at a new table?",
-            "listen": "Did anyone assume everybody played by the same rules? Why?",
-            "data": expect,
-            "section": "reveal",
-        },
-        {
-            "id": "notice",
-            "question": "When did you first notice that something was different?",
-            "listen": "The moment of surprise; who noticed first, newcomers or locals.",
-            "data": notice,
-            "section": "clashes",
-        },
-        {
-            "id": "feel",
-            "question": "How did it feel when the others saw the trick differently?",
-            "listen": "Frustration, confusion, amusement; feeling foolish or feeling cheated.",
-            "data": feel,
-            "section": "gestures",
-        },
-        {
-            "id": "act",
-            "question": "What did you do about it, without words?",
-            "listen": "Giving in, insisting, teaching by gestures, copying the others.",
-            "data": act,
-            "section": "disputes",
-        },
-        {
-            "id": "outside",
-            "question": "Where have you met this outside the game?",
-            "listen": "A new job, school or country; whose rules count when groups meet, and why.",
-            "data": outside,
-            "section": "players",
-        },
-    ]
+    outside += _movers_lines(players)
+    return _questions(
+        {"expect": expect, "notice": notice, "feel": feel, "act": act, "outside": outside},
+        feel="How did it feel when the others saw the trick differently?",
+        notice_section="clashes",
+        act_section="disputes",
+    )
 
 
 # ---------------------------------------------------------------- the whole report
