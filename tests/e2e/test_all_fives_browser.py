@@ -8,31 +8,13 @@ tap their playable cards until a trick is complete. Every phone's screen follows
 from __future__ import annotations
 
 import pytest
+from phones import join, wait_version
 
 from tournament import gamestate, services
 from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
-
-
-def join(page, url, code, name):
-    page.goto(f"{url}/j/{code}")
-    page.fill("#name", name)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#screen")
-
-
-def version(page) -> int:
-    return int(page.locator("#screen").get_attribute("data-version"))
-
-
-def wait_version(page, at_least: int, timeout=5000):
-    page.wait_for_function(
-        "v => Number(document.getElementById('screen').dataset.version) >= v",
-        arg=at_least,
-        timeout=timeout,
-    )
 
 
 def table_version(game) -> int:

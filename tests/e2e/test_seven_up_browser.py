@@ -13,6 +13,7 @@ import random
 import time
 
 import pytest
+from phones import join
 
 from games import seven_up as su
 from tournament import gamestate, services
@@ -21,13 +22,6 @@ from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
-
-
-def join(page, url, code, name):
-    page.goto(f"{url}/j/{code}")
-    page.fill("#name", name)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#screen")
 
 
 def state_of(game):

@@ -8,6 +8,7 @@ drawing pad's strokes reach the other phones. Screenshots go to artifacts/.
 from __future__ import annotations
 
 import pytest
+from phones import join, version, wait_change
 
 from games.tricks import TrickRules
 from tournament import services
@@ -15,25 +16,6 @@ from tournament.models import Dispute, Game, GameState, Gesture, Player, TrickRe
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai", "Dev"]
-
-
-def join(page, url, code, name):
-    page.goto(f"{url}/j/{code}")
-    page.fill("#name", name)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#screen")
-
-
-def version(page) -> int:
-    return int(page.locator("#screen").get_attribute("data-version"))
-
-
-def wait_change(page, before: int, timeout=5000):
-    page.wait_for_function(
-        "v => Number(document.getElementById('screen').dataset.version) > v",
-        arg=before,
-        timeout=timeout,
-    )
 
 
 def test_four_phones_play_a_game_with_a_reload_and_a_dispute(live_server_url, phone, artifacts):

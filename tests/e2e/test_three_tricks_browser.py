@@ -9,6 +9,7 @@ move. Screenshots go to artifacts/.
 from __future__ import annotations
 
 import pytest
+from phones import join, version, wait_change
 
 from games import three_tricks
 from games.three_tricks import Config
@@ -17,25 +18,6 @@ from tournament.models import Action, Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea"]
-
-
-def join(page, url, code, name):
-    page.goto(f"{url}/j/{code}")
-    page.fill("#name", name)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#screen")
-
-
-def version(page) -> int:
-    return int(page.locator("#screen").get_attribute("data-version"))
-
-
-def wait_change(page, before: int, timeout=5000):
-    page.wait_for_function(
-        "v => Number(document.getElementById('screen').dataset.version) > v",
-        arg=before,
-        timeout=timeout,
-    )
 
 
 def lay_then_block_seed() -> tuple[int, dict, dict]:
