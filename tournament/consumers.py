@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
-from tournament import broadcast, layerwatch, screencache, selectors, services
+from tournament import broadcast, layerwatch, rawsql, screencache, selectors, services
 from tournament.errors import ServiceError
 from tournament.identity import token_from_cookie_value
 from tournament.models import Gesture, Player
@@ -79,7 +79,7 @@ _PLAYER_WITH_VERSIONS = (
 def player_for_token(token: str | None) -> Player | None:
     if not token:
         return None
-    return next(iter(Player.objects.raw(_PLAYER_BY_TOKEN, [token])), None)
+    return rawsql.first(Player, _PLAYER_BY_TOKEN, [token])
 
 
 def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list]:
@@ -96,7 +96,7 @@ def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, 
 def player_with_versions(player_id: int) -> Player | None:
     """The player's row as it is now, with its workshop's and table's current versions
     (`workshop_version`, `table_version`: None when not seated)."""
-    return next(iter(Player.objects.raw(_PLAYER_WITH_VERSIONS, [player_id])), None)
+    return rawsql.first(Player, _PLAYER_WITH_VERSIONS, [player_id])
 
 
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:

@@ -6,7 +6,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import five_tricks, kinds
-from tournament import gamestate, timing
+from tournament import gamestate, rawsql, timing
 from tournament.models import (
     Dispute,
     Game,
@@ -190,7 +190,7 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
     # With the workshop's version as read now: a screen must not pair this table with
     # a workshop part older than that (a game dealt for the study phase shown under
     # the lobby's heading, because the table's message arrived first).
-    table = next(iter(Table.objects.raw(_TABLE_SQL, [table_id])), None)
+    table = rawsql.first(Table, _TABLE_SQL, [table_id])
     if table is None:
         return None
     seated = list(Player.objects.raw(_SEATED_SQL, [table_id]))

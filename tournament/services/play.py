@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from games import kinds
 from games.errors import IllegalAction
 from games.kinds import MoveError
-from tournament import broadcast, gamestate, timing
+from tournament import broadcast, gamestate, rawsql, timing
 from tournament.errors import (
     DuplicateAction,
     IllegalMove,
@@ -126,10 +126,6 @@ _PLAYING_GAME = (
 _ROUND = "SELECT * FROM tournament_round WHERE id = %s"
 
 
-def _one(model, sql: str, params: list):
-    return next(iter(model.objects.raw(sql, params)), None)
-
-
 def _for_update() -> str:
     """Lock the table row as `select_for_update(of=("self",), no_key=True)` would
     (SQLite: none). NO KEY: rows that merely reference the table (a new game, a
@@ -146,17 +142,17 @@ def _lock_for_action(player_id: int) -> tuple[Player, Table]:
     # trips to the database; each one counts under load).
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise NotFound("Unknown player.")
-    table = _one(Table, _TABLE_OF_PLAYER + _for_update(), [player_id])
+    table = rawsql.first(Table, _TABLE_OF_PLAYER + _for_update(), [player_id])
     if table is None:
         get_player(player_id)  # NotFound for an unknown player
         raise NotAllowed("You are not seated at a table yet.")
     # Re-read under the lock: a move between tables takes the same lock.
-    player = _one(Player, _PLAYER, [player_id])
+    player = rawsql.first(Player, _PLAYER, [player_id])
     if player is None:
         raise NotFound("Unknown player.")
     if player.table_id != table.pk:
         raise NotAllowed("You have moved to another table; here is your new table.")
-    player.workshop = _one(Workshop, _WORKSHOP, [player.workshop_id])
+    player.workshop = rawsql.first(Workshop, _WORKSHOP, [player.workshop_id])
     return player, table
 
 
@@ -164,10 +160,10 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     workshop = player.workshop
     if workshop.phase not in PLAYING_PHASES:
         raise WrongPhase("No game is being played right now.")
-    game = _one(Game, _PLAYING_GAME, [table.pk, GameState.PLAYING.value])
+    game = rawsql.first(Game, _PLAYING_GAME, [table.pk, GameState.PLAYING.value])
     if game is None:
         raise WrongPhase("No game is in progress at your table.")
-    rnd = _one(Round, _ROUND, [game.round_id])
+    rnd = rawsql.first(Round, _ROUND, [game.round_id])
     rnd.workshop = workshop  # the table's workshop: the same row
     game.round = rnd
     if rnd.state == RoundState.PAUSED:
