@@ -110,6 +110,13 @@ def workshop_changed_on_commit(*, workshop_id: int, version: int, phones: bool =
     transaction.on_commit(send)
 
 
+def roster_changed_on_commit(*, workshop_id: int) -> None:
+    """A player joined: only the facilitator's screens list them (the workshop's
+    version is unchanged; a joining phone reads its own row when it connects)."""
+    message = {"type": "roster.changed", "workshop": workshop_id}
+    transaction.on_commit(lambda: _send(facilitator_group(workshop_id), message))
+
+
 def gesture_on_commit(*, workshop_id: int, table_id: int, gesture: dict) -> None:
     """Gestures carry their content: every socket at the table shows the same thing."""
     message = {"type": "table.gesture", "table": table_id, "gesture": gesture}

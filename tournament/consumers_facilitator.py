@@ -120,6 +120,9 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     async def player_connection(self, event):
         self.changed()
 
+    async def roster_changed(self, event):
+        self.changed()
+
     async def table_gesture(self, event):
         pass  # gestures are for the table; the monitor shows state, not chatter
 

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from tournament import names
+
 
 class Phase(models.TextChoices):
     LOBBY = "lobby", "Lobby"
@@ -94,6 +96,9 @@ class Table(models.Model):
 class Player(models.Model):
     workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
+    # names.name_key(name), unique per workshop: joins run side by side (they share
+    # the workshop's lock), so the database keeps "Anna" and "anna" apart.
+    name_key = models.CharField(max_length=120, editable=False, default="")
     join_order = models.PositiveIntegerField()
     home_table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="home_players"
@@ -117,11 +122,21 @@ class Player(models.Model):
         ordering = ["join_order"]
         constraints = [
             models.UniqueConstraint(fields=["workshop", "name"], name="unique_player_name"),
+            models.UniqueConstraint(fields=["workshop", "name_key"], name="unique_player_name_key"),
             models.UniqueConstraint(fields=["workshop", "join_order"], name="unique_join_order"),
             models.UniqueConstraint(
                 fields=["table", "seat"], condition=Q(table__isnull=False), name="unique_seat"
             ),
         ]
+
+    def save(self, *args, **kwargs):
+        key = names.name_key(self.name)
+        if key != self.name_key:
+            self.name_key = key
+            fields = kwargs.get("update_fields")
+            if fields is not None and "name" in fields:
+                kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.name

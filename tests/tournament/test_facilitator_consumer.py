@@ -229,7 +229,7 @@ async def test_a_join_reaches_the_roster_but_wakes_no_phone():
     await layer.group_add(broadcast.facilitator_group(w.pk), facilitator)
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Late")
     got = await asyncio.wait_for(layer.receive(facilitator), 2)
-    assert got["type"] == "workshop.changed"
+    assert got == {"type": "roster.changed", "workshop": w.pk}
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(layer.receive(phones), 0.5)
     # A change the phones do show (the phase) still reaches them.

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.utils import timezone
 
-from tournament import broadcast
+from tournament import broadcast, rawsql
 from tournament.errors import InvalidInput, NotFound, StaleAction, WrongPhase
 from tournament.models import Phase, Player, Round, RoundState, Table, Workshop
 
@@ -24,6 +25,24 @@ def lock_workshop(workshop_id: int) -> Workshop:
         return Workshop.objects.select_for_update(no_key=True).get(pk=workshop_id)
     except Workshop.DoesNotExist:
         raise NotFound("That workshop does not exist.") from None
+
+
+_SHARE_WORKSHOP = "SELECT * FROM tournament_workshop WHERE id = %s FOR SHARE"
+
+
+def share_workshop(workshop_id: int) -> Workshop:
+    """The workshop, locked FOR SHARE: many holders at once (joins), but none beside
+    a service that locks it with lock_workshop (a phase change, seating, closing
+    joining), which waits for them and they for it. A holder must not update the row.
+
+    SQLite runs one write transaction at a time (IMMEDIATE), so a plain read there."""
+    if connection.vendor == "postgresql":
+        workshop = rawsql.first(Workshop, _SHARE_WORKSHOP, [workshop_id])
+    else:
+        workshop = Workshop.objects.filter(pk=workshop_id).first()
+    if workshop is None:
+        raise NotFound("That workshop does not exist.")
+    return workshop
 
 
 def lock_tables(workshop_id: int) -> list[Table]:

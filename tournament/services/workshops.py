@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max
 
 from games import kinds
@@ -30,6 +30,7 @@ from tournament.services.common import (
     now,
     require_phase,
     running_round,
+    share_workshop,
 )
 from tournament.sheet_assignment import AssignmentError, auto_assign, check_assignment
 
@@ -199,7 +200,11 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
         clean = names.clean_name(name)
     except names.NameError_ as exc:
         raise InvalidInput(str(exc)) from None
-    workshop = lock_workshop(workshop_id)
+    # Joins share the workshop's lock: a class joining at once no longer queues one
+    # join at a time on the workshop row (with 200 joins in 10 s most of a join's
+    # time was that queue). Whatever locks the workshop itself (starting, seating,
+    # closing joining) still waits for the joins in progress, and they for it.
+    workshop = share_workshop(workshop_id)
     if workshop.joining_locked:
         raise JoiningClosed("The facilitator has closed joining for this workshop.")
     if workshop.phase == Phase.DEBRIEF:
@@ -207,40 +212,68 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     # A late joiner sits at the smallest table at once: below this count no table
     # passes the engine's limit, one more would make a table that cannot be dealt to.
     # (In the lobby the facilitator can still drop players before seating.)
+    max_seats = kinds.get(workshop.game).max_seats
     if (
         workshop.phase != Phase.LOBBY
-        and workshop.players.filter(has_left=False).count()
-        >= workshop.table_count * kinds.get(workshop.game).max_seats
+        and workshop.players.filter(has_left=False).count() >= workshop.table_count * max_seats
     ):
         raise JoiningClosed("Every table is full.")
-    return _add_player(workshop, clean, is_bot=False)
-
-
-def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
-    """Caller holds the workshop lock."""
-    # Joins queue on the workshop lock: one query for the names and the join order.
-    roster = list(workshop.players.values_list("name", "join_order"))
-    taken = {names.name_key(n) for n, _ in roster}
-    final = names.distinct_name(clean_name, taken)
-    order = max((o for _, o in roster), default=0) + 1
-    player = Player.objects.create(
-        workshop=workshop,
-        name=final,
-        join_order=order,
-        is_bot=is_bot,
-        token=names.new_token(),
-        pin=names.new_pin(),
-    )
+    player = _add_player(workshop, clean, is_bot=False)
     if workshop.phase != Phase.LOBBY:
-        table, seated_before = _smallest_table(workshop)
+        table, seated_before = _smallest_table(workshop, max_seats)
         _seat(player, table, home=True)
         if seated_before == 1:  # the second player makes the table playable
             _deal_if_idle(workshop, table)
         bump_table(table)  # the table's phones list their neighbours
-    # Only the facilitator's roster shows a join: waking every phone of the workshop
-    # for each join made a crowd joining cost N² screen checks.
-    bump_workshop(workshop, phones=False)
+    # Only the facilitator's roster shows a join (and a holder of the shared lock may
+    # not bump the workshop's version): waking every phone for each join made a crowd
+    # joining cost N² screen checks.
+    broadcast.roster_changed_on_commit(workshop_id=workshop.pk)
     return player
+
+
+ADD_ATTEMPTS = 50
+
+
+def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
+    """A new player with a name no other player of the workshop has (ignoring case
+    and accents) and the next join order. Caller holds the workshop's lock, shared
+    (joins) or its own.
+
+    Joins run side by side on PostgreSQL, so the join order is the new row's id,
+    drawn from its sequence first: increasing in the order joins reach the database
+    and never the same twice (the roster's largest order + 1, which SQLite's one
+    writer at a time keeps dense, made simultaneous joins collide and retry in a
+    herd). Two joins may still pick the same name at once: the unique constraint on
+    (workshop, name_key) refuses the later one, which reads the names again.
+    """
+    pk = order = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT nextval(pg_get_serial_sequence('tournament_player', 'id'))")
+            pk = order = cursor.fetchone()[0]
+    for attempt in range(ADD_ATTEMPTS):
+        if order is None or pk is None:
+            roster = list(workshop.players.values_list("name_key", "join_order"))
+            taken = {key for key, _ in roster}
+            order = max((o for _, o in roster), default=0) + 1
+        else:
+            taken = set(workshop.players.values_list("name_key", flat=True))
+        try:
+            with transaction.atomic():
+                return Player.objects.create(
+                    id=pk,
+                    workshop=workshop,
+                    name=names.distinct_name(clean_name, taken),
+                    join_order=order,
+                    is_bot=is_bot,
+                    token=names.new_token(),
+                    pin=names.new_pin(),
+                )
+        except IntegrityError:
+            if attempt == ADD_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _deal_if_idle(workshop: Workshop, table: Table) -> None:
@@ -254,18 +287,27 @@ def _deal_if_idle(workshop: Workshop, table: Table) -> None:
         game_start(table=table, rnd=rnd)
 
 
-def _smallest_table(workshop: Workshop) -> tuple[Table, int]:
+def _smallest_table(workshop: Workshop, max_seats: int | None = None) -> tuple[Table, int]:
     """The table with the fewest players seated (then the lowest number), locked, and
-    that number. Caller holds the workshop lock, which every seating change takes
-    first, so the counts hold; only the chosen table is locked (its seats change),
-    not every table, which would hold up the games at all of them."""
-    counts = (
-        Table.objects.filter(workshop=workshop)
+    that number. Joins run side by side (they share the workshop's lock), so the count
+    is taken again under the table's lock: a table another join filled meanwhile is
+    passed over. Only the chosen table is locked (its seats change), not every table,
+    which would hold up the games at all of them. `max_seats` None: no limit (the
+    caller holds the workshop's own lock and decides)."""
+    counts = {
+        pk: (n, number)
+        for pk, number, n in Table.objects.filter(workshop=workshop)
         .annotate(n=Count("seated_players"))
         .values_list("pk", "number", "n")
-    )
-    pk, _, n = min(counts, key=lambda row: (row[2], row[1]))
-    return Table.objects.select_for_update(no_key=True).get(pk=pk), n
+    }
+    while counts:
+        pk = min(counts, key=counts.get)
+        table = Table.objects.select_for_update(no_key=True).get(pk=pk)
+        n = Player.objects.filter(table=table).count()
+        if max_seats is None or n < max_seats:
+            return table, n
+        del counts[pk]
+    raise JoiningClosed("Every table is full.")
 
 
 def _seat(player: Player, table: Table, *, home: bool) -> None:
@@ -368,6 +410,7 @@ def bots_fill(*, workshop_id: int) -> list[Player]:
             _seat(bot, table, home=True)
             created.append(bot)
         bump_table(table)
+    bump_workshop(workshop, phones=False)
     return created
 
 

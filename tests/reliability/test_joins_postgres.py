@@ -1,0 +1,134 @@
+"""Joins on PostgreSQL run side by side: they share the workshop's lock.
+
+A class joining at once used to queue on the workshop row one join at a time (the
+200-joins benchmark spent most of a join's time in that queue). Now a join takes
+the row FOR SHARE: joins do not wait for each other, a phase change still waits for
+the joins in progress, and the database's unique constraints keep names (ignoring
+case and accents) apart when two joins pick the same at once; join orders come
+from the rows' id sequence, so they never collide.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fault_cluster import create_template, run_python
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+
+def test_a_join_does_not_wait_for_another_join_but_a_phase_change_does(postgres_url, redis_url):
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_joins_wait", env)
+    result = run_python(
+        """
+        import threading, time
+        from django.db import connection, transaction
+        from tournament import services
+        from tournament.models import Workshop
+        from tournament.services.common import share_workshop
+
+        w = services.workshop_create(name="Joins", table_count=2, seats_per_table=3, seed=1)
+        holding, release = threading.Event(), threading.Event()
+
+        def a_slow_join():
+            with transaction.atomic():
+                share_workshop(w.pk)  # what player_join takes first
+                holding.set()
+                release.wait(10)
+            connection.close()
+
+        holder = threading.Thread(target=a_slow_join)
+        holder.start()
+        holding.wait(10)
+        started = time.monotonic()
+        services.player_join(workshop_id=w.pk, name="Quick")
+        join_waited = time.monotonic() - started
+
+        phase = {}
+        def close_joining():
+            t0 = time.monotonic()
+            services.workshop_set_joining(workshop_id=w.pk, locked=True)
+            phase["waited"] = time.monotonic() - t0
+            connection.close()
+
+        closer = threading.Thread(target=close_joining)
+        closer.start()
+        time.sleep(1.0)
+        phase["done_while_held"] = "waited" in phase
+        release.set()
+        holder.join()
+        closer.join()
+        result = {"join_waited": join_waited, **phase,
+                  "locked": Workshop.objects.get(pk=w.pk).joining_locked}
+        """,
+        {**env, "DATABASE_URL": url},
+    )
+    # The holder keeps its shared lock for up to 10 s.
+    assert result["join_waited"] < 3, result
+    assert result["done_while_held"] is False, result
+    assert result["waited"] >= 0.9 and result["locked"], result
+
+
+def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, redis_url):
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_joins_crowd", env)
+    result = run_python(
+        """
+        import threading
+        from collections import Counter
+        from django.db import connection
+        from games import kinds
+        from tournament import names, services
+        from tournament.models import Player
+
+        w = services.workshop_create(name="Crowd", table_count=4, seats_per_table=3, seed=1)
+        for i in range(6):
+            services.player_join(workshop_id=w.pk, name=f"P{i}")
+        services.players_seat_home(workshop_id=w.pk)
+        services.workshop_start_study(workshop_id=w.pk)
+        services.workshop_start_home(workshop_id=w.pk)
+        services.round_start(workshop_id=w.pk)
+
+        spellings = ["Alex", "alex", "ÁLEX", "Álex ", "Sam", "sam"]
+        gate = threading.Barrier(18)
+        errors = []
+
+        def join(i):
+            try:
+                gate.wait(10)
+                services.player_join(workshop_id=w.pk, name=spellings[i % len(spellings)])
+            except Exception as exc:
+                errors.append(repr(exc))
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=join, args=(i,)) for i in range(18)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        players = list(Player.objects.filter(workshop=w))
+        keys = [names.name_key(p.name) for p in players]
+        per_table = Counter(p.table_id for p in players)
+        seats = Counter((p.table_id, p.seat) for p in players)
+        result = {
+            "errors": errors,
+            "count": len(players),
+            "distinct_keys": len(set(keys)),
+            "stored_keys_match": all(p.name_key == names.name_key(p.name) for p in players),
+            "orders": [p.join_order for p in sorted(players, key=lambda p: p.pk)],
+            "unseated": sum(p.table_id is None for p in players),
+            "fullest": max(per_table.values()),
+            "max_seats": kinds.get(w.game).max_seats,
+            "seat_clash": max(seats.values()),
+        }
+        """,
+        {**env, "DATABASE_URL": url},
+    )
+    assert result["errors"] == [], result
+    assert result["count"] == 24
+    assert result["distinct_keys"] == 24 and result["stored_keys_match"], result
+    # Join orders: one each, increasing with the rows (the late joiners' are their ids).
+    assert len(set(result["orders"])) == 24 and result["orders"] == sorted(result["orders"])
+    assert result["unseated"] == 0 and result["seat_clash"] == 1, result
+    assert result["fullest"] <= result["max_seats"], result
