@@ -21,5 +21,14 @@ application = ProtocolTypeRouter(
     }
 )
 
+# Build the channel layer and the cache's client now, not in the first socket's
+# connect or the first join: importing their Redis client there held up the event
+# loop (and so every socket of a connect storm) for a noticeable moment.
+from channels.layers import get_channel_layer  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+
+get_channel_layer()
+getattr(cache, "_cache", None)  # RedisCache builds its client (and imports redis) lazily
+
 # Every web process runs the timer loop; a row lock decides which one finalises.
 timers.start_background_loop()

@@ -99,18 +99,19 @@ def player_with_versions(player_id: int) -> Player | None:
     return rawsql.first(Player, _PLAYER_WITH_VERSIONS, [player_id])
 
 
+# The pad's strokes since its last clear, newest first, in one statement.
+_STROKES_SQL = (
+    "SELECT * FROM tournament_gesture WHERE table_id = %s AND kind = 'drawing' AND id > COALESCE("
+    "(SELECT MAX(id) FROM tournament_gesture WHERE table_id = %s AND kind = 'clear'), 0)"
+    " ORDER BY id DESC LIMIT %s"
+)
+
+
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:
-    """The strokes on a table's pad now: every drawing since the last clear."""
-    last_clear = (
-        Gesture.objects.filter(table_id=table_id, kind="clear")
-        .order_by("-pk")
-        .values_list("pk", flat=True)
-        .first()
-    )
-    qs = Gesture.objects.filter(table_id=table_id, kind="drawing")
-    if last_clear:
-        qs = qs.filter(pk__gt=last_clear)
-    return [g["points"] for g in qs.order_by("-pk").values_list("payload", flat=True)[:limit]][::-1]
+    """The strokes on a table's pad now: every drawing since the last clear (at most
+    `limit`, the newest), oldest first."""
+    rows = Gesture.objects.raw(_STROKES_SQL, [table_id, table_id, limit])
+    return [g.payload["points"] for g in rows][::-1]
 
 
 class RateWindow:

@@ -272,3 +272,39 @@ async def test_a_dealt_table_never_shows_under_the_old_phase():
         if 'class="hand"' in msg["html"]:
             assert 'data-phase="study"' in msg["html"], "a dealt hand under the lobby's phase"
     await comm.disconnect()
+
+
+@database_sync_to_async
+def _pad_after_a_clear():
+    from tournament.consumers import drawing_since_clear
+    from tournament.models import Gesture
+
+    w = make_workshop(players=4, tables=2, seats=2)
+    services.workshop_start_study(workshop_id=w.pk)
+    p = Player.objects.filter(workshop=w, table__number=1).first()
+    other = Player.objects.filter(workshop=w, table__number=2).first()
+
+    def draw(player, kind, x):
+        Gesture.objects.create(
+            table=player.table, player=player, kind=kind,
+            payload={"points": [[x, x]]} if kind == "drawing" else {},
+        )
+
+    draw(p, "drawing", 0.1)
+    draw(p, "clear", 0)
+    draw(p, "drawing", 0.2)
+    draw(other, "drawing", 0.9)  # another table's pad
+    draw(p, "thumbs_up", 0)
+    draw(p, "drawing", 0.3)
+    return (
+        drawing_since_clear(p.table_id),
+        drawing_since_clear(p.table_id, limit=1),
+        drawing_since_clear(other.table_id),
+    )
+
+
+async def test_a_pad_shows_its_own_strokes_since_the_last_clear_oldest_first():
+    mine, newest, theirs = await _pad_after_a_clear()
+    assert mine == [[[0.2, 0.2]], [[0.3, 0.3]]]
+    assert newest == [[[0.3, 0.3]]]
+    assert theirs == [[[0.9, 0.9]]]
