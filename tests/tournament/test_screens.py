@@ -26,7 +26,7 @@ from tournament_helpers import (
     to_scored_round,
 )
 
-from tournament import screencache, selectors
+from tournament import screencache, selectors, services
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +133,41 @@ def test_a_part_is_labelled_with_the_version_it_shows():
     assert len(calls) == 2 and calls[0] < calls[1]
     assert part["version"] == t1.version
     assert part["state"] == state_of(game)
+
+
+def test_an_action_advances_this_processs_cached_table_part_without_reading_it(
+    django_capture_on_commit_callbacks,
+):
+    """screencache.advance: after an action committed here, the cached part at the
+    version before it plus that action is the part at the new version, and every
+    seat's screen from it is exactly the one read fresh from the database."""
+    w, rnd, (t1, _) = scored(10, 2)
+    game = game_at(t1)
+    t1.refresh_from_db()
+    screencache.load_table(t1.pk, t1.version, rnd.pk)
+    wpart = screencache.load_workshop(w.pk, 0)
+    steps = 0
+    while game_at(t1) is not None and game_at(t1).pk == game.pk and steps < 60:
+        state = state_of(game)
+        with django_capture_on_commit_callbacks(execute=True):
+            if state.phase == "claim":
+                seat = next(s for s, c in enumerate(state.claims) if c is None)
+                services.game_claim(
+                    player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
+                )
+            else:
+                play_one(game)
+        steps += 1
+        t1.refresh_from_db()
+        if game_at(t1) is None or game_at(t1).pk != game.pk:
+            # The game ended and the next was dealt: not advanced, read again.
+            assert screencache.cached_table(t1.pk, t1.version, rnd.pk) is None
+            break
+        tpart, n = queries(screencache.cached_table, t1.pk, t1.version, rnd.pk)
+        assert tpart is not None and n == 0, f"step {steps}: not advanced"
+        now = timezone.now()
+        for player in Player.objects.filter(table=t1):
+            fresh = render_to_string("play/_screen.html", selectors.player_screen(player.pk, now))
+            cached = render(player, wpart, tpart, now)
+            assert cached == fresh, f"step {steps}, {player.name}"
+    assert steps > 10

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from games import kinds
 from games.errors import IllegalAction
 from games.kinds import MoveError
-from tournament import broadcast, gamestate, rawsql, timing
+from tournament import broadcast, gamestate, rawsql, screencache, timing
 from tournament.errors import (
     DuplicateAction,
     IllegalMove,
@@ -178,12 +178,20 @@ def _require_five_tricks(game: Game) -> None:
         raise InvalidInput("This table plays another game: use its own buttons.")
 
 
+_SEEN_CLIENT_ID = (
+    "SELECT 1 FROM tournament_action WHERE actor_id = %s AND client_action_id = %s LIMIT 1"
+)
+
+
 def _check_client_id(player: Player, client_action_id) -> str | None:
     if client_action_id is None:
         return None
     if not isinstance(client_action_id, str) or not (0 < len(client_action_id) <= CLIENT_ID_MAX):
         raise InvalidInput(f"An action id must be text of 1–{CLIENT_ID_MAX} characters.")
-    if Action.objects.filter(actor=player, client_action_id=client_action_id).exists():
+    with connection.cursor() as cursor:
+        cursor.execute(_SEEN_CLIENT_ID, [player.pk, client_action_id])
+        seen = cursor.fetchone() is not None
+    if seen:
         raise DuplicateAction("That action was already received.")
     return client_action_id
 
@@ -204,8 +212,11 @@ def _apply(
     actor: Player | None,
     action: dict,
     client_action_id: str | None = None,
+    wversion: int | None = None,
 ) -> ActResult:
-    """Caller holds the table lock and has checked phase and version."""
+    """Caller holds the table lock and has checked phase and version. `wversion`:
+    the workshop's version as read in this transaction (lets this process's screen
+    cache take the change without reading it back: screencache.advance)."""
     kind = gamestate.kind_of(game)
     state = gamestate.load_state(game)
     try:
@@ -252,10 +263,15 @@ def _apply(
     barrier = not (
         kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
     )
+    before = table.version
     version = bump_table(table, barrier=barrier)
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round)
         version = table.version
+    elif game.state == GameState.PLAYING and wversion is not None:
+        transaction.on_commit(
+            lambda: screencache.advance(table, before, game, new_state, wversion)
+        )
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
 
 
@@ -352,7 +368,10 @@ def game_play(
     check_version(table, expected_version)
     seat = _seat_of(game, player)
     action = {"type": "play", "seat": seat, "card": card.strip().upper()}
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
@@ -380,7 +399,10 @@ def game_act(
         action = kind.phone_action(gamestate.load_state(game), seat, move)
     except MoveError as exc:
         raise InvalidInput(str(exc)) from None
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
@@ -405,7 +427,10 @@ def game_claim(
     except ValueError:
         raise InvalidInput("That player is not in this game.") from None
     action = {"type": "claim", "seat": seat, "winner": winner_seat}
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
