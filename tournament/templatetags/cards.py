@@ -1,6 +1,10 @@
 """Card faces for templates: "10H" → "10♥", spoken "10 of hearts"."""
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
+from games.cards import RANKS, SUITS
 
 register = template.Library()
 
@@ -9,17 +13,38 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 
-@register.filter
-def card_face(card: str) -> str:
+def _face(card: str) -> str:
     return f"{card[:-1]}{SYMBOLS[card[-1]]}"
 
 
-@register.filter
-def card_name(card: str) -> str:
+def _name(card: str) -> str:
     rank = card[:-1]
     return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[card[-1]]}"
 
 
+def _colour(card: str) -> str:
+    return "red" if card[-1] in "HD" else "black"
+
+
+# Every card of a deck, written once and marked safe (its text is letters, digits
+# and suit symbols): a phone's screen shows each card three times, and escaping
+# each value again on every render was a noticeable part of a render.
+_DECK = [rank + suit for suit in SUITS for rank in RANKS]
+_FACES = {c: mark_safe(escape(_face(c))) for c in _DECK}
+_NAMES = {c: mark_safe(escape(_name(c))) for c in _DECK}
+_COLOURS = {c: mark_safe(_colour(c)) for c in _DECK}
+
+
+@register.filter
+def card_face(card: str) -> str:
+    return _FACES.get(card) or _face(card)
+
+
+@register.filter
+def card_name(card: str) -> str:
+    return _NAMES.get(card) or _name(card)
+
+
 @register.filter
 def card_colour(card: str) -> str:
-    return "red" if card[-1] in "HD" else "black"
+    return _COLOURS.get(card) or _colour(card)

@@ -1,0 +1,31 @@
+"""The card filters: every card of the deck written once, marked safe, and the same
+text as before; anything else still written (and escaped) on the spot."""
+
+from __future__ import annotations
+
+from django.template import Context, Template
+from django.utils.safestring import SafeString
+
+from games.cards import RANKS, SUITS
+from tournament.templatetags.cards import card_colour, card_face, card_name
+
+
+def test_every_card_of_the_deck():
+    assert card_face("10H") == "10♥" and card_name("10H") == "10 of hearts"
+    assert card_face("QS") == "Q♠" and card_name("QS") == "queen of spades"
+    assert card_colour("AD") == "red" and card_colour("KC") == "black"
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    for suit in SUITS:
+        for rank in RANKS:
+            card = rank + suit
+            assert card_face(card) == rank + symbols[suit]
+            assert card_name(card).endswith(" of " + {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[suit])
+            assert card_colour(card) == ("red" if suit in "HD" else "black")
+            assert all(isinstance(f(card), SafeString) for f in (card_face, card_name, card_colour))
+
+
+def test_a_value_outside_the_deck_is_still_escaped():
+    html = Template("{% load cards %}{{ c|card_face }}|{{ c|card_name }}").render(
+        Context({"c": "<b>H"})
+    )
+    assert html == "&lt;b&gt;♥|&lt;b&gt; of hearts"
