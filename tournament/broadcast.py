@@ -87,9 +87,18 @@ def _send(group: str, message: dict) -> None:
     thread.join()
 
 
-def table_changed_on_commit(*, workshop_id: int, table_id: int, version: int) -> None:
-    """Caller is inside the service's transaction; the send happens after commit."""
+def table_changed_on_commit(
+    *, workshop_id: int, table_id: int, version: int, move: dict | None = None
+) -> None:
+    """Caller is inside the service's transaction; the send happens after commit.
+
+    `move` (an action in the game in progress, the only change: game id, seq, the
+    engine's action, claim deadline, table barrier) lets each process advance its
+    cached table part instead of reading it (tournament.screencache.follow). Only
+    server processes read it; each phone is still sent its own seat's view."""
     message = {"type": "table.changed", "table": table_id, "version": version}
+    if move is not None:
+        message["move"] = move
 
     def send():
         _send(table_group(table_id), message)

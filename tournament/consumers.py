@@ -388,6 +388,9 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"t": "strokes", "strokes": strokes})
 
     async def table_changed(self, event):
+        # The first socket of this process to hear of an in-game move advances the
+        # cached table part with it; the others find it done (screencache.follow).
+        screencache.follow(event)
         # Versions let a socket skip the render when it already showed this one.
         if event["table"] == self.table_id and event["version"] > self.shown_v:
             self.request_view(v=event["version"])

@@ -21,10 +21,15 @@ Reads (`load_*`) run on the database thread (database_sync_to_async); lookups
 from __future__ import annotations
 
 import asyncio
+import copy
+import logging
 
-from tournament import selectors
+from django.utils.dateparse import parse_datetime
+
+from tournament import gamestate, selectors
 from tournament.models import Player
 
+log = logging.getLogger(__name__)
 MAX_ENTRIES = 10_000  # tables (or workshops) one process keeps; far above one event's
 
 _workshops: dict[int, dict] = {}
@@ -118,6 +123,47 @@ def advance(table, before: int, game, state, wversion: int) -> None:
     )
     if _tables.get(table.pk) is part:  # not replaced meanwhile by another thread's read
         _tables[table.pk] = new
+
+
+def follow(message: dict) -> None:
+    """A `table.changed` message that carries its move (one action in the game in
+    progress, nothing else): advance this process's cached part by applying that
+    action with the engine, as advance() does in the acting process. Every process
+    then follows a game from its messages and reads a table again only when more
+    than one action changed it (a game's end, seating). The new state also goes to
+    the replay cache, so this process's next action at the table replays nothing.
+    On the event loop: one engine step, no database."""
+    move = message.get("move")
+    if not move:
+        return
+    table_id = message["table"]
+    part = _tables.get(table_id)
+    if (
+        part is None
+        or part["version"] != message["version"] - 1
+        or part["game"] is None
+        or part["game"].pk != move["game"]
+        or part["game"].seq != move["seq"] - 1
+        or part["state"] is None
+    ):
+        return
+    old_game = part["game"]
+    try:
+        state, _ = gamestate.kind_of(old_game).apply(part["state"], move["action"])
+    except Exception:  # not this process's business to judge: read the table instead
+        log.exception("could not follow a move at table %s", table_id)
+        return
+    game = copy.copy(old_game)
+    game.seq = move["seq"]
+    deadline = move.get("claim_deadline")
+    game.claim_deadline = parse_datetime(deadline) if deadline else None
+    table = copy.copy(part["table"])
+    table.version = message["version"]
+    table.barrier = move["barrier"]
+    gamestate.remember(game, state)
+    new = dict(part, table=table, version=table.version, game=game, state=state)
+    if _tables.get(table_id) is part:
+        _tables[table_id] = new
 
 
 _loading: dict[tuple, asyncio.Task] = {}

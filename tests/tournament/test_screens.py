@@ -171,3 +171,92 @@ def test_an_action_advances_this_processs_cached_table_part_without_reading_it(
             cached = render(player, wpart, tpart, now)
             assert cached == fresh, f"step {steps}, {player.name}"
     assert steps > 10
+
+
+def _followed_moves(monkeypatch, capture, workshop, rnd, table, act, limit=80) -> int:
+    """Act at `table` (act(game)) again and again; after each action, a cache that
+    holds only what it followed from the table's messages must render every seat
+    exactly as a fresh read does. Returns how many moves were followed before the
+    game ended (its end carries no move; the part is then read again)."""
+    from tournament import broadcast, gamestate
+
+    sent = []
+    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
+    game = game_at(table)
+    table.refresh_from_db()
+    wpart = screencache.load_workshop(workshop.pk, 0)
+    screencache.load_table(table.pk, table.version, rnd.pk)
+    elsewhere = dict(screencache._tables)  # the other process's cache
+    followed = 0
+    for _ in range(limit):
+        sent.clear()
+        with capture(execute=True):
+            act(game)
+        messages = [m for g, m in sent if g == broadcast.table_group(table.pk)]
+        assert messages
+        screencache.clear()
+        screencache._tables.update(elsewhere)
+        gamestate.clear_cache()
+        for message in messages:
+            screencache.follow(message)
+        elsewhere = dict(screencache._tables)
+        gamestate.clear_cache()  # the fresh screens below replay from the database
+        table.refresh_from_db()
+        tpart, n = queries(screencache.cached_table, table.pk, table.version, rnd.pk)
+        if game_at(table) is None or game_at(table).pk != game.pk:
+            assert "move" not in messages[-1] and tpart is None
+            break
+        assert tpart is not None and n == 0, f"move {followed + 1} not followed"
+        followed += 1
+        now = timezone.now()
+        for player in Player.objects.filter(table=table):
+            fresh = render_to_string("play/_screen.html", selectors.player_screen(player.pk, now))
+            assert render(player, wpart, tpart, now) == fresh, f"move {followed}, {player.name}"
+    return followed
+
+
+def test_another_process_follows_a_game_from_the_table_messages(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """screencache.follow: a process that only hears the `table.changed` messages
+    (no action of its own, no replay cache) advances its cached part by each move."""
+    w, rnd, (t1, _) = scored(10, 2)
+
+    def act(game):
+        state = state_of(game)
+        if state.phase == "claim":
+            seat = next(s for s, c in enumerate(state.claims) if c is None)
+            services.game_claim(
+                player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
+            )
+        else:
+            play_one(game)
+
+    assert _followed_moves(monkeypatch, django_capture_on_commit_callbacks, w, rnd, t1, act) > 10
+
+
+@pytest.mark.parametrize("kind,seats", [("seven_up", 4), ("all_fives", 3), ("three_tricks", 2)])
+def test_the_other_games_are_followed_too(
+    kind, seats, django_capture_on_commit_callbacks, monkeypatch
+):
+    from games import kinds
+
+    from tournament import gamestate
+
+    w = services.workshop_create(
+        name="Follow", game=kind, table_count=1, seats_per_table=seats, bots_enabled=True, seed=3
+    )
+    services.bots_fill(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    (table,) = tables_of(w)
+
+    def act(game):
+        game.refresh_from_db()
+        state = gamestate.load_state(game)
+        seat = kinds.get(kind).to_act(state)[0]
+        assert services.game_bot_act(player_id=game.players[seat]) is not None
+
+    followed = _followed_moves(
+        monkeypatch, django_capture_on_commit_callbacks, w, rnd, table, act, limit=40
+    )
+    assert followed >= 10

@@ -58,14 +58,21 @@ def get_player(player_id: int) -> Player:
         raise NotFound("Unknown player.") from None
 
 
-def bump_table(table: Table, *, barrier: bool = True) -> int:
-    """Caller holds the table lock. Returns the new version and broadcasts it after commit."""
+def bump_table(table: Table, *, barrier: bool = True, move: dict | None = None) -> int:
+    """Caller holds the table lock. Returns the new version and broadcasts it after commit.
+
+    `move`: the change was one action in the game in progress and nothing else; the
+    message carries it so every process can follow the table without reading it
+    (screencache.follow)."""
     table.version += 1
     if barrier:
         table.barrier = table.version
     table.save(update_fields=["version", "barrier"])
     broadcast.table_changed_on_commit(
-        workshop_id=table.workshop_id, table_id=table.pk, version=table.version
+        workshop_id=table.workshop_id,
+        table_id=table.pk,
+        version=table.version,
+        move=None if move is None else {**move, "barrier": table.barrier},
     )
     return table.version
 

@@ -264,7 +264,15 @@ def _apply(
         kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
     )
     before = table.version
-    version = bump_table(table, barrier=barrier)
+    move = None
+    if game.state == GameState.PLAYING:
+        move = {
+            "game": game.pk,
+            "seq": game.seq,
+            "action": action,
+            "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
+        }
+    version = bump_table(table, barrier=barrier, move=move)
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round)
         version = table.version
