@@ -118,12 +118,6 @@ _TABLE_OF_PLAYER = (
     "SELECT t.* FROM tournament_table t"
     " JOIN tournament_player p ON p.table_id = t.id WHERE p.id = %s"
 )
-_PLAYER = "SELECT * FROM tournament_player WHERE id = %s"
-_WORKSHOP = "SELECT * FROM tournament_workshop WHERE id = %s"
-_PLAYING_GAME = (
-    "SELECT * FROM tournament_game WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1"
-)
-_ROUND = "SELECT * FROM tournament_round WHERE id = %s"
 
 
 def _for_update() -> str:
@@ -137,9 +131,40 @@ def _for_update() -> str:
     return mode + (" OF t" if features.has_select_for_update_of else "")
 
 
-def _lock_for_action(player_id: int) -> tuple[Player, Table]:
-    # One statement finds the player's table and locks it (an action is a dozen round
-    # trips to the database; each one counts under load).
+_reads_sql: str | None = None
+
+
+def _action_reads_sql() -> str:
+    """After the lock, one statement reads the rest of what an action checks: the
+    player, their workshop, the table's game in progress with its round, and whether
+    the client's action id was seen before (four statements before this)."""
+    global _reads_sql
+    if _reads_sql is None:
+        cols = ", ".join(
+            rawsql.columns(m, a) for m, a in ((Player, "p"), (Workshop, "w"), (Game, "g"), (Round, "r"))
+        )
+        _reads_sql = (
+            f"SELECT {cols}, EXISTS(SELECT 1 FROM tournament_action a"
+            " WHERE a.actor_id = p.id AND a.client_action_id = %s)"
+            " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
+            " LEFT JOIN tournament_game g ON g.id = (SELECT id FROM tournament_game"
+            " WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1)"
+            " LEFT JOIN tournament_round r ON r.id = g.round_id WHERE p.id = %s"
+        )
+    return _reads_sql
+
+
+@dataclass
+class _Reads:
+    game: Game | None
+    rnd: Round | None
+    seen_client_id: bool
+
+
+def _lock_for_action(player_id: int, client_action_id=None) -> tuple[Player, Table]:
+    # One statement finds the player's table and locks it, one more reads the rest
+    # (an action is a dozen round trips to the database; each one counts under load,
+    # and all but the first are made holding the table's lock).
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise NotFound("Unknown player.")
     table = rawsql.first(Table, _TABLE_OF_PLAYER + _for_update(), [player_id])
@@ -147,12 +172,21 @@ def _lock_for_action(player_id: int) -> tuple[Player, Table]:
         get_player(player_id)  # NotFound for an unknown player
         raise NotAllowed("You are not seated at a table yet.")
     # Re-read under the lock: a move between tables takes the same lock.
-    player = rawsql.first(Player, _PLAYER, [player_id])
-    if player is None:
+    cid = client_action_id if isinstance(client_action_id, str) else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _action_reads_sql(), [cid, table.pk, GameState.PLAYING.value, player_id]
+        )
+        row = cursor.fetchone()
+    if row is None:
         raise NotFound("Unknown player.")
+    player, workshop, game, rnd = rawsql.instances(
+        row, Player, Workshop, Game, Round, using=connection.alias
+    )
     if player.table_id != table.pk:
         raise NotAllowed("You have moved to another table; here is your new table.")
-    player.workshop = rawsql.first(Workshop, _WORKSHOP, [player.workshop_id])
+    player.workshop = workshop
+    player._reads = _Reads(game=game, rnd=rnd, seen_client_id=bool(row[-1]))
     return player, table
 
 
@@ -160,10 +194,9 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     workshop = player.workshop
     if workshop.phase not in PLAYING_PHASES:
         raise WrongPhase("No game is being played right now.")
-    game = rawsql.first(Game, _PLAYING_GAME, [table.pk, GameState.PLAYING.value])
+    game, rnd = player._reads.game, player._reads.rnd
     if game is None:
         raise WrongPhase("No game is in progress at your table.")
-    rnd = rawsql.first(Round, _ROUND, [game.round_id])
     rnd.workshop = workshop  # the table's workshop: the same row
     game.round = rnd
     if rnd.state == RoundState.PAUSED:
@@ -178,20 +211,13 @@ def _require_five_tricks(game: Game) -> None:
         raise InvalidInput("This table plays another game: use its own buttons.")
 
 
-_SEEN_CLIENT_ID = (
-    "SELECT 1 FROM tournament_action WHERE actor_id = %s AND client_action_id = %s LIMIT 1"
-)
-
-
 def _check_client_id(player: Player, client_action_id) -> str | None:
+    """Caller read the player with _lock_for_action(player_id, client_action_id)."""
     if client_action_id is None:
         return None
     if not isinstance(client_action_id, str) or not (0 < len(client_action_id) <= CLIENT_ID_MAX):
         raise InvalidInput(f"An action id must be text of 1–{CLIENT_ID_MAX} characters.")
-    with connection.cursor() as cursor:
-        cursor.execute(_SEEN_CLIENT_ID, [player.pk, client_action_id])
-        seen = cursor.fetchone() is not None
-    if seen:
+    if player._reads.seen_client_id:
         raise DuplicateAction("That action was already received.")
     return client_action_id
 
@@ -369,7 +395,7 @@ def game_play(
     """A player plays a card from their hand."""
     if not isinstance(card, str) or not card.strip() or len(card) > 4:
         raise InvalidInput("Choose a card from your hand.")
-    player, table = _lock_for_action(player_id)
+    player, table = _lock_for_action(player_id, client_action_id)
     game, _ = _active_game(player, table)
     _require_five_tricks(game)
     cid = _check_client_id(player, client_action_id)
@@ -395,7 +421,7 @@ def game_act(
     The game's kind checks the move's shape and makes it the acting seat's; the
     engine then decides whether it is legal now.
     """
-    player, table = _lock_for_action(player_id)
+    player, table = _lock_for_action(player_id, client_action_id)
     game, _ = _active_game(player, table)
     kind = gamestate.kind_of(game)
     if kind.records_tricks:
@@ -422,7 +448,7 @@ def game_claim(
     client_action_id: str | None = None,
 ) -> ActResult:
     """A player says who they believe won the trick (or changes their claim)."""
-    player, table = _lock_for_action(player_id)
+    player, table = _lock_for_action(player_id, client_action_id)
     game, _ = _active_game(player, table)
     _require_five_tricks(game)
     cid = _check_client_id(player, client_action_id)

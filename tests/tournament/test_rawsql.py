@@ -1,0 +1,49 @@
+"""tournament.rawsql.instances: models built from one plain-SQL row equal the ORM's."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from tournament_helpers import game_at, make_workshop, play_one, tables_of, to_scored_round
+
+from tournament.models import Action, Game, Player, Round, Workshop
+from tournament.services import play
+
+pytestmark = pytest.mark.django_db
+
+
+def same_fields(a, b) -> None:
+    assert type(a) is type(b)
+    for f in type(a)._meta.concrete_fields:
+        assert getattr(a, f.attname) == getattr(b, f.attname), f.attname
+
+
+def test_an_actions_reads_equal_the_orms_rows():
+    w = make_workshop(players=8, tables=2, seats=4)
+    to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    play_one(game, client_action_id="c1")  # JSON, dates and a client id to look up
+    pid = Action.objects.get(client_action_id="c1").actor_id
+    with transaction.atomic():
+        player, table = play._lock_for_action(pid, "c1")
+    same_fields(player, Player.objects.get(pk=pid))
+    same_fields(player.workshop, Workshop.objects.get(pk=w.pk))
+    fresh = Game.objects.get(pk=game.pk)
+    same_fields(player._reads.game, fresh)
+    same_fields(player._reads.rnd, Round.objects.get(pk=fresh.round_id))
+    assert isinstance(player._reads.game.players, list) and player.workshop.created_at.tzinfo
+    assert player._reads.seen_client_id is True
+    with transaction.atomic():
+        assert play._lock_for_action(pid, "never")[0]._reads.seen_client_id is False
+
+
+def test_no_game_in_progress_reads_as_none():
+    w = make_workshop(players=4, tables=1, seats=4)
+    w.refresh_from_db()
+    from tournament import services
+
+    services.players_seat_home(workshop_id=w.pk)
+    pid = Player.objects.filter(workshop=w).first().pk
+    with transaction.atomic():
+        player, _ = play._lock_for_action(pid)
+    assert player._reads.game is None and player._reads.rnd is None
