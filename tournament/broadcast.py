@@ -2,8 +2,10 @@
 
 Groups: `table_<id>` (the players seated there), `workshop_<id>_players` (every
 player's socket in a workshop, for phase and timer changes) and
-`workshop_<id>_facilitator`. Messages carry only ids and version numbers: each
-consumer renders the view its own socket may see.
+`workshop_<id>_facilitator`. Messages carry ids and version numbers (and, to a
+table's group, the move that made an in-game change, which the server processes use
+to follow the game without reading it): each consumer renders the view its own
+socket may see.
 """
 
 from __future__ import annotations
@@ -97,11 +99,10 @@ def table_changed_on_commit(
     cached table part instead of reading it (tournament.screencache.follow). Only
     server processes read it; each phone is still sent its own seat's view."""
     message = {"type": "table.changed", "table": table_id, "version": version}
-    if move is not None:
-        message["move"] = move
+    at_table = message if move is None else {**message, "move": move}
 
     def send():
-        _send(table_group(table_id), message)
+        _send(table_group(table_id), at_table)
         _send(facilitator_group(workshop_id), message)
 
     transaction.on_commit(send)

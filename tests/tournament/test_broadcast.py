@@ -66,9 +66,16 @@ def test_a_play_tells_the_table_group_its_new_version(playing):
     facilitator = Listener(f"workshop_{w.pk}_facilitator")
     state = state_of(game)
     seat = state.to_act
-    res = services.game_play(player_id=game.players[seat], card=legal_card(state, seat))
+    card = legal_card(state, seat)
+    res = services.game_play(player_id=game.players[seat], card=card)
     expected = {"type": "table.changed", "table": t1.pk, "version": res.version}
-    assert at_table.receive() == expected
+    # The table's group also hears the move, for the server processes to follow the
+    # game with (screencache.follow); the facilitator's does not need it.
+    move = {
+        "game": game.pk, "seq": res.seq, "action": {"type": "play", "seat": seat, "card": card},
+        "claim_deadline": None, "barrier": res.version,
+    }
+    assert at_table.receive() == {**expected, "move": move}
     assert at_table.drain() == []  # one message per change
     assert expected in facilitator.drain()
     assert fresh(t1).version == res.version
