@@ -29,3 +29,15 @@ def test_a_value_outside_the_deck_is_still_escaped():
         Context({"c": "<b>H"})
     )
     assert html == "&lt;b&gt;♥|&lt;b&gt; of hearts"
+
+
+def test_whole_seconds_are_what_floatformat_0_wrote():
+    from django.template.defaultfilters import floatformat
+
+    from tournament.templatetags.cards import seconds
+
+    values = [0, 0.4, 0.5, 0.6, 1.5, 2.5, 59.49, 59.5, 299.999, 3600.0]
+    values += [i / 8 for i in range(0, 8000)]
+    for v in values:
+        assert str(seconds(v)) == floatformat(v, 0), v
+    assert seconds(-3.2) == 0

@@ -1,4 +1,6 @@
-"""Card faces for templates: "10H" → "10♥", spoken "10 of hearts"."""
+"""Card faces for templates: "10H" → "10♥", spoken "10 of hearts"; and whole seconds."""
+
+import math
 
 from django import template
 from django.utils.html import escape
@@ -48,3 +50,11 @@ def card_name(card: str) -> str:
 @register.filter
 def card_colour(card: str) -> str:
     return _COLOURS.get(card) or _colour(card)
+
+
+@register.filter
+def seconds(value) -> int:
+    """Whole seconds for a timer, as `floatformat:0` writes a non-negative number
+    (half up), without its Decimal arithmetic: a phone's screen shows one or two
+    timers, and floatformat was a visible part of every render. Never negative."""
+    return max(0, math.floor(float(value) + 0.5))
