@@ -74,8 +74,18 @@ MIDDLEWARE = [
 ROOT_URLCONF = "barnga.urls"
 
 TEMPLATES = [
+    # A phone's screen only (barnga/jinja2.py says why); looked up first, so every
+    # other name falls through to Django's templates.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "barnga.jinja2.environment", "autoescape": True},
+    },
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "NAME": "django",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {

@@ -6,6 +6,8 @@ import hashlib
 import json
 
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -121,6 +123,8 @@ def play(request):
     if player is None:
         return redirect("join")
     ctx = selectors.player_screen(player.pk)
+    # Jinja2 (barnga/jinja2.py), which escaped what it had to: safe to include as it is.
+    ctx["screen_html"] = mark_safe(render_to_string("play/_screen.html", ctx))
     ctx["gestures"] = Gesture.PALETTE
     ctx["emoji_json"] = json.dumps(Gesture.EMOJI, ensure_ascii=False)
     return render(request, "play/page.html", ctx)
