@@ -129,6 +129,9 @@ class Player(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return self.name
+
     def save(self, *args, **kwargs):
         key = names.name_key(self.name)
         if key != self.name_key:
@@ -137,9 +140,6 @@ class Player(models.Model):
             if fields is not None and "name" in fields:
                 kwargs["update_fields"] = {*fields, "name_key"}
         super().save(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def automated(self) -> bool:

@@ -6,9 +6,9 @@ import hashlib
 import json
 
 from django.conf import settings
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import names, ratelimit, selectors, services

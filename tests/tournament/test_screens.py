@@ -240,7 +240,6 @@ def test_the_other_games_are_followed_too(
     kind, seats, django_capture_on_commit_callbacks, monkeypatch
 ):
     from games import kinds
-
     from tournament import gamestate
 
     w = services.workshop_create(
