@@ -136,10 +136,9 @@ def run_python(code: str, env: dict, timeout: float = 120) -> object:
     return json.loads(done.stdout.rsplit("@@RESULT@@", 1)[1])
 
 
-SETUP = """
+# For run_python: `w`, a workshop with every seat taken and a scored round running.
+RUNNING_ROUND = """
 from tournament import services
-from tournament.identity import signed_cookie_value
-from tournament.models import Player
 w = services.workshop_create(name="Fault test", table_count={tables}, seats_per_table={seats},
                              round_seconds=600, dispute_seconds=10, mode="{mode}", seed=11)
 for i in range({tables} * {seats}):
@@ -148,6 +147,17 @@ services.players_seat_home(workshop_id=w.pk)
 services.workshop_start_study(workshop_id=w.pk)
 services.workshop_start_home(workshop_id=w.pk)
 services.round_start(workshop_id=w.pk)
+"""
+
+
+def running_round(code: str, *, tables: int, seats: int, mode: str = "barnga") -> str:
+    """`code` (indented as the tests write it) after the RUNNING_ROUND set-up."""
+    return RUNNING_ROUND.format(tables=tables, seats=seats, mode=mode) + textwrap.dedent(code)
+
+
+SETUP = RUNNING_ROUND + """
+from tournament.identity import signed_cookie_value
+from tournament.models import Player
 result = {{"workshop": w.pk, "players": [
     {{"id": p.pk, "name": p.name, "table": p.table.number, "cookie": signed_cookie_value(p.token)}}
     for p in Player.objects.filter(workshop=w).select_related("table").order_by("join_order")]}}

@@ -11,7 +11,7 @@ from the rows' id sequence, so they never collide.
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python
+from fault_cluster import create_template, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -72,7 +72,7 @@ def test_a_join_does_not_wait_for_another_join_but_a_phase_change_does(postgres_
 def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_joins_crowd", env)
-    result = run_python(
+    result = run_python(running_round(
         """
         import threading
         from collections import Counter
@@ -81,13 +81,6 @@ def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, re
         from tournament import names, services
         from tournament.models import Player
 
-        w = services.workshop_create(name="Crowd", table_count=4, seats_per_table=3, seed=1)
-        for i in range(6):
-            services.player_join(workshop_id=w.pk, name=f"P{i}")
-        services.players_seat_home(workshop_id=w.pk)
-        services.workshop_start_study(workshop_id=w.pk)
-        services.workshop_start_home(workshop_id=w.pk)
-        services.round_start(workshop_id=w.pk)
 
         spellings = ["Alex", "alex", "ÁLEX", "Álex ", "Sam", "sam"]
         gate = threading.Barrier(18)
@@ -122,13 +115,13 @@ def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, re
             "max_seats": kinds.get(w.game).max_seats,
             "seat_clash": max(seats.values()),
         }
-        """,
+        """, tables=4, seats=2),
         {**env, "DATABASE_URL": url},
     )
     assert result["errors"] == [], result
-    assert result["count"] == 24
-    assert result["distinct_keys"] == 24 and result["stored_keys_match"], result
+    assert result["count"] == 26
+    assert result["distinct_keys"] == 26 and result["stored_keys_match"], result
     # Join orders: one each, increasing with the rows (the late joiners' are their ids).
-    assert len(set(result["orders"])) == 24 and result["orders"] == sorted(result["orders"])
+    assert len(set(result["orders"])) == 26 and result["orders"] == sorted(result["orders"])
     assert result["unseated"] == 0 and result["seat_clash"] == 1, result
     assert result["fullest"] <= result["max_seats"], result

@@ -10,7 +10,7 @@ excludes the other services' locks just the same but lets the insert through.
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python
+from fault_cluster import create_template, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=False)
 def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_locks", env)
-    result = run_python(
+    result = run_python(running_round(
         """
         import threading, time
         from django.db import connection, transaction
@@ -27,13 +27,6 @@ def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redi
         from tournament.services.play import game_start
         from tournament.services.rounds import _lock_round
 
-        w = services.workshop_create(name="Locks", table_count=2, seats_per_table=3, seed=1)
-        for i in range(6):
-            services.player_join(workshop_id=w.pk, name=f"P{i}")
-        services.players_seat_home(workshop_id=w.pk)
-        services.workshop_start_study(workshop_id=w.pk)
-        services.workshop_start_home(workshop_id=w.pk)
-        services.round_start(workshop_id=w.pk)
         rnd = Round.objects.filter(workshop=w).order_by("-number").first()
         table = Table.objects.filter(workshop=w).order_by("number").first()
 
@@ -58,7 +51,7 @@ def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redi
         release.set()
         holder.join()
         result = {"waited": waited, "dealt": game is not None}
-        """,
+        """, tables=2, seats=3),
         {**env, "DATABASE_URL": url},
     )
     assert result["dealt"]

@@ -4,7 +4,7 @@ workshop, game and round gives the same field values as the ORM (JSON, timestamp
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python
+from fault_cluster import create_template, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=False)
 def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_rawsql", env)
-    result = run_python(
+    result = run_python(running_round(
         """
         from django.db import transaction
         from tournament import services
@@ -20,13 +20,6 @@ def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_ur
         from tournament.models import Action, Game, Player, Round, Workshop
         from tournament.services import play
 
-        w = services.workshop_create(name="Raw", table_count=1, seats_per_table=4, seed=1)
-        for i in range(4):
-            services.player_join(workshop_id=w.pk, name=f"P{i}")
-        services.players_seat_home(workshop_id=w.pk)
-        services.workshop_start_study(workshop_id=w.pk)
-        services.workshop_start_home(workshop_id=w.pk)
-        services.round_start(workshop_id=w.pk)
         game = Game.objects.get(state="playing")
         state = gamestate.load_state(game)
         from games import five_tricks
@@ -50,7 +43,7 @@ def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_ur
         ]
         result = {"diffs": diffs, "seen": player._reads.seen_client_id,
                   "players_is_list": isinstance(player._reads.game.players, list)}
-        """,
+        """, tables=1, seats=4),
         {**env, "DATABASE_URL": url},
     )
     assert result == {"diffs": [], "seen": True, "players_is_list": True}
