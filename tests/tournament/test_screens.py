@@ -135,6 +135,19 @@ def test_a_part_is_labelled_with_the_version_it_shows():
     assert part["state"] == state_of(game)
 
 
+def five_tricks_step(game) -> None:
+    """One action at a Five Tricks table: the next card, or the next seat's claim
+    that the leader won."""
+    state = state_of(game)
+    if state.phase == "claim":
+        seat = next(s for s, c in enumerate(state.claims) if c is None)
+        services.game_claim(
+            player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
+        )
+    else:
+        play_one(game)
+
+
 def test_an_action_advances_this_processs_cached_table_part_without_reading_it(
     django_capture_on_commit_callbacks,
 ):
@@ -148,15 +161,8 @@ def test_an_action_advances_this_processs_cached_table_part_without_reading_it(
     wpart = screencache.load_workshop(w.pk, 0)
     steps = 0
     while game_at(t1) is not None and game_at(t1).pk == game.pk and steps < 60:
-        state = state_of(game)
         with django_capture_on_commit_callbacks(execute=True):
-            if state.phase == "claim":
-                seat = next(s for s, c in enumerate(state.claims) if c is None)
-                services.game_claim(
-                    player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
-                )
-            else:
-                play_one(game)
+            five_tricks_step(game)
         steps += 1
         t1.refresh_from_db()
         if game_at(t1) is None or game_at(t1).pk != game.pk:
@@ -221,18 +227,10 @@ def test_another_process_follows_a_game_from_the_table_messages(
     """screencache.follow: a process that only hears the `table.changed` messages
     (no action of its own, no replay cache) advances its cached part by each move."""
     w, rnd, (t1, _) = scored(10, 2)
-
-    def act(game):
-        state = state_of(game)
-        if state.phase == "claim":
-            seat = next(s for s, c in enumerate(state.claims) if c is None)
-            services.game_claim(
-                player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
-            )
-        else:
-            play_one(game)
-
-    assert _followed_moves(monkeypatch, django_capture_on_commit_callbacks, w, rnd, t1, act) > 10
+    followed = _followed_moves(
+        monkeypatch, django_capture_on_commit_callbacks, w, rnd, t1, five_tricks_step
+    )
+    assert followed > 10
 
 
 @pytest.mark.parametrize("kind,seats", [("seven_up", 4), ("all_fives", 3), ("three_tricks", 2)])
