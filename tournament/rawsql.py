@@ -3,6 +3,8 @@ where building the query through the ORM cost more than running it."""
 
 from __future__ import annotations
 
+from django.db import connection, connections
+
 
 def first(model, sql: str, params: list):
     """The first `model` instance `sql` returns, or None."""
@@ -11,24 +13,22 @@ def first(model, sql: str, params: list):
 
 def columns(model, alias: str) -> str:
     """`model`'s columns under table alias `alias`, in field order (see `instances`)."""
-    from django.db import connection
-
     quote = connection.ops.quote_name
     return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
 
 
-_converters: dict[tuple, list] = {}
+_converters: dict[tuple, tuple] = {}
 
 
-def _field_converters(connection, model, field) -> tuple:
+def _field_converters(db, model, field) -> tuple:
     """(the column expression, its converters), as SQLCompiler.apply_converters uses them."""
-    key = (connection.vendor, model, field.attname)
+    key = (db.vendor, model, field.attname)
     found = _converters.get(key)
     if found is None:
         col = field.get_col(model._meta.db_table)
         found = _converters[key] = (
             col,
-            [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)],
+            [*db.ops.get_db_converters(col), *col.get_db_converters(db)],
         )
     return found
 
@@ -37,9 +37,7 @@ def instances(row, *models, using: str = "default") -> list:
     """One instance per model from a row of their `columns`, side by side, converted
     as the ORM converts them (JSON, dates on SQLite…); None for a model whose primary
     key is NULL (an outer join that found nothing)."""
-    from django.db import connections
-
-    connection = connections[using]
+    db = connections[using]
     out, start = [], 0
     for model in models:
         fields = model._meta.concrete_fields
@@ -49,8 +47,8 @@ def instances(row, *models, using: str = "default") -> list:
             out.append(None)
             continue
         for i, field in enumerate(fields):
-            col, converters = _field_converters(connection, model, field)
+            col, converters = _field_converters(db, model, field)
             for convert in converters:
-                values[i] = convert(values[i], col, connection)
+                values[i] = convert(values[i], col, db)
         out.append(model.from_db(using, [f.attname for f in fields], values))
     return out

@@ -253,7 +253,7 @@ def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
             cursor.execute("SELECT nextval(pg_get_serial_sequence('tournament_player', 'id'))")
             pk = order = cursor.fetchone()[0]
     for attempt in range(ADD_ATTEMPTS):
-        if order is None or pk is None:
+        if pk is None:  # SQLite: one writer at a time, the next order is free
             roster = list(workshop.players.values_list("name_key", "join_order"))
             taken = {key for key, _ in roster}
             order = max((o for _, o in roster), default=0) + 1
