@@ -8,7 +8,6 @@ commit.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 import secrets
@@ -19,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from games import kinds
 from games.errors import IllegalAction
 from games.kinds import MoveError
-from tournament import broadcast, gamestate, rawsql, timing
+from tournament import broadcast, gamestate, rawsql, screencache, timing
 from tournament.errors import (
     DuplicateAction,
     IllegalMove,
@@ -132,22 +131,27 @@ def _for_update() -> str:
     return mode + (" OF t" if features.has_select_for_update_of else "")
 
 
-@functools.cache
+_reads_sql: str | None = None
+
+
 def _action_reads_sql() -> str:
     """After the lock, one statement reads the rest of what an action checks: the
     player, their workshop, the table's game in progress with its round, and whether
     the client's action id was seen before (four statements before this)."""
-    cols = ", ".join(
-        rawsql.columns(m, a) for m, a in ((Player, "p"), (Workshop, "w"), (Game, "g"), (Round, "r"))
-    )
-    return (
-        f"SELECT {cols}, EXISTS(SELECT 1 FROM tournament_action a"
-        " WHERE a.actor_id = p.id AND a.client_action_id = %s)"
-        " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
-        " LEFT JOIN tournament_game g ON g.id = (SELECT id FROM tournament_game"
-        " WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1)"
-        " LEFT JOIN tournament_round r ON r.id = g.round_id WHERE p.id = %s"
-    )
+    global _reads_sql
+    if _reads_sql is None:
+        cols = ", ".join(
+            rawsql.columns(m, a) for m, a in ((Player, "p"), (Workshop, "w"), (Game, "g"), (Round, "r"))
+        )
+        _reads_sql = (
+            f"SELECT {cols}, EXISTS(SELECT 1 FROM tournament_action a"
+            " WHERE a.actor_id = p.id AND a.client_action_id = %s)"
+            " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
+            " LEFT JOIN tournament_game g ON g.id = (SELECT id FROM tournament_game"
+            " WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1)"
+            " LEFT JOIN tournament_round r ON r.id = g.round_id WHERE p.id = %s"
+        )
+    return _reads_sql
 
 
 @dataclass
@@ -234,8 +238,11 @@ def _apply(
     actor: Player | None,
     action: dict,
     client_action_id: str | None = None,
+    wversion: int | None = None,
 ) -> ActResult:
-    """Caller holds the table lock and has checked phase and version."""
+    """Caller holds the table lock and has checked phase and version. `wversion`:
+    the workshop's version as read in this transaction (lets this process's screen
+    cache take the change without reading it back: screencache.advance)."""
     kind = gamestate.kind_of(game)
     state = gamestate.load_state(game)
     try:
@@ -282,6 +289,7 @@ def _apply(
     barrier = not (
         kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
     )
+    before = table.version
     move = None
     if game.state == GameState.PLAYING:
         move = {
@@ -294,6 +302,10 @@ def _apply(
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round)
         version = table.version
+    elif game.state == GameState.PLAYING and wversion is not None:
+        transaction.on_commit(
+            lambda: screencache.advance(table, before, game, new_state, wversion)
+        )
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
 
 
@@ -390,7 +402,10 @@ def game_play(
     check_version(table, expected_version)
     seat = _seat_of(game, player)
     action = {"type": "play", "seat": seat, "card": card.strip().upper()}
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
@@ -418,7 +433,10 @@ def game_act(
         action = kind.phone_action(gamestate.load_state(game), seat, move)
     except MoveError as exc:
         raise InvalidInput(str(exc)) from None
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
@@ -443,7 +461,10 @@ def game_claim(
     except ValueError:
         raise InvalidInput("That player is not in this game.") from None
     action = {"type": "claim", "seat": seat, "winner": winner_seat}
-    return _apply(game=game, table=table, actor=player, action=action, client_action_id=cid)
+    return _apply(
+        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        wversion=player.workshop.version,
+    )
 
 
 @transaction.atomic
