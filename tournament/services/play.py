@@ -8,6 +8,7 @@ commit.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import secrets
@@ -131,27 +132,22 @@ def _for_update() -> str:
     return mode + (" OF t" if features.has_select_for_update_of else "")
 
 
-_reads_sql: str | None = None
-
-
+@functools.cache
 def _action_reads_sql() -> str:
     """After the lock, one statement reads the rest of what an action checks: the
     player, their workshop, the table's game in progress with its round, and whether
     the client's action id was seen before (four statements before this)."""
-    global _reads_sql
-    if _reads_sql is None:
-        cols = ", ".join(
-            rawsql.columns(m, a) for m, a in ((Player, "p"), (Workshop, "w"), (Game, "g"), (Round, "r"))
-        )
-        _reads_sql = (
-            f"SELECT {cols}, EXISTS(SELECT 1 FROM tournament_action a"
-            " WHERE a.actor_id = p.id AND a.client_action_id = %s)"
-            " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
-            " LEFT JOIN tournament_game g ON g.id = (SELECT id FROM tournament_game"
-            " WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1)"
-            " LEFT JOIN tournament_round r ON r.id = g.round_id WHERE p.id = %s"
-        )
-    return _reads_sql
+    cols = ", ".join(
+        rawsql.columns(m, a) for m, a in ((Player, "p"), (Workshop, "w"), (Game, "g"), (Round, "r"))
+    )
+    return (
+        f"SELECT {cols}, EXISTS(SELECT 1 FROM tournament_action a"
+        " WHERE a.actor_id = p.id AND a.client_action_id = %s)"
+        " FROM tournament_player p JOIN tournament_workshop w ON w.id = p.workshop_id"
+        " LEFT JOIN tournament_game g ON g.id = (SELECT id FROM tournament_game"
+        " WHERE table_id = %s AND state = %s ORDER BY id DESC LIMIT 1)"
+        " LEFT JOIN tournament_round r ON r.id = g.round_id WHERE p.id = %s"
+    )
 
 
 @dataclass
