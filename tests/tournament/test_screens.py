@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from tournament_helpers import (
     claim_all,
+    five_tricks_step,
     game_at,
     make_workshop,
     play_one,
@@ -52,7 +53,9 @@ def queries(fn, *args, **kw):
 
 
 def render(player, wpart, tpart, now):
-    return render_to_string("play/_screen.html", selectors.compose_screen(player, wpart, tpart, now))
+    return render_to_string(
+        "play/_screen.html", selectors.compose_screen(player, wpart, tpart, now)
+    )
 
 
 def test_a_change_costs_the_table_part_once_and_each_seat_nothing():
@@ -104,8 +107,9 @@ def test_cached_parts_render_exactly_the_page_loads_screen():
         tpart = screencache.load_table(table.pk, table.version, rnd.pk)
         for player in Player.objects.filter(table=table):
             fresh = render_to_string("play/_screen.html", selectors.player_screen(player.pk, now))
-            cached = render(screencache.player_from_row(wpart["players"][player.pk]), wpart,
-                            tpart, now)
+            cached = render(
+                screencache.player_from_row(wpart["players"][player.pk]), wpart, tpart, now
+            )
             assert cached == fresh
 
 
@@ -133,19 +137,6 @@ def test_a_part_is_labelled_with_the_version_it_shows():
     assert len(calls) == 2 and calls[0] < calls[1]
     assert part["version"] == t1.version
     assert part["state"] == state_of(game)
-
-
-def five_tricks_step(game) -> None:
-    """One action at a Five Tricks table: the next card, or the next seat's claim
-    that the leader won."""
-    state = state_of(game)
-    if state.phase == "claim":
-        seat = next(s for s, c in enumerate(state.claims) if c is None)
-        services.game_claim(
-            player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
-        )
-    else:
-        play_one(game)
 
 
 def test_an_action_advances_this_processs_cached_table_part_without_reading_it(

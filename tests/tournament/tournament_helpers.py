@@ -150,6 +150,19 @@ def play_one(game, *, lead_for_dispute=False, **kw):
     return services.game_play(player_id=game.players[seat], card=card, **kw)
 
 
+def five_tricks_step(game) -> None:
+    """One action at a Five Tricks table: the next card, or the next seat's claim
+    that the leader won."""
+    state = state_of(game)
+    if state.phase == "claim":
+        seat = next(s for s, c in enumerate(state.claims) if c is None)
+        services.game_claim(
+            player_id=game.players[seat], winner_player_id=game.players[state.current[0][0]]
+        )
+    else:
+        play_one(game)
+
+
 def play_until_claim(game, *, lead_for_dispute=False) -> five_tricks.State:
     """Play cards until the trick is complete (claim phase, or awarded in referee mode)."""
     tricks_before = len(state_of(game).completed)
