@@ -4,6 +4,7 @@ where building the query through the ORM cost more than running it."""
 from __future__ import annotations
 
 from django.db import connection, connections
+from django.utils import timezone
 
 
 def first(model, sql: str, params: list):
@@ -52,3 +53,86 @@ def instances(row, *models, using: str = "default") -> list:
                 values[i] = convert(values[i], col, db)
         out.append(model.from_db(using, [f.attname for f in fields], values))
     return out
+
+
+class Writes:
+    """Writes of one transaction sent together when it ends (`send`).
+
+    On PostgreSQL they go as one round trip: Django's psycopg cursor binds parameters
+    on the client, so `;`-joined statements run as one simple query. SQLite's driver
+    takes one statement at a time. An action wrote its log entry, claim, game and
+    table in four round trips, each also paying for the ORM building its statement.
+    Values are prepared as the ORM prepares them for saving (JSON, dates, keys by id).
+    """
+
+    def __init__(self, using: str = "default"):
+        self.db = connections[using]
+        self.statements: list[tuple[str, list]] = []
+
+    def _prepared(self, model, values: dict) -> tuple[list[str], list]:
+        quote = self.db.ops.quote_name
+        cols, params = [], []
+        for name, value in values.items():
+            field = model._meta.get_field(name)
+            cols.append(quote(field.column))
+            params.append(field.get_db_prep_save(value, self.db))
+        return cols, params
+
+    def insert(self, model, **values) -> None:
+        """INSERT a row of `model`: fields not given get what the ORM would give them
+        (auto_now_add: now, else the field's default)."""
+        now = None
+        for field in model._meta.concrete_fields:
+            if field.primary_key or field.name in values or field.attname in values:
+                continue
+            if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+                now = now or timezone.now()
+                values[field.attname] = now
+            else:
+                values[field.attname] = field.get_default()
+        cols, params = self._prepared(model, values)
+        self.statements.append(
+            (
+                f"INSERT INTO {self.db.ops.quote_name(model._meta.db_table)} ({', '.join(cols)}) "
+                f"VALUES ({', '.join(['%s'] * len(cols))})",
+                params,
+            )
+        )
+
+    def update(self, model, where: dict, **values) -> None:
+        """UPDATE `model` SET `values` WHERE every `where` column equals its value
+        (None: IS NULL)."""
+        cols, params = self._prepared(model, values)
+        conds = []
+        for name, value in where.items():
+            column = self.db.ops.quote_name(model._meta.get_field(name).column)
+            if value is None:
+                conds.append(f"{column} IS NULL")
+            else:
+                conds.append(f"{column} = %s")
+                params.append(value)
+        self.statements.append(
+            (
+                f"UPDATE {self.db.ops.quote_name(model._meta.db_table)} "
+                f"SET {', '.join(f'{c} = %s' for c in cols)} WHERE {' AND '.join(conds)}",
+                params,
+            )
+        )
+
+    def send(self) -> None:
+        statements, self.statements = self.statements, []
+        if not statements:
+            return
+        with self.db.cursor() as cursor:
+            if (
+                self.db.vendor == "postgresql"
+                and len(statements) > 1
+                and not self.db.settings_dict["OPTIONS"].get("server_side_binding")
+            ):
+                cursor.execute(
+                    "; ".join(sql for sql, _ in statements),
+                    [p for _, params in statements for p in params],
+                )
+            else:
+                for sql, params in statements:
+                    cursor.execute(sql, params)

@@ -47,7 +47,9 @@ def share_workshop(workshop_id: int) -> Workshop:
 
 def lock_tables(workshop_id: int) -> list[Table]:
     return list(
-        Table.objects.select_for_update(no_key=True).filter(workshop_id=workshop_id).order_by("number")
+        Table.objects.select_for_update(no_key=True)
+        .filter(workshop_id=workshop_id)
+        .order_by("number")
     )
 
 
@@ -58,16 +60,20 @@ def get_player(player_id: int) -> Player:
         raise NotFound("Unknown player.") from None
 
 
-def bump_table(table: Table, *, barrier: bool = True, move: dict | None = None) -> int:
+def bump_table(table: Table, *, barrier: bool = True, move: dict | None = None, writes=None) -> int:
     """Caller holds the table lock. Returns the new version and broadcasts it after commit.
 
     `move`: the change was one action in the game in progress and nothing else; the
     message carries it so every process can follow the table without reading it
-    (screencache.follow)."""
+    (screencache.follow). `writes` (rawsql.Writes): the update joins them, to be sent
+    by the caller, instead of being saved now."""
     table.version += 1
     if barrier:
         table.barrier = table.version
-    table.save(update_fields=["version", "barrier"])
+    if writes is None:
+        table.save(update_fields=["version", "barrier"])
+    else:
+        writes.update(Table, {"id": table.pk}, version=table.version, barrier=table.barrier)
     broadcast.table_changed_on_commit(
         workshop_id=table.workshop_id,
         table_id=table.pk,

@@ -104,7 +104,9 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
         table_rules=table.rules,
         # Each player plays by their home table's sheet where the game has per-seat
         # sheets (Barnga mode); otherwise the table's rules decide for everybody.
-        seat_rules=[(p.rules or table.rules) if kind.per_seat_rules else table.rules for p in order],
+        seat_rules=[
+            (p.rules or table.rules) if kind.per_seat_rules else table.rules for p in order
+        ],
         mode=workshop.mode,
     )
     gamestate.remember(game, gamestate.initial_state(game))
@@ -170,9 +172,7 @@ def _lock_for_action(player_id: int, client_action_id=None) -> tuple[Player, Tab
     # Re-read under the lock: a move between tables takes the same lock.
     cid = client_action_id if isinstance(client_action_id, str) else None
     with connection.cursor() as cursor:
-        cursor.execute(
-            _action_reads_sql(), [cid, table.pk, GameState.PLAYING.value, player_id]
-        )
+        cursor.execute(_action_reads_sql(), [cid, table.pk, GameState.PLAYING.value, player_id])
         row = cursor.fetchone()
     if row is None:
         raise NotFound("Unknown player.")
@@ -247,44 +247,48 @@ def _apply(
         raise IllegalMove(_with_names(exc.reason, game)) from None
     at = now()
     game.seq += 1
-    # No savepoint (two round trips per action): under the table lock the seq is
-    # free and the client id was checked, so a unique violation means a duplicate
-    # the checks missed, and the whole action is rolled back with it.
-    try:
-        Action.objects.create(
-            game=game,
-            seq=game.seq,
-            actor=actor,
-            kind=action["type"],
-            payload=action,
-            events=events,
-            client_action_id=client_action_id,
-        )
-    except IntegrityError:
-        game.seq -= 1
-        raise DuplicateAction("That action was already received.") from None
+    # The rows of an action go to the database together (rawsql.Writes: one round
+    # trip on PostgreSQL) just before the table's version, or before the ORM writes
+    # of a game's end. No savepoint: under the table lock the seq is free and the
+    # client id was checked, so a unique violation means a duplicate the checks
+    # missed, and the whole action is rolled back with it.
+    writes = rawsql.Writes()
+    writes.insert(
+        Action,
+        game_id=game.pk,
+        seq=game.seq,
+        actor_id=actor.pk if actor is not None else None,
+        kind=action["type"],
+        payload=action,
+        events=events,
+        client_action_id=client_action_id,
+        created_at=at,
+    )
     if kind.records_tricks:
-        _record_derived(game, state, new_state, action, actor, at)
-    fields = ["seq"]
-    if kind.is_over(new_state):
-        fields += record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
-    elif not kind.records_tricks:
-        pass
-    elif new_state.phase == "claim" and (
-        state.phase != "claim" or new_state.dispute != state.dispute
-    ):
-        # A claim step opened, or its claims turned into a dispute: a fresh time limit.
-        game.claim_deadline = timing.deadline_after(at, game.round.workshop.dispute_seconds)
-        fields.append("claim_deadline")
-    elif new_state.phase != "claim" and game.claim_deadline is not None:
-        game.claim_deadline = None
-        fields.append("claim_deadline")
-    game.save(update_fields=fields)
+        _record_derived(writes, game, state, new_state, action, actor, at)
+    over = kind.is_over(new_state)
+    if over:
+        _send_action(writes, game)
+        game.save(
+            update_fields=[
+                "seq",
+                *record_outcome(game, kind.outcome(new_state), GameState.OVER, at),
+            ]
+        )
+    else:
+        if not kind.records_tricks:
+            pass  # no claim step
+        elif new_state.phase == "claim" and (
+            state.phase != "claim" or new_state.dispute != state.dispute
+        ):
+            # A claim step opened, or its claims turned into a dispute: a fresh time limit.
+            game.claim_deadline = timing.deadline_after(at, game.round.workshop.dispute_seconds)
+        elif new_state.phase != "claim":
+            game.claim_deadline = None
+        writes.update(Game, {"id": game.pk}, seq=game.seq, claim_deadline=game.claim_deadline)
     gamestate.remember(game, new_state)
     # Other players' claims do not make a claim stale; anything that ends the claim step does.
-    barrier = not (
-        kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
-    )
+    barrier = not (kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim")
     before = table.version
     move = None
     if game.state == GameState.PLAYING:
@@ -294,14 +298,16 @@ def _apply(
             "action": action,
             "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
         }
-    version = bump_table(table, barrier=barrier, move=move)
+    if over:
+        version = bump_table(table, barrier=barrier, move=move)
+    else:
+        version = bump_table(table, barrier=barrier, move=move, writes=writes)
+        _send_action(writes, game)
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round)
         version = table.version
     elif game.state == GameState.PLAYING and wversion is not None:
-        transaction.on_commit(
-            lambda: screencache.advance(table, before, game, new_state, wversion)
-        )
+        transaction.on_commit(lambda: screencache.advance(table, before, game, new_state, wversion))
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
 
 
@@ -335,23 +341,36 @@ def record_outcome(game: Game, outcome: dict, state: str, at) -> list[str]:
     return ["state", "scores", "tricks_won", "winners", "finished_at", "claim_deadline"]
 
 
-def _record_derived(game: Game, before, after, action: dict, actor: Player | None, at) -> None:
+def _send_action(writes: rawsql.Writes, game: Game) -> None:
+    try:
+        writes.send()
+    except IntegrityError:
+        game.seq -= 1
+        raise DuplicateAction("That action was already received.") from None
+
+
+def _record_derived(
+    writes: rawsql.Writes, game: Game, before, after, action: dict, actor: Player | None, at
+) -> None:
     """Claims, disputes and completed tricks, read off the state change."""
     trick_index = len(before.completed)
     if action["type"] == "claim" and actor is not None:
         seat = action["seat"]
-        Claim.objects.create(
-            game=game,
+        writes.insert(
+            Claim,
+            game_id=game.pk,
             trick_index=trick_index,
-            player=actor,
+            player_id=actor.pk,
             seat=seat,
             claimed_seat=action["winner"],
             is_change=before.claims[seat] is not None,
             during_dispute=before.dispute,
+            created_at=at,
         )
     if after.phase == "claim" and after.dispute and not before.dispute:
-        Dispute.objects.create(
-            game=game,
+        writes.insert(
+            Dispute,
+            game_id=game.pk,
             trick_index=trick_index,
             opened_at=at,
             deadline=timing.deadline_after(at, game.round.workshop.dispute_seconds),
@@ -359,8 +378,9 @@ def _record_derived(game: Game, before, after, action: dict, actor: Player | Non
         )
     if len(after.completed) > len(before.completed):
         trick = after.completed[-1]
-        TrickRecord.objects.create(
-            game=game,
+        writes.insert(
+            TrickRecord,
+            game_id=game.pk,
             index=trick_index,
             leader=trick.leader,
             cards=[[s, c] for s, c in trick.cards],
@@ -370,8 +390,11 @@ def _record_derived(game: Game, before, after, action: dict, actor: Player | Non
             table_verdict=trick.table_verdict,
             resolution=trick.resolution,
             claims=list(trick.claims),
+            created_at=at,
         )
-        Dispute.objects.filter(game=game, trick_index=trick_index, resolved_at__isnull=True).update(
+        writes.update(
+            Dispute,
+            {"game_id": game.pk, "trick_index": trick_index, "resolved_at": None},
             resolved_at=at,
             resolution=trick.resolution,
             final_claims=list(trick.claims),
@@ -399,7 +422,11 @@ def game_play(
     seat = _seat_of(game, player)
     action = {"type": "play", "seat": seat, "card": card.strip().upper()}
     return _apply(
-        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        game=game,
+        table=table,
+        actor=player,
+        action=action,
+        client_action_id=cid,
         wversion=player.workshop.version,
     )
 
@@ -430,7 +457,11 @@ def game_act(
     except MoveError as exc:
         raise InvalidInput(str(exc)) from None
     return _apply(
-        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        game=game,
+        table=table,
+        actor=player,
+        action=action,
+        client_action_id=cid,
         wversion=player.workshop.version,
     )
 
@@ -458,7 +489,11 @@ def game_claim(
         raise InvalidInput("That player is not in this game.") from None
     action = {"type": "claim", "seat": seat, "winner": winner_seat}
     return _apply(
-        game=game, table=table, actor=player, action=action, client_action_id=cid,
+        game=game,
+        table=table,
+        actor=player,
+        action=action,
+        client_action_id=cid,
         wversion=player.workshop.version,
     )
 
@@ -527,9 +562,7 @@ def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> G
         state = gamestate.load_state(game)
         game_kind = gamestate.kind_of(game)
         trick_index = game_kind.progress(state)
-        during_dispute = bool(
-            game_kind.records_tricks and state.phase == "claim" and state.dispute
-        )
+        during_dispute = bool(game_kind.records_tricks and state.phase == "claim" and state.dispute)
     gesture = Gesture.objects.create(
         table=table,
         game=game,
@@ -542,7 +575,13 @@ def gesture_make(*, player_id: int, kind: str, payload: dict | None = None) -> G
     broadcast.gesture_on_commit(
         workshop_id=table.workshop_id,
         table_id=table.pk,
-        gesture={"id": gesture.pk, "kind": kind, "payload": payload, "by": player.pk, "name": player.name},
+        gesture={
+            "id": gesture.pk,
+            "kind": kind,
+            "payload": payload,
+            "by": player.pk,
+            "name": player.name,
+        },
     )
     return gesture
 

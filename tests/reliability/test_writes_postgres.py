@@ -1,0 +1,116 @@
+"""An action's rows written as one round trip on PostgreSQL (tournament.rawsql.Writes).
+
+Whole games through the services, with disputes decided by the claim timer: every
+row agrees with the replay of the log (tournament.integrity), JSON is stored as
+JSON (not as a string of it), a duplicate changes nothing, and an ordinary play
+costs three statements (lock, read, the writes) between BEGIN and COMMIT.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fault_cluster import create_template, run_python, running_round
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+DRIVER = """
+    from datetime import timedelta
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from games import five_tricks
+    from tournament import gamestate, integrity
+    from tournament.errors import DuplicateAction
+    from tournament.models import Action, Claim, Dispute, Game, Table, TrickRecord
+
+    def next_action(game, n):
+        state = gamestate.load_state(game)
+        if state.phase != "claim":
+            seat = state.to_act
+            card = five_tricks.legal_actions(state, seat)[0]["card"]
+            return lambda: services.game_play(player_id=game.players[seat], card=card,
+                                              client_action_id=f"a{n}")
+        if state.dispute:
+            return lambda: services.game_claim_timeout(
+                game_id=game.pk, at=game.claim_deadline + timedelta(seconds=1))
+        seat = next(s for s, c in enumerate(state.claims) if c is None)
+        winner = state.current[0][0]
+        if seat == 0 and len(state.completed) % 2 == 0:
+            winner = state.current[1][0]  # every other trick, seat 0 disagrees
+        return lambda: services.game_claim(player_id=game.players[seat],
+                                           winner_player_id=game.players[winner],
+                                           client_action_id=f"a{n}")
+
+    play_statements = set()  # what an ordinary play (not a game's first or last) sends
+    n = 0
+    while Game.objects.filter(state="over").count() < 2 and n < 500:
+        game = Game.objects.filter(state="playing").get()
+        plain_play = gamestate.load_state(game).phase == "play" and game.seq > 0
+        act = next_action(game, n)
+        with CaptureQueriesContext(connection) as ctx:
+            act()
+        if plain_play and Game.objects.filter(pk=game.pk, state="playing").exists():
+            play_statements.add(tuple(q["sql"].split()[0] for q in ctx.captured_queries))
+        n += 1
+
+    # A duplicate (same client id) is refused and writes nothing.
+    last = Action.objects.filter(client_action_id__isnull=False).latest("pk")
+    game = last.game
+    before = (Action.objects.count(), Table.objects.get(pk=game.table_id).version)
+    state = gamestate.load_state(game)
+    try:
+        if state.phase == "claim":
+            services.game_claim(player_id=last.actor_id, winner_player_id=last.actor_id,
+                                client_action_id=last.client_action_id)
+        else:
+            services.game_play(player_id=last.actor_id, card="2C",
+                               client_action_id=last.client_action_id)
+        duplicate = "accepted"
+    except DuplicateAction:
+        duplicate = "refused"
+    after = (Action.objects.count(), Table.objects.get(pk=game.table_id).version)
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT"
+            " (SELECT count(*) FROM tournament_action WHERE jsonb_typeof(payload) <> 'object'"
+            "   OR jsonb_typeof(events) <> 'array'),"
+            " (SELECT count(*) FROM tournament_trickrecord WHERE jsonb_typeof(cards) <> 'array'"
+            "   OR jsonb_typeof(claims) <> 'array' OR jsonb_typeof(verdicts) <> 'array'),"
+            " (SELECT count(*) FROM tournament_dispute WHERE jsonb_typeof(initial_claims) <> 'array'"
+            "   OR jsonb_typeof(final_claims) <> 'array')"
+        )
+        not_json = list(cur.fetchone())
+    checked, problems = integrity.workshop_problems(w.pk)
+    claims_logged = Action.objects.filter(kind="claim", actor__isnull=False).count()
+    result = {
+        "games_checked": checked,
+        "problems": problems,
+        "over": Game.objects.filter(state="over").count(),
+        "claims": [Claim.objects.count(), claims_logged],
+        "tricks": TrickRecord.objects.count(),
+        "disputes": Dispute.objects.count(),
+        "unresolved": Dispute.objects.filter(resolved_at__isnull=True).count(),
+        "timeouts": TrickRecord.objects.filter(resolution="timeout").count(),
+        "not_json": not_json,
+        "duplicate": duplicate,
+        "unchanged": before == after,
+        "play_statements": sorted(play_statements),
+    }
+"""
+
+
+def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
+    postgres_url, redis_url
+):
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_writes", env)
+    r = run_python(running_round(DRIVER, tables=1, seats=4), {**env, "DATABASE_URL": url})
+    assert r["problems"] == [] and r["games_checked"] >= 3  # two over, one in play
+    assert r["over"] == 2
+    assert r["claims"][0] == r["claims"][1] > 0
+    assert r["tricks"] >= 10
+    assert r["disputes"] > 0 and r["unresolved"] <= 1 and r["timeouts"] > 0
+    assert r["not_json"] == [0, 0, 0]
+    assert r["duplicate"] == "refused" and r["unchanged"]
+    # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one.
+    assert r["play_statements"] == [["BEGIN", "SELECT", "SELECT", "INSERT", "COMMIT"]]
