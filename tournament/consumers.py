@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import threading
@@ -59,6 +61,34 @@ class _InDbThread(SyncToAsync):
             return super().thread_handler(loop, *args, **kwargs)
         finally:
             _tidy_connections()
+
+
+_turns: dict[int, list] = {}  # table id -> [asyncio.Lock, holders and waiters]
+
+
+@contextlib.asynccontextmanager
+async def table_turn(table_id: int | None):
+    """One action per table at a time from this process's sockets.
+
+    The service locks the table's row anyway; without this, when a table's seats
+    all claim at once, their actions took several database threads of this process
+    only to wait on that row lock, while other tables' actions queued behind them
+    for a thread. Waiting here costs no thread. (The table may have changed since
+    the socket last looked: the row lock still decides.)"""
+    if table_id is None:
+        yield
+        return
+    entry = _turns.get(table_id)
+    if entry is None:
+        entry = _turns[table_id] = [asyncio.Lock(), 0]
+    entry[1] += 1
+    try:
+        async with entry[0]:
+            yield
+    finally:
+        entry[1] -= 1
+        if entry[1] == 0:
+            del _turns[table_id]
 
 
 def in_db_thread(func):
@@ -241,27 +271,21 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         client_id = content.get("id")
         try:
             result = None
-            if action == "play":
-                result = await in_db_thread(services.game_play)(
-                    player_id=self.player_id,
-                    card=content.get("card"),
-                    expected_version=version,
-                    client_action_id=client_id,
-                )
-            elif action == "claim":
-                result = await in_db_thread(services.game_claim)(
-                    player_id=self.player_id,
-                    winner_player_id=content.get("winner"),
-                    expected_version=version,
-                    client_action_id=client_id,
-                )
-            elif action == "act":
-                result = await in_db_thread(services.game_act)(
-                    player_id=self.player_id,
-                    move=content.get("move"),
-                    expected_version=version,
-                    client_action_id=client_id,
-                )
+            if action in ("play", "claim", "act"):
+                if action == "play":
+                    call = functools.partial(services.game_play, card=content.get("card"))
+                elif action == "claim":
+                    call = functools.partial(
+                        services.game_claim, winner_player_id=content.get("winner")
+                    )
+                else:
+                    call = functools.partial(services.game_act, move=content.get("move"))
+                async with table_turn(self.table_id):
+                    result = await in_db_thread(call)(
+                        player_id=self.player_id,
+                        expected_version=version,
+                        client_action_id=client_id,
+                    )
             elif action == "gesture":
                 kind = content.get("kind")
                 payload = {"points": content.get("points")} if kind == "drawing" else {}
