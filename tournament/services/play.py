@@ -403,6 +403,35 @@ def _record_derived(
         )
 
 
+def _player_turn(player_id: int, client_action_id, expected_version, check) -> tuple:
+    """What every player's action checks first, in this order: the table lock, the
+    game in progress, `check(game)` (the kind of action fits the game), the client's
+    id, the version the phone saw, and the player's seat.
+    Returns (player, table, game, client id, seat)."""
+    player, table = _lock_for_action(player_id, client_action_id)
+    game, _ = _active_game(player, table)
+    check(game)
+    cid = _check_client_id(player, client_action_id)
+    check_version(table, expected_version)
+    return player, table, game, cid, _seat_of(game, player)
+
+
+def _apply_for(player: Player, table: Table, game: Game, cid: str | None, action: dict):
+    return _apply(
+        game=game,
+        table=table,
+        actor=player,
+        action=action,
+        client_action_id=cid,
+        wversion=player.workshop.version,
+    )
+
+
+def _require_other_game(game: Game) -> None:
+    if gamestate.kind_of(game).records_tricks:
+        raise InvalidInput("In this game, play a card or claim a trick.")
+
+
 @transaction.atomic
 def game_play(
     *,
@@ -414,21 +443,11 @@ def game_play(
     """A player plays a card from their hand."""
     if not isinstance(card, str) or not card.strip() or len(card) > 4:
         raise InvalidInput("Choose a card from your hand.")
-    player, table = _lock_for_action(player_id, client_action_id)
-    game, _ = _active_game(player, table)
-    _require_five_tricks(game)
-    cid = _check_client_id(player, client_action_id)
-    check_version(table, expected_version)
-    seat = _seat_of(game, player)
-    action = {"type": "play", "seat": seat, "card": card.strip().upper()}
-    return _apply(
-        game=game,
-        table=table,
-        actor=player,
-        action=action,
-        client_action_id=cid,
-        wversion=player.workshop.version,
+    player, table, game, cid, seat = _player_turn(
+        player_id, client_action_id, expected_version, _require_five_tricks
     )
+    action = {"type": "play", "seat": seat, "card": card.strip().upper()}
+    return _apply_for(player, table, game, cid, action)
 
 
 @transaction.atomic
@@ -444,26 +463,14 @@ def game_act(
     The game's kind checks the move's shape and makes it the acting seat's; the
     engine then decides whether it is legal now.
     """
-    player, table = _lock_for_action(player_id, client_action_id)
-    game, _ = _active_game(player, table)
-    kind = gamestate.kind_of(game)
-    if kind.records_tricks:
-        raise InvalidInput("In this game, play a card or claim a trick.")
-    cid = _check_client_id(player, client_action_id)
-    check_version(table, expected_version)
-    seat = _seat_of(game, player)
+    player, table, game, cid, seat = _player_turn(
+        player_id, client_action_id, expected_version, _require_other_game
+    )
     try:
-        action = kind.phone_action(gamestate.load_state(game), seat, move)
+        action = gamestate.kind_of(game).phone_action(gamestate.load_state(game), seat, move)
     except MoveError as exc:
         raise InvalidInput(str(exc)) from None
-    return _apply(
-        game=game,
-        table=table,
-        actor=player,
-        action=action,
-        client_action_id=cid,
-        wversion=player.workshop.version,
-    )
+    return _apply_for(player, table, game, cid, action)
 
 
 @transaction.atomic
@@ -475,12 +482,9 @@ def game_claim(
     client_action_id: str | None = None,
 ) -> ActResult:
     """A player says who they believe won the trick (or changes their claim)."""
-    player, table = _lock_for_action(player_id, client_action_id)
-    game, _ = _active_game(player, table)
-    _require_five_tricks(game)
-    cid = _check_client_id(player, client_action_id)
-    check_version(table, expected_version)
-    seat = _seat_of(game, player)
+    player, table, game, cid, seat = _player_turn(
+        player_id, client_action_id, expected_version, _require_five_tricks
+    )
     if isinstance(winner_player_id, bool) or not isinstance(winner_player_id, int):
         raise InvalidInput("Choose the player you think won the trick.")
     try:
@@ -488,14 +492,7 @@ def game_claim(
     except ValueError:
         raise InvalidInput("That player is not in this game.") from None
     action = {"type": "claim", "seat": seat, "winner": winner_seat}
-    return _apply(
-        game=game,
-        table=table,
-        actor=player,
-        action=action,
-        client_action_id=cid,
-        wversion=player.workshop.version,
-    )
+    return _apply_for(player, table, game, cid, action)
 
 
 @transaction.atomic
