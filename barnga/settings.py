@@ -122,6 +122,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DB_POOL_SIZE", str(BARNGA_DB_THREADS + 24))),
         "timeout": 30,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django turns psycopg's prepared statements off; its own cursors bind on the
+    # client and never prepare. The few statements run on every action go through
+    # tournament.rawsql.prepared_cursor, which binds on the server: prepared after
+    # psycopg's default five runs, PostgreSQL no longer plans them each time.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update(

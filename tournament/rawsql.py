@@ -3,6 +3,8 @@ where building the query through the ORM cost more than running it."""
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -10,6 +12,49 @@ from django.utils import timezone
 def first(model, sql: str, params: list):
     """The first `model` instance `sql` returns, or None."""
     return next(iter(model.objects.raw(sql, params)), None)
+
+
+@functools.cache
+def _preparing_cursor_class():
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    class PreparingCursor(ServerBindingCursor):
+        def _send_query_prepared(self, name, pgq, **kwargs):
+            # psycopg records the query it ran only when it did not prepare it, and
+            # Django's query log (DEBUG, tests' CaptureQueriesContext) reads it there.
+            self._query = pgq
+            return super()._send_query_prepared(name, pgq, **kwargs)
+
+    return PreparingCursor
+
+
+def prepared_cursor(db=None):
+    """A cursor for the statements run on every action: on PostgreSQL it binds
+    parameters on the server, so psycopg prepares a statement once per connection
+    (after `prepare_threshold` runs, set in settings) and PostgreSQL stops planning
+    it each time. Django's own cursors bind on the client and never prepare; planning
+    an action's two reads took PostgreSQL longer than running them (pg_stat_statements
+    at 200 players). psycopg forgets its prepared statements on any rollback (a
+    refused action): they are prepared again after as many runs.
+
+    Elsewhere (SQLite, or server_side_binding already on) Django's cursor. Used like
+    `connection.cursor()`: queries are logged and execute wrappers apply; parameters
+    must have types PostgreSQL can infer from the statement."""
+    db = db or connection
+    if db.vendor != "postgresql" or db.settings_dict["OPTIONS"].get("server_side_binding"):
+        return db.cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = _preparing_cursor_class()(db.connection)
+    # As Django's create_cursor does: timestamps in the connection's time zone.
+    loader = db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+    if db.timezone != loader.timezone:
+        register_tzloader(db.timezone, raw)
+    return db._prepare_cursor(raw)
 
 
 def columns(model, alias: str) -> str:

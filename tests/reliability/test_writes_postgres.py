@@ -3,7 +3,8 @@
 Whole games through the services, with disputes decided by the claim timer: every
 row agrees with the replay of the log (tournament.integrity), JSON is stored as
 JSON (not as a string of it), a duplicate changes nothing, and an ordinary play
-costs three statements (lock, read, the writes) between BEGIN and COMMIT.
+costs three statements (lock, read, the writes) between BEGIN and COMMIT, the
+first two prepared on the server once per connection.
 """
 
 from __future__ import annotations
@@ -52,6 +53,13 @@ DRIVER = """
             play_statements.add(tuple(q["sql"].split()[0] for q in ctx.captured_queries))
         n += 1
 
+    # The action's lock and read, run dozens of times on this connection, are
+    # prepared statements there (rawsql.prepared_cursor); Django's are not. (Before
+    # the refusal below: psycopg forgets its prepared statements on a rollback.)
+    with connection.cursor() as cur:
+        cur.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cur.fetchall()]
+
     # A duplicate (same client id) is refused and writes nothing.
     last = Action.objects.filter(client_action_id__isnull=False).latest("pk")
     game = last.game
@@ -95,6 +103,11 @@ DRIVER = """
         "duplicate": duplicate,
         "unchanged": before == after,
         "play_statements": sorted(play_statements),
+        "prepared": [
+            ("lock" if "FOR NO KEY UPDATE OF t" in sql else
+             "read" if "EXISTS(SELECT 1 FROM tournament_action" in sql else "other")
+            for sql in prepared
+        ],
     }
 """
 
@@ -114,3 +127,4 @@ def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
     assert r["duplicate"] == "refused" and r["unchanged"]
     # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one.
     assert r["play_statements"] == [["BEGIN", "SELECT", "SELECT", "INSERT", "COMMIT"]]
+    assert sorted(r["prepared"]) == ["lock", "read"]

@@ -117,10 +117,12 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
 # The reads every action makes first, as plain SQL: building these queries through
 # the ORM (joins, select_related) cost about twice the reads themselves, and they
 # run while the table's lock is held (bench with PostgreSQL: 6 ms -> 3 ms).
-_TABLE_OF_PLAYER = (
-    "SELECT t.* FROM tournament_table t"
-    " JOIN tournament_player p ON p.table_id = t.id WHERE p.id = %s"
-)
+@functools.cache
+def _table_of_player_sql() -> str:
+    return (
+        f"SELECT {rawsql.columns(Table, 't')} FROM tournament_table t"
+        " JOIN tournament_player p ON p.table_id = t.id WHERE p.id = %s" + _for_update()
+    )
 
 
 def _for_update() -> str:
@@ -165,13 +167,15 @@ def _lock_for_action(player_id: int, client_action_id=None) -> tuple[Player, Tab
     # and all but the first are made holding the table's lock).
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise NotFound("Unknown player.")
-    table = rawsql.first(Table, _TABLE_OF_PLAYER + _for_update(), [player_id])
-    if table is None:
-        get_player(player_id)  # NotFound for an unknown player
-        raise NotAllowed("You are not seated at a table yet.")
-    # Re-read under the lock: a move between tables takes the same lock.
     cid = client_action_id if isinstance(client_action_id, str) else None
-    with connection.cursor() as cursor:
+    with rawsql.prepared_cursor() as cursor:
+        cursor.execute(_table_of_player_sql(), [player_id])
+        row = cursor.fetchone()
+        if row is None:
+            get_player(player_id)  # NotFound for an unknown player
+            raise NotAllowed("You are not seated at a table yet.")
+        (table,) = rawsql.instances(row, Table, using=connection.alias)
+        # Re-read under the lock: a move between tables takes the same lock.
         cursor.execute(_action_reads_sql(), [cid, table.pk, GameState.PLAYING.value, player_id])
         row = cursor.fetchone()
     if row is None:
