@@ -106,6 +106,16 @@ def test_joining_is_rate_limited_per_address(settings):
     assert Client(REMOTE_ADDR="10.9.9.10").post("/join", {"code": workshop.code, "name": "Q"}).status_code == 302
 
 
+def test_a_class_behind_one_address_joins_together_with_the_default_limits():
+    """A school's phones reach the server through one NAT address: a class of 60
+    joining in the same minute is seated whole with the shipped limits."""
+    workshop = make_workshop(players=0, tables=12, seats=5)
+    for i in range(60):
+        r = Client(REMOTE_ADDR="192.0.2.7").post("/join", {"code": workshop.code, "name": f"S{i:02d}"})
+        assert r.status_code == 302, (i, r.content.decode()[:300])
+    assert Player.objects.filter(workshop=workshop).count() == 60
+
+
 def test_joining_is_rate_limited_per_workshop(settings):
     settings.BARNGA_JOIN_LIMIT_PER_WORKSHOP = 2
     workshop = make_workshop(players=0)
