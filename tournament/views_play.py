@@ -26,7 +26,8 @@ def _join_limited(request, code: str) -> str | None:
     if not ratelimit.hit(
         f"join:addr:{address}", limit=settings.BARNGA_JOIN_LIMIT_PER_ADDRESS, window=60
     ):
-        return "Too many attempts from this device. Wait a minute and try again."
+        # Per address: often a whole room behind one network address, not one phone.
+        return "Too many join attempts from this network just now. Wait a minute and try again."
     if code and not ratelimit.hit(
         f"join:ws:{code}", limit=settings.BARNGA_JOIN_LIMIT_PER_WORKSHOP, window=60
     ):

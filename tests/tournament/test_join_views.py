@@ -100,7 +100,7 @@ def test_joining_is_rate_limited_per_address(settings):
     for i in range(3):
         assert client.post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
     r = client.post("/join", {"code": workshop.code, "name": "P4"})
-    assert r.status_code == 400 and "Too many attempts" in r.content.decode()
+    assert r.status_code == 400 and "Too many join attempts from this network" in r.content.decode()
     assert Player.objects.count() == 3
     # Another address is not affected.
     assert Client(REMOTE_ADDR="10.9.9.10").post("/join", {"code": workshop.code, "name": "Q"}).status_code == 302
