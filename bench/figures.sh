@@ -74,7 +74,7 @@ run() {  # name, command...
   echo "## $name: $*" | tee -a "$OUT"
   "$@" 2>"$WORK/$name.err" | tee -a "$OUT" || { echo "   (exit $?: see below)" | tee -a "$OUT"; tail -20 "$WORK/$name.err" >&2; }
   # The benchmark's own notes (e.g. the HTTP part of a join), kept beside its figures.
-  grep -v '^\s' "$WORK/$name.err" | grep -iv 'traceback\|error' | tail -3 | sed 's/^/#   /' | tee -a "$OUT"
+  grep -v '^\s' "$WORK/$name.err" | grep -iv 'traceback\|error' | tail -4 | sed 's/^/#   /' | tee -a "$OUT"
 }
 
 if [ "$ONLY" = all ] || [ "$ONLY" = load ]; then

@@ -51,3 +51,6 @@ def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
     other = {k: n for k, n in (ast.literal_eval(kinds.group(1)) if kinds else {}).items() if k != "error:stale"}
     assert other == {}, (figures, done.stderr[-3000:])
     assert figures["errors"] <= 5, (figures, done.stderr[-3000:])
+    # Where the machine's time went, per action, beside the figures (README, "Figures").
+    cpu = re.search(r"cpu ms per action: web ([\d.]+) · bot clients ([\d.]+)", done.stderr)
+    assert cpu and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, done.stderr[-3000:]

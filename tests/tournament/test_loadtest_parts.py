@@ -99,3 +99,37 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
         call_command("loadtest", "--players", "10", "--seconds", "5")
     assert exit_info.value.code == 1
     assert json.loads(capsys.readouterr().out.strip())["lost"] == 1
+
+
+def test_cpu_per_action_splits_web_clients_and_the_rest_of_the_machine():
+    from tournament.loadtest import cpu
+
+    start = cpu.Snapshot(servers=[10.0, 20.0], machine=100.0)
+    end = cpu.Snapshot(servers=[13.0, 22.0], machine=110.0)  # web 5 s of 10 s busy
+    line = cpu.per_action(start, end, clients_s=1.0, actions=1000, wall_s=10.0, cores=2)
+    assert line == (
+        "cpu ms per action: web 5.00 · bot clients 1.00 · rest of machine 4.00 "
+        "(database, Redis, others); machine busy 50 % of 2 cores"
+    )
+    # Servers elsewhere (--url): only the machine as a whole.
+    line = cpu.per_action(cpu.Snapshot([], 100.0), cpu.Snapshot([], 104.0), clients_s=None,
+                          actions=200, wall_s=4.0, cores=2)
+    assert line == "cpu ms per action: whole machine 20.00; machine busy 50 % of 2 cores"
+    assert cpu.per_action(start, end, clients_s=1.0, actions=0, wall_s=10.0) is None
+
+
+def test_cpu_seconds_are_read_for_a_live_process_and_the_machine():
+    import os
+    import time
+
+    from tournament.loadtest import cpu
+
+    before = cpu.process_seconds(os.getpid())
+    machine = cpu.machine_seconds()
+    assert before is not None and machine is not None
+    spin = time.process_time() + 0.3
+    while time.process_time() < spin:
+        pass
+    assert cpu.process_seconds(os.getpid()) - before >= 0.2
+    assert cpu.machine_seconds() - machine >= 0.2
+    assert cpu.process_seconds(2**22 + 7) is None  # no such process

@@ -300,10 +300,12 @@ async def _main(spec: dict, conn) -> None:
     await worker.connect_all()
     conn.send({"ready": True, "connect_s": time.monotonic() - started, "errors": dict(worker.errors)})
     go = await loop.run_in_executor(None, conn.recv)
+    cpu_start = time.process_time()
     if go.get("go"):
         await worker.run()
+    cpu_s = time.process_time() - cpu_start  # this client's own CPU while measured
     await worker.close_all()
-    conn.send(worker.result())
+    conn.send({**worker.result(), "cpu_s": cpu_s})
 
 
 def worker_main(spec: dict, conn) -> None:

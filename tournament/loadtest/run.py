@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from tournament.loadtest import servers
+from tournament.loadtest import cpu, servers
 
 SEATS = 5
 
@@ -154,7 +154,9 @@ def client_specs(
     return [s for s in specs if s["tables"]]
 
 
-def drive(specs: list[dict]) -> list[dict]:
+def drive(specs: list[dict], on_go=None, on_done=None) -> list[dict]:
+    """Run the client processes; `on_go` and `on_done` are called as the measured
+    run starts and once every client has reported."""
     from tournament.loadtest.bots import worker_main
 
     ctx = multiprocessing.get_context("spawn")
@@ -172,9 +174,13 @@ def drive(specs: list[dict]) -> list[dict]:
             if ready["errors"]:
                 log(f"connect errors: {ready['errors']}")
         log(f"all clients connected in {time.monotonic() - started:.1f} s")
+        if on_go:
+            on_go()
         for _, pipe in workers:
             pipe.send({"go": True})
         results = [pipe.recv() for _, pipe in workers]
+        if on_done:
+            on_done()
     finally:
         for proc, _ in workers:
             proc.join(timeout=30)
@@ -239,7 +245,13 @@ def run(
         specs = client_specs(
             tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds
         )
-        results = drive(specs)
+        pids = [p.pid for p in procs]
+        marks: dict = {}
+
+        def mark(key):
+            marks[key] = (cpu.snapshot(pids), time.monotonic())
+
+        results = drive(specs, on_go=lambda: mark("go"), on_done=lambda: mark("done"))
     finally:
         for proc in procs:
             servers.stop(proc)
@@ -254,4 +266,13 @@ def run(
         log(f"refused: {sample}")
     views = sum(r["views"] for r in results)
     log(f"views received: {views} ({views / seconds:.0f}/s); errors by kind: {dict(errors) or 'none'}")
+    if "go" in marks and "done" in marks:
+        (start, t0), (end, t1) = marks["go"], marks["done"]
+        clients = [r.get("cpu_s") for r in results]
+        line = cpu.per_action(
+            start, end, actions=summary["actions"], wall_s=t1 - t0,
+            clients_s=sum(clients) if all(c is not None for c in clients) else None,
+        )
+        if line:
+            log(line)
     return summary
