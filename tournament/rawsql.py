@@ -63,18 +63,28 @@ def columns(model, alias: str) -> str:
     return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
 
 
-_converters: dict[tuple, tuple] = {}
+_layouts: dict[tuple, tuple] = {}
 
 
-def _field_converters(db, model, field) -> tuple:
-    """(the column expression, its converters), as SQLCompiler.apply_converters uses them."""
-    key = (db.vendor, model, field.attname)
-    found = _converters.get(key)
+def _layout(db, model) -> tuple:
+    """(field count, attnames, index of the primary key, [(index, column, converters)]
+    for the fields that have converters), as SQLCompiler.apply_converters uses them;
+    built once per database vendor and model."""
+    key = (db.vendor, model)
+    found = _layouts.get(key)
     if found is None:
-        col = field.get_col(model._meta.db_table)
-        found = _converters[key] = (
-            col,
-            [*db.ops.get_db_converters(col), *col.get_db_converters(db)],
+        fields = model._meta.concrete_fields
+        converting = []
+        for i, field in enumerate(fields):
+            col = field.get_col(model._meta.db_table)
+            converters = [*db.ops.get_db_converters(col), *col.get_db_converters(db)]
+            if converters:
+                converting.append((i, col, converters))
+        found = _layouts[key] = (
+            len(fields),
+            [f.attname for f in fields],
+            fields.index(model._meta.pk),
+            converting,
         )
     return found
 
@@ -86,17 +96,16 @@ def instances(row, *models, using: str = "default") -> list:
     db = connections[using]
     out, start = [], 0
     for model in models:
-        fields = model._meta.concrete_fields
-        values = list(row[start : start + len(fields)])
-        start += len(fields)
-        if values[fields.index(model._meta.pk)] is None:
+        count, attnames, pk_index, converting = _layout(db, model)
+        values = list(row[start : start + count])
+        start += count
+        if values[pk_index] is None:
             out.append(None)
             continue
-        for i, field in enumerate(fields):
-            col, converters = _field_converters(db, model, field)
+        for i, col, converters in converting:
             for convert in converters:
                 values[i] = convert(values[i], col, db)
-        out.append(model.from_db(using, [f.attname for f in fields], values))
+        out.append(model.from_db(using, attnames, values))
     return out
 
 

@@ -248,3 +248,23 @@ def test_the_other_games_are_followed_too(
         monkeypatch, django_capture_on_commit_callbacks, w, rnd, table, act, limit=40
     )
     assert followed >= 10
+
+
+def test_a_followed_row_is_a_copy_of_its_own_as_copy_copy_makes_it():
+    import copy
+
+    w = make_workshop(players=5, tables=1, seats=5)
+    to_scored_round(w)
+    (table,) = tables_of(w)
+    game = game_at(table)
+    assert game.round is not None  # now a cached relation: the copy keeps it, in a cache of its own
+    mine, theirs = screencache._copy_row(game), copy.copy(game)
+    fields = [f.attname for f in type(game)._meta.concrete_fields]
+    assert [getattr(mine, f) for f in fields] == [getattr(theirs, f) for f in fields]
+    assert mine._state.db == game._state.db and mine._state.adding is False
+    assert mine._state is not game._state
+    assert mine._state.fields_cache == game._state.fields_cache
+    assert mine._state.fields_cache is not game._state.fields_cache
+    mine.seq += 1
+    mine._state.fields_cache.clear()
+    assert game.seq == theirs.seq and "round" in game._state.fields_cache
