@@ -126,10 +126,14 @@ def advance(table, before: int, game, state, wversion: int) -> None:
 
 def _copy_row(obj):
     """A shallow copy of a model instance, as copy.copy makes it (Django's own
-    __getstate__: the fields, and a state of its own) without pickling's detour
-    through __reduce__, which was half the cost of following a move (py-spy)."""
+    __getstate__, then what its __setstate__ does with memoryview fields, without
+    the pickle-version warning) without pickling's detour through __reduce__, which
+    was half the cost of following a move (py-spy)."""
+    state = obj.__getstate__()
+    for attr, value in state.pop("_memoryview_attrs", ()):
+        state[attr] = memoryview(value)
     new = obj.__class__.__new__(obj.__class__)
-    new.__dict__.update(obj.__getstate__())
+    new.__dict__.update(state)
     return new
 
 

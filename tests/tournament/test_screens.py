@@ -268,3 +268,9 @@ def test_a_followed_row_is_a_copy_of_its_own_as_copy_copy_makes_it():
     mine.seq += 1
     mine._state.fields_cache.clear()
     assert game.seq == theirs.seq and "round" in game._state.fields_cache
+    # A binary value (none of the followed rows has one today) comes back as a
+    # memoryview, as copy.copy gives it, not as pickling's side list.
+    game.blob = memoryview(b"\x00\x01")
+    mine, theirs = screencache._copy_row(game), copy.copy(game)
+    assert "_memoryview_attrs" not in mine.__dict__
+    assert isinstance(mine.blob, memoryview) and mine.blob == theirs.blob == game.blob
