@@ -67,6 +67,29 @@ def redis_url():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+@pytest.fixture
+def pinned_rate_window(monkeypatch):
+    """Rate-limit windows are fixed (`time.time() // window`): a test that counts joins
+    and crosses a window's edge would start a fresh count and see no limit. Pin the
+    limiter's clock in the middle of a window (of 60 s and of 600 s) and start with no
+    counters, so a test's attempts all fall in one window."""
+    from django.core.cache import cache
+
+    from tournament import ratelimit
+
+    pinned = (time.time() // 600) * 600 + 30.0
+
+    class _Clock:
+        @staticmethod
+        def time() -> float:
+            return pinned
+
+    monkeypatch.setattr(ratelimit, "time", _Clock)
+    cache.clear()
+    yield pinned
+    cache.clear()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -17,7 +17,10 @@ from tournament import names, services
 from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Player
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("pinned_rate_window"),
+]
 
 
 def wrong_code(code: str) -> str:

@@ -3,7 +3,6 @@
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.cache import cache
 from django.test import Client
 from tournament_helpers import make_workshop
 
@@ -11,14 +10,7 @@ from tournament import services
 from tournament.identity import COOKIE
 from tournament.models import Player
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_limits():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pinned_rate_window")]
 
 
 def test_short_link_fills_in_the_code():
