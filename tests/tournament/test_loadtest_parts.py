@@ -66,6 +66,20 @@ def test_lost_and_duplicated_compare_acks_with_the_stored_log():
     assert loadtest_run.check_log(w.pk, [(pid, "lt1"), (pid, "lt1")]) == (0, 1)
 
 
+def test_sockets_are_spread_round_robin_as_the_proxy_does():
+    urls = ["http://a", "http://b"]
+    tables = 200
+    placed = [
+        [loadtest_run.server_for(urls, t, s) for s in range(loadtest_run.SEATS)]
+        for t in range(tables)
+    ]
+    counts = {u: sum(row.count(u) for row in placed) for u in urls}
+    assert counts == {"http://a": 500, "http://b": 500}  # a fixed 3/2 split gave 600/400
+    # Every table still spans both processes: a move made through one reaches the other.
+    assert all(set(row) == set(urls) for row in placed)
+    assert [loadtest_run.server_for(["http://only"], t, 3) for t in range(3)] == ["http://only"] * 3
+
+
 def test_percentiles_are_nearest_rank():
     values = list(range(1, 101))
     assert loadtest_run.percentile(values, 50) == 50

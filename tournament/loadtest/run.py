@@ -135,6 +135,15 @@ def start_servers(count: int, *, baseline: bool, log_dir: Path) -> tuple[list, l
     return procs, urls
 
 
+def server_for(urls: list[str], table: int, seat: int) -> str:
+    """The server a seat's socket connects to: round robin over the sockets in the
+    order they connect (table by table, seat by seat), as the compose proxy spreads
+    connections. Tables of 5 on 2 servers then split 3/2 and 2/3 in turn, so each
+    process carries half the sockets (a fixed 3/2 split put 60 % of them, and of the
+    renders, on one process) and every table still spans both processes."""
+    return urls[(table * SEATS + seat) % len(urls)]
+
+
 def ws_target(base: str, path: str) -> tuple[str, str]:
     parts = urlsplit(base)
     scheme = "wss" if parts.scheme == "https" else "ws"
@@ -214,7 +223,7 @@ def run(
             tables = [
                 [
                     {"player_id": 0, "cookie": None,
-                     **dict(zip(("url", "origin"), ws_target(urls[s % len(urls)], f"/ws/bench/echo/?table={run_key + t}"), strict=True))}
+                     **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s), f"/ws/bench/echo/?table={run_key + t}"), strict=True))}
                     for s in range(min(SEATS, players - t * SEATS))
                 ]
                 for t in range(table_count)
@@ -228,13 +237,13 @@ def run(
             log(f"workshop {workshop_id}: {players} players at {len(seated)} tables, "
                 f"set up in {time.monotonic() - started:.1f} s")
             tables = []
-            for seats in seated:
+            for t, seats in enumerate(seated):
                 tables.append(
                     [
                         {
                             "player_id": pid,
                             "cookie": f"{COOKIE}={signed_cookie_value(token)}",
-                            **dict(zip(("url", "origin"), ws_target(urls[s % len(urls)], "/ws/play/"), strict=True)),
+                            **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s), "/ws/play/"), strict=True)),
                         }
                         for s, (pid, token) in enumerate(seats)
                     ]
