@@ -111,14 +111,23 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
         if now - last.get(game.pk, game.started_at) < delay:
             continue
         state = gamestate.load_state(game)
-        for seat in gamestate.kind_of(game).to_act(state):
+        seats = gamestate.kind_of(game).to_act(state)
+        # The awaited seat comes first in to_act and the others may act only until it
+        # moves (All Fives: a revoke can be called until the next card is led), so
+        # the others' bots are asked first. A bot with nothing it wants to do (its
+        # choice is seeded by the game's seed and seq: asking again gives the same)
+        # passes to the next.
+        for seat in seats[1:] + seats[:1]:
             pid = game.players[seat]
-            if pid in automated:
-                try:
-                    if services.game_bot_act(player_id=pid) is not None:
-                        count += 1
-                except ServiceError as exc:  # the table moved on meanwhile: next tick
-                    log.info("bot %s could not act: %s", pid, exc.message)
+            if pid not in automated:
+                continue
+            try:
+                acted = services.game_bot_act(player_id=pid) is not None
+            except ServiceError as exc:  # the table moved on meanwhile: next tick
+                log.info("bot %s could not act: %s", pid, exc.message)
+                break
+            if acted:
+                count += 1
                 break  # one bot action per game per tick: people see each card land
     return count
 

@@ -211,9 +211,8 @@ class AllFives(GameKind):
     def to_act(self, state) -> list[int]:
         """The awaited seat first, then (while a revoke may be called) the other seats.
 
-        The timer asks only the first bot in this list each tick, so the awaited
-        seat must come first: an opponent bot that chooses not to call would
-        otherwise be asked again and again while the game waits.
+        The timer asks the other seats' bots before the awaited seat's (whose move
+        closes the calls), and passes over a bot that chooses not to call.
         """
         seat = state.to_act
         if seat is None:

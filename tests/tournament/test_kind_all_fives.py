@@ -451,6 +451,84 @@ def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
     assert gamestate.replay_log(fresh(game)) == state_of(game)
 
 
+def _revoke_trick(state, r_seat):
+    """Eldest stands and leads a suit the revoker holds, the revoker plays off suit,
+    the third seat its first legal card (lead_for_revoke's moves, on the engine)."""
+    state, _ = KIND.apply(state, {"type": "stand", "seat": state.eldest})
+    suits = {c[-1] for c in state.hands[r_seat]}
+    lead = next(c for c in state.hands[state.eldest] if c[-1] in suits)
+    off = next(c for c in state.hands[r_seat] if c[-1] != lead[-1])
+    for seat, card in ((state.eldest, lead), (r_seat, off)):
+        state, _ = KIND.apply(state, {"type": "play", "seat": seat, "card": card})
+    third = state.to_act
+    card = all_fives.legal_actions(state, third)[0]["card"]
+    state, _ = KIND.apply(state, {"type": "play", "seat": third, "card": card})
+    return state
+
+
+def _bot_choice(seed, state, seat):
+    """What game_bot_act's seeded bot at `seat` does in `state`."""
+    return KIND.bot_action(state, seat, random.Random(f"{seed}:{state.seq}:{seat}"))
+
+
+@pytest.mark.django_db
+def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
+    game, r_seat = revoke_setup("barnga")
+
+    def deal(seed):
+        return KIND.new_state(
+            table_rules=game.table_rules, seat_rules=game.seat_rules, mode=game.mode, seed=seed
+        )
+
+    def wanted(seed):
+        # revoke_setup's deal, whose trick the revoker does not win (a bot leads next),
+        # and the other bot would call.
+        state = deal(seed)
+        suits = {c[-1] for c in state.hands[r_seat]}
+        if (state.eldest + 1) % 3 != r_seat or len(suits) < 2:
+            return False
+        if not any(c[-1] in suits for c in state.hands[state.eldest]):
+            return False
+        state = _revoke_trick(state, r_seat)
+        if not state.calls_open or state.to_act == r_seat:
+            return False
+        caller = 3 - r_seat - state.to_act
+        call = {"type": "call_revoke", "seat": caller, "accused": r_seat}
+        return _bot_choice(seed, state, caller) == call
+
+    seed = next((s for s in range(3000) if wanted(s)), None)
+    assert seed is not None, "no deal gives this test its trick"
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    gamestate.clear_cache()
+    game = fresh(game)
+    lead_for_revoke(game, r_seat)
+    expected = _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
+    act(game, r_seat, {"type": "play", "card": expected.tricks[0].cards[1][1]})
+    third = state_of(game).to_act
+    act(game, third, {"type": "play", "card": expected.tricks[0].cards[2][1]})
+    state = state_of(game)
+    assert state == expected and state.calls_open and state.tricks[0].revokes == (r_seat,)
+    leader = state.to_act
+    caller = 3 - r_seat - leader
+    # The two who kept the table's sheet are bots now; the revoker is a person.
+    Player.objects.filter(pk__in=[game.players[leader], game.players[caller]]).update(is_bot=True)
+
+    report = timers.tick(now=timezone.now(), bot_delay=0)
+
+    assert report.bot_actions == 1
+    last = Action.objects.filter(game=game).order_by("-seq").first()
+    # Asked first, the other bot called. (Before, the timer asked only the leader's
+    # bot, which calls or leads: the other bot never had its chance at the card.)
+    assert (last.kind, last.actor_id) == ("call_revoke", game.players[caller])
+    state = state_of(game)
+    assert state.calls[-1].upheld and state.barred[r_seat]
+    # Next tick the leader's bot leads; the calls close.
+    timers.tick(now=timezone.now(), bot_delay=0)
+    last = Action.objects.filter(game=game).order_by("-seq").first()
+    assert (last.kind, last.actor_id) == ("play", game.players[leader])
+    assert not state_of(game).calls_open
+
+
 @pytest.mark.django_db
 def test_bots_play_a_seeded_game_to_the_end_by_the_clock():
     w = services.workshop_create(
