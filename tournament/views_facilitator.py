@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import selectors_facilitator as sf
 from tournament import services
-from tournament.errors import InvalidInput, NotAllowed, ServiceError, WrongPhase
+from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm
 from tournament.models import Player, RoundKind
 from tournament.services.common import current_round
@@ -208,8 +208,6 @@ def _seat(workshop, data):
 
 @action("bots")
 def _bots(workshop, data):
-    if not workshop.bots_enabled:
-        raise NotAllowed("Bots are off for this workshop.")
     created = services.bots_fill(workshop_id=workshop.pk)
     if not created:
         return "Every seat is taken: no bots needed."

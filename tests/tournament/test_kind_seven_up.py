@@ -36,7 +36,12 @@ pytestmark = pytest.mark.django_db
 
 def seven_up_workshop(*, players=4, seats=4, tables=1, preset="classic", seed=5, bots=False):
     w = services.workshop_create(
-        name="Seven up", game="seven_up", table_count=tables, seats_per_table=seats, seed=seed
+        name="Seven up",
+        game="seven_up",
+        table_count=tables,
+        seats_per_table=seats,
+        seed=seed,
+        bots_enabled=bots,
     )
     if preset is not None:
         services.sheets_assign(

@@ -16,7 +16,7 @@ from tournament_helpers import (
 )
 
 from tournament import names, services
-from tournament.errors import InvalidInput, JoiningClosed, NotFound, WrongPhase
+from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound, WrongPhase
 from tournament.models import GameState, Phase, Player
 from tournament.services.workshops import LIMITS
 
@@ -390,6 +390,14 @@ def test_bots_fill_tops_up_every_table_in_the_lobby():
                 assert b.home_table_id == t.pk and b.rules == t.rules
     bot_names = list(Player.objects.filter(is_bot=True).values_list("name", flat=True))
     assert len(set(map(names.name_key, bot_names))) == len(bot_names)
+
+
+def test_bots_fill_refused_when_the_facilitator_left_bots_off():
+    w = make_workshop(players=3, tables=2, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    assert not w.bots_enabled
+    assert_refused(lambda: services.bots_fill(workshop_id=w.pk), NotAllowed)
+    assert not Player.objects.filter(is_bot=True).exists()
 
 
 def test_bots_fill_refused_outside_the_lobby():

@@ -9,7 +9,7 @@ from django.db.models import Count, Max
 
 from games import kinds
 from tournament import broadcast, names
-from tournament.errors import InvalidInput, JoiningClosed, NotFound
+from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound
 from tournament.models import (
     Game,
     GameState,
@@ -397,9 +397,12 @@ def _letters(n: int) -> str:
 
 @transaction.atomic
 def bots_fill(*, workshop_id: int) -> list[Player]:
-    """Fill every table up to its seat count with bots (lobby only)."""
+    """Fill every table up to its seat count with bots (lobby only, and only in a
+    workshop whose facilitator turned bots on)."""
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
+    if not workshop.bots_enabled:
+        raise NotAllowed("Bots are off for this workshop.")
     tables = lock_tables(workshop_id)
     created = []
     for table in tables:
