@@ -100,6 +100,23 @@ def test_the_workshop_is_set_up_at_tables_of_five_in_a_long_scored_round():
     assert (rnd.deadline - rnd.started_at).total_seconds() >= 60 + 120
 
 
+def test_latency_is_broken_down_by_action_kind_and_the_ack():
+    results = [
+        {
+            "latencies": [10.0, 20.0, 300.0],
+            "kinds": ["play", "play", "claim"],
+            "ack_ms": [["play", 5.0], ["play", 7.0], ["claim", 200.0]],
+        },
+        {"latencies": [40.0], "kinds": ["claim"], "ack_ms": [["claim", 9.0]]},
+    ]
+    line = loadtest_run.latency_breakdown(results)
+    assert line == (
+        "latency p50/p95 by kind: claim 40/300 ms (n=2; sent to ack 9/200 ms)"
+        " · play 10/20 ms (n=2; sent to ack 5/7 ms)"
+    )
+    assert loadtest_run.latency_breakdown([{"latencies": []}]) is None
+
+
 def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch, capsys):
     figures = {"players": 10, "actions": 5, "actions_per_s": 1.0, "p50_ms": 1.0, "p95_ms": 2.0,
                "p99_ms": 3.0, "errors": 0, "lost": 0, "duplicated": 0}

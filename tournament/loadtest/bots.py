@@ -71,7 +71,7 @@ class Seat:
 class Table:
     key: int
     seats: list[Seat]
-    waiting: list = field(default_factory=list)  # (version, sent_at) acked, not yet everywhere
+    waiting: list = field(default_factory=list)  # (version, sent_at, kind) acked, not yet everywhere
 
 
 class Worker:
@@ -91,6 +91,8 @@ class Worker:
         self.counter = 0
         self.sent: dict[str, tuple[Table, Seat, float, str]] = {}
         self.latencies: list[float] = []
+        self.kinds: list[str] = []  # each latency's action ("play", "claim", "echo")
+        self.ack_ms: list[tuple[str, float]] = []  # (kind, sent until acknowledged)
         self.acked: list[tuple[int, str]] = []
         self.errors: Counter = Counter()
         self.views = 0
@@ -171,11 +173,11 @@ class Worker:
         if table.waiting:
             floor = min(s.shown_v[-1] if s.shown_v else -1 for s in table.seats)
             still = []
-            for version, sent_at in table.waiting:
+            for version, sent_at, kind in table.waiting:
                 if version <= floor:
-                    self.latencies.append((now - sent_at) * 1000)
+                    self.record(kind, (now - sent_at) * 1000)
                 else:
-                    still.append((version, sent_at))
+                    still.append((version, sent_at, kind))
             table.waiting = still
         self.consider(table, seat)
 
@@ -185,7 +187,8 @@ class Worker:
         if sent is None:
             self.errors["ack:unknown"] += 1
             return
-        sent_at = sent[2]
+        sent_at, kind = sent[2], sent[4]
+        self.ack_ms.append((kind, (now - sent_at) * 1000))
         seat.inflight = None
         self.acked.append((seat.player_id, cid))
         version = msg.get("v")
@@ -195,10 +198,14 @@ class Worker:
         seat.last_ack_v = max(seat.last_ack_v, version)
         times = [s.reached(version) for s in table.seats]
         if all(t is not None for t in times):
-            self.latencies.append((max(times) - sent_at) * 1000)
+            self.record(kind, (max(times) - sent_at) * 1000)
         else:
-            table.waiting.append((version, sent_at))
+            table.waiting.append((version, sent_at, kind))
         self.consider(table, seat)
+
+    def record(self, kind: str, ms: float) -> None:
+        self.latencies.append(ms)
+        self.kinds.append(kind)
 
     # ---- acting
     def next_action(self, table: Table, seat: Seat) -> dict | None:
@@ -242,7 +249,7 @@ class Worker:
             action["version"] = seat.v
         seat.inflight = cid
         text = json.dumps(action)
-        self.sent[cid] = (table, seat, time.perf_counter(), text)
+        self.sent[cid] = (table, seat, time.perf_counter(), text, action["action"])
         self.actions_sent += 1
         asyncio.get_running_loop().create_task(self.send(seat, text))
 
@@ -285,6 +292,8 @@ class Worker:
     def result(self) -> dict:
         return {
             "latencies": self.latencies,
+            "kinds": self.kinds,
+            "ack_ms": self.ack_ms,
             "acked": self.acked,
             "errors": dict(self.errors),
             "views": self.views,

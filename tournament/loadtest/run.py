@@ -60,6 +60,28 @@ def summarise(*, players: int, seconds: float, results: list[dict], lost: int, d
     }, errors
 
 
+def latency_breakdown(results: list[dict]) -> str | None:
+    """A note for stderr: p50/p95 by action kind, and from sending until the ack (the
+    acting socket's own round trip, before the table's other seats are counted)."""
+    by_kind: dict[str, list[float]] = {}
+    acks: dict[str, list[float]] = {}
+    for r in results:
+        for kind, ms in zip(r.get("kinds", []), r["latencies"], strict=False):
+            by_kind.setdefault(kind, []).append(ms)
+        for kind, ms in r.get("ack_ms", []):
+            acks.setdefault(kind, []).append(ms)
+    if not by_kind:
+        return None
+
+    def figures(v: list[float]) -> str:
+        return f"{percentile(v, 50):.0f}/{percentile(v, 95):.0f} ms"
+
+    return "latency p50/p95 by kind: " + " · ".join(
+        f"{kind} {figures(v)} (n={len(v)}; sent to ack {figures(acks.get(kind, []))})"
+        for kind, v in sorted(by_kind.items())
+    )
+
+
 # ---- the workshop
 def setup_workshop(players: int, seconds: float) -> tuple[int, list[list[tuple[int, str]]]]:
     """A workshop with `players` at tables of 5, in a scored round that outlasts the run.
@@ -273,6 +295,9 @@ def run(
     )
     for sample in [x for r in results for x in r.get("samples", [])][:5]:
         log(f"refused: {sample}")
+    line = latency_breakdown(results)
+    if line:
+        log(line)
     views = sum(r["views"] for r in results)
     log(f"views received: {views} ({views / seconds:.0f}/s); errors by kind: {dict(errors) or 'none'}")
     if "go" in marks and "done" in marks:
