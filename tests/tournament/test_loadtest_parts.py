@@ -117,6 +117,15 @@ def test_latency_is_broken_down_by_action_kind_and_the_ack():
     assert loadtest_run.latency_breakdown([{"latencies": []}]) is None
 
 
+def test_latency_is_shown_window_by_window():
+    results = [
+        {"latencies": [5.0, 900.0, 7.0], "when": [1.0, 12.0, 25.0]},
+        {"latencies": [9.0, 30.0], "when": [3.0, 11.0]},
+    ]
+    assert loadtest_run.latency_over_time(results) == "p95 ms per 10 s: 9 900 7"
+    assert loadtest_run.latency_over_time([{"latencies": []}]) is None
+
+
 def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch, capsys):
     figures = {"players": 10, "actions": 5, "actions_per_s": 1.0, "p50_ms": 1.0, "p95_ms": 2.0,
                "p99_ms": 3.0, "errors": 0, "lost": 0, "duplicated": 0}

@@ -92,6 +92,8 @@ class Worker:
         self.sent: dict[str, tuple[Table, Seat, float, str]] = {}
         self.latencies: list[float] = []
         self.kinds: list[str] = []  # each latency's action ("play", "claim", "echo")
+        self.when: list[float] = []  # and when it was taken, in seconds since the start
+        self.go_at = 0.0
         self.ack_ms: list[tuple[str, float]] = []  # (kind, sent until acknowledged)
         self.acked: list[tuple[int, str]] = []
         self.errors: Counter = Counter()
@@ -206,6 +208,7 @@ class Worker:
     def record(self, kind: str, ms: float) -> None:
         self.latencies.append(ms)
         self.kinds.append(kind)
+        self.when.append(time.perf_counter() - self.go_at)
 
     # ---- acting
     def next_action(self, table: Table, seat: Seat) -> dict | None:
@@ -263,6 +266,7 @@ class Worker:
 
     # ---- the run
     async def run(self) -> None:
+        self.go_at = time.perf_counter()
         self.running = True
         for table in self.tables:
             for seat in table.seats:
@@ -293,6 +297,7 @@ class Worker:
         return {
             "latencies": self.latencies,
             "kinds": self.kinds,
+            "when": self.when,
             "ack_ms": self.ack_ms,
             "acked": self.acked,
             "errors": dict(self.errors),

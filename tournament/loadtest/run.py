@@ -82,6 +82,21 @@ def latency_breakdown(results: list[dict]) -> str | None:
     )
 
 
+def latency_over_time(results: list[dict], every: float = 10.0) -> str | None:
+    """A note for stderr: p95 in each `every` seconds of the run, by when the latency
+    was taken. The tables start together, so their claim steps, and later their
+    games' ends, come in waves; this shows them."""
+    windows: dict[int, list[float]] = {}
+    for r in results:
+        for at, ms in zip(r.get("when", []), r["latencies"], strict=False):
+            windows.setdefault(int(at // every), []).append(ms)
+    if not windows:
+        return None
+    return f"p95 ms per {every:g} s: " + " ".join(
+        f"{percentile(windows[i], 95):.0f}" for i in sorted(windows)
+    )
+
+
 # ---- the workshop
 def setup_workshop(players: int, seconds: float) -> tuple[int, list[list[tuple[int, str]]]]:
     """A workshop with `players` at tables of 5, in a scored round that outlasts the run.
@@ -295,9 +310,9 @@ def run(
     )
     for sample in [x for r in results for x in r.get("samples", [])][:5]:
         log(f"refused: {sample}")
-    line = latency_breakdown(results)
-    if line:
-        log(line)
+    for line in (latency_breakdown(results), latency_over_time(results)):
+        if line:
+            log(line)
     views = sum(r["views"] for r in results)
     log(f"views received: {views} ({views / seconds:.0f}/s); errors by kind: {dict(errors) or 'none'}")
     if "go" in marks and "done" in marks:
