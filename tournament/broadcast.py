@@ -90,16 +90,26 @@ def _send(group: str, message: dict) -> None:
 
 
 def table_changed_on_commit(
-    *, workshop_id: int, table_id: int, version: int, move: dict | None = None
+    *,
+    workshop_id: int,
+    table_id: int,
+    version: int,
+    move: dict | None = None,
+    deal: dict | None = None,
 ) -> None:
     """Caller is inside the service's transaction; the send happens after commit.
 
     `move` (an action in the game in progress, the only change: game id, seq, the
-    engine's action, claim deadline, table barrier) lets each process advance its
+    engine's action, claim deadline, table barrier) or `deal` (a new game dealt, the
+    only change: the game's row and the table barrier) lets each process advance its
     cached table part instead of reading it (tournament.screencache.follow). Only
-    server processes read it; each phone is still sent its own seat's view."""
+    server processes read them; each phone is still sent its own seat's view."""
     message = {"type": "table.changed", "table": table_id, "version": version}
-    at_table = message if move is None else {**message, "move": move}
+    at_table = message
+    if move is not None:
+        at_table = {**message, "move": move}
+    elif deal is not None:
+        at_table = {**message, "deal": deal}
 
     def send():
         _send(table_group(table_id), at_table)

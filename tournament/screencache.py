@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
+from enum import Enum
 
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import DateTimeField
 from django.utils.dateparse import parse_datetime
 
 from tournament import gamestate, selectors
-from tournament.models import Player
+from tournament.models import Game, GameState, Player
 
 log = logging.getLogger(__name__)
 MAX_ENTRIES = 10_000  # tables (or workshops) one process keeps; far above one event's
@@ -137,45 +141,99 @@ def _copy_row(obj):
     return new
 
 
+def game_row(game: Game) -> dict:
+    """A new game's row as a `table.changed` message carries it (plain values only:
+    the channel layer's msgpack has no datetimes or enums)."""
+    row = {}
+    for field in Game._meta.concrete_fields:
+        value = getattr(game, field.attname)
+        if isinstance(value, datetime):
+            value = value.isoformat()
+        elif isinstance(value, Enum):
+            value = value.value
+        row[field.attname] = value
+    return row
+
+
+def _game_from_row(row: dict) -> Game:
+    values = dict(row)
+    for field in Game._meta.concrete_fields:
+        if isinstance(field, DateTimeField) and values.get(field.attname) is not None:
+            values[field.attname] = parse_datetime(values[field.attname])
+    game = Game(**values)
+    game._state.adding = False
+    game._state.db = DEFAULT_DB_ALIAS
+    return game
+
+
 def follow(message: dict) -> None:
     """A `table.changed` message that carries its move (one action in the game in
-    progress, nothing else): advance this process's cached part by applying that
-    action with the engine, as advance() does in the acting process. Every process
-    then follows a game from its messages and reads a table again only when more
-    than one action changed it (a game's end, seating). The new state also goes to
-    the replay cache, so this process's next action at the table replays nothing.
+    progress, nothing else) or its deal (a new game, nothing else): advance this
+    process's cached part by applying that action with the engine, as advance() does
+    in the acting process, or by the dealt game. Every process then follows a table
+    from its messages, game after game, and reads it again only when something else
+    changed it (seating, a round's end). The new state also goes to the replay cache,
+    so this process's next action at the table replays nothing.
     On the event loop: one engine step, no database."""
-    move = message.get("move")
-    if not move:
+    move, deal = message.get("move"), message.get("deal")
+    if not move and not deal:
         return
     table_id = message["table"]
     part = _tables.get(table_id)
+    if part is None or part["version"] != message["version"] - 1:
+        return
+    try:
+        new = _followed_move(part, move) if move else _followed_deal(part, deal)
+    except Exception:  # not this process's business to judge: read the table instead
+        log.exception("could not follow a change at table %s", table_id)
+        return
+    if new is None:
+        return
+    table = _copy_row(part["table"])
+    table.version = message["version"]
+    table.barrier = (move or deal)["barrier"]
+    new.update(table=table, version=table.version)
+    if _tables.get(table_id) is part:
+        _tables[table_id] = new
+
+
+def _followed_move(part: dict, move: dict) -> dict | None:
+    old_game = part["game"]
     if (
-        part is None
-        or part["version"] != message["version"] - 1
-        or part["game"] is None
-        or part["game"].pk != move["game"]
-        or part["game"].seq != move["seq"] - 1
+        old_game is None
+        or old_game.pk != move["game"]
+        or old_game.seq != move["seq"] - 1
         or part["state"] is None
     ):
-        return
-    old_game = part["game"]
-    try:
-        state, _ = gamestate.kind_of(old_game).apply(part["state"], move["action"])
-    except Exception:  # not this process's business to judge: read the table instead
-        log.exception("could not follow a move at table %s", table_id)
-        return
+        return None
+    kind = gamestate.kind_of(old_game)
+    state, _ = kind.apply(part["state"], move["action"])
+    if kind.is_over(state):
+        # As the table reads after a game's end: no game in progress, this one the
+        # round's latest finished game, its winners credited (services.record_outcome).
+        winners = [old_game.players[s] for s in kind.outcome(state)["winners"]]
+        wins = dict(part["wins"])
+        for pid in winners:
+            wins[pid] = wins.get(pid, 0) + 1
+        previous = (old_game.number, GameState.OVER.value, old_game.players, winners)
+        return dict(part, game=None, state=None, previous=previous, wins=wins)
     game = _copy_row(old_game)
     game.seq = move["seq"]
     deadline = move.get("claim_deadline")
     game.claim_deadline = parse_datetime(deadline) if deadline else None
-    table = _copy_row(part["table"])
-    table.version = message["version"]
-    table.barrier = move["barrier"]
     gamestate.remember(game, state)
-    new = dict(part, table=table, version=table.version, game=game, state=state)
-    if _tables.get(table_id) is part:
-        _tables[table_id] = new
+    return dict(part, game=game, state=state)
+
+
+def _followed_deal(part: dict, deal: dict) -> dict | None:
+    game = _game_from_row(deal["game"])
+    if part["game"] is not None or game.round_id != part["round_id"]:
+        return None
+    if not set(game.players) <= part["names"].keys():  # a name this part never read
+        return None
+    state = gamestate.initial_state(game)
+    gamestate.remember(game, state)
+    return dict(part, game=game, state=state)
 
 
 _loading: dict[tuple, asyncio.Task] = {}

@@ -28,7 +28,7 @@ from tournament_helpers import (
 )
 
 from tournament import screencache, selectors, services
-from tournament.models import Player
+from tournament.models import Game, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -170,22 +170,23 @@ def test_an_action_advances_this_processs_cached_table_part_without_reading_it(
     assert steps > 10
 
 
-def _followed_moves(monkeypatch, capture, workshop, rnd, table, act, limit=80) -> int:
-    """Act at `table` (act(game)) again and again; after each action, a cache that
-    holds only what it followed from the table's messages must render every seat
-    exactly as a fresh read does. Returns how many moves were followed before the
-    game ended (its end carries no move; the part is then read again)."""
+def _followed_moves(monkeypatch, capture, workshop, rnd, table, act, limit=80) -> tuple[int, int]:
+    """Act at `table` (act(game), on the game in progress) again and again; after each
+    action, a cache that holds only what it followed from the table's messages must
+    render every seat exactly as a fresh read does, game after game: a game's last
+    move and the next deal travel in the messages too. Returns (moves followed, games
+    whose end and next deal were followed)."""
     from tournament import broadcast, gamestate
 
     sent = []
     monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
-    game = game_at(table)
     table.refresh_from_db()
     wpart = screencache.load_workshop(workshop.pk, 0)
     screencache.load_table(table.pk, table.version, rnd.pk)
     elsewhere = dict(screencache._tables)  # the other process's cache
-    followed = 0
+    followed = ends = 0
     for _ in range(limit):
+        game = game_at(table)
         sent.clear()
         with capture(execute=True):
             act(game)
@@ -200,16 +201,27 @@ def _followed_moves(monkeypatch, capture, workshop, rnd, table, act, limit=80) -
         gamestate.clear_cache()  # the fresh screens below replay from the database
         table.refresh_from_db()
         tpart, n = queries(screencache.cached_table, table.pk, table.version, rnd.pk)
-        if game_at(table) is None or game_at(table).pk != game.pk:
-            assert "move" not in messages[-1] and tpart is None
-            break
         assert tpart is not None and n == 0, f"move {followed + 1} not followed"
         followed += 1
+        if game_at(table).pk != game.pk:  # that move ended the game; the next was dealt
+            assert [("move" in m, "deal" in m) for m in messages] == [(True, False), (False, True)]
+            ends += 1
+        # What the screens show between rounds (games won) and the rows behind them
+        # are the table's as read, not only what this round's screens render.
+        read = selectors.table_part(table.pk, round_id=rnd.pk)
+        assert (tpart["version"], tpart["previous"], tpart["wins"]) == (
+            read["version"], read["previous"], read["wins"]
+        )
+        assert tpart["state"] == read["state"] and tpart["table"].barrier == read["table"].barrier
+        for field in Game._meta.concrete_fields:
+            assert getattr(tpart["game"], field.attname) == getattr(read["game"], field.attname), (
+                field.name
+            )
         now = timezone.now()
         for player in Player.objects.filter(table=table):
             fresh = render_to_string("play/_screen.html", selectors.player_screen(player.pk, now))
             assert render(player, wpart, tpart, now) == fresh, f"move {followed}, {player.name}"
-    return followed
+    return followed, ends
 
 
 def test_another_process_follows_a_game_from_the_table_messages(
@@ -218,10 +230,11 @@ def test_another_process_follows_a_game_from_the_table_messages(
     """screencache.follow: a process that only hears the `table.changed` messages
     (no action of its own, no replay cache) advances its cached part by each move."""
     w, rnd, (t1, _) = scored(10, 2)
-    followed = _followed_moves(
-        monkeypatch, django_capture_on_commit_callbacks, w, rnd, t1, five_tricks_step
+    followed, ends = _followed_moves(
+        monkeypatch, django_capture_on_commit_callbacks, w, rnd, t1, five_tricks_step, limit=120
     )
-    assert followed > 10
+    # A game of five tricks at a table of five is 50 actions: two ends, two deals.
+    assert followed == 120 and ends == 2
 
 
 @pytest.mark.parametrize("kind,seats", [("seven_up", 4), ("all_fives", 3), ("three_tricks", 2)])
@@ -244,10 +257,10 @@ def test_the_other_games_are_followed_too(
         seat = kinds.get(kind).to_act(state)[0]
         assert services.game_bot_act(player_id=game.players[seat]) is not None
 
-    followed = _followed_moves(
-        monkeypatch, django_capture_on_commit_callbacks, w, rnd, table, act, limit=40
+    followed, ends = _followed_moves(
+        monkeypatch, django_capture_on_commit_callbacks, w, rnd, table, act, limit=400
     )
-    assert followed >= 10
+    assert followed == 400 and ends >= 1
 
 
 def test_a_followed_row_is_a_copy_of_its_own_as_copy_copy_makes_it():

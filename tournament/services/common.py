@@ -60,11 +60,19 @@ def get_player(player_id: int) -> Player:
         raise NotFound("Unknown player.") from None
 
 
-def bump_table(table: Table, *, barrier: bool = True, move: dict | None = None, writes=None) -> int:
+def bump_table(
+    table: Table,
+    *,
+    barrier: bool = True,
+    move: dict | None = None,
+    deal: dict | None = None,
+    writes=None,
+) -> int:
     """Caller holds the table lock. Returns the new version and broadcasts it after commit.
 
-    `move`: the change was one action in the game in progress and nothing else; the
-    message carries it so every process can follow the table without reading it
+    `move`: the change was one action in the game in progress (possibly its last) and
+    nothing else; `deal`: a new game was dealt and nothing else (screencache.game_row).
+    The message carries it so every process can follow the table without reading it
     (screencache.follow). `writes` (rawsql.Writes): the update joins them, to be sent
     by the caller, instead of being saved now."""
     table.version += 1
@@ -79,6 +87,7 @@ def bump_table(table: Table, *, barrier: bool = True, move: dict | None = None, 
         table_id=table.pk,
         version=table.version,
         move=None if move is None else {**move, "barrier": table.barrier},
+        deal=None if deal is None else {"game": deal, "barrier": table.barrier},
     )
     return table.version
 

@@ -110,7 +110,7 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
         mode=workshop.mode,
     )
     gamestate.remember(game, gamestate.initial_state(game))
-    bump_table(table)
+    bump_table(table, deal=screencache.game_row(game))
     return game
 
 
@@ -294,14 +294,14 @@ def _apply(
     # Other players' claims do not make a claim stale; anything that ends the claim step does.
     barrier = not (kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim")
     before = table.version
-    move = None
-    if game.state == GameState.PLAYING:
-        move = {
-            "game": game.pk,
-            "seq": game.seq,
-            "action": action,
-            "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
-        }
+    # The move travels with the table's message (the game's last one too: a process
+    # that follows it works the result out with the engine, as record_outcome did).
+    move = {
+        "game": game.pk,
+        "seq": game.seq,
+        "action": action,
+        "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
+    }
     if over:
         version = bump_table(table, barrier=barrier, move=move)
     else:
