@@ -4,7 +4,8 @@ Whole games through the services, with disputes decided by the claim timer: ever
 row agrees with the replay of the log (tournament.integrity), JSON is stored as
 JSON (not as a string of it), a duplicate changes nothing, and an ordinary play
 costs three statements (lock, read, the writes) between BEGIN and COMMIT, the
-first two prepared on the server once per connection.
+first two prepared on the server once per connection; a game's last action adds
+only the next deal's three.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ DRIVER = """
                                            client_action_id=f"a{n}")
 
     play_statements = set()  # what an ordinary play (not a game's first or last) sends
+    end_statements = set()  # what a game's last action sends (it deals the next game)
     n = 0
     while Game.objects.filter(state="over").count() < 2 and n < 500:
         game = Game.objects.filter(state="playing").get()
@@ -49,8 +51,11 @@ DRIVER = """
         act = next_action(game, n)
         with CaptureQueriesContext(connection) as ctx:
             act()
-        if plain_play and Game.objects.filter(pk=game.pk, state="playing").exists():
-            play_statements.add(tuple(q["sql"].split()[0] for q in ctx.captured_queries))
+        sent = tuple(q["sql"].split()[0] for q in ctx.captured_queries)
+        if not Game.objects.filter(pk=game.pk, state="playing").exists():
+            end_statements.add(sent)
+        elif plain_play:
+            play_statements.add(sent)
         n += 1
 
     # The action's lock and read, run dozens of times on this connection, are
@@ -103,6 +108,7 @@ DRIVER = """
         "duplicate": duplicate,
         "unchanged": before == after,
         "play_statements": sorted(play_statements),
+        "end_statements": sorted(end_statements),
         "prepared": [
             ("lock" if "FOR NO KEY UPDATE OF t" in sql else
              "read" if "EXISTS(SELECT 1 FROM tournament_action" in sql else "other")
@@ -127,4 +133,12 @@ def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
     assert r["duplicate"] == "refused" and r["unchanged"]
     # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one.
     assert r["play_statements"] == [["BEGIN", "SELECT", "SELECT", "INSERT", "COMMIT"]]
+    # A game's last action (here the claim timer's, which reads the game too): after
+    # its reads, its rows and the game's result as one, then the next deal (the
+    # seated players, the new game, the table's version again).
+    assert r["end_statements"]
+    for sent in r["end_statements"]:
+        writes = sent.index("INSERT")
+        assert sent[0] == "BEGIN" and set(sent[1:writes]) == {"SELECT"}, sent
+        assert sent[writes:] == ["INSERT", "SELECT", "INSERT", "UPDATE", "COMMIT"], sent
     assert sorted(r["prepared"]) == ["lock", "read"]

@@ -71,11 +71,12 @@ def current_game(table: Table, *, round_id: int | None = None) -> Game | None:
     return qs.order_by("-pk").first()
 
 
-def game_start(*, table: Table, rnd: Round) -> Game | None:
+def game_start(*, table: Table, rnd: Round, number: int | None = None) -> Game | None:
     """Deal a new game at `table` in `rnd`. Caller holds the table lock.
 
     The dealer rotates one seat per game; engine seat 0 sits at the dealer's
-    left. A table with fewer than two players waits.
+    left. A table with fewer than two players waits. `number`: the game's number in
+    the round when the caller knows it (the game that just ended there, plus one).
     """
     workshop = rnd.workshop
     kind = kinds.get(workshop.game)
@@ -90,7 +91,8 @@ def game_start(*, table: Table, rnd: Round) -> Game | None:
             f"{kind.max_seats} can play a game of {kind.title}. "
             "Move someone to another table first."
         )
-    number = Game.objects.filter(table=table, round=rnd).count() + 1
+    if number is None:
+        number = Game.objects.filter(table=table, round=rnd).count() + 1
     dealer_index = (number - 1 + rnd.number) % len(players)
     order = players[dealer_index + 1 :] + players[: dealer_index + 1]
     game = Game.objects.create(
@@ -272,12 +274,11 @@ def _apply(
         _record_derived(writes, game, state, new_state, action, actor, at)
     over = kind.is_over(new_state)
     if over:
-        _send_action(writes, game)
-        game.save(
-            update_fields=[
-                "seq",
-                *record_outcome(game, kind.outcome(new_state), GameState.OVER, at),
-            ]
+        # The game's result joins the action's rows (the table's version too, below):
+        # the game's end is the one action that also deals, under the same lock.
+        fields = record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
+        writes.update(
+            Game, {"id": game.pk}, seq=game.seq, **{f: getattr(game, f) for f in fields}
         )
     else:
         if not kind.records_tricks:
@@ -302,13 +303,10 @@ def _apply(
         "action": action,
         "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
     }
-    if over:
-        version = bump_table(table, barrier=barrier, move=move)
-    else:
-        version = bump_table(table, barrier=barrier, move=move, writes=writes)
-        _send_action(writes, game)
+    version = bump_table(table, barrier=barrier, move=move, writes=writes)
+    _send_action(writes, game)
     if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
-        game_start(table=table, rnd=game.round)
+        game_start(table=table, rnd=game.round, number=game.number + 1)
         version = table.version
     elif game.state == GameState.PLAYING and wversion is not None:
         transaction.on_commit(lambda: screencache.advance(table, before, game, new_state, wversion))
