@@ -385,23 +385,32 @@ def revoke_setup(mode):
     r_seat = game.players.index(revoker.pk)
     assert game.seat_rules[r_seat]["follow"] == "any"
 
-    def revoke_possible(state):
-        if state.eldest == r_seat or (state.eldest + 1) % 3 != r_seat:
-            return False
-        suits = {c[-1] for c in state.hands[r_seat]}
-        return len(suits) > 1 and any(c[-1] in suits for c in state.hands[state.eldest])
+    return set_seed(game, find_seed(game, lambda state: revoke_possible(state, r_seat))), r_seat
 
-    return set_seed(game, find_seed(game, revoke_possible)), r_seat
+
+def revoke_possible(state, r_seat) -> bool:
+    """A deal where the revoker plays right after eldest, holds two suits or more, and
+    eldest holds one of them to lead."""
+    if state.eldest == r_seat or (state.eldest + 1) % 3 != r_seat:
+        return False
+    suits = {c[-1] for c in state.hands[r_seat]}
+    return len(suits) > 1 and any(c[-1] in suits for c in state.hands[state.eldest])
+
+
+def revoke_cards(state, r_seat) -> tuple[str, str]:
+    """(eldest's lead in a suit the revoker holds, the revoker's off-suit card)."""
+    suits = {c[-1] for c in state.hands[r_seat]}
+    lead = next(c for c in state.hands[state.eldest] if c[-1] in suits)
+    return lead, next(c for c in state.hands[r_seat] if c[-1] != lead[-1])
 
 
 def lead_for_revoke(game, r_seat):
     """Eldest stands and leads; returns (lead, the revoker's off-suit card)."""
     state = state_of(game)
+    lead, off = revoke_cards(state, r_seat)
     act(game, state.eldest, {"type": "stand"})
-    suits = {c[-1] for c in state.hands[r_seat]}
-    lead = next(c for c in state.hands[state.eldest] if c[-1] in suits)
     act(game, state.eldest, {"type": "play", "card": lead})
-    return lead, next(c for c in state.hands[r_seat] if c[-1] != lead[-1])
+    return lead, off
 
 
 @pytest.mark.django_db
@@ -454,10 +463,8 @@ def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
 def _revoke_trick(state, r_seat):
     """Eldest stands and leads a suit the revoker holds, the revoker plays off suit,
     the third seat its first legal card (lead_for_revoke's moves, on the engine)."""
+    lead, off = revoke_cards(state, r_seat)
     state, _ = KIND.apply(state, {"type": "stand", "seat": state.eldest})
-    suits = {c[-1] for c in state.hands[r_seat]}
-    lead = next(c for c in state.hands[state.eldest] if c[-1] in suits)
-    off = next(c for c in state.hands[r_seat] if c[-1] != lead[-1])
     for seat, card in ((state.eldest, lead), (r_seat, off)):
         state, _ = KIND.apply(state, {"type": "play", "seat": seat, "card": card})
     third = state.to_act
@@ -484,10 +491,7 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
         # revoke_setup's deal, whose trick the revoker does not win (a bot leads next),
         # and the other bot would call.
         state = deal(seed)
-        suits = {c[-1] for c in state.hands[r_seat]}
-        if (state.eldest + 1) % 3 != r_seat or len(suits) < 2:
-            return False
-        if not any(c[-1] in suits for c in state.hands[state.eldest]):
+        if not revoke_possible(state, r_seat):
             return False
         state = _revoke_trick(state, r_seat)
         if not state.calls_open or state.to_act == r_seat:
@@ -501,11 +505,11 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     Game.objects.filter(pk=game.pk).update(seed=seed)
     gamestate.clear_cache()
     game = fresh(game)
-    lead_for_revoke(game, r_seat)
-    expected = _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
-    act(game, r_seat, {"type": "play", "card": expected.tricks[0].cards[1][1]})
+    _, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})
     third = state_of(game).to_act
-    act(game, third, {"type": "play", "card": expected.tricks[0].cards[2][1]})
+    act(game, third, {"type": "play", "card": all_fives.legal_actions(state_of(game), third)[0]["card"]})
+    expected = _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
     state = state_of(game)
     assert state == expected and state.calls_open and state.tricks[0].revokes == (r_seat,)
     leader = state.to_act

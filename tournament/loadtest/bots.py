@@ -89,7 +89,7 @@ class Worker:
         ]
         self.running = False
         self.counter = 0
-        self.sent: dict[str, tuple[Table, Seat, float, str]] = {}
+        self.sent: dict[str, tuple[Table, Seat, float, str, str]] = {}  # …, text, kind
         self.latencies: list[float] = []
         self.kinds: list[str] = []  # each latency's action ("play", "claim", "echo")
         self.when: list[float] = []  # and when it was taken, in seconds since the start

@@ -276,10 +276,8 @@ def _apply(
     if over:
         # The game's result joins the action's rows (the table's version too, below):
         # the game's end is the one action that also deals, under the same lock.
-        fields = record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
-        writes.update(
-            Game, {"id": game.pk}, seq=game.seq, **{f: getattr(game, f) for f in fields}
-        )
+        ended = record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
+        changed = {f: getattr(game, f) for f in ended}
     else:
         if not kind.records_tricks:
             pass  # no claim step
@@ -290,7 +288,8 @@ def _apply(
             game.claim_deadline = timing.deadline_after(at, game.round.workshop.dispute_seconds)
         elif new_state.phase != "claim":
             game.claim_deadline = None
-        writes.update(Game, {"id": game.pk}, seq=game.seq, claim_deadline=game.claim_deadline)
+        changed = {"claim_deadline": game.claim_deadline}
+    writes.update(Game, {"id": game.pk}, seq=game.seq, **changed)
     gamestate.remember(game, new_state)
     # Other players' claims do not make a claim stale; anything that ends the claim step does.
     barrier = not (kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim")
