@@ -91,3 +91,20 @@ def test_settings_pick_the_pipelined_layer_with_redis(monkeypatch):
     assert layers["default"]["BACKEND"] == "tournament.layers.PipelinedPubSubChannelLayer"
     layers = project_layers(monkeypatch)
     assert layers["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+
+
+async def test_the_layer_parses_redis_replies_in_c(redis_url):
+    """hiredis (pyproject: redis[hiredis]) is the parser of the layer's connections:
+    without it redis-py falls back to its pure-Python parser, a few per cent of a
+    web process's time under load (bench/figures.sh fast)."""
+    from redis._parsers import _AsyncHiredisParser
+
+    layer = PipelinedPubSubChannelLayer(hosts=[redis_url], prefix="parser")
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "x.y"})
+    assert (await asyncio.wait_for(layer.receive(channel), 2))["type"] == "x.y"
+    shard = layer._get_layer()._shards[0]
+    parsers = {type(c._parser) for c in shard._redis.connection_pool._available_connections}
+    parsers |= {type(shard._pubsub.connection._parser)} if shard._pubsub.connection else set()
+    assert parsers == {_AsyncHiredisParser}
+    await layer.flush()
