@@ -111,15 +111,19 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
         if now - last.get(game.pk, game.started_at) < delay:
             continue
         state = gamestate.load_state(game)
-        seats = gamestate.kind_of(game).to_act(state)
+        kind = gamestate.kind_of(game)
+        seats = kind.to_act(state)
         # The awaited seat comes first in to_act and the others may act only until it
         # moves (All Fives: a revoke can be called until the next card is led), so
-        # the others' bots are asked first. A bot with nothing it wants to do (its
-        # choice is seeded by the game's seed and seq: asking again gives the same)
-        # passes to the next.
+        # the others' bots are asked first. A bot with nothing it wants to do passes
+        # to the next; its choice is seeded by the game's seed and seq, so it is
+        # worked out here first and the table is locked only for a bot that will act
+        # (game_bot_act decides again under the lock).
         for seat in seats[1:] + seats[:1]:
             pid = game.players[seat]
             if pid not in automated:
+                continue
+            if kind.bot_action(state, seat, services.bot_rng(game, seat)) is None:
                 continue
             try:
                 acted = services.game_bot_act(player_id=pid) is not None

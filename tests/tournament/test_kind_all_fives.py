@@ -478,8 +478,11 @@ def _bot_choice(seed, state, seat):
     return KIND.bot_action(state, seat, random.Random(f"{seed}:{state.seq}:{seat}"))
 
 
-@pytest.mark.django_db
-def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
+def _open_call(wanted):
+    """revoke_setup's game, reseeded so that the revoker's trick leaves a revoke call
+    open, a seat other than the revoker leads next, and `wanted(seed, state, r_seat)`
+    holds for the state then (the engine's). The trick is played through the services;
+    returns (game, state, the revoker's seat)."""
     game, r_seat = revoke_setup("barnga")
 
     def deal(seed):
@@ -487,20 +490,14 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
             table_rules=game.table_rules, seat_rules=game.seat_rules, mode=game.mode, seed=seed
         )
 
-    def wanted(seed):
-        # revoke_setup's deal, whose trick the revoker does not win (a bot leads next),
-        # and the other bot would call.
+    def fits(seed):
         state = deal(seed)
         if not revoke_possible(state, r_seat):
             return False
         state = _revoke_trick(state, r_seat)
-        if not state.calls_open or state.to_act == r_seat:
-            return False
-        caller = 3 - r_seat - state.to_act
-        call = {"type": "call_revoke", "seat": caller, "accused": r_seat}
-        return _bot_choice(seed, state, caller) == call
+        return state.calls_open and state.to_act != r_seat and wanted(seed, state, r_seat)
 
-    seed = next((s for s in range(3000) if wanted(s)), None)
+    seed = next((s for s in range(3000) if fits(s)), None)
     assert seed is not None, "no deal gives this test its trick"
     Game.objects.filter(pk=game.pk).update(seed=seed)
     gamestate.clear_cache()
@@ -509,9 +506,20 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     act(game, r_seat, {"type": "play", "card": off})
     third = state_of(game).to_act
     act(game, third, {"type": "play", "card": all_fives.legal_actions(state_of(game), third)[0]["card"]})
-    expected = _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
     state = state_of(game)
-    assert state == expected and state.calls_open and state.tricks[0].revokes == (r_seat,)
+    assert state == _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
+    assert state.calls_open and state.tricks[0].revokes == (r_seat,)
+    return game, state, r_seat
+
+
+@pytest.mark.django_db
+def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
+    def caller_calls(seed, state, r_seat):  # the bot not next to lead would call
+        caller = 3 - r_seat - state.to_act
+        call = {"type": "call_revoke", "seat": caller, "accused": r_seat}
+        return _bot_choice(seed, state, caller) == call
+
+    game, state, r_seat = _open_call(caller_calls)
     leader = state.to_act
     caller = 3 - r_seat - leader
     # The two who kept the table's sheet are bots now; the revoker is a person.
@@ -531,6 +539,40 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     last = Action.objects.filter(game=game).order_by("-seq").first()
     assert (last.kind, last.actor_id) == ("play", game.players[leader])
     assert not state_of(game).calls_open
+
+
+@pytest.mark.django_db
+def test_the_clock_does_not_lock_the_table_for_bots_with_nothing_to_do(monkeypatch):
+    """While a call is open the awaited seat is a person's; the other two seats are bots
+    that would not call. Each tick used to ask both bots under the table's lock, and
+    each passed again (their choice is seeded by the game and its seq)."""
+
+    def both_pass(seed, state, r_seat):
+        caller = 3 - r_seat - state.to_act
+        return _bot_choice(seed, state, caller) is None and _bot_choice(seed, state, r_seat) is None
+
+    game, state, r_seat = _open_call(both_pass)
+    leader = state.to_act
+    bots = [game.players[s] for s in range(3) if s != leader]
+    Player.objects.filter(pk__in=bots).update(is_bot=True)
+    asked = []
+    real = services.game_bot_act
+
+    def spy(*, player_id, **kwargs):
+        asked.append(player_id)
+        return real(player_id=player_id, **kwargs)
+
+    monkeypatch.setattr(services, "game_bot_act", spy)
+    for _ in range(3):
+        assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 0
+    assert asked == []
+    assert state_of(game) == state
+    # The person's seat turns bot: the clock asks it, and it leads.
+    Player.objects.filter(pk=game.players[leader]).update(is_bot=True)
+    assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 1
+    assert asked == [game.players[leader]]
+    last = Action.objects.filter(game=game).order_by("-seq").first()
+    assert (last.kind, last.actor_id) == ("play", game.players[leader])
 
 
 @pytest.mark.django_db

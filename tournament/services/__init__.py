@@ -3,6 +3,7 @@
 from tournament.services.data import workshop_delete, workshops_purge
 from tournament.services.play import (
     ActResult,
+    bot_rng,
     game_act,
     game_bot_act,
     game_claim,
@@ -39,6 +40,7 @@ from tournament.services.workshops import (
 
 __all__ = [
     "ActResult",
+    "bot_rng",
     "bots_fill",
     "game_act",
     "game_bot_act",

@@ -520,6 +520,12 @@ def game_claim_timeout(*, game_id: int, at=None) -> ActResult | None:
     return _apply(game=game, table=table, actor=None, action={"type": "timeout"})
 
 
+def bot_rng(game: Game, seat: int) -> random.Random:
+    """A bot's dice at a seat: seeded by the game and its seq, so asking again
+    before the game moves gives the same answer."""
+    return random.Random(f"{game.seed}:{game.seq}:{seat}")
+
+
 @transaction.atomic
 def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResult | None:
     """A bot (or the bot standing in for a player who left) does what its seat has to do."""
@@ -534,8 +540,7 @@ def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResu
         return None
     seat = game.players.index(player.pk)
     state = gamestate.load_state(game)
-    rng = rng or random.Random(f"{game.seed}:{game.seq}:{seat}")
-    action = gamestate.kind_of(game).bot_action(state, seat, rng)
+    action = gamestate.kind_of(game).bot_action(state, seat, rng or bot_rng(game, seat))
     if action is None:
         return None
     return _apply(game=game, table=table, actor=player, action=action)
