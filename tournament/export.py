@@ -199,13 +199,15 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             {
                 "id": p.pk,
                 "name": p.name,
-                "join_order": p.join_order,
+                # 1 for the first to join (the stored order may have gaps: PostgreSQL
+                # takes it from a sequence that every workshop shares).
+                "join_order": rank,
                 "home_table": table_number.get(p.home_table_id),
                 "rules": p.rules or None,
                 "is_bot": p.is_bot,
                 "has_left": p.has_left,
             }
-            for p in players
+            for rank, p in enumerate(players, start=1)
         ],
         "rounds": [
             {

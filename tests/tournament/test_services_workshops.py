@@ -161,6 +161,18 @@ def test_join_order_counts_up(lobby):
     assert len({p.token for p in ps}) == 3
 
 
+def test_the_export_counts_join_order_from_one_without_gaps(lobby):
+    """On PostgreSQL the stored order comes from a sequence shared by every workshop
+    (it only orders); the export says 1, 2, 3 in the same order on every database."""
+    from tournament import export
+
+    ps = [join(lobby, n) for n in ("a", "b", "c")]
+    for p, stored in zip(ps, (7, 41, 12), strict=True):
+        Player.objects.filter(pk=p.pk).update(join_order=stored)
+    doc = export.workshop_document(lobby)
+    assert [(q["name"], q["join_order"]) for q in doc["players"]] == [("a", 1), ("c", 2), ("b", 3)]
+
+
 def test_join_code_is_case_and_space_insensitive(lobby):
     code = lobby.code
     p1 = services.player_join(code=code.lower(), name="Ana")
