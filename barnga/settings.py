@@ -260,3 +260,7 @@ BARNGA_REJOIN_BAD_PIN_LIMIT = int(os.environ.get("BARNGA_REJOIN_BAD_PIN_LIMIT", 
 BARNGA_RETENTION_DAYS = int(os.environ.get("BARNGA_RETENTION_DAYS", "30"))
 # How often each web process checks that Redis still holds the channel layer's groups.
 BARNGA_LAYER_CHECK_SECONDS = float(os.environ.get("BARNGA_LAYER_CHECK_SECONDS", "1.0"))
+# How often each web process compares its sockets' versions with the database's
+# (tournament/layerwatch.py: a change whose message was never published). Not much
+# less: under a burst a message may take a couple of seconds to reach its sockets.
+BARNGA_VERSION_CHECK_SECONDS = float(os.environ.get("BARNGA_VERSION_CHECK_SECONDS", "5.0"))

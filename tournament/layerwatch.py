@@ -15,6 +15,13 @@ once more a little later, for layers whose subscriber reconnects after us (the
 pub/sub layer retries once a second). The reset is called directly, not sent
 through the layer that just failed; it only adds to groups and asks for a render,
 which consumers already serialise. With the in-memory layer this does nothing.
+
+A change can also be committed and never announced: its process died between the
+commit and the publish. Every BARNGA_VERSION_CHECK_SECONDS each process reads the
+current versions of the tables and workshops its sockets show (`_watch_versions`);
+a version the database had at one check that none of the process's sockets has
+heard of by the next one is re-read and shown (a message in flight arrives well
+within that time, so normal traffic causes no extra reads).
 """
 
 from __future__ import annotations
@@ -32,17 +39,21 @@ AGAIN_AFTER = 3.0  # seconds: the second reset, after slower subscribers are bac
 
 _members: weakref.WeakSet = weakref.WeakSet()
 _task: asyncio.Task | None = None
+_versions_task: asyncio.Task | None = None
 
 
 def register(consumer) -> None:
     """Watch for `consumer`, which has `async layer_reset(event=None)`. Call from connect."""
-    global _task
+    global _task, _versions_task
     url = getattr(settings, "REDIS_URL", "")
     if not url:
         return
     _members.add(consumer)
+    loop = asyncio.get_running_loop()
     if _task is None or _task.done():
-        _task = asyncio.get_running_loop().create_task(_watch(url))
+        _task = loop.create_task(_watch(url))
+    if _versions_task is None or _versions_task.done():
+        _versions_task = loop.create_task(_watch_versions())
 
 
 def forget(consumer) -> None:
@@ -88,3 +99,67 @@ async def reset_all(why: str) -> int:
         except Exception:
             log.exception("could not resync %s", getattr(consumer, "channel_name", consumer))
     return len(members)
+
+
+def read_versions(table_ids: list[int], workshop_ids: list[int]) -> tuple[dict, dict]:
+    """The current versions of these tables and workshops: ({id: version}, {id: version})."""
+    from tournament.models import Table, Workshop
+
+    tables = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+    workshops = dict(Workshop.objects.filter(pk__in=workshop_ids).values_list("pk", "version"))
+    return tables, workshops
+
+
+def _heard(members) -> tuple[dict, dict]:
+    """The newest table and workshop versions this process's sockets have heard of."""
+    tables: dict[int, int] = {}
+    workshops: dict[int, int] = {}
+    for c in members:
+        if c.table_id:
+            tables[c.table_id] = max(tables.get(c.table_id, -1), c.want_v, c.shown_v)
+        workshops[c.workshop_id] = max(workshops.get(c.workshop_id, -1), c.want_w, c.shown_w)
+    return tables, workshops
+
+
+async def check_versions(suspects: tuple[dict, dict]) -> tuple[dict, dict]:
+    """One check. `suspects` are the versions found unheard at the previous check;
+    those still unheard now are shown. Returns this check's suspects."""
+    from tournament.consumers import in_db_thread
+
+    members = [
+        c for c in list(_members)
+        if not getattr(c, "closed", False) and getattr(c, "player_id", None) is not None
+    ]
+    if not members:
+        return {}, {}
+    heard_t, heard_w = _heard(members)
+    lost_t = {t: v for t, v in suspects[0].items() if heard_t.get(t, v) < v}
+    lost_w = {w: v for w, v in suspects[1].items() if heard_w.get(w, v) < v}
+    if lost_t or lost_w:
+        log.warning(
+            "versions never announced: tables %s, workshops %s; showing them",
+            sorted(lost_t), sorted(lost_w),
+        )
+        for c in members:
+            if c.table_id in lost_t:
+                c.request_view(v=lost_t[c.table_id])
+            if c.workshop_id in lost_w:
+                c.request_view(w=lost_w[c.workshop_id])
+    tables, workshops = await in_db_thread(read_versions)(sorted(heard_t), sorted(heard_w))
+    heard_t, heard_w = _heard(members)  # messages that came in meanwhile
+    return (
+        {t: v for t, v in tables.items() if heard_t.get(t, -1) < v},
+        {w: v for w, v in workshops.items() if heard_w.get(w, -1) < v},
+    )
+
+
+async def _watch_versions() -> None:
+    interval = float(getattr(settings, "BARNGA_VERSION_CHECK_SECONDS", 5.0))
+    suspects: tuple[dict, dict] = ({}, {})
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            suspects = await check_versions(suspects)
+        except Exception:  # the database away for a moment: look again next time
+            log.exception("checking the sockets' versions")
+            suspects = ({}, {})
