@@ -9,6 +9,7 @@ reads that database through `python -c` driver scripts, as an operator would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -372,6 +373,25 @@ async def wait_until(predicate, timeout: float, what: str, step: float = 0.1) ->
 
 def acked_ids(bots) -> set[str]:
     return set().union(*(b.acked for b in bots))
+
+
+@contextlib.asynccontextmanager
+async def playing(bots):
+    """The bots' phones play until the block ends, then are stopped."""
+    stopping = asyncio.Event()
+    tasks = [asyncio.ensure_future(bot.run(stopping)) for bot in bots]
+    try:
+        yield
+    finally:
+        stopping.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def assert_nothing_lost(cluster, bots) -> None:
+    """Every acknowledged action is in the log, and every game replays as stored."""
+    result = await asyncio.to_thread(final_check, cluster, acked_ids(bots))
+    assert result["missing"] == []
+    assert result["problems"] == []
 
 
 def final_check(cluster: Cluster, acked: set[str], extra: str = "") -> dict:

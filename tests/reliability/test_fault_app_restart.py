@@ -12,7 +12,7 @@ import asyncio
 import re
 
 import pytest
-from fault_cluster import SETUP, Bot, acked_ids, final_check, wait_until
+from fault_cluster import SETUP, Bot, acked_ids, assert_nothing_lost, playing, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -50,9 +50,7 @@ async def test_restart_everything_between_rounds(cluster):
         Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
         for i, p in enumerate(setup["players"])
     ]
-    stopping = asyncio.Event()
-    tasks = [asyncio.ensure_future(bot.run(stopping)) for bot in bots]
-    try:
+    async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 30, 60, "30 acknowledged actions")
         await asyncio.to_thread(cluster.run, END_ROUND)
         await wait_until(lambda: all(bot.phase == "between" for bot in bots), 30, "the round's end")
@@ -81,10 +79,5 @@ async def test_restart_everything_between_rounds(cluster):
             "everyone playing in the next round",
         )
         assert {bot.name: bot.table for bot in bots} == nxt["tables"]
-    finally:
-        stopping.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
-    result = await asyncio.to_thread(final_check, cluster, acked_ids(bots))
-    assert result["missing"] == []
-    assert result["problems"] == []
+    await assert_nothing_lost(cluster, bots)

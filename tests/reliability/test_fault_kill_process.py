@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fault_cluster import SETUP, Bot, acked_ids, final_check, wait_until
+from fault_cluster import SETUP, Bot, acked_ids, final_check, playing, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -46,9 +46,7 @@ async def test_kill_one_of_two_processes_mid_round(cluster):
         Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
         for i, p in enumerate(setup["players"])
     ]
-    stopping = asyncio.Event()
-    tasks = [asyncio.ensure_future(bot.run(stopping)) for bot in bots]
-    try:
+    async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 40, 60, "40 acknowledged actions")
         # Kill the process that holds more phones. The phones split 4/4, but one whose
         # first try failed has gone to the other process and stays there, so killing
@@ -82,9 +80,6 @@ async def test_kill_one_of_two_processes_mid_round(cluster):
         )
         ports.append(a2)
         await wait_until(lambda: all(bot.phase == "between" for bot in bots), 30, "the round's end")
-    finally:
-        stopping.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
     result = await asyncio.to_thread(final_check, cluster, acked_ids(bots), ROUND_RESULT)
     assert result["missing"] == [], "acknowledged actions missing from the log"

@@ -13,7 +13,7 @@ import asyncio
 
 import pytest
 import redis
-from fault_cluster import SETUP, Bot, acked_ids, final_check, wait_until
+from fault_cluster import SETUP, Bot, acked_ids, assert_nothing_lost, playing, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -30,9 +30,7 @@ async def test_redis_restart_mid_round(cluster):
         Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
         for i, p in enumerate(setup["players"])
     ]
-    stopping = asyncio.Event()
-    tasks = [asyncio.ensure_future(bot.run(stopping)) for bot in bots]
-    try:
+    async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 30, 60, "30 acknowledged actions")
         for fault in ("flush", "restart"):
             before = {bot.name: len(bot.acked) for bot in bots}
@@ -51,10 +49,5 @@ async def test_redis_restart_mid_round(cluster):
             if fault == "flush":
                 assert sum(len(bot.closes) for bot in bots) == closes  # nobody reconnected
             assert took <= RECOVERY_SECONDS, f"play took {took:.1f} s to recover from the {fault}"
-    finally:
-        stopping.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
-    result = await asyncio.to_thread(final_check, cluster, acked_ids(bots))
-    assert result["missing"] == []
-    assert result["problems"] == []
+    await assert_nothing_lost(cluster, bots)

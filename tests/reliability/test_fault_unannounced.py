@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fault_cluster import SETUP, Bot, acked_ids, final_check, wait_until
+from fault_cluster import SETUP, Bot, acked_ids, assert_nothing_lost, playing, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -63,9 +63,7 @@ async def test_a_move_never_announced_reaches_every_phone(cluster):
         bots.append(Bot(name=p["name"], cookie=p["cookie"], home_port=ports[k % 2], ports=ports))
     at_one = [bot for bot in bots if table_of[bot.name] == 1]
     assert {bot.home_port for bot in at_one} == {a, b}  # table 1 spans both processes
-    stopping = asyncio.Event()
-    tasks = [asyncio.ensure_future(bot.run(stopping)) for bot in bots]
-    try:
+    async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 20, 60, "20 acknowledged actions")
         for bot in at_one:
             bot.play = False
@@ -86,11 +84,6 @@ async def test_a_move_never_announced_reaches_every_phone(cluster):
             30,
             "table 1 playing on",
         )
-    finally:
-        stopping.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
-    result = await asyncio.to_thread(final_check, cluster, acked_ids(bots))
-    assert result["missing"] == []
-    assert result["problems"] == []
+    await assert_nothing_lost(cluster, bots)
 
