@@ -90,8 +90,12 @@ async def _watch(url: str) -> None:
         await asyncio.sleep(interval)
 
 
+def _open_members() -> list:
+    return [c for c in list(_members) if not getattr(c, "closed", False)]
+
+
 async def reset_all(why: str) -> int:
-    members = [c for c in list(_members) if not getattr(c, "closed", False)]
+    members = _open_members()
     log.warning("Redis %s: resyncing %d socket(s)", why, len(members))
     for consumer in members:
         try:
@@ -126,10 +130,7 @@ async def check_versions(suspects: tuple[dict, dict]) -> tuple[dict, dict]:
     those still unheard now are shown. Returns this check's suspects."""
     from tournament.consumers import in_db_thread
 
-    members = [
-        c for c in list(_members)
-        if not getattr(c, "closed", False) and getattr(c, "player_id", None) is not None
-    ]
+    members = _open_members()  # registered once their player is known (connect)
     if not members:
         return {}, {}
     heard_t, heard_w = _heard(members)
