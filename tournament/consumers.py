@@ -198,6 +198,7 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         self.player: Player | None = None  # own row, as of workshop version player_w
         self.player_w = -1
         self.last_digest = None
+        self.marks_game = None
         self.rate = RateWindow(settings.BARNGA_WS_RATE)
         await self.channel_layer.group_add(
             broadcast.players_group(self.workshop_id), self.channel_name
@@ -388,11 +389,13 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
             # setting): no render, no message.
             self.shown_v, self.shown_w = max(self.shown_v, v), max(self.shown_w, w)
             return
-        html = render_to_string(
-            "play/_screen.html", selectors.compose_screen(self.player, wpart, tpart)
-        )
+        ctx = selectors.compose_screen(self.player, wpart, tpart)
+        html = render_to_string("play/_screen.html", ctx)
         self.shown_v, self.shown_w = max(self.shown_v, v), max(self.shown_w, w)
         self.last_digest = digest
+        game = ctx["game"]
+        # The game whose seats this screen lists, each with its "claimed" mark.
+        self.marks_game = game["id"] if game and "seats" in game else None
         await self.send_json({"t": "view", "v": v, "w": w, "html": html, "force": force})
 
     async def close_unknown(self):
@@ -416,8 +419,38 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):
         # cached table part with it; the others find it done (screencache.follow).
         screencache.follow(event)
         # Versions let a socket skip the render when it already showed this one.
-        if event["table"] == self.table_id and event["version"] > self.shown_v:
-            self.request_view(v=event["version"])
+        if event["table"] != self.table_id or event["version"] <= self.shown_v:
+            return
+        if self._only_a_mark(event):
+            return await self.send_claimed_mark(event)
+        self.request_view(v=event["version"])
+
+    def _only_a_mark(self, event) -> bool:
+        """Another seat's claim that changes this screen only in that seat's mark
+        (services.play: `mark_claimed_by`), and this socket shows the version just
+        before it with nothing else to render."""
+        move = event.get("move")
+        by = move.get("mark_claimed_by") if move else None
+        return (
+            by is not None
+            and by != self.player_id
+            and move["game"] == self.marks_game
+            and event["version"] == self.shown_v + 1
+            and (self._render is None or self._render.done())
+            and not self.want_force
+            and self.want_v <= self.shown_v
+            and self.want_w <= self.shown_w
+        )
+
+    async def send_claimed_mark(self, event):
+        """The screen of version v with one seat marked as claimed: what a render of v
+        would show (the phone checks it shows v - 1, else asks for the screen)."""
+        v = event["version"]
+        self.shown_v = v
+        if self.last_digest is not None:
+            self.last_digest = (self.table_id, v, *self.last_digest[2:])
+        seat = event["move"]["action"]["seat"]
+        await self.send_json({"t": "claimed", "v": v, "from": v - 1, "seat": seat})
 
     async def workshop_changed(self, event):
         if event["version"] > self.shown_w:

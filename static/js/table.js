@@ -41,6 +41,7 @@
   function handle(msg) {
     switch (msg.t) {
       case "view": return swap(msg);
+      case "claimed": return markClaimed(msg);
       case "error": return showToast(msg.message);
       case "gesture": return react(msg);
       case "stroke": if (msg.by !== me) drawStroke(msg.points); return;
@@ -78,6 +79,26 @@
     }
     talk.hidden = next.dataset.canGesture !== "1";
     startClocks();
+  }
+
+  // Another seat claimed the trick and nothing else changed: the server sends that
+  // seat's mark instead of the screen. It applies only to the version it follows;
+  // any other screen asks for the whole one.
+  function markClaimed(msg) {
+    const current = screen();
+    if (versions(current).v >= msg.v) return; // a newer screen is shown already
+    const seat = current.querySelectorAll(".seats > li.seat")[msg.seat];
+    if (versions(current).v !== msg.from || !seat) {
+      send({ action: "sync" });
+      return;
+    }
+    if (!seat.querySelector(".claimed-badge")) {
+      const mark = document.createElement("span");
+      mark.className = "badge claimed-badge";
+      mark.textContent = "claimed";
+      seat.appendChild(mark);
+    }
+    current.dataset.version = String(msg.v);
   }
 
   // ---- picking cards for a move: [data-pick] toggles; a [data-action="act"] button

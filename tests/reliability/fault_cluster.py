@@ -337,6 +337,13 @@ class Bot:
                     self.last_view_at = time.monotonic()
                     if self.play:
                         await self._act(ws, msg["v"], msg["html"])
+                elif t == "claimed":
+                    # Another seat's claim marked on this screen (static/js/table.js
+                    # markClaimed): nothing this bot can tap changes.
+                    if msg["from"] == self.version:
+                        self.version = msg["v"]
+                    elif msg["v"] > self.version:
+                        await ws.send(json.dumps({"action": "sync"}))
                 elif t == "ack":
                     self.acked.add(msg["id"])
                 elif t == "error":

@@ -52,6 +52,45 @@ def test_a_bot_reads_the_same_taps_a_phone_offers():
     assert taps[leader]["action"] == "play" and taps[leader]["card"] in legal
 
 
+def test_a_bot_takes_a_claimed_mark_as_the_next_screen_and_resyncs_when_it_does_not_follow():
+    import asyncio
+
+    from tournament.loadtest.bots import Worker
+
+    class Socket:  # what the bot sends, instead of a server
+        def __init__(self):
+            self.sent = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    seat = {"player_id": 1, "url": "ws://x", "origin": "http://x", "cookie": None}
+    worker = Worker(
+        {"mode": "game", "think_ms": 0, "seconds": 1,
+         "tables": [{"key": 1, "seats": [seat, {**seat, "player_id": 2}]}]}
+    )
+    table = worker.tables[0]
+    a, b = table.seats
+    for s in (a, b):
+        s.ws = Socket()
+        worker.on_view(table, s, {"v": 5, "html": "<div>claim step</div>"}, 1.0)
+    table.waiting.append((6, 0.5, "claim"))  # a's claim made version 6
+
+    async def marks():
+        worker.on_claimed_mark(table, b, {"t": "claimed", "v": 6, "from": 5, "seat": 0}, 2.0)
+        assert b.v == 6 and b.html == "<div>claim step</div>" and b.reached(6) == 2.0
+        assert table.waiting == [(6, 0.5, "claim")]  # a has not shown 6 yet
+        worker.on_view(table, a, {"v": 6, "html": "<div>claimed</div>"}, 2.5)
+        assert table.waiting == [] and worker.latencies == [2000.0]
+        # A mark for a screen the bot does not show: it asks for the whole screen.
+        worker.on_claimed_mark(table, b, {"t": "claimed", "v": 9, "from": 8, "seat": 0}, 3.0)
+        await asyncio.sleep(0)
+        assert b.v == 6 and b.ws.sent == [{"action": "sync"}]
+        assert worker.errors == {"claimed:not_following": 1} and worker.marks == 2
+
+    asyncio.run(marks())
+
+
 def test_lost_and_duplicated_compare_acks_with_the_stored_log():
     w = make_workshop(players=5, tables=1, seats=5)
     to_scored_round(w)

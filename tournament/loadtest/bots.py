@@ -98,6 +98,7 @@ class Worker:
         self.acked: list[tuple[int, str]] = []
         self.errors: Counter = Counter()
         self.views = 0
+        self.marks = 0  # "claimed" marks received instead of views
         self.actions_sent = 0
         self.samples: list[str] = []  # a few refused actions, for the report
 
@@ -142,6 +143,8 @@ class Worker:
                 t = msg.get("t")
                 if t == "view":
                     self.on_view(table, seat, msg, now)
+                elif t == "claimed":
+                    self.on_claimed_mark(table, seat, msg, now)
                 elif t == "ack":
                     self.on_ack(table, seat, msg, now)
                 elif t == "error":
@@ -166,8 +169,30 @@ class Worker:
         self.views += 1
         if msg.get("force"):
             seat.await_resync = False
-        v = msg.get("v") or 0
         seat.html = msg.get("html") or ""
+        self.shown(table, seat, msg.get("v") or 0, now)
+
+    def on_claimed_mark(self, table: Table, seat: Seat, msg: dict, now: float) -> None:
+        """Another seat's claim marked on this screen (static/js/table.js markClaimed):
+        the screen it follows with only that mark new, so what the bot can tap is the
+        same. On any other screen it asks for the whole one, as the phone does."""
+        self.marks += 1
+        if seat.v >= msg["v"]:
+            return
+        if seat.v != msg["from"]:
+            self.errors["claimed:not_following"] += 1
+            asyncio.get_running_loop().create_task(self.sync(seat))
+            return
+        self.shown(table, seat, msg["v"], now)
+
+    async def sync(self, seat: Seat) -> None:
+        try:
+            await seat.ws.send(json.dumps({"action": "sync"}))
+        except websockets.ConnectionClosed:
+            self.errors["send:closed"] += 1
+
+    def shown(self, table: Table, seat: Seat, v: int, now: float) -> None:
+        """The seat's screen now shows table version v."""
         seat.v = v
         if not seat.shown_v or v > seat.shown_v[-1]:
             seat.shown_v.append(v)
@@ -302,6 +327,7 @@ class Worker:
             "acked": self.acked,
             "errors": dict(self.errors),
             "views": self.views,
+            "marks": self.marks,
             "sent": self.actions_sent,
             "samples": self.samples,
         }

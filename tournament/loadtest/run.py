@@ -314,7 +314,11 @@ def run(
         if line:
             log(line)
     views = sum(r["views"] for r in results)
-    log(f"views received: {views} ({views / seconds:.0f}/s); errors by kind: {dict(errors) or 'none'}")
+    claimed_marks = sum(r.get("marks", 0) for r in results)
+    log(
+        f"views received: {views} ({views / seconds:.0f}/s), and {claimed_marks} claimed marks "
+        f"instead of views; errors by kind: {dict(errors) or 'none'}"
+    )
     if "go" in marks and "done" in marks:
         (start, t0), (end, t1) = marks["go"], marks["done"]
         clients = [r.get("cpu_s") for r in results]
