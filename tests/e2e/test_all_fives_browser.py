@@ -8,10 +8,9 @@ tap their playable cards until a trick is complete. Every phone's screen follows
 from __future__ import annotations
 
 import pytest
-from phones import join, wait_version
+from phones import dealt_table, wait_version
 
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
@@ -26,15 +25,8 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
     workshop = services.workshop_create(
         name="All Fives browser", game="all_fives", table_count=1, seats_per_table=3, seed=5
     )
-    pages = {}
-    for name in NAMES:
-        pages[name] = phone()
-        join(pages[name], live_server_url, workshop.code, name)
-    services.players_seat_home(workshop_id=workshop.pk)
-    services.workshop_start_study(workshop_id=workshop.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
+    pages, game, seat_names = dealt_table(live_server_url, phone, workshop, NAMES)
     assert game.kind == "all_fives"
-    seat_names = [Player.objects.get(pk=pid).name for pid in game.players]
     state = gamestate.load_state(game)
     eldest, dealer = seat_names[state.eldest], seat_names[state.dealer]
 

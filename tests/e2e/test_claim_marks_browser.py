@@ -4,11 +4,10 @@ one the server would render (static/js/table.js markClaimed, in Chromium)."""
 from __future__ import annotations
 
 import pytest
-from phones import join, version, wait_change
+from phones import dealt_table, version, wait_change
 
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
@@ -40,14 +39,7 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
     workshop = services.workshop_create(
         name="Claim marks", table_count=1, seats_per_table=3, seed=5
     )
-    pages = {}
-    for name in NAMES:
-        pages[name] = phone()
-        join(pages[name], live_server_url, workshop.code, name)
-    services.players_seat_home(workshop_id=workshop.pk)
-    services.workshop_start_study(workshop_id=workshop.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
-    seat_names = [Player.objects.get(pk=pid).name for pid in game.players]
+    pages, game, seat_names = dealt_table(live_server_url, phone, workshop, NAMES)
     # The first trick, played through the services: then every seat claims.
     while True:
         game.refresh_from_db()

@@ -13,11 +13,10 @@ import random
 import time
 
 import pytest
-from phones import join
+from phones import dealt_table
 
 from games import seven_up as su
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
 from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
@@ -60,15 +59,8 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         name="Seven up in a browser", game="seven_up", table_count=1, seats_per_table=3, seed=3
     )
     services.sheets_assign(workshop_id=workshop.pk, assignment={"1": "classic"})
-    pages = {}
-    for name in NAMES:
-        pages[name] = phone()
-        join(pages[name], live_server_url, workshop.code, name)
-    services.players_seat_home(workshop_id=workshop.pk)
-    services.workshop_start_study(workshop_id=workshop.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
+    pages, game, names = dealt_table(live_server_url, phone, workshop, NAMES)
     assert game.kind == "seven_up"
-    names = [Player.objects.get(pk=pid).name for pid in game.players]
     by_seat = [pages[n] for n in names]
 
     # ---- a bidding round, tapped on the phones
