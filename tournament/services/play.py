@@ -302,9 +302,12 @@ def _apply(
         "action": action,
         "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
     }
-    if _only_claimed_marks_change(kind, action, actor, state, new_state):
-        # The other seats' screens differ only in this seat's "claimed" mark: their
-        # sockets send that mark instead of a screen (consumers.PlayerConsumer).
+    if not barrier and not state.dispute and not new_state.dispute and actor is not None:
+        # A claim that keeps the trick waiting for claims, with no dispute before or
+        # after: another seat's view (five_tricks.view) differs only in `claimed` (its
+        # hand, the cards on the table, its own claim and suggestion, the time limit
+        # and the tricks are as before; claims stay hidden until a dispute). Those
+        # sockets send that seat's mark instead of a screen (consumers.PlayerConsumer).
         move["mark_claimed_by"] = actor.pk
     version = bump_table(table, barrier=barrier, move=move, writes=writes)
     _send_action(writes, game)
@@ -314,22 +317,6 @@ def _apply(
     elif game.state == GameState.PLAYING and wversion is not None:
         transaction.on_commit(lambda: screencache.advance(table, before, game, new_state, wversion))
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
-
-
-def _only_claimed_marks_change(kind, action: dict, actor: Player | None, before, after) -> bool:
-    """A claim that keeps the trick waiting for claims, with no dispute before or after.
-
-    Another seat's view (five_tricks.view) then differs only in `claimed`: its hand,
-    the cards on the table, its own claim and suggestion, the time limit and the
-    tricks are as before, and claims stay hidden until a dispute."""
-    return (
-        kind.records_tricks
-        and actor is not None
-        and action["type"] == "claim"
-        and before.phase == after.phase == "claim"
-        and not before.dispute
-        and not after.dispute
-    )
 
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
