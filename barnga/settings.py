@@ -264,3 +264,20 @@ BARNGA_LAYER_CHECK_SECONDS = float(os.environ.get("BARNGA_LAYER_CHECK_SECONDS", 
 # (tournament/layerwatch.py: a change whose message was never published). Not much
 # less: under a burst a message may take a couple of seconds to reach its sockets.
 BARNGA_VERSION_CHECK_SECONDS = float(os.environ.get("BARNGA_VERSION_CHECK_SECONDS", "5.0"))
+
+
+def gc_threshold(value: str) -> tuple[int, int, int]:
+    """'50000,10,10' → (50000, 10, 10): the collector's three thresholds."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) or int(parts[0]) == 0:
+        raise RuntimeError(
+            f"BARNGA_GC_THRESHOLD must be three whole numbers, the first above 0, "
+            f"such as 50000,10,10 (got {value!r})"
+        )
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+# The cyclic garbage collector's thresholds in each web process (barnga/asgi.py).
+# Python's (700, 10, 10) made a loaded process collect its youngest objects every few
+# milliseconds of work and everything every ~10 s, finding almost no garbage.
+BARNGA_GC_THRESHOLD = gc_threshold(os.environ.get("BARNGA_GC_THRESHOLD", "50000,10,10"))
