@@ -42,11 +42,12 @@ gc.freeze()
 
 # Collect far less often than Python's default (700, 10, 10). Reference counting frees
 # almost everything a socket's work makes; under load (1,000 players, gc.callbacks
-# timing each collection) a process still ran about 600 young collections, 55
-# middle ones (10-60 ms each) and 5 full ones (100-200 ms each) a minute, which
-# between them found little garbage (a few hundred objects in most runs): about a
-# tenth of its CPU, and its sockets stopped for each. With 50,000 it runs 3-4 young collections in that time
-# (25-70 ms each) and nothing else. Cyclic garbage still goes, later.
+# timing each collection) a process still ran, in about a minute, some 600 young
+# collections, 55 middle ones (p50 8-17 ms, up to 77) and 4-5 full ones (p50 96-144
+# ms, up to 207), which found little garbage (a few hundred objects in most runs):
+# about a tenth of its CPU, and all its sockets stopped for each. With 50,000 it runs
+# 3-4 young collections in that time (25-120 ms each) and nothing else. Cyclic
+# garbage still goes, later (README, "Running several processes").
 from django.conf import settings  # noqa: E402
 
 gc.set_threshold(*settings.BARNGA_GC_THRESHOLD)
