@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from threading import Lock
 
+from django.db import DEFAULT_DB_ALIAS, connections
+
 from games import kinds
+from tournament import rawsql
+from tournament.models import Action
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[int, int], object] = OrderedDict()
@@ -62,14 +66,32 @@ def load_state(game):
     # may see later actions already, and a state cached under the wrong seq would be
     # served to every later reader of that seq.
     kind = kind_of(game)
-    for payload in (
-        game.actions.filter(seq__gt=base_seq, seq__lte=game.seq)
-        .order_by("seq")
-        .values_list("payload", flat=True)
-    ):
+    for payload in _payloads(game, base_seq):
         state, _ = kind.apply(state, payload)
     _remember(key, state)
     return state
+
+
+_PAYLOADS_SQL = (
+    "SELECT payload FROM tournament_action WHERE game_id = %s AND seq > %s AND seq <= %s"
+    " ORDER BY seq"
+)
+
+
+def _payloads(game, after_seq: int) -> list:
+    """The payloads of `game`'s actions after `after_seq`, up to `game.seq`, in order.
+
+    Plain SQL on the statement-preparing cursor: a process that did not take a
+    table's last actions itself (the other web process did, and its message has
+    not arrived yet) reads them here, under the table's lock. Through the ORM,
+    building the query took nine tenths of that read's interpreter time, and the
+    read was 4.5 % of a web process's (py-spy --gil, 1,000 players)."""
+    db = connections[game._state.db or DEFAULT_DB_ALIAS]
+    field = Action._meta.get_field("payload")
+    with rawsql.prepared_cursor(db) as cursor:
+        cursor.execute(_PAYLOADS_SQL, [game.pk, after_seq, game.seq])
+        rows = cursor.fetchall()
+    return [field.from_db_value(value, None, db) for (value,) in rows]
 
 
 def replay_log(game):

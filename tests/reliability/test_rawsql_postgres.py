@@ -47,3 +47,49 @@ def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_ur
         {**env, "DATABASE_URL": url},
     )
     assert result == {"diffs": [], "seen": True, "players_is_list": True}
+
+
+def test_a_replay_after_a_cache_miss_equals_the_logs_on_postgres(postgres_url, redis_url):
+    """gamestate.load_state reads the actions it has not seen with plain SQL on the
+    statement-preparing cursor: on PostgreSQL the payloads come back as the engine
+    wants them (dicts, not JSON text), in order, and only those up to the game's seq."""
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_replay", env)
+    result = run_python(running_round(
+        """
+        from games import five_tricks
+        from tournament import gamestate, services
+        from tournament.models import Game
+
+        game = Game.objects.get(state="playing")
+        states = [gamestate.load_state(game)]
+        for i in range(3):
+            state = states[-1]
+            seat = state.to_act
+            card = five_tricks.legal_actions(state, seat)[0]["card"]
+            services.game_play(player_id=game.players[seat], card=card, client_action_id=f"c{i}")
+            game.refresh_from_db()
+            states.append(gamestate.load_state(game))
+        checks = {}
+        # Every miss, from nothing and from each earlier state, many times over
+        # (psycopg prepares the statement after a few runs).
+        for run in range(8):
+            for base in range(3):
+                gamestate.clear_cache()
+                behind = Game.objects.get(pk=game.pk)
+                behind.seq = base
+                gamestate.remember(behind, states[base])
+                checks[(run, base)] = gamestate.load_state(game) == states[3]
+        gamestate.clear_cache()
+        middle = Game.objects.get(pk=game.pk)
+        middle.seq = 2
+        result = {
+            "all": all(checks.values()),
+            "middle": gamestate.load_state(middle) == states[2],
+            "log": gamestate.replay_log(game) == states[3],
+            "seq": game.seq,
+        }
+        """, tables=1, seats=4),
+        {**env, "DATABASE_URL": url},
+    )
+    assert result == {"all": True, "middle": True, "log": True, "seq": 3}
