@@ -19,6 +19,7 @@ from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
 from tournament import broadcast, layerwatch, rawsql, screencache, selectors, services
+from tournament.dispatch import InTurnDispatchMixin
 from tournament.errors import ServiceError
 from tournament.identity import token_from_cookie_value
 from tournament.models import Gesture, Player
@@ -162,10 +163,12 @@ class RateWindow:
         return "refuse" if self.count == self.limit + 1 else "drop"
 
 
-class PlayerConsumer(AsyncJsonWebsocketConsumer):
+class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
     """One phone. Views are rendered by one task per socket (`_render_pending`), so a
     burst of changes costs at most one render in flight and one queued, and each
-    render uses the shared parts cached per version (`tournament.screencache`)."""
+    render uses the shared parts cached per version (`tournament.screencache`).
+    Messages are handled one at a time as Channels does, with a lighter loop
+    (`tournament.dispatch`): a socket's phone sends few, but it hears every change."""
 
     player_id: int | None = None
     table_id: int | None = None
