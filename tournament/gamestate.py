@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from threading import Lock
 
-from django.db import DEFAULT_DB_ALIAS, connections
-
 from games import kinds
-from tournament import rawsql
-from tournament.models import Action
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[int, int], object] = OrderedDict()
@@ -86,6 +82,12 @@ def _payloads(game, after_seq: int) -> list:
     not arrived yet) reads them here, under the table's lock. Through the ORM,
     building the query took nine tenths of that read's interpreter time, and the
     read was 4.5 % of a web process's (py-spy --gil, 1,000 players)."""
+    # Imported here: tournament.check_export replays with this module without Django.
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    from tournament import rawsql
+    from tournament.models import Action
+
     db = connections[game._state.db or DEFAULT_DB_ALIAS]
     field = Action._meta.get_field("payload")
     with rawsql.prepared_cursor(db) as cursor:
