@@ -3,9 +3,10 @@
 Whole games through the services, with disputes decided by the claim timer: every
 row agrees with the replay of the log (tournament.integrity), JSON is stored as
 JSON (not as a string of it), a duplicate changes nothing, and an ordinary play
-costs three statements (lock, read, the writes) between BEGIN and COMMIT, the
-first two prepared on the server once per connection; a game's last action adds
-only the next deal's three.
+costs three round trips between BEGIN and COMMIT: the lock, the read, and its
+three writes together in psycopg's pipeline mode, every one of them prepared on
+the server once per connection; a game's last action adds only the next deal's
+three statements.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ DRIVER = """
                                            winner_player_id=game.players[winner],
                                            client_action_id=f"a{n}")
 
+    def in_pipeline(execute, sql, params, many, context):
+        # Marks the statements sent in psycopg's pipeline mode (one round trip).
+        pipelined.append(bool(connection.connection.pgconn.pipeline_status))
+        return execute(sql, params, many, context)
+
     play_statements = set()  # what an ordinary play (not a game's first or last) sends
     end_statements = set()  # what a game's last action sends (it deals the next game)
     n = 0
@@ -49,9 +55,14 @@ DRIVER = """
         game = Game.objects.filter(state="playing").get()
         plain_play = gamestate.load_state(game).phase == "play" and game.seq > 0
         act = next_action(game, n)
-        with CaptureQueriesContext(connection) as ctx:
+        pipelined = []
+        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(in_pipeline):
             act()
-        sent = tuple(q["sql"].split()[0] for q in ctx.captured_queries)
+        flags = iter(pipelined)  # the statements in order, without BEGIN and COMMIT
+        sent = tuple(
+            word + ("*" if word not in ("BEGIN", "COMMIT") and next(flags) else "")
+            for word in (q["sql"].split()[0] for q in ctx.captured_queries)
+        )
         if not Game.objects.filter(pk=game.pk, state="playing").exists():
             end_statements.add(sent)
         elif plain_play:
@@ -109,11 +120,12 @@ DRIVER = """
         "unchanged": before == after,
         "play_statements": sorted(play_statements),
         "end_statements": sorted(end_statements),
-        "prepared": [
+        "prepared": sorted({
             ("lock" if "FOR NO KEY UPDATE OF t" in sql else
-             "read" if "EXISTS(SELECT 1 FROM tournament_action" in sql else "other")
+             "read" if "EXISTS(SELECT 1 FROM tournament_action" in sql else
+             " ".join(sql.split()[:3]))
             for sql in prepared
-        ],
+        }),
     }
 """
 
@@ -131,14 +143,80 @@ def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
     assert r["disputes"] > 0 and r["unresolved"] <= 1 and r["timeouts"] > 0
     assert r["not_json"] == [0, 0, 0]
     assert r["duplicate"] == "refused" and r["unchanged"]
-    # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one.
-    assert r["play_statements"] == [["BEGIN", "SELECT", "SELECT", "INSERT", "COMMIT"]]
+    # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one
+    # round trip (marked *: sent in pipeline mode).
+    assert r["play_statements"] == [
+        ["BEGIN", "SELECT", "SELECT", "INSERT*", "UPDATE*", "UPDATE*", "COMMIT"]
+    ]
     # A game's last action (here the claim timer's, which reads the game too): after
     # its reads, its rows and the game's result as one, then the next deal (the
     # seated players, the new game, the table's version again).
     assert r["end_statements"]
     for sent in r["end_statements"]:
-        writes = sent.index("INSERT")
+        writes = sent.index("INSERT*")
+        deal = writes + sum(1 for s in sent if s.endswith("*"))
         assert sent[0] == "BEGIN" and set(sent[1:writes]) == {"SELECT"}, sent
-        assert sent[writes:] == ["INSERT", "SELECT", "INSERT", "UPDATE", "COMMIT"], sent
-    assert sorted(r["prepared"]) == ["lock", "read"]
+        assert all(s.endswith("*") for s in sent[writes:deal]), sent
+        assert sent[deal:] == ["SELECT", "INSERT", "UPDATE", "COMMIT"], sent
+    # Prepared on the server: the action's lock and read, and its writes.
+    assert {"lock", "read", 'INSERT INTO "tournament_action"', 'UPDATE "tournament_game" SET',
+            'UPDATE "tournament_table" SET'} <= set(r["prepared"]), r["prepared"]
+
+
+def test_a_unique_violation_in_the_pipeline_is_a_refused_duplicate_on_postgres(
+    postgres_url, redis_url
+):
+    """Two actions with one seq (what the table lock and the client-id check should
+    never let through): the second's writes fail when the pipeline syncs, as an
+    IntegrityError the action turns into DuplicateAction, and roll back whole: its
+    table version is not written, and the connection serves the next action. Ten
+    times over, so the statements are prepared by then."""
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_writes_dup", env)
+    result = run_python(running_round(
+        """
+        from django.db import IntegrityError, transaction
+        from django.utils import timezone
+        from games import five_tricks
+        from tournament import gamestate, rawsql
+        from tournament.errors import DuplicateAction
+        from tournament.models import Action, Game, Table
+        from tournament.services import play
+
+        game = Game.objects.get(state="playing")
+        outcomes = []
+        for i in range(10):
+            state = gamestate.load_state(game)
+            if state.phase == "play":
+                seat = state.to_act
+                card = five_tricks.legal_actions(state, seat)[0]["card"]
+                services.game_play(player_id=game.players[seat], card=card, client_action_id=f"p{i}")
+            else:  # everyone agrees: no dispute
+                seat = next(s for s, c in enumerate(state.claims) if c is None)
+                winner = state.current[0][0]
+                services.game_claim(player_id=game.players[seat],
+                                    winner_player_id=game.players[winner], client_action_id=f"p{i}")
+            game.refresh_from_db()
+            table = Table.objects.get(pk=game.table_id)
+            before = (Action.objects.count(), table.version, game.seq)
+            try:
+                with transaction.atomic():
+                    game.seq += 1  # as play._apply does; the row below takes the last seq
+                    writes = rawsql.Writes()
+                    writes.insert(Action, game_id=game.pk, seq=game.seq - 1, actor_id=None,
+                                  kind="play", payload={}, events=[], client_action_id=None,
+                                  created_at=timezone.now())
+                    writes.update(Table, {"id": table.pk}, version=table.version + 1)
+                    play._send_action(writes, game)
+                outcomes.append("written")
+            except DuplicateAction:
+                outcomes.append("refused")
+            table.refresh_from_db()
+            after = (Action.objects.count(), table.version, game.seq)  # seq as it was
+            outcomes.append(before == after)
+            game.refresh_from_db()
+        result = {"outcomes": outcomes}
+        """, tables=1, seats=4),
+        {**env, "DATABASE_URL": url},
+    )
+    assert result == {"outcomes": ["refused", True] * 10}
