@@ -112,10 +112,9 @@ def instances(row, *models, using: str = "default") -> list:
 class Writes:
     """Writes of one transaction sent together when it ends (`send`).
 
-    On PostgreSQL they go as one round trip (psycopg's pipeline mode), as prepared
-    statements; SQLite's driver takes one statement at a time. An action wrote its
-    log entry, claim, game and table in four round trips, each also paying for the
-    ORM building its statement.
+    On PostgreSQL they go as one prepared statement (one round trip); SQLite's
+    driver takes one statement at a time. An action wrote its log entry, claim, game
+    and table in four round trips, each also paying for the ORM building its statement.
     Values are prepared as the ORM prepares them for saving (JSON, dates, keys by id).
     """
 
@@ -178,18 +177,17 @@ class Writes:
         if not statements:
             return
         if self.db.vendor == "postgresql" and len(statements) > 1:
-            # One round trip in psycopg's pipeline mode, each statement bound on the
-            # server (prepared_cursor): after a few runs they are prepared and
-            # PostgreSQL stops parsing and planning them. Sent as one `;`-joined
-            # simple query, every action's writes were planned anew (pg_stat_statements
+            # One statement: all but the last write as data-modifying WITH clauses.
+            # Bound on the server (prepared_cursor), it is prepared after a few runs
+            # and PostgreSQL stops parsing and planning it; sent as `;`-joined simple
+            # queries, every action's writes were planned anew (pg_stat_statements
             # at 200 players: planning the game's UPDATE took longer than running it).
-            # A statement's error (a unique violation) is raised when the pipeline
-            # syncs, on leaving it: Django's error wrapper makes it an IntegrityError.
-            with self.db.wrap_database_errors, prepared_cursor(self.db) as cursor:
-                with self.db.connection.pipeline():
-                    for sql, params in statements:
-                        cursor.execute(sql, params)
-            return
+            # The clauses run on one snapshot and do not see each other's rows, so
+            # the writes of one Writes must touch different rows (an action's do).
+            *first, (last_sql, last_params) = statements
+            sql = "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(first))
+            params = [p for _, ps in first for p in ps]
+            statements = [(f"{sql} {last_sql}", params + last_params)]
         with prepared_cursor(self.db) as cursor:
             for sql, params in statements:
                 cursor.execute(sql, params)

@@ -3,10 +3,9 @@
 Whole games through the services, with disputes decided by the claim timer: every
 row agrees with the replay of the log (tournament.integrity), JSON is stored as
 JSON (not as a string of it), a duplicate changes nothing, and an ordinary play
-costs three round trips between BEGIN and COMMIT: the lock, the read, and its
-three writes together in psycopg's pipeline mode, every one of them prepared on
-the server once per connection; a game's last action adds only the next deal's
-three statements.
+costs three statements between BEGIN and COMMIT: the lock, the read, and its
+three writes as one (WITH clauses), each of them prepared on the server once per
+connection; a game's last action adds only the next deal's three.
 """
 
 from __future__ import annotations
@@ -43,11 +42,6 @@ DRIVER = """
                                            winner_player_id=game.players[winner],
                                            client_action_id=f"a{n}")
 
-    def in_pipeline(execute, sql, params, many, context):
-        # Marks the statements sent in psycopg's pipeline mode (one round trip).
-        pipelined.append(bool(connection.connection.pgconn.pipeline_status))
-        return execute(sql, params, many, context)
-
     play_statements = set()  # what an ordinary play (not a game's first or last) sends
     end_statements = set()  # what a game's last action sends (it deals the next game)
     n = 0
@@ -55,14 +49,9 @@ DRIVER = """
         game = Game.objects.filter(state="playing").get()
         plain_play = gamestate.load_state(game).phase == "play" and game.seq > 0
         act = next_action(game, n)
-        pipelined = []
-        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(in_pipeline):
+        with CaptureQueriesContext(connection) as ctx:
             act()
-        flags = iter(pipelined)  # the statements in order, without BEGIN and COMMIT
-        sent = tuple(
-            word + ("*" if word not in ("BEGIN", "COMMIT") and next(flags) else "")
-            for word in (q["sql"].split()[0] for q in ctx.captured_queries)
-        )
+        sent = tuple(q["sql"].split()[0] for q in ctx.captured_queries)
         if not Game.objects.filter(pk=game.pk, state="playing").exists():
             end_statements.add(sent)
         elif plain_play:
@@ -123,7 +112,9 @@ DRIVER = """
         "prepared": sorted({
             ("lock" if "FOR NO KEY UPDATE OF t" in sql else
              "read" if "EXISTS(SELECT 1 FROM tournament_action" in sql else
-             " ".join(sql.split()[:3]))
+             "play" if sql.startswith('WITH w0 AS (INSERT INTO "tournament_action"')
+             and sql.count(" AS (") == 2 and 'UPDATE "tournament_game"' in sql
+             and 'UPDATE "tournament_table"' in sql else "other")
             for sql in prepared
         }),
     }
@@ -143,39 +134,33 @@ def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
     assert r["disputes"] > 0 and r["unresolved"] <= 1 and r["timeouts"] > 0
     assert r["not_json"] == [0, 0, 0]
     assert r["duplicate"] == "refused" and r["unchanged"]
-    # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one
-    # round trip (marked *: sent in pipeline mode).
-    assert r["play_statements"] == [
-        ["BEGIN", "SELECT", "SELECT", "INSERT*", "UPDATE*", "UPDATE*", "COMMIT"]
-    ]
+    # Lock, read, and the writes (INSERT action; UPDATE game; UPDATE table) as one.
+    assert r["play_statements"] == [["BEGIN", "SELECT", "SELECT", "WITH", "COMMIT"]]
     # A game's last action (here the claim timer's, which reads the game too): after
     # its reads, its rows and the game's result as one, then the next deal (the
     # seated players, the new game, the table's version again).
     assert r["end_statements"]
     for sent in r["end_statements"]:
-        writes = sent.index("INSERT*")
-        deal = writes + sum(1 for s in sent if s.endswith("*"))
+        writes = sent.index("WITH")
         assert sent[0] == "BEGIN" and set(sent[1:writes]) == {"SELECT"}, sent
-        assert all(s.endswith("*") for s in sent[writes:deal]), sent
-        assert sent[deal:] == ["SELECT", "INSERT", "UPDATE", "COMMIT"], sent
-    # Prepared on the server: the action's lock and read, and its writes.
-    assert {"lock", "read", 'INSERT INTO "tournament_action"', 'UPDATE "tournament_game" SET',
-            'UPDATE "tournament_table" SET'} <= set(r["prepared"]), r["prepared"]
+        assert sent[writes:] == ["WITH", "SELECT", "INSERT", "UPDATE", "COMMIT"], sent
+    # Prepared on the server: the action's lock and read, and a play's writes.
+    assert {"lock", "read", "play"} <= set(r["prepared"]), r["prepared"]
 
 
-def test_a_unique_violation_in_the_pipeline_is_a_refused_duplicate_on_postgres(
+def test_a_unique_violation_in_the_writes_is_a_refused_duplicate_on_postgres(
     postgres_url, redis_url
 ):
     """Two actions with one seq (what the table lock and the client-id check should
-    never let through): the second's writes fail when the pipeline syncs, as an
-    IntegrityError the action turns into DuplicateAction, and roll back whole: its
-    table version is not written, and the connection serves the next action. Ten
-    times over, so the statements are prepared by then."""
+    never let through): the second's writes fail as an IntegrityError the action
+    turns into DuplicateAction, and roll back whole: its table version (another
+    clause of the same statement) is not written, and the connection serves the
+    next action. Ten times over, so the statement is prepared by then."""
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_writes_dup", env)
     result = run_python(running_round(
         """
-        from django.db import IntegrityError, transaction
+        from django.db import transaction
         from django.utils import timezone
         from games import five_tricks
         from tournament import gamestate, rawsql
