@@ -37,6 +37,44 @@ def test_an_actions_reads_equal_the_orms_rows():
         assert play._lock_for_action(pid, "never")[0]._reads.seen_client_id is False
 
 
+def test_instances_are_saved_rows_and_run_init_receivers_when_there_are_any():
+    from django.db import connection
+    from django.db.models import signals
+
+    from tournament import rawsql
+
+    w = make_workshop(players=4, tables=1, seats=4)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {rawsql.columns(Workshop, 'w')} FROM tournament_workshop w WHERE w.id = %s",
+            [w.pk],
+        )
+        row = cursor.fetchone()
+    (plain,) = rawsql.instances(row, Workshop)
+    same_fields(plain, Workshop.objects.get(pk=w.pk))
+    assert plain._state.adding is False and plain._state.db == "default"
+    assert plain == Workshop.objects.get(pk=w.pk)  # same model and primary key
+    # A saved row: save() updates it (no second workshop), refresh reads it back.
+    plain.name = "Renamed"
+    plain.save(update_fields=["name"])
+    assert Workshop.objects.count() == 1 and Workshop.objects.get(pk=w.pk).name == "Renamed"
+    plain.refresh_from_db()
+    assert plain.name == "Renamed"
+
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append((sender, instance.pk))
+
+    signals.post_init.connect(receiver, sender=Workshop)
+    try:
+        (built,) = rawsql.instances(row, Workshop)
+    finally:
+        signals.post_init.disconnect(receiver, sender=Workshop)
+    assert seen == [(Workshop, w.pk)]
+    assert built.name != "Renamed" and built._state.adding is False  # the row as read
+
+
 def test_no_game_in_progress_reads_as_none():
     w = make_workshop(players=4, tables=1, seats=4)
     w.refresh_from_db()
