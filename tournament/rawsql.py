@@ -16,20 +16,6 @@ def first(model, sql: str, params: list):
     return next(iter(model.objects.raw(sql, params)), None)
 
 
-@functools.cache
-def _preparing_cursor_class():
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    class PreparingCursor(ServerBindingCursor):
-        def _send_query_prepared(self, name, pgq, **kwargs):
-            # psycopg records the query it ran only when it did not prepare it, and
-            # Django's query log (DEBUG, tests' CaptureQueriesContext) reads it there.
-            self._query = pgq
-            return super()._send_query_prepared(name, pgq, **kwargs)
-
-    return PreparingCursor
-
-
 def prepared_cursor(db=None):
     """A cursor for the statements run on every action: on PostgreSQL it binds
     parameters on the server, so psycopg prepares a statement once per connection
@@ -58,13 +44,21 @@ def prepared_cursor(db=None):
 
 @functools.cache
 def _postgres_parts() -> tuple:
-    """What prepared_cursor needs from the PostgreSQL backend, imported once (the
-    backend imports psycopg, which a SQLite set-up need not have)."""
-    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+    """What prepared_cursor needs from the PostgreSQL backend, made and imported once
+    (the backend imports psycopg, which a SQLite set-up need not have): its cursor
+    class, the timestamp type's oid, the text format and the time-zone loader."""
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    return _preparing_cursor_class(), TIMESTAMPTZ_OID, Format.TEXT, register_tzloader
+    class PreparingCursor(ServerBindingCursor):
+        def _send_query_prepared(self, name, pgq, **kwargs):
+            # psycopg records the query it ran only when it did not prepare it, and
+            # Django's query log (DEBUG, tests' CaptureQueriesContext) reads it there.
+            self._query = pgq
+            return super()._send_query_prepared(name, pgq, **kwargs)
+
+    return PreparingCursor, TIMESTAMPTZ_OID, Format.TEXT, register_tzloader
 
 
 def columns(model, alias: str) -> str:
