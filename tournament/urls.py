@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.generic import RedirectView
 
 from tournament import views, views_data, views_facilitator, views_play, views_report
 
@@ -11,6 +12,11 @@ urlpatterns = [
     path("join", views_play.join, name="join"),
     path("join/rejoin", views_play.rejoin, name="rejoin"),
     path("j/<str:code>", views_play.short_join, name="short-join"),
+    # What students type from the projector, with a trailing slash or none.
+    path("join/", RedirectView.as_view(pattern_name="join", query_string=True), name="join-slash"),
+    path("j/<str:code>/", views_play.short_join, name="short-join-slash"),
+    path("j/", RedirectView.as_view(pattern_name="join"), name="short-join-bare"),
+    path("j", RedirectView.as_view(pattern_name="join"), name="short-join-none"),
     path("play/", views_play.play, name="play"),
     path("signup/", views_facilitator.signup, name="signup"),
     path("workshops/new/", views_facilitator.workshop_new, name="workshop-new"),

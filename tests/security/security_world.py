@@ -26,7 +26,10 @@ from tournament.views_facilitator import ACTIONS
 
 PASSWORD = "a-long-pass-123"
 # Pages anyone may open: the student's side, accounts and the health check.
-PUBLIC = {"join", "rejoin", "short-join", "play", "login", "logout", "signup", "healthz"}
+PUBLIC = {
+    "join", "join-slash", "rejoin", "short-join", "short-join-slash", "short-join-bare",
+    "short-join-none", "play", "login", "logout", "signup", "healthz",
+}
 
 
 @dataclass

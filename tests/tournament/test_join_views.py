@@ -18,6 +18,24 @@ def test_short_link_fills_in_the_code():
     assert response.status_code == 302 and response["Location"] == "/join?code=ABC123"
 
 
+@pytest.mark.parametrize(
+    ("typed", "lands_on"),
+    [
+        ("/join/", "/join"),
+        ("/join/?code=abc123", "/join?code=abc123"),
+        ("/j/abc123/", "/join?code=ABC123"),
+        ("/j/", "/join"),
+        ("/j", "/join"),
+        ("/play", "/play/"),
+    ],
+)
+def test_what_a_student_types_from_the_projector_reaches_the_join_form(typed, lands_on):
+    # A typed address with or without its trailing slash must not be a dead end.
+    response = Client().get(typed)
+    assert response.status_code in (301, 302) and response["Location"] == lands_on
+    assert Client().get(lands_on, follow=True).status_code == 200
+
+
 def test_join_lands_in_the_lobby_and_the_device_is_remembered():
     workshop = make_workshop(players=0, tables=2)
     client = Client()
