@@ -3,13 +3,14 @@
 # Redis and a private PostgreSQL (Debian's binaries), then
 #   1. 1,000 players at a human pace (--think-ms 1000),
 #   2. as fast as bots can (--think-ms 0) and the bare group echo (--baseline),
-#   3. 200 joins within 10 s, 4. 500 sockets dropped at once.
+#   3. 200 joins within 10 s, 4. 500 sockets dropped at once,
+#   5. one timer tick with 300 finished workshops in the database.
 # Prints each benchmark's JSON line, with the machine, to stdout and to
 # bench/results/figures-<date>.txt. Run it on a quiet machine: the figures are
 # the machine's, not the app's alone.
 #
 #   bash bench/figures.sh            # everything (about 10 minutes)
-#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect)
+#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="$ROOT/.venv/bin/python"
@@ -89,5 +90,8 @@ if [ "$ONLY" = all ] || [ "$ONLY" = joins ]; then
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = reconnect ]; then
   run reconnect "$PY" bench/storms.py reconnect --sockets 500 --servers 2
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = tick ]; then
+  run tick "$PY" ${TICK_SCRIPT:-bench/tick.py} --workshops "${PAST_WORKSHOPS:-300}"
 fi
 echo "# written to $OUT" >&2

@@ -66,6 +66,12 @@ class Workshop(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The timer loop's autopilot looks for demo workshops between rounds every second.
+        indexes = [
+            models.Index(
+                fields=["phase"], condition=Q(autopilot=True), name="workshop_autopilot_phase"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -182,6 +188,12 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["workshop", "number"], name="unique_round_number"),
         ]
+        # The timer loop looks for running rounds past their deadline every second.
+        indexes = [
+            models.Index(
+                fields=["deadline"], condition=Q(state="running"), name="round_running_deadline"
+            ),
+        ]
 
     def __str__(self) -> str:
         if self.kind == RoundKind.SCORED:
@@ -223,6 +235,10 @@ class Game(models.Model):
         ordering = ["round__number", "table__number", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "round", "number"], name="unique_game_number"),
+        ]
+        # The games in play, few beside the finished ones (the timer loop's bots).
+        indexes = [
+            models.Index(fields=["round"], condition=Q(state="playing"), name="game_playing"),
         ]
 
     def __str__(self) -> str:

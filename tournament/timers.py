@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from tournament import gamestate
@@ -76,7 +76,9 @@ def _autopilot(now: datetime) -> list[int]:
     from tournament import services
 
     started = []
-    for workshop_id in Workshop.objects.filter(autopilot=True, phase=Phase.BETWEEN).values_list("pk", flat=True):
+    for workshop_id in Workshop.objects.filter(autopilot=True, phase=Phase.BETWEEN).values_list(
+        "pk", flat=True
+    ):
         rnd = Round.objects.filter(workshop_id=workshop_id).order_by("-number").first()
         if rnd is None or rnd.finished_at is None or now - rnd.finished_at < AUTOPILOT_PAUSE:
             continue
@@ -92,12 +94,25 @@ def _autopilot(now: datetime) -> list[int]:
 def _bots_act(now: datetime, delay: timedelta) -> int:
     from tournament import services
 
+    # Bots and players who left stay seated in finished workshops too: look for them
+    # only at tables with a game in play (a partial index finds those games, however
+    # many finished ones the database holds).
     automated = set(
-        Player.objects.filter(table__isnull=False).filter(is_bot=True).values_list("pk", flat=True)
-    ) | set(Player.objects.filter(table__isnull=False, has_left=True).values_list("pk", flat=True))
+        Player.objects.filter(Q(is_bot=True) | Q(has_left=True))
+        .filter(
+            table__games__state=GameState.PLAYING, table__games__round__state=RoundState.RUNNING
+        )
+        .order_by()
+        .values_list("pk", flat=True)
+        .distinct()
+    )
     if not automated:
         return 0
-    games = list(Game.objects.filter(state=GameState.PLAYING, round__state=RoundState.RUNNING))
+    games = [
+        game
+        for game in Game.objects.filter(state=GameState.PLAYING, round__state=RoundState.RUNNING)
+        if automated.intersection(game.players)
+    ]
     last = dict(
         Action.objects.filter(game__in=games)
         .values("game")
@@ -106,8 +121,6 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
     )
     count = 0
     for game in games:
-        if not automated.intersection(game.players):
-            continue
         if now - last.get(game.pk, game.started_at) < delay:
             continue
         state = gamestate.load_state(game)
