@@ -92,6 +92,6 @@ if [ "$ONLY" = all ] || [ "$ONLY" = reconnect ]; then
   run reconnect "$PY" bench/storms.py reconnect --sockets 500 --servers 2
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = tick ]; then
-  run tick "$PY" ${TICK_SCRIPT:-bench/tick.py} --workshops "${PAST_WORKSHOPS:-300}"
+  run tick "$PY" bench/tick.py --workshops "${PAST_WORKSHOPS:-300}"
 fi
 echo "# written to $OUT" >&2

@@ -73,9 +73,9 @@ def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_u
     assert result["added"] == {"players": 600, "games": 1200}
     # Every query of the tick ran (rounds, claim time-outs, the seats bots play at
     # tables in play, those games, their last actions, autopilot) and read no more
-    # rows than before (a
-    # plan may change with the table's statistics; a scan of the history would
-    # read at least 30 more: a round per workshop, 20 seated players, 40 games).
+    # rows than before. A plan may change with the tables' statistics; a query that
+    # scanned the history would read more: it added 30 rounds, 600 seated players
+    # (240 of them bots or players who left) and 1,200 finished games.
     assert len(result["before"]) == len(result["after"]) == 6
     grew = [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
     assert grew == [], result
