@@ -7,6 +7,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
 
 from django.core.asgi import get_asgi_application  # noqa: E402
 
+from barnga import eagerwrite  # noqa: E402
+
+# Sockets send at once when nothing is queued (barnga/eagerwrite.py).
+eagerwrite.install()
+
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
