@@ -94,7 +94,8 @@ fi
 if [ "$ONLY" = all ] || [ "$ONLY" = tick ]; then
   # A database of its own, so that it times a tick over finished workshops alone: in
   # the same database as the load tests (their workshops left mid-game) a tick took
-  # p50 22.5 ms at f5eacb9, against 5-6 ms on a fresh one. Why was not looked into.
+  # p50 22.5 ms at f5eacb9, against 5-6 ms on a fresh one, as it then loaded every
+  # game in play to find the few its bots play (since mended in tournament/timers.py).
   "$BINDIR/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE barnga_tick" >/dev/null
   (
     export DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/barnga_tick"

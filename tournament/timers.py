@@ -97,21 +97,27 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
     # Bots and players who left stay seated in finished workshops too: look for them
     # only at tables with a game in play (a partial index finds those games, however
     # many finished ones the database holds).
-    automated = set(
+    automated = dict(  # player id -> table id
         Player.objects.filter(Q(is_bot=True) | Q(has_left=True))
         .filter(
             table__games__state=GameState.PLAYING, table__games__round__state=RoundState.RUNNING
         )
         .order_by()
-        .values_list("pk", flat=True)
+        .values_list("pk", "table_id")
         .distinct()
     )
     if not automated:
         return 0
+    # Only those tables' games: a class where one player has left must not have every
+    # table's game (and its state) read by every process every second.
     games = [
         game
-        for game in Game.objects.filter(state=GameState.PLAYING, round__state=RoundState.RUNNING)
-        if automated.intersection(game.players)
+        for game in Game.objects.filter(
+            state=GameState.PLAYING,
+            round__state=RoundState.RUNNING,
+            table_id__in=set(automated.values()),
+        )
+        if not automated.keys().isdisjoint(game.players)
     ]
     last = dict(
         Action.objects.filter(game__in=games)

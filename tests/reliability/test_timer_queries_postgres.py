@@ -10,10 +10,67 @@ added: no more than before. bench/tick.py times a tick the same way at a larger 
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 from fault_cluster import create_template, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
+
+# Run after the set-up of a running round (fault_cluster.running_round): `reads()`
+# counts the rows each of a tick's SELECTs reads.
+READS = """
+import json
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from bench.tick import add_history
+from tournament import timers
+from tournament.models import Player
+
+# One seat of the live workshop left: the tick looks for bots to play it.
+Player.objects.filter(workshop=w, seat=1).update(has_left=True)
+
+def rows(plan):
+    n = 0
+    if "Relation Name" in plan:
+        loops = plan.get("Actual Loops", 1)
+        n += (plan.get("Actual Rows", 0) + plan.get("Rows Removed by Filter", 0)) * loops
+    for child in plan.get("Plans", []):
+        n += rows(child)
+    return n
+
+def reads():
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    with CaptureQueriesContext(connection) as captured:
+        report = timers.tick(bot_delay=10**6)  # no bot acts: the reads alone
+    assert report.bot_actions == 0
+    per_query = []
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        for q in captured.captured_queries:
+            if not q["sql"].startswith("SELECT"):
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + q["sql"])
+            plan = cursor.fetchone()[0]
+            plan = json.loads(plan) if isinstance(plan, str) else plan
+            per_query.append(rows(plan[0]["Plan"]))
+        cursor.execute("RESET enable_seqscan")
+    return per_query
+
+def returned():
+    # How many rows each of a tick's SELECTs hands to Python.
+    with CaptureQueriesContext(connection) as captured:
+        timers.tick(bot_delay=10**6)
+    counts = []
+    with connection.cursor() as cursor:
+        for q in captured.captured_queries:
+            if q["sql"].startswith("SELECT"):
+                cursor.execute(q["sql"])
+                counts.append(len(cursor.fetchall()))
+    return counts
+
+"""
 
 
 def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_url):
@@ -21,50 +78,15 @@ def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_u
     url = create_template(postgres_url, "barnga_timer_queries", env)
     result = run_python(
         running_round(
-            """
-        import json
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-        from bench.tick import add_history
-        from tournament import timers
-        from tournament.models import Player
-
-        # One seat of the live workshop left: the tick looks for bots to play it.
-        Player.objects.filter(workshop=w, seat=1).update(has_left=True)
-
-        def rows(plan):
-            n = 0
-            if "Relation Name" in plan:
-                loops = plan.get("Actual Loops", 1)
-                n += (plan.get("Actual Rows", 0) + plan.get("Rows Removed by Filter", 0)) * loops
-            for child in plan.get("Plans", []):
-                n += rows(child)
-            return n
-
-        def reads():
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
-            with CaptureQueriesContext(connection) as captured:
-                report = timers.tick(bot_delay=10**6)  # no bot acts: the reads alone
-            assert report.bot_actions == 0
-            per_query = []
-            with connection.cursor() as cursor:
-                cursor.execute("SET enable_seqscan = off")
-                for q in captured.captured_queries:
-                    if not q["sql"].startswith("SELECT"):
-                        continue
-                    cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + q["sql"])
-                    plan = cursor.fetchone()[0]
-                    plan = json.loads(plan) if isinstance(plan, str) else plan
-                    per_query.append(rows(plan[0]["Plan"]))
-                cursor.execute("RESET enable_seqscan")
-            return per_query
-
-        before = reads()
-        added = add_history(30, tables=4, seats=5, games=10)
-        after = reads()
-        result = {"before": before, "after": after, "added": added}
-        """,
+            READS
+            + textwrap.dedent(
+                """
+                before = reads()
+                added = add_history(30, tables=4, seats=5, games=10)
+                after = reads()
+                result = {"before": before, "after": after, "added": added}
+                """
+            ),
             tables=2,
             seats=5,
         ),
@@ -77,5 +99,53 @@ def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_u
     # scanned the history would read more: it added 30 rounds, 600 seated players
     # (240 of them bots or players who left) and 1,200 finished games.
     assert len(result["before"]) == len(result["after"]) == 6
+    grew = [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
+    assert grew == [], result
+
+
+def test_a_ticks_reads_do_not_grow_with_tables_in_play_where_nobody_is_automated(
+    postgres_url, redis_url
+):
+    """A class in play where a player has left: every process's tick looks for the
+    games bots must play for them. It loaded every game in play (and its state) to
+    find those, every second: in a database the load tests had used, a tick took 22
+    ms, against 5 over history alone (bench/figures.sh). Counted here: the rows each
+    of the tick's queries hands to Python, before and after another class's 8 tables
+    start playing. (The search for the automated seats itself reads the players at
+    tables in play, in SQL: about one row per player in play.)"""
+    env = {"REDIS_URL": redis_url, "BARNGA_RUN_TIMERS": "0"}
+    url = create_template(postgres_url, "barnga_timer_queries_live", env)
+    result = run_python(
+        running_round(
+            READS
+            + textwrap.dedent(
+                """
+                from tournament import services
+                from tournament.models import Game, GameState
+                before = returned()
+                # Another class, 8 tables in play, nobody left and no bots.
+                w2 = services.workshop_create(name="Other class", table_count=8,
+                                              seats_per_table=5, round_seconds=600, seed=12)
+                for i in range(40):
+                    services.player_join(workshop_id=w2.pk, name=f"Q{i + 1:02d}")
+                services.players_seat_home(workshop_id=w2.pk)
+                services.workshop_start_study(workshop_id=w2.pk)
+                services.workshop_start_home(workshop_id=w2.pk)
+                services.round_start(workshop_id=w2.pk)
+                in_play = Game.objects.filter(state=GameState.PLAYING).count()
+                after = returned()
+                result = {"before": before, "after": after, "in_play": in_play}
+                """
+            ),
+            tables=2,
+            seats=5,
+        ),
+        {**env, "DATABASE_URL": url},
+    )
+    assert result["in_play"] == 10  # the 2 tables of the class with players gone, and 8
+    # rounds, claim time-outs, the automated seats, their games, their last actions,
+    # autopilot: the 2 seats that left and their 2 games, before and after.
+    assert len(result["before"]) == len(result["after"]) == 6
+    assert result["before"][2:4] == [2, 2], result
     grew = [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
     assert grew == [], result
