@@ -58,10 +58,10 @@ def install() -> bool:
         ):
             try:
                 sent = self.socket.send(data)
-            except (BlockingIOError, InterruptedError):
-                sent = 0
             except OSError:
-                sent = 0  # Twisted's write and doWrite meet it again and close the connection
+                # Would block: Twisted sends it when it can. Anything else: Twisted's
+                # doWrite meets the error again and closes the connection as it would.
+                sent = 0
             if sent == len(data):
                 return
             data = data[sent:]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import RUNNING_ROUND, create_template, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -73,24 +73,32 @@ def returned():
 """
 
 
-def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_url):
+def tick_probe(postgres_url: str, redis_url: str, name: str, code: str) -> dict:
+    """Run READS and then `code` (which sets `result`; dedented) after a running round
+    of 2 tables of 5, in a database of its own; the timer loop itself does not run."""
     env = {"REDIS_URL": redis_url, "BARNGA_RUN_TIMERS": "0"}
-    url = create_template(postgres_url, "barnga_timer_queries", env)
-    result = run_python(
-        running_round(
-            READS
-            + textwrap.dedent(
-                """
-                before = reads()
-                added = add_history(30, tables=4, seats=5, games=10)
-                after = reads()
-                result = {"before": before, "after": after, "added": added}
-                """
-            ),
-            tables=2,
-            seats=5,
-        ),
+    url = create_template(postgres_url, name, env)
+    return run_python(
+        running_round(READS + textwrap.dedent(code), tables=2, seats=5),
         {**env, "DATABASE_URL": url},
+    )
+
+
+def grew(result: dict) -> list:
+    return [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
+
+
+def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_url):
+    result = tick_probe(
+        postgres_url,
+        redis_url,
+        "barnga_timer_queries",
+        """
+        before = reads()
+        added = add_history(30, tables=4, seats=5, games=10)
+        after = reads()
+        result = {"before": before, "after": after, "added": added}
+        """,
     )
     assert result["added"] == {"players": 600, "games": 1200}
     # Every query of the tick ran (rounds, claim time-outs, the seats bots play at
@@ -99,8 +107,7 @@ def test_a_ticks_reads_do_not_grow_with_finished_workshops(postgres_url, redis_u
     # scanned the history would read more: it added 30 rounds, 600 seated players
     # (240 of them bots or players who left) and 1,200 finished games.
     assert len(result["before"]) == len(result["after"]) == 6
-    grew = [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
-    assert grew == [], result
+    assert grew(result) == [], result
 
 
 def test_a_ticks_reads_do_not_grow_with_tables_in_play_where_nobody_is_automated(
@@ -113,39 +120,29 @@ def test_a_ticks_reads_do_not_grow_with_tables_in_play_where_nobody_is_automated
     of the tick's queries hands to Python, before and after another class's 8 tables
     start playing. (The search for the automated seats itself reads the players at
     tables in play, in SQL: about one row per player in play.)"""
-    env = {"REDIS_URL": redis_url, "BARNGA_RUN_TIMERS": "0"}
-    url = create_template(postgres_url, "barnga_timer_queries_live", env)
-    result = run_python(
-        running_round(
-            READS
-            + textwrap.dedent(
-                """
-                from tournament import services
-                from tournament.models import Game, GameState
-                before = returned()
-                # Another class, 8 tables in play, nobody left and no bots.
-                w2 = services.workshop_create(name="Other class", table_count=8,
-                                              seats_per_table=5, round_seconds=600, seed=12)
-                for i in range(40):
-                    services.player_join(workshop_id=w2.pk, name=f"Q{i + 1:02d}")
-                services.players_seat_home(workshop_id=w2.pk)
-                services.workshop_start_study(workshop_id=w2.pk)
-                services.workshop_start_home(workshop_id=w2.pk)
-                services.round_start(workshop_id=w2.pk)
-                in_play = Game.objects.filter(state=GameState.PLAYING).count()
-                after = returned()
-                result = {"before": before, "after": after, "in_play": in_play}
-                """
-            ),
-            tables=2,
-            seats=5,
+    result = tick_probe(
+        postgres_url,
+        redis_url,
+        "barnga_timer_queries_live",
+        textwrap.dedent(
+            """
+            from tournament.models import Game, GameState
+            before = returned()
+            # Another class, 8 tables in play, nobody left and no bots (w is now that one).
+            """
+        )
+        + RUNNING_ROUND.format(tables=8, seats=5, mode="barnga")
+        + textwrap.dedent(
+            """
+            in_play = Game.objects.filter(state=GameState.PLAYING).count()
+            after = returned()
+            result = {"before": before, "after": after, "in_play": in_play}
+            """
         ),
-        {**env, "DATABASE_URL": url},
     )
     assert result["in_play"] == 10  # the 2 tables of the class with players gone, and 8
     # rounds, claim time-outs, the automated seats, their games, their last actions,
     # autopilot: the 2 seats that left and their 2 games, before and after.
     assert len(result["before"]) == len(result["after"]) == 6
     assert result["before"][2:4] == [2, 2], result
-    grew = [(b, a) for b, a in zip(result["before"], result["after"], strict=True) if a > b]
-    assert grew == [], result
+    assert grew(result) == [], result
