@@ -17,7 +17,7 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
 REDIS_PID=""
 cleanup() {
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
-  rm -rf "$WORK" "$ROOT"/test-db.sqlite3*
+  rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
 
@@ -31,6 +31,9 @@ for _ in $(seq 50); do
 done
 export BARNGA_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 export BARNGA_CHROMIUM="$(command -v chromium)"
+# The SQLite test database lives in this run's own directory: two runs in one checkout
+# would otherwise share (and each remove at exit) the same file.
+export BARNGA_TEST_DB="${BARNGA_TEST_DB:-$WORK/test-db.sqlite3}"
 
 "$VENV_PY" -m ruff check .
 set +e
