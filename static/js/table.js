@@ -11,6 +11,7 @@
   const toast = document.getElementById("toast");
   const talk = document.getElementById("talk");
   const pad = document.getElementById("pad");
+  const announcer = document.getElementById("announce");
   let counter = 0;
   const { startClocks, liveSocket } = window.Barnga;
 
@@ -28,6 +29,24 @@
     toast.textContent = text; toast.hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { toast.hidden = true; }, 4000);
+  }
+
+  // ---- what a screen reader hears: each screen's [data-announce] lines (whose turn,
+  // the claim step, a dispute, silence, a phase's notice), read out when they are new.
+  // The lines' countdowns are left out: they change every second.
+  function announceLines(root) {
+    return Array.from(root.querySelectorAll("[data-announce]"), (el) => {
+      const copy = el.cloneNode(true);
+      copy.querySelectorAll("[data-seconds]").forEach((c) => c.remove());
+      return copy.textContent.replace(/\s+/g, " ").trim();
+    }).filter(Boolean);
+  }
+  let lastLines = announceLines(screen()); // the first screen is read with the page
+  function announce(root) {
+    const lines = announceLines(root);
+    const fresh = lines.filter((line) => !lastLines.includes(line));
+    lastLines = lines;
+    if (fresh.length) announcer.textContent = fresh.join(" ");
   }
 
   // Nothing is queued while offline: a tap then only says so and reconnects.
@@ -78,6 +97,7 @@
       if (again) again.focus();
     }
     talk.hidden = next.dataset.canGesture !== "1";
+    announce(next);
     startClocks();
   }
 

@@ -345,7 +345,7 @@ def test_the_screen_shows_beg_buttons_to_the_right_seat_and_no_other_hand():
         assert (stand in html, beg in html) == (seat == state.eldest,) * 2, seat
         assert take not in html and run not in html
         check_private(html, seat, state)
-        assert 'role="status"' in html
+        assert '<p class="whose" data-announce>' in html  # read out by table.js
         # The whose-turn line names eldest.
         if seat != state.eldest:
             assert f"{names[game.players[state.eldest]]} is deciding" in html

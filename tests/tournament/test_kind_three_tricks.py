@@ -420,7 +420,7 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     assert {c for c, b in buttons.items() if "tt-fits" in b} == set(v["trick_cards"]) != set()
     assert all("makes a trick with" in buttons[c] for c in v["trick_cards"])
     assert 'data-move=\'{"type":"lay"}\'' in html and 'data-min-picks="2"' in html
-    assert "Your turn." in html and 'role="status"' in html
+    assert "Your turn." in html and '<p class="whose tt-whose" data-announce>' in html
     assert 'data-move=\'{"type":"swap"}\'' in html and 'data-max-picks="3"' in html
     other = screen_html(blocker)
     assert f"{Player.objects.get(pk=layer).name} is playing." in other

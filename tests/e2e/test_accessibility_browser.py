@@ -1,0 +1,193 @@
+"""Every page a student or facilitator meets, checked by axe-core in Chromium.
+
+axe-core (through axe-playwright-python, which bundles it) runs its WCAG A/AA rules
+and best practices on each page in the state a class sees it: a facilitator's pages
+from sign-up to the report, and a phone's screen from joining through study, silent
+play, a scored round's play, claim step and dispute, the break between rounds and
+the debrief; then each other base game's table. Any violation fails the test, with
+axe's report of where it is and how to fix it.
+
+A phone's screen is replaced whole on every change, so a live region inside it
+would be a new one each time (screen readers do not announce those): the page keeps
+one region outside it (#announce) that says each new line, such as whose turn it
+is. The round's clock ticks outside any live region.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from phones import dealt_table, join, version, wait_change
+
+from tournament import services
+from tournament.models import Round, RoundKind
+
+pytestmark = [pytest.mark.browser]
+AXE = Axe()
+WAIT = 8000
+
+
+def assert_accessible(page, where: str) -> None:
+    results = AXE.run(page)
+    assert results.violations_count == 0, f"{where} ({page.url}):\n{results.generate_report()}"
+
+
+def announced(page) -> str:
+    return page.inner_text("#announce")
+
+
+def wait_announced(page, text: str) -> None:
+    page.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)", arg=text, timeout=WAIT
+    )
+
+
+def sign_up(page, url: str) -> None:
+    page.goto(f"{url}/signup/")
+    page.fill("#id_username", "facilitator")
+    page.fill("#id_password1", "a-long-pass-123")
+    page.fill("#id_password2", "a-long-pass-123")
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    assert "/signup/" not in page.url, page.inner_text("main")
+
+
+def no_live_region_inside_the_screen(page) -> None:
+    """The screen is replaced whole: live regions there would never be heard, and the
+    clocks there tick every second."""
+    assert page.locator("#screen [aria-live], #screen [role=status], #screen [role=alert]").count() == 0
+
+
+def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
+    live_server_url, browser, phone
+):
+    url = live_server_url
+    from django.contrib.auth.models import User
+
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    fac = laptop.new_page()
+    sign_up(fac, url)
+    w = services.workshop_create(
+        name="Accessible", facilitator=User.objects.get(), table_count=1, seats_per_table=4, seed=3
+    )
+
+    # Before joining: the public pages, and the ones a mistyped link leads to.
+    guest = browser.new_context().new_page()
+    for path, where in [
+        ("/login/", "log-in"),
+        ("/join", "join form"),
+        (f"/j/{w.code}", "join form with its code"),
+        ("/j/ZZZZZZ", "join form, unknown code"),
+        ("/no-such-page/", "not found"),
+    ]:
+        guest.goto(url + path)
+        assert_accessible(guest, where)
+    guest.goto(url + "/join")
+    guest.fill("#name", "Ana")
+    guest.fill("#code", "ZZZZZZ")
+    guest.click("button[type=submit]")
+    guest.wait_for_selector("[role=alert]")
+    assert_accessible(guest, "join form with its error")
+
+    names = ["Ana", "Bea", "Cai", "Dev"]
+    pages = {}
+    for name in names:
+        pages[name] = phone()
+        join(pages[name], url, w.code, name)
+    ana = pages["Ana"]
+    assert_accessible(ana, "phone, waiting for a seat")
+
+    for path, where in [("/", "facilitator's workshops"), ("/workshops/new/", "set-up wizard")]:
+        fac.goto(url + path)
+        assert_accessible(fac, where)
+
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
+    assert_accessible(ana, "phone, study")
+    fac.goto(f"{url}/workshops/{w.pk}/")
+    fac.wait_for_selector("#fac-live[data-updated]", timeout=WAIT)
+    assert_accessible(fac, "facilitator's panel, study")
+
+    services.workshop_start_home(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector(".silence", timeout=WAIT)
+    wait_announced(ana, "Silence")
+    assert_accessible(ana, "phone, silent play at home")
+
+    services.round_start(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=round] .hand", timeout=WAIT)
+    no_live_region_inside_the_screen(ana)
+    assert ana.locator("#screen .status [role=timer]").count() == 1
+    assert_accessible(ana, "phone, scored round")
+
+    # A trick's four cards: each phone hears whose turn it is as it changes.
+    for _ in range(4):
+        on_turn = next(p for p in pages.values() if p.locator(".hand .card.legal").count())
+        wait_announced(on_turn, "Your turn.")
+        before = version(on_turn)
+        on_turn.locator(".hand .card.legal").first.click()
+        wait_change(on_turn, before)
+    for page in pages.values():
+        page.wait_for_selector("[data-action=claim]", timeout=WAIT)
+        wait_announced(page, "Who won this trick?")
+    assert "Your turn" not in announced(ana)  # only the new line is said
+    assert_accessible(ana, "phone, claim step")
+
+    # Claims that disagree open a dispute, which every phone hears.
+    seats = list(pages.values())
+    for i, page in enumerate(seats):
+        before = version(page)
+        page.locator(".trick .card").nth(i % 2).click()
+        wait_change(page, before)
+    wait_announced(seats[0], "You disagree")
+    assert_accessible(seats[0], "phone, dispute")
+    seats[0].locator("details.pad-wrap summary").click()
+    assert_accessible(seats[0], "phone, drawing pad open")
+
+    fac.goto(f"{url}/workshops/{w.pk}/")
+    fac.wait_for_selector("#fac-live[data-updated]", timeout=WAIT)
+    assert_accessible(fac, "facilitator's panel, round")
+    for path, where in [
+        (f"/workshops/{w.pk}/projector/", "projector"),
+        (f"/workshops/{w.pk}/tables/1/", "facilitator's table view"),
+    ]:
+        fac.goto(url + path)
+        assert_accessible(fac, where)
+
+    services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
+    ana.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+    wait_announced(ana, "Round over")
+    assert_accessible(ana, "phone, between rounds")
+    fac.goto(f"{url}/workshops/{w.pk}/")
+    fac.wait_for_selector("#do-movement-apply", timeout=WAIT)
+    assert_accessible(fac, "facilitator's panel, movement")
+
+    services.workshop_start_debrief(workshop_id=w.pk)
+    ana.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
+    wait_announced(ana, "The tournament is over")
+    assert_accessible(ana, "phone, debrief")
+    fac.goto(f"{url}/workshops/{w.pk}/report/")
+    assert_accessible(fac, "debrief report")
+    laptop.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "sheet"),
+    [("seven_up", 3, "classic"), ("all_fives", 3, None), ("three_tricks", 2, "seed")],
+)
+def test_the_other_games_tables_pass_axe(live_server_url, phone, game, seats, sheet):
+    workshop = services.workshop_create(
+        name=f"Accessible {game}", game=game, table_count=1, seats_per_table=seats, seed=3
+    )
+    if sheet:
+        services.sheets_assign(workshop_id=workshop.pk, assignment={"1": sheet})
+    pages, _, names = dealt_table(live_server_url, phone, workshop, ["Ana", "Bea", "Cai"][:seats])
+    for name in names:
+        page = pages[name]
+        page.wait_for_selector("#screen[data-phase=study] .board", timeout=WAIT)
+        no_live_region_inside_the_screen(page)
+        assert page.locator("#screen [data-announce]").count() >= 1
+        assert_accessible(page, f"{game} phone of {name}")
