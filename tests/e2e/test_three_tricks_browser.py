@@ -72,7 +72,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     # The player to act sees the cards that make a trick highlighted, picks two and lays.
     v = three_tricks.view(state, first)
     assert picks(layer, ".tt-hand .tt-fits") == set(v["trick_cards"])
-    assert "Your turn." in layer.inner_text("[role=status].tt-whose")
+    assert "Your turn." in layer.inner_text("[data-announce].tt-whose")
     lay_button = layer.locator("button.tt-lay")
     assert lay_button.is_disabled()
     for card in lay["cards"]:
