@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.shortcuts import resolve_url
 from django.test import Client
-from security_world import PUBLIC, leaked, routes, world
+from security_world import CSRF_TOKEN, PUBLIC, leaked, routes, world
 from tournament_helpers import snapshot
 
 from barnga.asgi import application
@@ -59,6 +59,18 @@ def test_every_private_url_refuses_visitors_students_and_other_facilitators():
     for url, name, scoped in private:
         if scoped and name not in ("workshop-action", "workshop-delete"):
             assert owner.get(url).status_code == 200, url
+
+
+def test_a_csrf_token_that_spells_a_name_is_no_leak_and_the_name_elsewhere_is():
+    w = world()
+    name = w.student.name
+    page = w.facilitator(w.bob).get("/no-such-page/").content.decode()
+    # The page's tokens (htmx's header and the log-out form), made to spell the name.
+    assert len(CSRF_TOKEN.findall(page)) == 2
+    token = (name * 64)[:64]
+    page = CSRF_TOKEN.sub(lambda m: f'{m.group(1)}{token}"', page)
+    assert page.count(token) == 2 and leaked(page, w.mine) == []
+    assert leaked(page + f"<p>{name}</p>", w.mine) == [name]
 
 
 def test_a_student_cannot_reach_the_admin():
