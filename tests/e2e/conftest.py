@@ -126,6 +126,23 @@ def live_server_url(transactional_db, settings, redis_url):
 
 
 @pytest.fixture
+def log_in(live_server_url):
+    """`log_in(context, user)`: the browser context is `user`'s, through a session row
+    (both processes share the database). The server checks passwords with the
+    production hashers and the tests hash them with MD5, so the log-in form would
+    refuse a user the test made."""
+    from django.test import Client
+
+    def log_in(context, user) -> None:
+        client = Client()
+        client.force_login(user)
+        value = client.cookies["sessionid"].value
+        context.add_cookies([{"name": "sessionid", "value": value, "url": live_server_url}])
+
+    return log_in
+
+
+@pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

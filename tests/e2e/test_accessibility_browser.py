@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import User
 from phones import dealt_table, join, version, wait_change
 
 from tournament import services
@@ -44,6 +45,7 @@ def wait_announced(page, text: str) -> None:
 
 def sign_up(page, url: str) -> None:
     page.goto(f"{url}/signup/")
+    assert_accessible(page, "sign-up")
     page.fill("#id_username", "facilitator")
     page.fill("#id_password1", "a-long-pass-123")
     page.fill("#id_password2", "a-long-pass-123")
@@ -55,15 +57,16 @@ def sign_up(page, url: str) -> None:
 def no_live_region_inside_the_screen(page) -> None:
     """The screen is replaced whole: live regions there would never be heard, and the
     clocks there tick every second."""
-    assert page.locator("#screen [aria-live], #screen [role=status], #screen [role=alert]").count() == 0
+    assert (
+        page.locator("#screen [aria-live], #screen [role=status], #screen [role=alert]").count()
+        == 0
+    )
 
 
 def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     live_server_url, browser, phone
 ):
     url = live_server_url
-    from django.contrib.auth.models import User
-
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     fac = laptop.new_page()
     sign_up(fac, url)

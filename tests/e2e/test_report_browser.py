@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from report_helpers import T0, Clock, build_scripted  # noqa: E402
@@ -22,7 +21,7 @@ pytestmark = [pytest.mark.browser]
 
 
 def test_the_report_in_a_browser_and_in_print(
-    live_server_url, browser, artifacts, monkeypatch, django_user_model
+    live_server_url, browser, artifacts, monkeypatch, django_user_model, log_in
 ):
     clock = Clock(T0)
     monkeypatch.setattr("tournament.services.play.now", clock)
@@ -30,14 +29,8 @@ def test_the_report_in_a_browser_and_in_print(
     user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
     facts = build_scripted(clock, user)
     url = f"{live_server_url}/workshops/{facts['workshop'].pk}/report/"
-    # The server hashes passwords with the production hashers and the tests with MD5, so
-    # the facilitator logs in through a session row (both processes share the database).
-    client = Client()
-    client.force_login(user)
-    session = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}
-
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    ctx.add_cookies([session])
+    log_in(ctx, user)
     page = ctx.new_page()
     page.goto(url)
     assert page.locator("h1").inner_text() == "Test workshop"
@@ -59,7 +52,7 @@ def test_the_report_in_a_browser_and_in_print(
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=2
     )
-    phone.add_cookies([session])
+    log_in(phone, user)
     ppage = phone.new_page()
     ppage.goto(url)
     # Only the wide tables (which scroll inside their own box) are wider than the screen.

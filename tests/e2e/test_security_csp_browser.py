@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from tournament import services
 from tournament.identity import COOKIE, signed_cookie_value
@@ -18,7 +17,7 @@ from tournament.models import Player
 pytestmark = pytest.mark.browser
 
 
-def test_no_page_violates_the_content_security_policy(live_server_url, browser, settings):
+def test_no_page_violates_the_content_security_policy(live_server_url, browser, settings, log_in):
     alice = User.objects.create_user("alice", password="a-long-pass-123")
     w = services.workshop_create(name="CSP", facilitator=alice, table_count=2, seats_per_table=4)
     for i in range(8):
@@ -39,16 +38,11 @@ def test_no_page_violates_the_content_security_policy(live_server_url, browser, 
         if "Content Security Policy" in m.text or "Refused to" in m.text
         else None,
     )
-    # The log-in form, then the facilitator's pages. The server hashes passwords with
-    # the production hashers and the tests with MD5, so a form log-in with this user
-    # fails: the facilitator is logged in through a session row (the database is shared).
+    # The log-in form, then the facilitator's pages (logged in through the fixture: the
+    # form would refuse a user the test made).
     page.goto(live_server_url + "/login/")
     page.wait_for_load_state("networkidle")
-    client = Client()
-    client.force_login(alice)
-    ctx.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}]
-    )
+    log_in(ctx, alice)
     for path in (
         "/",
         "/workshops/new/",
