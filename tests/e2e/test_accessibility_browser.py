@@ -28,9 +28,17 @@ AXE = Axe()
 WAIT = 8000
 
 
+TEMPLATE_SYNTAX = ("{#", "#}", "{%", "%}", "{{", "}}")
+
+
 def assert_accessible(page, where: str) -> None:
     results = AXE.run(page)
     assert results.violations_count == 0, f"{where} ({page.url}):\n{results.generate_report()}"
+    # A template's syntax left in the page (a comment over several lines, which Django
+    # does not allow with {# #}) is read out to the class and read aloud.
+    text = page.inner_text("body")
+    leaked = [s for s in TEMPLATE_SYNTAX if s in text]
+    assert not leaked, f"{where} ({page.url}) shows template syntax {leaked}:\n{text[:600]}"
 
 
 def announced(page) -> str:

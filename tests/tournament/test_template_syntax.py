@@ -1,0 +1,56 @@
+"""No template syntax reaches a page.
+
+Django's `{# #}` comment is one line only: one spread over several lines is not a
+comment but text, shown on the page (and read aloud). The phone's page carried one
+for a session. Jinja2's comments (templates/jinja2/) may span lines.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from tournament_helpers import make_workshop
+
+from tournament.models import Player
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+DJANGO_TEMPLATES = sorted(
+    p for p in TEMPLATES.rglob("*") if p.is_file() and "jinja2" not in p.parts
+)
+
+
+def unclosed_comments(text: str) -> list[int]:
+    """Line numbers of `{#` with no `#}` after it on the same line."""
+    return [
+        n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\{#(?!.*#\})", line)
+    ]
+
+
+def test_the_check_finds_a_comment_over_two_lines_and_passes_one_line_comments():
+    assert unclosed_comments("a\n  {# one\n  two #}\nb") == [2]
+    assert unclosed_comments("{# one #} x {# two #}\n{% comment %}\nmany\n{% endcomment %}") == []
+
+
+def test_the_django_templates_have_no_comment_over_several_lines():
+    assert len(DJANGO_TEMPLATES) > 20  # the glob found the project's templates
+    found = {
+        str(p.relative_to(TEMPLATES)): lines
+        for p in DJANGO_TEMPLATES
+        if (lines := unclosed_comments(p.read_text()))
+    }
+    assert found == {}, f"use {{% comment %}} for comments over several lines: {found}"
+
+
+@pytest.mark.django_db
+def test_a_students_page_shows_no_template_syntax():
+    workshop = make_workshop(players=0, tables=1)
+    client = Client()
+    client.post("/join", {"code": workshop.code, "name": "Ana"})
+    assert Player.objects.filter(workshop=workshop, name="Ana").exists()
+    html = client.get("/play/").content.decode()
+    assert "Welcome, Ana" in html
+    for syntax in ("{#", "#}", "{%", "%}"):
+        assert syntax not in html, syntax
