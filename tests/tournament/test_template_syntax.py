@@ -24,9 +24,7 @@ DJANGO_TEMPLATES = sorted(
 
 def unclosed_comments(text: str) -> list[int]:
     """Line numbers of `{#` with no `#}` after it on the same line."""
-    return [
-        n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\{#(?!.*#\})", line)
-    ]
+    return [n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\{#(?!.*#\})", line)]
 
 
 def test_the_check_finds_a_comment_over_two_lines_and_passes_one_line_comments():
