@@ -52,3 +52,15 @@ def test_a_students_page_shows_no_template_syntax():
     assert "Welcome, Ana" in html
     for syntax in ("{#", "#}", "{%", "%}"):
         assert syntax not in html, syntax
+
+
+def test_no_page_sends_a_facilitator_or_student_to_the_projects_own_files():
+    """RULES.md and the seeds are the developers' references: a page says the rule."""
+    every = sorted(p for p in TEMPLATES.rglob("*") if p.is_file())
+    assert len(every) > len(DJANGO_TEMPLATES)  # the Jinja2 screens are included
+    found = [
+        str(p.relative_to(TEMPLATES))
+        for p in every
+        if re.search(r"RULES\.md|seeds/", p.read_text())
+    ]
+    assert found == []
