@@ -27,6 +27,7 @@ from tournament_helpers import (
     to_scored_round,
 )
 
+from games import five_tricks
 from tournament import screencache, selectors, services
 from tournament.models import Game, Player
 
@@ -216,7 +217,9 @@ def _followed_moves(
         # are the table's as read, not only what this round's screens render.
         read = selectors.table_part(table.pk, round_id=rnd.pk)
         assert (tpart["version"], tpart["previous"], tpart["wins"]) == (
-            read["version"], read["previous"], read["wins"]
+            read["version"],
+            read["previous"],
+            read["wins"],
         )
         assert tpart["state"] == read["state"] and tpart["table"].barrier == read["table"].barrier
         for field in Game._meta.concrete_fields:
@@ -268,7 +271,13 @@ def test_the_other_games_are_followed_too(
     # A game's length depends on its deal (seeded at random when dealt): follow until
     # one has ended and the next was dealt, and five moves into that one.
     followed, ends = _followed_moves(
-        monkeypatch, django_capture_on_commit_callbacks, w, rnd, table, act, limit=3000,
+        monkeypatch,
+        django_capture_on_commit_callbacks,
+        w,
+        rnd,
+        table,
+        act,
+        limit=3000,
         ends_wanted=1,
     )
     assert ends == 1 and followed >= 15
@@ -298,3 +307,27 @@ def test_a_followed_row_is_a_copy_of_its_own_as_copy_copy_makes_it():
     mine, theirs = screencache._copy_row(game), copy.copy(game)
     assert "_memoryview_attrs" not in mine.__dict__
     assert isinstance(mine.blob, memoryview) and mine.blob == theirs.blob == game.blob
+
+
+def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_it():
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    state = play_until_claim(game)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    me = game.players[0]
+    suggested = game.players[five_tricks.view(state, 0)["suggested_claim"]]
+    other = next(pid for pid in game.players if pid != suggested)
+
+    def screen():
+        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
+
+    button = f'class="primary" data-action="claim" data-winner="{suggested}"'
+    assert button in screen() and "You said:" not in screen()
+    services.game_claim(player_id=me, winner_player_id=other)
+    # Her own claim is said in words, not only by her seat's mark; the button still
+    # offers her own sheet's winner.
+    html = screen()
+    assert f"You said: {names[other]} won." in html and button in html
+    services.game_claim(player_id=me, winner_player_id=suggested)
+    html = screen()
+    assert f"You said: {names[suggested]} won." in html and button not in html
