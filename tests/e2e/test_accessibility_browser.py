@@ -155,6 +155,9 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         wait_change(page, before)
     wait_announced(seats[0], "You disagree")
     assert_accessible(seats[0], "phone, dispute")
+    # Every seat's claim is in words for a screen reader, not an arrow.
+    heard = seats[0].locator("#screen .seats").aria_snapshot()
+    assert heard.count("says the trick went to") == 4 and "→" not in heard, heard
     seats[0].locator("details.pad-wrap summary").click()
     assert_accessible(seats[0], "phone, drawing pad open")
 
