@@ -320,6 +320,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
     if v["tricks"]:
         t = v["tricks"][-1]
         last_trick = {
+            "number": len(v["tricks"]),
             "winner": names[t["winner"]],
             "cards": [{"card": c, "name": names[s]} for s, c in t["cards"]],
         }

@@ -171,6 +171,18 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         fac.goto(url + path)
         assert_accessible(fac, where)
 
+    # The two who claimed the second card give in: the first card takes the trick,
+    # and each phone hears who took it.
+    first = seats[1].locator(".trick .card").nth(0)
+    taker = first.locator(".by").inner_text()
+    for page in (seats[1], seats[3]):
+        before = version(page)
+        page.locator(".trick .card").nth(0).click()
+        wait_change(page, before)
+    for page in seats:
+        wait_announced(page, f"Trick 1 won by {taker}")
+    assert_accessible(seats[1], "phone, after a trick")
+
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
     ana.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
     wait_announced(ana, "Round over")

@@ -505,7 +505,11 @@ def _open_call(wanted):
     _, off = lead_for_revoke(game, r_seat)
     act(game, r_seat, {"type": "play", "card": off})
     third = state_of(game).to_act
-    act(game, third, {"type": "play", "card": all_fives.legal_actions(state_of(game), third)[0]["card"]})
+    act(
+        game,
+        third,
+        {"type": "play", "card": all_fives.legal_actions(state_of(game), third)[0]["card"]},
+    )
     state = state_of(game)
     assert state == _revoke_trick(deal(seed), r_seat)  # the same moves, on the engine
     assert state.calls_open and state.tricks[0].revokes == (r_seat,)
@@ -700,3 +704,35 @@ def test_referee_mode_refuses_what_the_table_forbids_and_has_no_calls():
     for pid in game.players:
         assert "call_revoke" not in screen_html(pid)
     assert_refused(lambda: act(game, 0, {"type": "call_revoke", "accused": 1}), IllegalMove)
+
+
+@pytest.mark.django_db
+def test_a_finished_trick_is_a_line_the_phone_announces():
+    """The phone's screen reader says each [data-announce] line when it is new
+    (static/js/table.js): a won trick is one, with its number, until the next lead."""
+    w = services.workshop_create(
+        name="Bots",
+        game="all_fives",
+        table_count=1,
+        seats_per_table=2,
+        seed=4,
+        bots_enabled=True,
+    )
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    game = set_seed(game_at(tables_of(w)[0]), 99)
+    rng = random.Random(5)
+    for _ in range(40):
+        state = state_of(game)
+        if len(state.tricks) == 1 and not state.current:
+            break
+        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    assert len(state.tricks) == 1 and not state.current
+    winner = state.tricks[0].winner
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    loser = game.players[1 - winner]
+    line = f'<p class="hint af-won" data-announce>Trick 1 won by {names[game.players[winner]]}.'
+    assert line in screen_html(loser)
+    assert '<p class="hint af-won" data-announce>Trick 1 won by you.' in screen_html(
+        game.players[winner]
+    )

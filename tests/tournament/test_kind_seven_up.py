@@ -516,3 +516,17 @@ def test_replaying_the_stored_log_equals_the_live_state_after_many_moves():
     assert gamestate.replay_log(fresh(game)) == live
     assert gamestate.load_state(fresh(game)) == live
     assert KIND.progress(live) == 7 + 6 + 5
+
+
+def test_a_finished_trick_is_a_line_the_phone_announces_with_its_number():
+    """The phone's screen reader says each [data-announce] line when it is new
+    (static/js/table.js): the last trick's line names its number, so a second trick
+    taken by the same player is new too."""
+    w = seven_up_workshop(preset="classic")
+    game = fix_seed(to_study(w), 12)
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    for n in (1, 2):
+        state = play_until(game, lambda s, n=n: len(s.tricks) == n and not s.current)
+        taker = names[game.players[state.tricks[-1].winner]]
+        for pid in game.players:
+            assert f"<summary data-announce>Trick {n} taken by {taker}</summary>" in html_for(pid)

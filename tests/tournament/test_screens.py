@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from tournament_helpers import (
     claim_all,
+    finish_trick,
     five_tricks_step,
     game_at,
     make_workshop,
@@ -331,3 +332,31 @@ def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_
     services.game_claim(player_id=me, winner_player_id=suggested)
     html = screen()
     assert f"You said: {names[suggested]} won." in html and button not in html
+
+
+def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
+    """A phone's screen reader says each [data-announce] line when it is new
+    (static/js/table.js). A trick's and a game's result name their number, so the
+    same player taking the next one is new too."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    me = game.players[1]
+
+    def screen():
+        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
+
+    leader = game.players[state_of(game).to_act]
+    for n in (1, 2):
+        finish_trick(game, winner_seat=game.players.index(leader))
+        line = f"<summary data-announce>Trick {n} won by {names[leader]}</summary>"
+        assert line in screen()
+    while game_at(t1).pk == game.pk:
+        finish_trick(game, winner_seat=game.players.index(leader))
+    game.refresh_from_db()
+    assert game.winners == [leader]
+    html = screen()
+    assert (
+        '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
+        f"</span>: won by {names[leader]}"
+    ) in html
