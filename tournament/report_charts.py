@@ -1,6 +1,7 @@
 """The report's charts: pygal SVG built on the server from `tournament.report` figures.
 
-Each chart comes back as {"svg", "src" (a data: URI for an <img>), "alt", "title"}.
+Each chart comes back as {"svg", "src" (a data: URI for an <img>), "alt", "title",
+"width", "height"}.
 The alt text states the numbers the chart shows, so a screen reader (and a
 printout without images) loses nothing; every chart also has a data table beside
 it in the page. Large type and a colour-blind-safe palette (Okabe–Ito) keep
@@ -19,10 +20,17 @@ from pygal.style import Style
 
 # Okabe & Ito's palette, readable with every common kind of colour blindness.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
 )
 
-STYLE = Style(
+STYLE_KW = dict(
     background="#ffffff",
     plot_background="#ffffff",
     foreground="#1b1b1f",
@@ -40,6 +48,7 @@ STYLE = Style(
     opacity_hover=".95",
     colors=PALETTE,
 )
+STYLE = Style(**STYLE_KW)
 
 COMMON = {
     "style": STYLE,
@@ -70,7 +79,8 @@ def _counts_axis(values) -> list[int]:
 def _finish(chart, title: str, alt: str) -> dict:
     svg = _SCRIPT.sub("", chart.render(is_unicode=True))
     src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    return {"svg": svg, "src": src, "alt": alt, "title": title}
+    size = {"width": chart.config.width, "height": chart.config.height}
+    return {"svg": svg, "src": src, "alt": alt, "title": title, **size}
 
 
 def disputes_chart(clashes: dict) -> dict | None:
@@ -110,7 +120,11 @@ def outcomes_chart(clashes: dict) -> dict | None:
     )
     chart.x_labels = [o["label"] for o in rows]
     chart.add("Disputes", [o["count"] for o in rows])
-    alt = f"Bar chart: {title.lower()}. " + "; ".join(f"{o['label']}: {o['count']}" for o in rows) + "."
+    alt = (
+        f"Bar chart: {title.lower()}. "
+        + "; ".join(f"{o['label']}: {o['count']}" for o in rows)
+        + "."
+    )
     return _finish(chart, title, alt)
 
 
@@ -131,32 +145,98 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
         )
         chart.x_labels = [k["label"] for k in used]
         chart.add("Times used", [k["total"] for k in used])
-        alt = f"Bar chart: {title.lower()}. " + "; ".join(
-            f"{k['label']}: {k['total']}" for k in used
-        ) + "."
+        alt = (
+            f"Bar chart: {title.lower()}. "
+            + "; ".join(f"{k['label']}: {k['total']}" for k in used)
+            + "."
+        )
         return _finish(chart, title, alt)
     chart = pygal.HorizontalStackedBar(
-        title=title, x_title="Times used", y_labels=_counts_axis([k["total"] for k in used]), **COMMON
+        title=title,
+        x_title="Times used",
+        y_labels=_counts_axis([k["total"] for k in used]),
+        **COMMON,
     )
     chart.x_labels = [k["label"] for k in used]
     chart.add("During a dispute", [k["in_dispute"] for k in used])
     chart.add("At other times", [k["other"] for k in used])
     alt = (
         f"Stacked bar chart: {title.lower()}. "
-        + "; ".join(f"{k['label']}: {k['in_dispute']} during disputes, {k['other']} at other times" for k in used)
+        + "; ".join(
+            f"{k['label']}: {k['in_dispute']} during disputes, {k['other']} at other times"
+            for k in used
+        )
         + "."
     )
     return _finish(chart, title, alt)
 
 
+# A table's players share a band of this height (in tables) around its line.
+BAND = 0.7
+# The smallest gap, in pixels, between two names at the lines' ends.
+LABEL_GAP_PX = 24
+
+
+def _band_offsets(journeys: dict, players: list[int], columns: int) -> dict[int, list]:
+    """Each player's place within its table's band, column by column.
+
+    The players at a table are spread evenly across the band, so the names at the
+    lines' ends never sit on each other, in the order they came from (by where
+    they were in the column before), so lines that stay at a table do not cross.
+    """
+    order = {pid: i for i, pid in enumerate(players)}
+    offsets = {pid: [None] * columns for pid in players}
+    for c in range(columns):
+        groups: dict[int, list[int]] = {}
+        for pid in players:
+            table = journeys[pid]["tables"][c]
+            if table is not None:
+                groups.setdefault(table, []).append(pid)
+
+        def came_from(pid, c=c):
+            before = journeys[pid]["tables"][c - 1] if c else None
+            if before is None:
+                return (0, order[pid])
+            return (1, before + offsets[pid][c - 1], order[pid])
+
+        for group in groups.values():
+            group.sort(key=came_from)
+            m = len(group)
+            for j, pid in enumerate(group):
+                offsets[pid][c] = 0.0 if m == 1 else -BAND / 2 + BAND * j / (m - 1)
+    return offsets
+
+
+def _names_style(series: int) -> Style:
+    """The bump chart's style: its names are dark on the white plot. pygal writes a
+    label white when its line's colour is dark (for values on bars), which hid a
+    third of the names. And pygal puts a line's label at the point moved right and
+    down by the value font size: a small one sets the name beside its point, not by
+    the point below it."""
+    return Style(**{**STYLE_KW, "value_colors": ("#1b1b1f",) * series, "value_font_size": 7})
+
+
 def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
-    """Each player's table round by round (a bump chart); lines are nudged apart so they do not hide each other."""
+    """Each player's table round by round (a bump chart).
+
+    The players at a table are spread across a band around its line, and the
+    chart grows with the largest table, so every name at a line's end can be read.
+    There is no legend: with more than eight players its colours repeat, and the
+    names at the lines' ends say whose line is whose.
+    """
     columns = movement["columns"]
     journeys = movement["journeys"]
     players = movement["players"]
     if len(columns) < 2 or not players:
         return None
     tables = [g["table"] for g in movement["grid"]]
+    offsets = _band_offsets(journeys, players, len(columns))
+    largest = max(
+        sum(1 for pid in players if journeys[pid]["tables"][c] == t)
+        for c in range(len(columns))
+        for t in tables
+    )
+    per_table_px = max(100, -(-LABEL_GAP_PX * (largest - 1) // BAND))
     title = "Where each player sat, round by round"
     chart = pygal.Line(
         title=title,
@@ -167,16 +247,22 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         print_labels=True,
         dots_size=5,
         stroke_style={"width": 4},
-        margin_right=110,
-        **{k: v for k, v in COMMON.items() if k != "print_values"},
+        margin_right=130,
+        **{
+            **{k: v for k, v in COMMON.items() if k != "print_values"},
+            "show_legend": False,
+            "style": _names_style(len(players)),
+            # The plot, plus the title and the round labels.
+            "height": int(per_table_px * (max(tables) - min(tables) + 1) + 150),
+        },
     )
     chart.x_labels = [c["label"] for c in columns]
-    n = len(players)
-    for i, pid in enumerate(players):
-        nudge = 0.0 if n == 1 else -0.3 + 0.6 * i / (n - 1)
+    for pid in players:
         name = names.get(pid, "?")
-        points = [None if t is None else {"value": t + nudge} for t in journeys[pid]["tables"]]
-        # The name at the line's last point: the legend's colours repeat after eight players.
+        points = [
+            None if t is None else {"value": t + offsets[pid][c]}
+            for c, t in enumerate(journeys[pid]["tables"])
+        ]
         last = max((k for k, p in enumerate(points) if p is not None), default=None)
         if last is not None:
             points[last]["label"] = name

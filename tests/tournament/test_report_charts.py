@@ -1,0 +1,100 @@
+"""The report's bump chart of who sat where (tournament.report_charts.paths_chart).
+
+It is projected in the debrief: every player's name must be readable at the end of
+their line, whatever the class's size. Pure tests: no database.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tournament import report_charts
+
+LABEL = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="label">([^<]*)</text>')
+TEXT_FILL = re.compile(r"\.text-overlay \.color-(\d+) text\{fill:([^}]+)\}")
+
+
+def movement(tables: int, per_table: int, rounds: int = 3, seed: int = 1):
+    """Seating like RULES.md's movement makes: after each round one player at each
+    table moves up and one down (the top and bottom tables keep theirs)."""
+    rng = random.Random(seed)
+    players = list(range(1, tables * per_table + 1))
+    now = {pid: i // per_table + 1 for i, pid in enumerate(players)}
+    seats = {pid: [now[pid]] for pid in players}
+    for _ in range(rounds):
+        for t in range(1, tables + 1):
+            here = [pid for pid in players if now[pid] == t]
+            rng.shuffle(here)
+            if t < tables:
+                now[here[0]] = t + 1
+            if t > 1:
+                now[here[-1]] = t - 1
+        for pid in players:
+            seats[pid].append(now[pid])
+    columns = [{"label": "At home"}] + [{"label": f"Round {r}"} for r in range(1, rounds + 1)]
+    mov = {
+        "columns": columns,
+        "players": players,
+        "grid": [{"table": t} for t in range(1, tables + 1)],
+        "journeys": {pid: {"tables": seats[pid], "text": ""} for pid in players},
+    }
+    return mov, {pid: f"Player {pid:02d}" for pid in players}
+
+
+@pytest.mark.parametrize(("tables", "per_table"), [(1, 4), (3, 5), (6, 5), (12, 5), (2, 8)])
+def test_every_name_is_written_dark_and_clear_of_the_others(tables, per_table):
+    mov, names = movement(tables, per_table)
+    chart = report_charts.paths_chart(mov, names)
+    labels = [(float(x), float(y), name) for x, y, name in LABEL.findall(chart["svg"])]
+    assert sorted(name for _, _, name in labels) == sorted(names.values())
+    # pygal writes text white on a dark line's colour: on the white plot that hid
+    # a third of the names.
+    fills = dict(TEXT_FILL.findall(chart["svg"]))
+    assert len(fills) >= len(names) and set(fills.values()) == {"#1b1b1f"}
+    # Every name is at a line's end (one column), and no two touch.
+    assert len({x for x, _, _ in labels}) == 1
+    ys = sorted(y for _, y, _ in labels)
+    gaps = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+    assert all(gap >= 20 for gap in gaps)
+    # The picture's size is the one the page reserves for it.
+    assert f'viewBox="0 0 {chart["width"]} {chart["height"]}"' in chart["svg"]
+
+
+def test_the_chart_grows_with_the_largest_table_not_the_class():
+    small = report_charts.paths_chart(*movement(3, 5))
+    many_tables = report_charts.paths_chart(*movement(12, 5))
+    big_tables = report_charts.paths_chart(*movement(3, 8))
+    assert small["height"] < big_tables["height"] < many_tables["height"]
+    assert small["width"] == many_tables["width"] == 960
+
+
+def test_players_who_stay_keep_their_place_and_their_lines_do_not_cross():
+    mov, names = movement(2, 4, rounds=0)
+    mov["columns"].append({"label": "Round 1"})
+    for journey in mov["journeys"].values():
+        journey["tables"].append(journey["tables"][0])
+    offsets = report_charts._band_offsets(mov["journeys"], mov["players"], 2)
+    for pid in mov["players"]:
+        assert offsets[pid][0] == offsets[pid][1]
+    # Spread evenly across the band, in the players' order, at each table.
+    at_1 = [offsets[pid][0] for pid in mov["players"][:4]]
+    assert at_1 == sorted(at_1) and at_1[0] == -report_charts.BAND / 2
+    assert at_1[-1] == pytest.approx(report_charts.BAND / 2)
+
+
+def test_arrivals_take_the_side_of_the_band_they_came_from():
+    # Table 1: A, B; table 2: C, D. Then B moves up and C moves down.
+    journeys = {
+        1: {"tables": [1, 1]},
+        2: {"tables": [1, 2]},
+        3: {"tables": [2, 1]},
+        4: {"tables": [2, 2]},
+    }
+    offsets = report_charts._band_offsets(journeys, [1, 2, 3, 4], 2)
+    # At table 1 the one who came down from table 2 is above the one who stayed;
+    # at table 2 the one who came up from table 1 is below the one who stayed.
+    assert offsets[3][1] > offsets[1][1]
+    assert offsets[2][1] < offsets[4][1]
