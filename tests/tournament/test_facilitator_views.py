@@ -520,6 +520,7 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
         for card in hand:
             assert card_face(card) in html
     assert PRESET_TITLES[table.preset] in html
+    assert "· Barnga mode" in html  # the setting's name, as the wizard writes it
     assert fac.get(f"/workshops/{w.pk}/tables/9/").status_code == 404
 
 
