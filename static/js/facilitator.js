@@ -75,15 +75,28 @@
     const message = document.getElementById("fac-message");
     if (message && messageAt && Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
   }
+  // The panel is replaced whole, so the button just pressed is gone with it: focus
+  // goes to the answer (a screen reader reads it; Tab goes on to the controls after
+  // it), or back to the same control when there is no answer.
+  let focusedId = null;
+  document.addEventListener("htmx:beforeSwap", () => {
+    const active = document.activeElement;
+    focusedId = active && active.id ? active.id : null;
+  });
   document.addEventListener("htmx:afterSwap", (e) => {
     // The panel came back from a POST: it is current, nothing is being edited in it.
     messageAt = Date.now();
     pending.clear();
     fixForms(document);
     startClocks();
+    if (!e.detail.target || e.detail.target.id !== "panel") return;
     const message = document.getElementById("fac-message");
-    if (message && message.textContent.trim() && e.detail.target && e.detail.target.id === "panel") {
+    const again = focusedId && document.getElementById(focusedId);
+    if (message && message.textContent.trim()) {
+      message.focus({ preventScroll: true });
       message.scrollIntoView({ block: "nearest" });
+    } else if (again) {
+      again.focus();
     }
   });
 

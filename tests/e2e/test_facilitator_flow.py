@@ -102,16 +102,25 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
         page.click("button[type=submit]", no_wait_after=True)
     for page in phones.values():
         page.wait_for_selector("#screen", timeout=WAIT)
-    proj.wait_for_function(
-        "document.querySelectorAll('.proj-names li').length === 8", timeout=WAIT
-    )
+    proj.wait_for_function("document.querySelectorAll('.proj-names li').length === 8", timeout=WAIT)
     fac.wait_for_function(
         "document.querySelectorAll('#fac-roster .roster-row').length === 8", timeout=WAIT
     )
 
     # 4. Seat at home tables, study, silent play, round 1.
     click_and_wait_message(fac, "#do-seat-auto", "8 players seated")
-    click_and_wait_message(fac, "#do-start-study", "Study has started")
+    # By keyboard: the panel is replaced whole, and focus goes to the answer (a
+    # screen reader reads it), not to the top of the page; Tab goes on from there.
+    fac.focus("#do-start-study")
+    fac.keyboard.press("Enter")
+    fac.wait_for_function(
+        "t => (document.getElementById('fac-message')?.textContent || '').includes(t)",
+        arg="Study has started",
+        timeout=WAIT,
+    )
+    assert fac.evaluate("document.activeElement.id") == "fac-message"
+    fac.keyboard.press("Tab")
+    assert fac.evaluate("document.getElementById('panel').contains(document.activeElement)")
     for page in phones.values():
         page.wait_for_selector(".sheet", timeout=WAIT)
     click_and_wait_message(fac, "#do-start-home", "Silent play")
@@ -170,9 +179,7 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
 
     # 7. Every phone shows its new table.
     expected = {p.name: p.table.number for p in Player.objects.filter(workshop=workshop)}
-    assert len(moving) + 1 == sum(
-        1 for m in rnd.movements.all() if m.from_table != m.to_table
-    )
+    assert len(moving) + 1 == sum(1 for m in rnd.movements.all() if m.from_table != m.to_table)
     for name, page in phones.items():
         page.wait_for_function(
             "t => (document.querySelector('#screen .where')?.textContent || '').trim() === t",
