@@ -360,3 +360,18 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
         '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
         f"</span>: won by {names[leader]}"
     ) in html
+
+
+def test_a_paused_round_is_a_line_the_phone_announces():
+    w, rnd, (t1,) = scored(4, 1)
+    me = game_at(t1).players[0]
+
+    def screen():
+        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
+
+    line = '<p class="visually-hidden" data-announce>The facilitator has paused the round.</p>'
+    assert line not in screen()
+    services.round_pause(round_id=rnd.pk)
+    assert line in screen()
+    services.round_resume(round_id=rnd.pk)
+    assert line not in screen()
