@@ -630,8 +630,8 @@ def test_bots_play_a_seeded_game_to_the_end_by_the_clock():
     assert nxt is not None and nxt.number == 2 and nxt.kind == "all_fives"
 
 
-@pytest.mark.django_db
-def test_bots_act_through_game_bot_act_deterministically():
+def two_bots_dealt() -> Game:
+    """A table of two bots in study, its game dealt from a known seed."""
     w = services.workshop_create(
         name="Bots",
         game="all_fives",
@@ -642,7 +642,12 @@ def test_bots_act_through_game_bot_act_deterministically():
     )
     services.bots_fill(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
-    game = set_seed(game_at(tables_of(w)[0]), 99)
+    return set_seed(game_at(tables_of(w)[0]), 99)
+
+
+@pytest.mark.django_db
+def test_bots_act_through_game_bot_act_deterministically():
+    game = two_bots_dealt()
     rng = random.Random(5)
     for _ in range(40):
         state = state_of(game)
@@ -710,17 +715,7 @@ def test_referee_mode_refuses_what_the_table_forbids_and_has_no_calls():
 def test_a_finished_trick_is_a_line_the_phone_announces():
     """The phone's screen reader says each [data-announce] line when it is new
     (static/js/table.js): a won trick is one, with its number, until the next lead."""
-    w = services.workshop_create(
-        name="Bots",
-        game="all_fives",
-        table_count=1,
-        seats_per_table=2,
-        seed=4,
-        bots_enabled=True,
-    )
-    services.bots_fill(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    game = set_seed(game_at(tables_of(w)[0]), 99)
+    game = two_bots_dealt()
     rng = random.Random(5)
     for _ in range(40):
         state = state_of(game)
