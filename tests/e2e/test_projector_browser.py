@@ -1,0 +1,59 @@
+"""The projector fits a big class on one screen: it cannot be scrolled in front of
+the room. At 1280x720, sixty names fit under the join code in the lobby, and twelve
+tables' occupancy under the clock in a round."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament import services
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+SCREEN = {"width": 1280, "height": 720}
+FIRST = ["Alexandra", "Bartholomew", "Chen", "Dmitri", "Esperanza", "Fatima", "Guillermo",
+         "Hiroshi", "Ingrid", "Jean-Baptiste", "Kwame", "Leilani", "Mohammed", "Nguyen",
+         "Olga", "Priyanka", "Quentin", "Rosalind", "Sven", "Tatiana"]  # fmt: skip
+
+
+def bottom(page, selector: str) -> float:
+    box = page.locator(selector).last.bounding_box()
+    assert box is not None, selector
+    return box["y"] + box["height"]
+
+
+def test_sixty_names_and_twelve_tables_fit_the_projector(
+    live_server_url, browser, django_user_model, log_in
+):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = services.workshop_create(
+        name="Big class", facilitator=user, table_count=12, seats_per_table=5, seed=3
+    )
+    for i in range(60):
+        services.player_join(workshop_id=w.pk, name=f"{FIRST[i % 20]} {'ABC'[i // 20]}")
+    ctx = browser.new_context(viewport=SCREEN)
+    log_in(ctx, user)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/workshops/{w.pk}/projector/")
+    assert page.locator(".proj-names li").count() == 60
+    assert bottom(page, ".proj-names li") <= SCREEN["height"]
+    assert bottom(page, ".proj-code") <= SCREEN["height"]
+
+    # Each timed phase: its name on one line, the clock and every table in view.
+    services.players_seat_home(workshop_id=w.pk)
+    for start, name in [
+        (services.workshop_start_study, "Study the rules"),
+        (services.workshop_start_home, "Silent play at home tables"),
+        (services.round_start, "Scored round · Round 1"),
+    ]:
+        start(workshop_id=w.pk)
+        page.wait_for_function(
+            "t => document.querySelector('.proj-phase')?.textContent.trim() === t",
+            arg=name,
+            timeout=WAIT,
+        )
+        page.wait_for_selector(".proj-clock", timeout=WAIT)
+        assert page.locator(".proj-tables li").count() == 12
+        assert bottom(page, ".proj-clock") <= SCREEN["height"], name
+        assert bottom(page, ".proj-tables li") <= SCREEN["height"], name
+    ctx.close()
