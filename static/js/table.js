@@ -93,8 +93,11 @@
       updatePicks(next);
     }
     if (focusedKey) {
-      const again = next.querySelector(`[data-card="${focusedKey}"],[data-winner="${focusedKey}"],[data-pick="${focusedKey}"]`);
-      if (again) again.focus();
+      // The same card or seat again; or, when it is gone (the card was played, the
+      // claim step is over), the hand, rather than the top of the page.
+      const again = next.querySelector(`[data-card="${focusedKey}"],[data-winner="${focusedKey}"],[data-pick="${focusedKey}"]`)
+        || next.querySelector(".hand[tabindex]");
+      if (again) again.focus({ preventScroll: true });
     }
     talk.hidden = next.dataset.canGesture !== "1";
     announce(next);

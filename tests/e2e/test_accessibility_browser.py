@@ -141,6 +141,9 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         before = version(on_turn)
         on_turn.locator(".hand .card.legal").first.click()
         wait_change(on_turn, before)
+        # The played card is gone from the new screen: focus stays in the hand
+        # instead of falling to the top of the page.
+        assert on_turn.evaluate("document.activeElement.closest('.hand') !== null")
     for page in pages.values():
         page.wait_for_selector("[data-action=claim]", timeout=WAIT)
         wait_announced(page, "Who won this trick?")
@@ -153,6 +156,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         before = version(page)
         page.locator(".trick .card").nth(i % 2).click()
         wait_change(page, before)
+        wait_announced(page, "You said:")  # the claimer hears their own claim
     wait_announced(seats[0], "You disagree")
     assert_accessible(seats[0], "phone, dispute")
     # Every seat's claim is in words for a screen reader, not an arrow.
