@@ -545,6 +545,11 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     return ctx
 
 
+# The projector lists at most this many names, the latest to join: more do not fit
+# one screen, and a student looks for their own name as it arrives.
+PROJECTOR_NAMES = 60
+
+
 def projector(workshop: Workshop, now=None) -> dict:
     """The room's view. Reads names, counts, phase and clock only — see the module docstring."""
     now = now or timezone.now()
@@ -567,7 +572,9 @@ def projector(workshop: Workshop, now=None) -> dict:
         "phase": workshop.phase,
         "phase_label": Phase(workshop.phase).label,
         "joining_locked": workshop.joining_locked,
-        "names": people,
+        "names": people[-PROJECTOR_NAMES:],
+        "joined": len(people),
+        "earlier": max(0, len(people) - PROJECTOR_NAMES),
         "bots": Player.objects.filter(workshop=workshop, is_bot=True).count(),
         "round": _clock(rnd, now),
         "tables": [

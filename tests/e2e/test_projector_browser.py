@@ -57,3 +57,25 @@ def test_sixty_names_and_twelve_tables_fit_the_projector(
         assert bottom(page, ".proj-clock") <= SCREEN["height"], name
         assert bottom(page, ".proj-tables li") <= SCREEN["height"], name
     ctx.close()
+
+
+def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
+    live_server_url, browser, django_user_model, log_in
+):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = services.workshop_create(
+        name="Conference", facilitator=user, table_count=40, seats_per_table=5, seed=3
+    )
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
+    for name in names:
+        services.player_join(workshop_id=w.pk, name=name)
+    ctx = browser.new_context(viewport=SCREEN)
+    log_in(ctx, user)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/workshops/{w.pk}/projector/")
+    assert page.inner_text(".proj-names-h").strip() == "200 joined"
+    shown = page.locator(".proj-names li:not(.proj-earlier)").all_inner_texts()
+    assert shown == names[-60:]  # the latest to join, in order: a student finds their own
+    assert page.inner_text(".proj-earlier").strip() == "140 earlier…"
+    assert bottom(page, ".proj-names li") <= SCREEN["height"]
+    ctx.close()
