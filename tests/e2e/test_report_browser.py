@@ -47,6 +47,21 @@ def test_the_report_in_a_browser_and_in_print(
         page.locator(f"section#{section}").screenshot(path=str(artifacts / f"report-{section}.png"))
     page.emulate_media(media="print")
     page.pdf(path=str(artifacts / "report.pdf"), format="A4", print_background=True)
+    # A4's printable width (186 mm): nothing is wider. A wider element (the per-player
+    # table was) makes Chromium shrink every page to fit it, and the result cards, laid
+    # out three abreast on the wider page, cut off their tables' last column.
+    page.set_viewport_size({"width": 703, "height": 1000})
+    wider = page.evaluate(
+        """() => Array.from(document.querySelectorAll('main *'))
+            .filter(el => el.getBoundingClientRect().right > 704)
+            .map(el => el.tagName + '.' + el.className).slice(0, 5)"""
+    )
+    assert wider == []
+    clipped = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.result-card'))
+            .filter(card => card.scrollWidth > card.clientWidth + 1).length"""
+    )
+    assert page.locator(".result-card").count() >= 4 and clipped == 0
     ctx.close()
 
     phone = browser.new_context(
