@@ -281,7 +281,9 @@ def test_the_other_games_are_followed_too(
         limit=3000,
         ends_wanted=1,
     )
-    assert ends == 1 and followed >= 15
+    # The game's own moves (one at least: the one that ended it) and five into the
+    # next. A game of 3 Tricks can end in five moves, so nothing more is certain.
+    assert ends == 1 and followed >= 6
 
 
 def test_a_followed_row_is_a_copy_of_its_own_as_copy_copy_makes_it():
