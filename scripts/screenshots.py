@@ -14,6 +14,7 @@ import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
@@ -46,26 +47,42 @@ from tournament.models import Round, Workshop  # noqa: E402
 PASSWORD = "screenshots-only"
 
 
-def play_for(seconds: int, start) -> None:
-    """Let the bots play `seconds` of simulated time, one tick per simulated second."""
-    for i in range(seconds):
-        timers.tick(now=start + timedelta(seconds=i), bot_delay=0)
+class SimulatedClock:
+    """The time the finished workshop is played in: every service and the timer ticks
+    read it, so claim steps, disputes and deadlines agree (with the real clock the
+    ticks ran ahead of the services and every claim step timed out at once)."""
+
+    def __init__(self) -> None:
+        self.at = timezone.now()
+
+    def __call__(self):
+        return self.at
+
+    def play_for(self, seconds: int) -> None:
+        """Let the bots play `seconds` of simulated time, one tick per second."""
+        for _ in range(seconds):
+            self.at += timedelta(seconds=1)
+            timers.tick(now=self.at, bot_delay=0)
 
 
 def finished_workshop(user) -> Workshop:
-    w = services.workshop_create(
-        name="Tuesday seminar", facilitator=user, table_count=3, seats_per_table=5, round_seconds=300, seed=5
-    )
-    Workshop.objects.filter(pk=w.pk).update(bots_enabled=True)
-    services.bots_fill(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for _ in range(2):
-        rnd = services.round_start(workshop_id=w.pk)
-        play_for(240, timezone.now())
-        services.round_end_now(round_id=rnd.pk)
-        services.movement_apply(round_id=Round.objects.get(pk=rnd.pk).pk)
-    services.workshop_start_debrief(workshop_id=w.pk)
+    clock = SimulatedClock()
+    with mock.patch("django.utils.timezone.now", clock):
+        w = services.workshop_create(
+            name="Tuesday seminar", facilitator=user, table_count=3, seats_per_table=5, round_seconds=300, seed=5
+        )
+        Workshop.objects.filter(pk=w.pk).update(bots_enabled=True)
+        services.bots_fill(workshop_id=w.pk)
+        services.workshop_start_study(workshop_id=w.pk)
+        clock.play_for(60)
+        services.workshop_start_home(workshop_id=w.pk)
+        clock.play_for(60)
+        for _ in range(2):
+            rnd = services.round_start(workshop_id=w.pk)
+            clock.play_for(240)
+            services.round_end_now(round_id=rnd.pk)
+            services.movement_apply(round_id=Round.objects.get(pk=rnd.pk).pk)
+        services.workshop_start_debrief(workshop_id=w.pk)
     return w
 
 
