@@ -51,3 +51,25 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
     for selector in (".trick .card", ".claim", ".claim .primary"):
         assert in_view(sideways, selector), selector
     ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)]
+)
+def test_the_other_games_keep_one_column_sideways(live_server_url, browser, phone, game, seats):
+    """Their boards are laid out otherwise: the two columns are Five Tricks' only."""
+    w = services.workshop_create(
+        name=f"Sideways {game}", game=game, table_count=1, seats_per_table=seats, seed=3
+    )
+    ctx = browser.new_context(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    join(page, live_server_url, w.code, "Ana")
+    for name in ["Bea", "Cai"][: seats - 1]:
+        join(phone(), live_server_url, w.code, name)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] .board .seats, #screen .hand", timeout=WAIT)
+    board = page.locator("#screen > .board")
+    assert board.evaluate("el => getComputedStyle(el).display") != "contents"
+    assert page.evaluate("getComputedStyle(document.getElementById('screen')).display") != "grid"
+    ctx.close()
