@@ -177,8 +177,9 @@ BAND = 0.7
 LABEL_GAP_PX = 24
 
 
-def _band_offsets(journeys: dict, players: list[int], columns: int) -> dict[int, list]:
-    """Each player's place within its table's band, column by column.
+def _band_offsets(journeys: dict, players: list[int], columns: int) -> tuple[dict[int, list], int]:
+    """Each player's place within its table's band, column by column, and the most
+    players any table had at once.
 
     The players at a table are spread evenly across the band, so the names at the
     lines' ends never sit on each other, in the order they came from (by where
@@ -186,6 +187,7 @@ def _band_offsets(journeys: dict, players: list[int], columns: int) -> dict[int,
     """
     order = {pid: i for i, pid in enumerate(players)}
     offsets = {pid: [None] * columns for pid in players}
+    largest = 1
     for c in range(columns):
         groups: dict[int, list[int]] = {}
         for pid in players:
@@ -202,9 +204,10 @@ def _band_offsets(journeys: dict, players: list[int], columns: int) -> dict[int,
         for group in groups.values():
             group.sort(key=came_from)
             m = len(group)
+            largest = max(largest, m)
             for j, pid in enumerate(group):
                 offsets[pid][c] = 0.0 if m == 1 else -BAND / 2 + BAND * j / (m - 1)
-    return offsets
+    return offsets, largest
 
 
 def _names_style(series: int) -> Style:
@@ -230,12 +233,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     if len(columns) < 2 or not players:
         return None
     tables = [g["table"] for g in movement["grid"]]
-    offsets = _band_offsets(journeys, players, len(columns))
-    largest = max(
-        sum(1 for pid in players if journeys[pid]["tables"][c] == t)
-        for c in range(len(columns))
-        for t in tables
-    )
+    offsets, largest = _band_offsets(journeys, players, len(columns))
     per_table_px = max(100, -(-LABEL_GAP_PX * (largest - 1) // BAND))
     title = "Where each player sat, round by round"
     chart = pygal.Line(
@@ -243,13 +241,13 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         range=(min(tables) - 0.5, max(tables) + 0.5),
         y_labels=[{"label": f"Table {t}", "value": t} for t in tables],
         show_y_guides=True,
-        print_values=False,
         print_labels=True,
         dots_size=5,
         stroke_style={"width": 4},
         margin_right=130,
         **{
-            **{k: v for k, v in COMMON.items() if k != "print_values"},
+            **COMMON,
+            "print_values": False,
             "show_legend": False,
             "style": _names_style(len(players)),
             # The plot, plus the title and the round labels.

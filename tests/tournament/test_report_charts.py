@@ -76,7 +76,7 @@ def test_players_who_stay_keep_their_place_and_their_lines_do_not_cross():
     mov["columns"].append({"label": "Round 1"})
     for journey in mov["journeys"].values():
         journey["tables"].append(journey["tables"][0])
-    offsets = report_charts._band_offsets(mov["journeys"], mov["players"], 2)
+    offsets, _ = report_charts._band_offsets(mov["journeys"], mov["players"], 2)
     for pid in mov["players"]:
         assert offsets[pid][0] == offsets[pid][1]
     # Spread evenly across the band, in the players' order, at each table.
@@ -93,7 +93,7 @@ def test_arrivals_take_the_side_of_the_band_they_came_from():
         3: {"tables": [2, 1]},
         4: {"tables": [2, 2]},
     }
-    offsets = report_charts._band_offsets(journeys, [1, 2, 3, 4], 2)
+    offsets, _ = report_charts._band_offsets(journeys, [1, 2, 3, 4], 2)
     # At table 1 the one who came down from table 2 is above the one who stayed;
     # at table 2 the one who came up from table 1 is below the one who stayed.
     assert offsets[3][1] > offsets[1][1]
