@@ -20,11 +20,16 @@ def in_view(page, selector: str) -> bool:
     return box["y"] >= 0 and box["y"] + box["height"] <= LANDSCAPE["height"]
 
 
+def sideways_phone(browser, url, code, name):
+    """A phone held sideways (844x390) that has joined `code` as `name`."""
+    page = browser.new_context(viewport=LANDSCAPE, has_touch=True, is_mobile=True).new_page()
+    join(page, url, code, name)
+    return page
+
+
 def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url, browser, phone):
     w = services.workshop_create(name="Sideways", table_count=1, seats_per_table=4, seed=3)
-    ctx = browser.new_context(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
-    sideways = ctx.new_page()
-    join(sideways, live_server_url, w.code, "Ana")
+    sideways = sideways_phone(browser, live_server_url, w.code, "Ana")
     others = []
     for name in ("Bea", "Cai", "Dev"):
         others.append(phone())
@@ -50,7 +55,7 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
     sideways.wait_for_selector("[data-action=claim]", timeout=WAIT)
     for selector in (".trick .card", ".claim", ".claim .primary"):
         assert in_view(sideways, selector), selector
-    ctx.close()
+    sideways.context.close()
 
 
 @pytest.mark.parametrize(
@@ -61,9 +66,7 @@ def test_the_other_games_keep_one_column_sideways(live_server_url, browser, phon
     w = services.workshop_create(
         name=f"Sideways {game}", game=game, table_count=1, seats_per_table=seats, seed=3
     )
-    ctx = browser.new_context(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
-    page = ctx.new_page()
-    join(page, live_server_url, w.code, "Ana")
+    page = sideways_phone(browser, live_server_url, w.code, "Ana")
     for name in ["Bea", "Cai"][: seats - 1]:
         join(phone(), live_server_url, w.code, name)
     services.players_seat_home(workshop_id=w.pk)
@@ -72,4 +75,4 @@ def test_the_other_games_keep_one_column_sideways(live_server_url, browser, phon
     board = page.locator("#screen > .board")
     assert board.evaluate("el => getComputedStyle(el).display") != "contents"
     assert page.evaluate("getComputedStyle(document.getElementById('screen')).display") != "grid"
-    ctx.close()
+    page.context.close()

@@ -22,6 +22,15 @@ def bottom(page, selector: str) -> float:
     return box["y"] + box["height"]
 
 
+def projector(live_server_url, browser, log_in, user, workshop):
+    """The facilitator's projector page of `workshop` on a 1280x720 screen."""
+    ctx = browser.new_context(viewport=SCREEN)
+    log_in(ctx, user)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/workshops/{workshop.pk}/projector/")
+    return page
+
+
 def test_sixty_names_and_twelve_tables_fit_the_projector(
     live_server_url, browser, django_user_model, log_in
 ):
@@ -31,10 +40,7 @@ def test_sixty_names_and_twelve_tables_fit_the_projector(
     )
     for i in range(60):
         services.player_join(workshop_id=w.pk, name=f"{FIRST[i % 20]} {'ABC'[i // 20]}")
-    ctx = browser.new_context(viewport=SCREEN)
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(f"{live_server_url}/workshops/{w.pk}/projector/")
+    page = projector(live_server_url, browser, log_in, user, w)
     assert page.locator(".proj-names li").count() == 60
     assert bottom(page, ".proj-names li") <= SCREEN["height"]
     assert bottom(page, ".proj-code") <= SCREEN["height"]
@@ -56,7 +62,7 @@ def test_sixty_names_and_twelve_tables_fit_the_projector(
         assert page.locator(".proj-tables li").count() == 12
         assert bottom(page, ".proj-clock") <= SCREEN["height"], name
         assert bottom(page, ".proj-tables li") <= SCREEN["height"], name
-    ctx.close()
+    page.context.close()
 
 
 def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
@@ -69,13 +75,10 @@ def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
     names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
     for name in names:
         services.player_join(workshop_id=w.pk, name=name)
-    ctx = browser.new_context(viewport=SCREEN)
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(f"{live_server_url}/workshops/{w.pk}/projector/")
+    page = projector(live_server_url, browser, log_in, user, w)
     assert page.inner_text(".proj-names-h").strip() == "200 joined"
     shown = page.locator(".proj-names li:not(.proj-earlier)").all_inner_texts()
     assert shown == names[-60:]  # the latest to join, in order: a student finds their own
     assert page.inner_text(".proj-earlier").strip() == "140 earlier…"
     assert bottom(page, ".proj-names li") <= SCREEN["height"]
-    ctx.close()
+    page.context.close()

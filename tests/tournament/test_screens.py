@@ -54,6 +54,11 @@ def queries(fn, *args, **kw):
     return result, len(ctx.captured_queries)
 
 
+def seat_screen(player_id: int) -> str:
+    """The screen a page load shows this player now."""
+    return render_to_string("play/_screen.html", selectors.player_screen(player_id, timezone.now()))
+
+
 def render(player, wpart, tpart, now):
     return render_to_string(
         "play/_screen.html", selectors.compose_screen(player, wpart, tpart, now)
@@ -321,18 +326,15 @@ def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_
     suggested = game.players[five_tricks.view(state, 0)["suggested_claim"]]
     other = next(pid for pid in game.players if pid != suggested)
 
-    def screen():
-        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
-
     button = f'class="primary" data-action="claim" data-winner="{suggested}"'
-    assert button in screen() and "You said:" not in screen()
+    assert button in seat_screen(me) and "You said:" not in seat_screen(me)
     services.game_claim(player_id=me, winner_player_id=other)
     # Her own claim is said in words, not only by her seat's mark; the button still
     # offers her own sheet's winner.
-    html = screen()
+    html = seat_screen(me)
     assert f"You said: {names[other]} won." in html and button in html
     services.game_claim(player_id=me, winner_player_id=suggested)
-    html = screen()
+    html = seat_screen(me)
     assert f"You said: {names[suggested]} won." in html and button not in html
 
 
@@ -345,19 +347,16 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
     me = game.players[1]
 
-    def screen():
-        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
-
     leader = game.players[state_of(game).to_act]
     for n in (1, 2):
         finish_trick(game, winner_seat=game.players.index(leader))
         line = f"<summary data-announce>Trick {n} won by {names[leader]}</summary>"
-        assert line in screen()
+        assert line in seat_screen(me)
     while game_at(t1).pk == game.pk:
         finish_trick(game, winner_seat=game.players.index(leader))
     game.refresh_from_db()
     assert game.winners == [leader]
-    html = screen()
+    html = seat_screen(me)
     assert (
         '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
         f"</span>: won by {names[leader]}"
@@ -368,12 +367,9 @@ def test_a_paused_round_is_a_line_the_phone_announces():
     w, rnd, (t1,) = scored(4, 1)
     me = game_at(t1).players[0]
 
-    def screen():
-        return render_to_string("play/_screen.html", selectors.player_screen(me, timezone.now()))
-
     line = '<p class="visually-hidden" data-announce>The facilitator has paused the round.</p>'
-    assert line not in screen()
+    assert line not in seat_screen(me)
     services.round_pause(round_id=rnd.pk)
-    assert line in screen()
+    assert line in seat_screen(me)
     services.round_resume(round_id=rnd.pk)
-    assert line not in screen()
+    assert line not in seat_screen(me)
