@@ -1,0 +1,76 @@
+"""The control panel on the facilitator's phone: sixty players must not be metres of
+scrolling. Each roster row is two lines (the name, then the table beside its
+"Rename or remove"), and a seating row's table choice names its player to a screen
+reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament import services
+
+pytestmark = [pytest.mark.browser]
+PHONE = {"width": 390, "height": 844}
+
+
+def panel(live_server_url, browser, log_in, user, workshop):
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    log_in(ctx, user)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/workshops/{workshop.pk}/")
+    # The socket's snapshot replaces the regions once: measure after it.
+    page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
+    return page
+
+
+def box(locator) -> dict:
+    b = locator.bounding_box()
+    assert b is not None
+    return b
+
+
+def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
+    live_server_url, browser, django_user_model, log_in
+):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = services.workshop_create(
+        name="Big class", facilitator=user, table_count=12, seats_per_table=5, seed=3
+    )
+    for i in range(60):
+        services.player_join(workshop_id=w.pk, name=f"Student {i:02d}")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page = panel(live_server_url, browser, log_in, user, w)
+    rows = page.locator("#fac-roster .roster-row")
+    assert rows.count() == 60
+    for i in (0, 31, 59):
+        row = rows.nth(i)
+        who, where, summary = (
+            box(row.locator(".who")),
+            box(row.locator(".where")),
+            box(row.locator(".row-tools summary")),
+        )
+        assert summary["height"] >= 44  # still a finger's target
+        assert summary["y"] >= who["y"] + who["height"] - 1  # below the name
+        middle = where["y"] + where["height"] / 2
+        assert summary["y"] <= middle <= summary["y"] + summary["height"]  # beside the table
+        assert where["x"] + where["width"] <= summary["x"]
+        assert box(row)["height"] <= who["height"] + summary["height"] + 12
+    # Open, the tools take the row's whole width below it.
+    row = rows.nth(0)
+    row.locator("summary").click()
+    field = box(row.locator("input[name=name]"))
+    assert field["y"] > box(row.locator(".where"))["y"]
+    assert field["width"] >= 150
+    page.context.close()
+
+
+def test_each_seating_choice_names_its_player(live_server_url, browser, django_user_model, log_in):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = services.workshop_create(name="Lobby", facilitator=user, table_count=2, seats_per_table=5, seed=3)
+    for name in ("Ana", "Bea"):
+        services.player_join(workshop_id=w.pk, name=name)
+    page = panel(live_server_url, browser, log_in, user, w)
+    assert page.get_by_role("combobox", name="Home table for Bea").count() == 1
+    assert page.get_by_role("combobox", name="Home table for Ana").count() == 1
+    page.context.close()
