@@ -13,7 +13,9 @@ import random
 
 from . import five_tricks as ft
 
-# Chance, per turn in a dispute, that a bot adopts the most-claimed seat.
+# Chance, each time a dispute's claims change, that a bot adopts the most-claimed
+# seat. The app seeds the draw by the game's seq, so a bot that holds out holds out
+# until somebody's claim changes or the dispute times out.
 GIVE_IN = 0.5
 
 

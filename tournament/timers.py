@@ -131,8 +131,8 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
             continue
         state = gamestate.load_state(game)
         kind = gamestate.kind_of(game)
-        seats = kind.to_act(state)
-        # The awaited seat comes first in to_act and the others may act only until it
+        seats = kind.bots_to_ask(state)
+        # The awaited seat comes first and the others may act only until it
         # moves (All Fives: a revoke can be called until the next card is led), so
         # the others' bots are asked first. A bot with nothing it wants to do passes
         # to the next; its choice is seeded by the game's seed and seq, so it is

@@ -78,6 +78,12 @@ class GameKind:
     def to_act(self, state) -> list[int]:
         raise NotImplementedError
 
+    def bots_to_ask(self, state) -> list[int]:
+        """The seats whose bots the server's clock asks for a move, the awaited seat
+        first (it asks the others before it). Usually the seats to act; a game where
+        a seat may act unawaited (changing a claim in a dispute) says so here."""
+        return self.to_act(state)
+
     def bot_action(self, state, seat: int, rng: random.Random) -> dict | None:
         raise NotImplementedError
 

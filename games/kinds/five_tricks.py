@@ -91,6 +91,13 @@ class FiveTricks(GameKind):
             return [s for s, c in enumerate(state.claims) if c is None]
         return []
 
+    def bots_to_ask(self, state) -> list[int]:
+        """In a dispute every seat has claimed and none is awaited, but each may change
+        its claim: all are asked (a bot with the plurality does nothing)."""
+        if state.phase == "claim" and state.dispute:
+            return list(range(len(state.claims)))
+        return self.to_act(state)
+
     def bot_action(self, state, seat: int, rng: random.Random):
         return bots.choose_action(state, seat, rng)
 

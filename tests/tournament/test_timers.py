@@ -147,6 +147,36 @@ def test_resume_moves_claim_and_dispute_deadlines_on_by_the_pause_length():
     assert fresh(dispute).resolved_at is None
 
 
+def test_bots_in_a_dispute_are_asked_and_may_give_in_to_the_most_claimed_seat():
+    """Every seat has claimed in a dispute, so no seat is awaited; the clock must still
+    ask the bots (the one outside the plurality may give in), or every dispute at a
+    table of bots would run to its time-out."""
+    from games import bots
+    from tournament.models import Action, Player
+
+    w = make_workshop(players=8, tables=2, dispute_seconds=30)
+    to_scored_round(w)
+    t1, _ = tables_of(w)
+    game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    state = open_dispute(game)
+    dispute = Dispute.objects.get(game=game)
+    Player.objects.filter(pk__in=game.players).update(is_bot=True)
+    game = fresh(game)
+    minority = [s for s, c in enumerate(state.claims) if state.claims.count(c) == 1]
+    assert len(minority) == 1
+    seat = minority[0]
+    # This game's seed makes the minority's bot give in at once (it may also hold out).
+    move = bots.choose_action(state, seat, services.bot_rng(game, seat))
+    assert move is not None and move["winner"] != state.claims[seat]
+
+    report = timers.tick(now=after(dispute.opened_at, 2), bot_delay=0)
+    assert report.bot_actions == 1 and report.claims_timed_out == []
+    dispute = fresh(dispute)
+    assert dispute.resolution == "unanimous" and dispute.resolved_at is not None
+    last = Action.objects.filter(game=game).order_by("-seq").first()
+    assert last.kind == "claim" and last.actor_id == game.players[seat]
+
+
 def test_claims_do_not_time_out_while_paused():
     w = make_workshop(players=8, tables=2, dispute_seconds=30)
     rnd = to_scored_round(w)
