@@ -63,6 +63,7 @@
   function flushPending() {
     for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
     startClocks();
+    sayChanges();
   }
   document.addEventListener("focusout", () => setTimeout(flushPending, 0));
   document.addEventListener("htmx:beforeRequest", (e) => {
@@ -100,6 +101,42 @@
     }
   });
 
+  // ---- what a screen reader hears of changes nobody asked for: the phase, a round
+  // paused or over (#fac-status's data-say), and each table where a dispute begins.
+  // What follows the facilitator's own control is in its answer, so changes that
+  // arrive while a control is being sent are taken as known, not said.
+  const announcer = document.getElementById("fac-announce");
+  function situation() {
+    const status = document.getElementById("fac-status");
+    return {
+      status: status ? status.dataset.say || "" : "",
+      disputes: Array.from(document.querySelectorAll("#fac-monitor [data-dispute]"), (el) => el.dataset.table),
+    };
+  }
+  function tablesText(numbers) {
+    if (numbers.length === 1) return "table " + numbers[0];
+    return "tables " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1];
+  }
+  let known = situation();
+  let sending = 0;
+  document.addEventListener("htmx:beforeRequest", () => { sending += 1; });
+  document.addEventListener("htmx:afterRequest", () => { sending = Math.max(0, sending - 1); known = situation(); });
+  function sayChanges() {
+    const now = situation();
+    const lines = [];
+    if (!sending) {
+      if (now.status && now.status !== known.status) lines.push(now.status);
+      const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
+      if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
+    }
+    known = now;
+    if (announcer && lines.length) {
+      // Emptied first, so the same words said again (a new dispute at the same table) are heard.
+      announcer.textContent = "";
+      setTimeout(() => { announcer.textContent = lines.join(" "); }, 50);
+    }
+  }
+
   // ---- the socket
   const live = document.getElementById("fac-live");
   const connection = document.getElementById("connection");
@@ -120,6 +157,7 @@
         ageMessage();
         for (const [id, html] of Object.entries(msg.regions)) swapRegion(id, html, false);
         startClocks();
+        sayChanges();
         live.dataset.updated = String(Date.now());
       },
       onClose(code) {

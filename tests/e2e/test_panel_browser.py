@@ -1,13 +1,28 @@
-"""The control panel on the facilitator's phone: sixty players must not be metres of
-scrolling. Each roster row is two lines (the name, then the table beside its
+"""The control panel. On the facilitator's phone sixty players must not be metres of
+scrolling: each roster row is two lines (the name, then the table beside its
 "Rename or remove"), and a seating row's table choice names its player to a screen
-reader."""
+reader. A screen reader also hears what changes without the facilitator asking: the
+phase, a round paused or over, a table where a dispute begins."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
 from tournament import services
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
+from tournament_helpers import (  # noqa: E402
+    HIGH,
+    LOW,
+    make_workshop,
+    open_dispute,
+    set_seat_sheets,
+    tables_of,
+    to_scored_round,
+)
 
 pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
@@ -74,3 +89,47 @@ def test_each_seating_choice_names_its_player(live_server_url, browser, django_u
     assert page.get_by_role("combobox", name="Home table for Bea").count() == 1
     assert page.get_by_role("combobox", name="Home table for Ana").count() == 1
     page.context.close()
+
+
+def said(page, text: str) -> None:
+    page.wait_for_function(
+        "t => document.getElementById('fac-announce').textContent === t", arg=text, timeout=8000
+    )
+
+
+def test_a_screen_reader_hears_the_phase_and_each_new_dispute(
+    live_server_url, browser, django_user_model, log_in
+):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    log_in(ctx, user)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/workshops/{w.pk}/")
+    page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
+    assert page.inner_text("#fac-announce") == ""  # the page itself is read as it loads
+
+    rnd = to_scored_round(w)  # seated, study, home play, then round 1: from elsewhere
+    said(page, "Now: Scored round, Round 1.")
+    t1, _ = tables_of(w)
+    open_dispute(set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW]))
+    said(page, "Dispute at table 1.")
+    services.round_pause(round_id=rnd.pk)
+    said(page, "Now: Scored round, Round 1 paused.")
+
+    # The facilitator's own control: its answer is read (focus moves to it), and the
+    # change it made is not said a second time.
+    before = page.get_attribute("#fac-live", "data-updated")
+    page.click("#do-resume")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'fac-message'",
+        timeout=8000,
+    )
+    page.wait_for_function(  # the socket's push of the resumed round came too
+        "b => document.getElementById('fac-live').dataset.updated !== b", arg=before, timeout=8000
+    )
+    page.wait_for_timeout(200)  # longer than the region's empty-then-say step
+    assert page.inner_text("#fac-announce") == "Now: Scored round, Round 1 paused."
+    services.round_end_now(round_id=rnd.pk)
+    said(page, "Now: Between rounds, Round 1 over.")
+    ctx.close()
