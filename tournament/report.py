@@ -920,7 +920,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
     if top:
         feel.append(
             "Most used: "
-            + ", ".join(f"{k['emoji']} {k['label'].lower()} ({k['total']})" for k in top)
+            + ", ".join(f"{k['label'].lower()} ({k['total']})" for k in top)
             + "."
         )
     act = []
@@ -979,7 +979,7 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     if top:
         feel.append(
             "Most used during disputes: "
-            + ", ".join(f"{k['emoji']} {k['label'].lower()} ({k['in_dispute']})" for k in top)
+            + ", ".join(f"{k['label'].lower()} ({k['in_dispute']})" for k in top)
             + "."
         )
     feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")

@@ -58,6 +58,10 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
     page = panel(live_server_url, browser, log_in, user, w)
     rows = page.locator("#fac-roster .roster-row")
     assert rows.count() == 60
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1  # nothing wider than the phone
     for i in (0, 31, 59):
         row = rows.nth(i)
         who, where, summary = (
@@ -82,7 +86,9 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
 
 def test_each_seating_choice_names_its_player(live_server_url, browser, django_user_model, log_in):
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = services.workshop_create(name="Lobby", facilitator=user, table_count=2, seats_per_table=5, seed=3)
+    w = services.workshop_create(
+        name="Lobby", facilitator=user, table_count=2, seats_per_table=5, seed=3
+    )
     for name in ("Ana", "Bea"):
         services.player_join(workshop_id=w.pk, name=name)
     page = panel(live_server_url, browser, log_in, user, w)

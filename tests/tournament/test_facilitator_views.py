@@ -499,7 +499,7 @@ def test_monitor_shows_cards_tricks_wins_and_disputes_but_no_hands(owner, fac):
     played = state.hands[state.to_act][0]
     assert card_face(played) in monitor
     assert "1 trick" in monitor
-    assert "✋ dispute" in monitor
+    assert '<span class="flag"><span aria-hidden="true">✋ </span>dispute</span>' in monitor
     assert 'class="dot on"' in monitor
     assert f'href="/workshops/{w.pk}/tables/1/"' in monitor
     # Hands stay on the click-through page.

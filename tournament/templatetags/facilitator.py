@@ -1,6 +1,8 @@
 """Small filters for the facilitator's templates."""
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -12,3 +14,27 @@ def clock(seconds) -> str:
         return ""
     left = max(0, round(float(seconds)))
     return f"{left // 60}:{left % 60:02d}"
+
+
+ARROW = "→"
+
+
+def _spoken_arrow(word: str) -> str:
+    return (
+        f'<span aria-hidden="true">{ARROW}</span>'
+        f'<span class="visually-hidden">{conditional_escape(word)}</span>'
+    )
+
+
+@register.simple_tag
+def arrow(word: str) -> str:
+    """An arrow the eye sees and a screen reader hears as `word` ("to", "then"):
+    read aloud, "→" is "right arrow"."""
+    return mark_safe(_spoken_arrow(word))
+
+
+@register.filter
+def arrows(text, word: str) -> str:
+    """`text` escaped, each " → " in it heard as `word` (the report's journeys)."""
+    parts = [conditional_escape(p) for p in str(text).split(f" {ARROW} ")]
+    return mark_safe(f" {_spoken_arrow(word)} ".join(parts))

@@ -1,0 +1,118 @@
+"""What a screen reader says of the facilitator's pages and the report: no "right
+arrow", "raised hand" or "pencil" in the middle of a sentence. An arrow is heard as
+the word it stands for ("to", "then", "taken by"), a decoration is hidden from it,
+and a button whose text has an arrow is named in words."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from report_helpers import T0, Clock, build_scripted
+from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
+
+from tournament import services
+from tournament.templatetags.facilitator import arrow, arrows
+
+pytestmark = pytest.mark.django_db
+SYMBOLS = "→✋✎★"
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+class Spoken(HTMLParser):
+    """The text a screen reader reads: without aria-hidden subtrees, scripts and
+    styles; a control or image with an aria-label says the label instead of its
+    content (a group or region says its label, then its content)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.stack: list[tuple[str, bool]] = []  # per open element: its tag, is it silent?
+
+    def silent(self) -> bool:
+        return any(quiet for _, quiet in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        a = dict(attrs)
+        quiet = a.get("aria-hidden") == "true" or tag in ("script", "style", "template")
+        if not quiet and not self.silent() and a.get("aria-label"):
+            self.parts.append(a["aria-label"])
+            quiet = tag in ("a", "button") or a.get("role") in ("img", "button", "link")
+        self.stack.append((tag, quiet))
+
+    def handle_endtag(self, tag):
+        # Up to the element it closes (an end tag HTML leaves implied closes others too).
+        if any(t == tag for t, _ in self.stack):
+            while self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if not self.silent():
+            self.parts.append(data)
+
+
+def spoken(html: str) -> str:
+    parser = Spoken()
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+def test_the_reader_hears_words_and_sees_the_arrow():
+    assert spoken(f"Ana: table 1 {arrow('to')} 2") == "Ana: table 1 to 2"
+    assert spoken(arrows("1 → 2 → —", "then")) == "1 then 2 then —"
+    assert spoken(arrows("<b> → 2", "then")) == "<b> then 2"  # escaped, not markup
+    assert "→" in arrows("1 → 2", "then") and "→" in arrow("to")  # the eye still sees it
+    assert (
+        spoken('<p>a <span aria-hidden="true">✋</span> <button aria-label="Go">→</button></p>')
+        == "a Go"
+    )
+
+
+@pytest.fixture
+def fac():
+    user = get_user_model().objects.create_user("ada", password="a-long-pass-123")
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
+def test_the_control_panel_and_a_table_page_say_no_symbol(fac):
+    user, client = fac
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    rnd = to_scored_round(w)
+    t1, _ = tables_of(w)
+    finish_trick(game_at(t1))  # a trick in the table page's log
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)  # the panel lists who moved where
+    panel = client.get(f"/workshops/{w.pk}/").content.decode()
+    assert "End the tournament" in panel and "table 1" in panel and "→" in panel
+    said = spoken(panel)
+    assert not set(SYMBOLS) & set(said), said
+    assert "End the tournament and start the debrief" in said
+    assert " to " in said.split("Applied.")[1]
+    services.round_start(workshop_id=w.pk)
+    finish_trick(game_at(t1))
+    page = client.get(f"/workshops/{w.pk}/tables/1/").content.decode()
+    assert "Tricks this game" in page
+    said = spoken(page)
+    assert not set(SYMBOLS) & set(said), said
+    assert "taken by" in said
+
+
+def test_the_report_says_no_symbol(fac, monkeypatch):
+    user, client = fac
+    clock = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", clock)
+    monkeypatch.setattr("tournament.services.rounds.now", clock)
+    facts = build_scripted(clock, user)
+    html = client.get(f"/workshops/{facts['workshop'].pk}/report/").content.decode()
+    assert "→" in html and "✎" in html and "★" in html  # what the eye sees
+    said = spoken(html)
+    assert not set(SYMBOLS) & set(said), [
+        said[max(0, said.find(c) - 80) : said.find(c) + 20] for c in SYMBOLS if c in said
+    ]
+    assert "changed to" in said and " then " in said
