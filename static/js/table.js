@@ -33,11 +33,12 @@
 
   // ---- what a screen reader hears: each screen's [data-announce] lines (whose turn,
   // the claim step, a dispute, silence, a phase's notice), read out when they are new.
-  // The lines' countdowns are left out: they change every second.
+  // The lines' countdowns are left out (they change every second), and so is what
+  // the screen hides from a screen reader (an emoji read out as "shushing face").
   function announceLines(root) {
     return Array.from(root.querySelectorAll("[data-announce]"), (el) => {
       const copy = el.cloneNode(true);
-      copy.querySelectorAll("[data-seconds]").forEach((c) => c.remove());
+      copy.querySelectorAll("[data-seconds], [aria-hidden=true]").forEach((c) => c.remove());
       return copy.textContent.replace(/\s+/g, " ").trim();
     }).filter(Boolean);
   }
@@ -173,7 +174,15 @@
     const box = talk.querySelector(".reactions");
     const item = document.createElement("span");
     item.className = "reaction";
-    item.textContent = `${EMOJI[msg.kind] || msg.kind} ${msg.name}`;
+    // Seen: "✋ Ana"; heard (the log is a live region): "Ana: Stop", not "raised hand Ana".
+    const button = talk.querySelector(`.palette [data-gesture="${CSS.escape(msg.kind)}"]`);
+    const mark = document.createElement("span");
+    mark.setAttribute("aria-hidden", "true");
+    mark.textContent = `${EMOJI[msg.kind] || msg.kind} ${msg.name}`;
+    const words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = `${msg.name}: ${button ? button.getAttribute("aria-label") : msg.kind}`;
+    item.append(mark, words);
     box.appendChild(item);
     setTimeout(() => item.remove(), 4000);
   }

@@ -125,6 +125,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     for page in pages.values():
         page.wait_for_selector(".silence", timeout=WAIT)
     wait_announced(ana, "Silence")
+    assert "🤫" not in announced(ana)  # not "shushing face"
     assert_accessible(ana, "phone, silent play at home")
 
     services.round_start(workshop_id=w.pk)
@@ -158,6 +159,14 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         wait_change(page, before)
         wait_announced(page, "You said:")  # the claimer hears their own claim
     wait_announced(seats[0], "You disagree")
+    assert "✋" not in announced(seats[0])  # not "raised hand"
+    # A gesture is seen as its emoji and heard as words in the table's reactions log.
+    sender = next(n for n, p in pages.items() if p is seats[1])
+    seats[1].get_by_role("button", name="Stop", exact=True).click()
+    seats[0].wait_for_selector(".reactions .reaction", timeout=WAIT)
+    assert seats[0].inner_text(".reactions").strip().startswith(f"✋ {sender}")
+    heard = seats[0].locator(".reactions").aria_snapshot()
+    assert f"{sender}: Stop" in heard and "✋" not in heard, heard
     assert_accessible(seats[0], "phone, dispute")
     # Every seat's claim is in words for a screen reader, not an arrow.
     heard = seats[0].locator("#screen .seats").aria_snapshot()
