@@ -448,7 +448,8 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     assert gamestate.replay_log(fresh(game)) == state
     html = html_for(game.players[0])
     assert '<abbr title="blind deal">b</abbr>' in html
-    assert html.count('aria-label="made"') + html.count('aria-label="missed"') == 3 * 8
+    said = ('<span class="visually-hidden">made</span>', '<span class="visually-hidden">missed</span>')
+    assert html.count(said[0]) + html.count(said[1]) == 3 * 8  # ✓ and ✗ in words
 
 
 # ---------------------------------------------------------------- bots, rounds, replay

@@ -9,15 +9,28 @@ from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import timezone
 from report_helpers import T0, Clock, build_scripted
-from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
+from tournament_helpers import (
+    HIGH,
+    LOW,
+    finish_trick,
+    game_at,
+    make_workshop,
+    open_dispute,
+    play_until_claim,
+    set_seat_sheets,
+    tables_of,
+    to_scored_round,
+)
 
-from tournament import services
+from tournament import selectors, services
 from tournament.templatetags.facilitator import arrow, arrows
 
 pytestmark = pytest.mark.django_db
-SYMBOLS = "→✋✎★"
+SYMBOLS = "→✋✎★✓✗🤫🎉"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -116,3 +129,22 @@ def test_the_report_says_no_symbol(fac, monkeypatch):
         said[max(0, said.find(c) - 80) : said.find(c) + 20] for c in SYMBOLS if c in said
     ]
     assert "changed to" in said and " then " in said
+
+
+def test_a_phone_in_the_claim_step_and_a_dispute_says_no_symbol():
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, LOW, LOW])
+
+    def heard(pid) -> str:
+        html = render_to_string("play/_screen.html", selectors.player_screen(pid, timezone.now()))
+        said = spoken(html)
+        assert not set(SYMBOLS) & set(said), said
+        return said
+
+    play_until_claim(game)
+    said = heard(game.players[0])  # the claim button names its sheet's winner, with a tick
+    assert "Silence" in said and " won" in said
+    open_dispute(game)
+    said = heard(game.players[0])
+    assert "You disagree" in said and "says the trick went to" in said
