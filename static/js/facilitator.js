@@ -103,8 +103,9 @@
 
   // ---- what a screen reader hears of changes nobody asked for: the phase, a round
   // paused or over (#fac-status's data-say), and each table where a dispute begins.
-  // What follows the facilitator's own control is in its answer, so changes that
-  // arrive while a control is being sent are taken as known, not said.
+  // What follows the facilitator's own control is in its answer, so a phase or
+  // clock change that arrives while a control is being sent is taken as known, not
+  // said (no control opens a dispute: those are always said).
   const announcer = document.getElementById("fac-announce");
   function situation() {
     const status = document.getElementById("fac-status");
@@ -120,16 +121,17 @@
   let known = situation();
   let sending = 0;
   document.addEventListener("htmx:beforeRequest", () => { sending += 1; });
-  document.addEventListener("htmx:afterRequest", () => { sending = Math.max(0, sending - 1); known = situation(); });
+  document.addEventListener("htmx:afterRequest", () => {
+    sending = Math.max(0, sending - 1);
+    known = { status: situation().status, disputes: known.disputes };
+  });
   function sayChanges() {
     const now = situation();
     const lines = [];
-    if (!sending) {
-      if (now.status && now.status !== known.status) lines.push(now.status);
-      const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
-      if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
-    }
-    known = now;
+    if (!sending && now.status && now.status !== known.status) lines.push(now.status);
+    const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
+    if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
+    known = { status: sending ? known.status : now.status, disputes: now.disputes };
     if (announcer && lines.length) {
       // Emptied first, so the same words said again (a new dispute at the same table) are heard.
       announcer.textContent = "";
