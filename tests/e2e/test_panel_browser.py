@@ -48,11 +48,8 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
     live_server_url, browser, django_user_model, log_in
 ):
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = services.workshop_create(
-        name="Big class", facilitator=user, table_count=12, seats_per_table=5, seed=3
-    )
-    for i in range(60):
-        services.player_join(workshop_id=w.pk, name=f"Student {i:02d}")
+    names = [f"Student {i:02d}" for i in range(60)]
+    w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     page = panel(live_server_url, browser, log_in, user, w)
@@ -86,11 +83,7 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
 
 def test_each_seating_choice_names_its_player(live_server_url, browser, django_user_model, log_in):
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = services.workshop_create(
-        name="Lobby", facilitator=user, table_count=2, seats_per_table=5, seed=3
-    )
-    for name in ("Ana", "Bea"):
-        services.player_join(workshop_id=w.pk, name=name)
+    w = make_workshop(names=["Ana", "Bea"], tables=2, seats=5, seed=3, facilitator=user)
     page = panel(live_server_url, browser, log_in, user, w)
     assert page.get_by_role("combobox", name="Home table for Bea").count() == 1
     assert page.get_by_role("combobox", name="Home table for Ana").count() == 1

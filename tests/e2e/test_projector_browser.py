@@ -4,9 +4,15 @@ tables' occupancy under the clock in a round."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from tournament import services
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
+from tournament_helpers import make_workshop  # noqa: E402
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -35,11 +41,8 @@ def test_sixty_names_and_twelve_tables_fit_the_projector(
     live_server_url, browser, django_user_model, log_in
 ):
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = services.workshop_create(
-        name="Big class", facilitator=user, table_count=12, seats_per_table=5, seed=3
-    )
-    for i in range(60):
-        services.player_join(workshop_id=w.pk, name=f"{FIRST[i % 20]} {'ABC'[i // 20]}")
+    names = [f"{FIRST[i % 20]} {'ABC'[i // 20]}" for i in range(60)]
+    w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
     page = projector(live_server_url, browser, log_in, user, w)
     assert page.locator(".proj-names li").count() == 60
     assert bottom(page, ".proj-names li") <= SCREEN["height"]
@@ -69,12 +72,8 @@ def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
     live_server_url, browser, django_user_model, log_in
 ):
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = services.workshop_create(
-        name="Conference", facilitator=user, table_count=40, seats_per_table=5, seed=3
-    )
     names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
-    for name in names:
-        services.player_join(workshop_id=w.pk, name=name)
+    w = make_workshop(names=names, tables=40, seats=5, seed=3, facilitator=user)
     page = projector(live_server_url, browser, log_in, user, w)
     assert page.inner_text(".proj-names-h").strip() == "200 joined"
     shown = page.locator(".proj-names li:not(.proj-earlier)").all_inner_texts()

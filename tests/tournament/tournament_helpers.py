@@ -51,12 +51,13 @@ HIGH = {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void"}
 LOW = {"ace": "high", "wins": "lowest", "trump": None, "trump_when": "void"}
 
 
-def make_workshop(*, players=8, tables=2, seats=4, seed=7, **kw):
+def make_workshop(*, players=8, tables=2, seats=4, seed=7, names=None, **kw):
+    """A workshop whose players (P01, P02, … or `names`) have joined."""
     workshop = services.workshop_create(
         name="Test workshop", table_count=tables, seats_per_table=seats, seed=seed, **kw
     )
-    for i in range(players):
-        services.player_join(workshop_id=workshop.pk, name=f"P{i + 1:02d}")
+    for name in names or [f"P{i + 1:02d}" for i in range(players)]:
+        services.player_join(workshop_id=workshop.pk, name=name)
     return workshop
 
 
