@@ -15,6 +15,7 @@ from jinja2 import ChainableUndefined, Environment, Template, pass_context
 from markupsafe import Markup, _escape_inner
 
 from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
+from tournament.templatetags.facilitator import arrow
 
 
 @pass_context
@@ -95,4 +96,5 @@ def environment(**options) -> Environment:
         pluralize=pluralize,
     )
     env.globals["dtl"] = dtl
+    env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages
     return env

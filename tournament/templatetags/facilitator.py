@@ -1,4 +1,4 @@
-"""Small filters for the facilitator's templates."""
+"""Small filters and tags for the facilitator's templates (the arrow is also on a phone's screen)."""
 
 from django import template
 from django.utils.html import conditional_escape
