@@ -143,6 +143,22 @@ def log_in(live_server_url):
 
 
 @pytest.fixture
+def facilitator_page(browser, log_in, live_server_url):
+    """`facilitator_page(user, path, **context)`: a page of a new browser context
+    (`context`: Playwright's options, such as the viewport), logged in as `user`, at
+    `path`."""
+
+    def open_page(user, path: str, **context):
+        ctx = browser.new_context(**context)
+        log_in(ctx, user)
+        page = ctx.new_page()
+        page.goto(live_server_url + path)
+        return page
+
+    return open_page
+
+
+@pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

@@ -28,11 +28,10 @@ pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
 
 
-def panel(live_server_url, browser, log_in, user, workshop):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(f"{live_server_url}/workshops/{workshop.pk}/")
+def panel(facilitator_page, user, workshop, **context):
+    """The control panel of `workshop`, on a phone unless `context` says otherwise."""
+    context = context or {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+    page = facilitator_page(user, f"/workshops/{workshop.pk}/", **context)
     # The socket's snapshot replaces the regions once: measure after it.
     page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
     return page
@@ -45,14 +44,14 @@ def box(locator) -> dict:
 
 
 def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
-    live_server_url, browser, django_user_model, log_in
+    facilitator_page, django_user_model
 ):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     names = [f"Student {i:02d}" for i in range(60)]
     w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
-    page = panel(live_server_url, browser, log_in, user, w)
+    page = panel(facilitator_page, user, w)
     rows = page.locator("#fac-roster .roster-row")
     assert rows.count() == 60
     overflow = page.evaluate(
@@ -81,10 +80,10 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
     page.context.close()
 
 
-def test_each_seating_choice_names_its_player(live_server_url, browser, django_user_model, log_in):
+def test_each_seating_choice_names_its_player(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(names=["Ana", "Bea"], tables=2, seats=5, seed=3, facilitator=user)
-    page = panel(live_server_url, browser, log_in, user, w)
+    page = panel(facilitator_page, user, w)
     assert page.get_by_role("combobox", name="Home table for Bea").count() == 1
     assert page.get_by_role("combobox", name="Home table for Ana").count() == 1
     page.context.close()
@@ -96,16 +95,10 @@ def said(page, text: str) -> None:
     )
 
 
-def test_a_screen_reader_hears_the_phase_and_each_new_dispute(
-    live_server_url, browser, django_user_model, log_in
-):
+def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(players=8, tables=2, facilitator=user)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(f"{live_server_url}/workshops/{w.pk}/")
-    page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
     assert page.inner_text("#fac-announce") == ""  # the page itself is read as it loads
 
     rnd = to_scored_round(w)  # seated, study, home play, then round 1: from elsewhere
@@ -131,4 +124,4 @@ def test_a_screen_reader_hears_the_phase_and_each_new_dispute(
     assert page.inner_text("#fac-announce") == "Now: Scored round, Round 1 paused."
     services.round_end_now(round_id=rnd.pk)
     said(page, "Now: Between rounds, Round 1 over.")
-    ctx.close()
+    page.context.close()

@@ -28,22 +28,17 @@ def bottom(page, selector: str) -> float:
     return box["y"] + box["height"]
 
 
-def projector(live_server_url, browser, log_in, user, workshop):
-    """The facilitator's projector page of `workshop` on a 1280x720 screen."""
-    ctx = browser.new_context(viewport=SCREEN)
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(f"{live_server_url}/workshops/{workshop.pk}/projector/")
-    return page
-
-
-def test_sixty_names_and_twelve_tables_fit_the_projector(
-    live_server_url, browser, django_user_model, log_in
-):
+def projector_of_a_class(facilitator_page, django_user_model, names, tables):
+    """A workshop of `tables` tables of five that `names` have joined, and its
+    facilitator's projector page on a 1280x720 screen."""
     user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=names, tables=tables, seats=5, seed=3, facilitator=user)
+    return w, facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+
+
+def test_sixty_names_and_twelve_tables_fit_the_projector(facilitator_page, django_user_model):
     names = [f"{FIRST[i % 20]} {'ABC'[i // 20]}" for i in range(60)]
-    w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
-    page = projector(live_server_url, browser, log_in, user, w)
+    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=12)
     assert page.locator(".proj-names li").count() == 60
     assert bottom(page, ".proj-names li") <= SCREEN["height"]
     assert bottom(page, ".proj-code") <= SCREEN["height"]
@@ -69,12 +64,10 @@ def test_sixty_names_and_twelve_tables_fit_the_projector(
 
 
 def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
-    live_server_url, browser, django_user_model, log_in
+    facilitator_page, django_user_model
 ):
-    user = django_user_model.objects.create_user("fac", password="unused-here")
     names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
-    w = make_workshop(names=names, tables=40, seats=5, seed=3, facilitator=user)
-    page = projector(live_server_url, browser, log_in, user, w)
+    _, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=40)
     assert page.inner_text(".proj-names-h").strip() == "200 joined"
     shown = page.locator(".proj-names li:not(.proj-earlier)").all_inner_texts()
     assert shown == names[-60:]  # the latest to join, in order: a student finds their own

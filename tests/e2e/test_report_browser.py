@@ -21,18 +21,15 @@ pytestmark = [pytest.mark.browser]
 
 
 def test_the_report_in_a_browser_and_in_print(
-    live_server_url, browser, artifacts, monkeypatch, django_user_model, log_in
+    facilitator_page, artifacts, monkeypatch, django_user_model
 ):
     clock = Clock(T0)
     monkeypatch.setattr("tournament.services.play.now", clock)
     monkeypatch.setattr("tournament.services.rounds.now", clock)
     user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
     facts = build_scripted(clock, user)
-    url = f"{live_server_url}/workshops/{facts['workshop'].pk}/report/"
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    log_in(ctx, user)
-    page = ctx.new_page()
-    page.goto(url)
+    path = f"/workshops/{facts['workshop'].pk}/report/"
+    page = facilitator_page(user, path, viewport={"width": 1280, "height": 900})
     assert page.locator("h1").inner_text() == "Test workshop"
     # Every chart is an image with alt text, and it loaded.
     charts = page.locator("figure.chart img")
@@ -62,18 +59,15 @@ def test_the_report_in_a_browser_and_in_print(
             .filter(card => card.scrollWidth > card.clientWidth + 1).length"""
     )
     assert page.locator(".result-card").count() >= 4 and clipped == 0
-    ctx.close()
+    page.context.close()
 
-    phone = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=2
+    ppage = facilitator_page(
+        user, path, viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=2
     )
-    log_in(phone, user)
-    ppage = phone.new_page()
-    ppage.goto(url)
     # Only the wide tables (which scroll inside their own box) are wider than the screen.
     overflow = ppage.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     ppage.screenshot(path=str(artifacts / "report-phone.png"))
     assert overflow <= 1
-    phone.close()
+    ppage.context.close()
