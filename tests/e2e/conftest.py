@@ -146,13 +146,17 @@ def log_in(live_server_url):
 def facilitator_page(browser, log_in, live_server_url):
     """`facilitator_page(user, path, **context)`: a page of a new browser context
     (`context`: Playwright's options, such as the viewport), logged in as `user`, at
-    `path`."""
+    `path`. A live page (the panel, a table, the projector) is returned after its
+    socket's first snapshot, which replaces its regions once: an element found before
+    it may be detached by the time it is measured."""
 
     def open_page(user, path: str, **context):
         ctx = browser.new_context(**context)
         log_in(ctx, user)
         page = ctx.new_page()
         page.goto(live_server_url + path)
+        if page.locator("#fac-live[data-ws]").count():
+            page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
         return page
 
     return open_page
