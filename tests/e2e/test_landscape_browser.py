@@ -83,9 +83,8 @@ TABLE = {
     "all_fives": (3, [".af-facts", ".seats", ".whose", ".trick", ".hand .card"], 4),
     "three_tricks": (2, [".whose", ".tt-theirs", ".tt-piles", ".tt-mine", ".hand .card"], 2),
 }
-MOVE = (
-    "#screen [data-action=act]:not([disabled]):not([aria-disabled=true]):not([data-with-picks])"
-)
+CONTROLS = ".board [data-action], .hand [data-action]"
+MOVE = "#screen [data-action=act]:not([disabled]):not([aria-disabled=true]):not([data-with-picks])"
 
 
 @pytest.mark.parametrize("game", list(TABLE))
@@ -118,7 +117,9 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(live_server_url
             assert {".whose", ".hand .card"} <= set(present), (step, present)
             if page.locator(MOVE).count():
                 on_turn = page
-                present += [".board [data-action], .hand [data-action]"]
+                present += [CONTROLS]
+                sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
+                assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (game, step, sizes)
             missing = [m for p in present for m in all_in_view(page, p)]
             assert missing == [], (game, step, missing)
             assert page.evaluate(
@@ -129,7 +130,7 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(live_server_url
             break
         before = [version(p) for p in pages]
         on_turn.locator(MOVE).first.click()
-        for page, v in zip(pages, before):
+        for page, v in zip(pages, before, strict=True):
             wait_change(page, v)
     for page in pages:
         page.context.close()
