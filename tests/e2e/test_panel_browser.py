@@ -1,7 +1,7 @@
 """The control panel. On the facilitator's phone sixty players must not be metres of
 scrolling: each roster row is two lines (the name, then the table beside its
-"Rename or remove"), and a seating row's table choice names its player to a screen
-reader. A screen reader also hears what changes without the facilitator asking: the
+"Rename or remove"), a table's card a line per seat, and a seating row's table
+choice names its player to a screen reader. A screen reader also hears what changes without the facilitator asking: the
 phase, a round paused or over, a table where a dispute begins."""
 
 from __future__ import annotations
@@ -74,6 +74,38 @@ def test_a_roster_row_is_the_name_then_the_table_beside_its_tools(
     field = box(row.locator("input[name=name]"))
     assert field["y"] > box(row.locator(".where"))["y"]
     assert field["width"] >= 150
+    page.context.close()
+
+
+def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_user_model):
+    """Twelve tables of five in play: each seat is its name and its tricks on one
+    line (a long name wraps within its line's share), so a table is about a third
+    of the phone's screen, not two thirds."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    names = [f"Student {i:02d}" for i in range(59)] + ["Maria-Fernanda Castellanos Gil"]
+    w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    page = panel(facilitator_page, user, w)
+    cards = page.locator("#fac-monitor .table-card")
+    assert cards.count() == 12
+    assert (
+        page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        <= 1
+    )
+    for i in range(12):
+        seats = cards.nth(i).locator(".mon-players li")
+        assert seats.count() == 5
+        for j in range(5):
+            name, tally = box(seats.nth(j).locator(".pname")), box(seats.nth(j).locator(".muted"))
+            assert tally["x"] >= name["x"] + name["width"]  # beside the name, not below
+            assert tally["y"] < name["y"] + name["height"]
+        assert box(cards.nth(i))["height"] <= PHONE["height"] * 0.42, i
+    long = page.locator("#fac-monitor .pname", has_text="Castellanos")
+    assert box(long)["x"] + box(long)["width"] <= PHONE["width"]
     page.context.close()
 
 
