@@ -225,6 +225,9 @@ BARNGA_TIMER_INTERVAL = float(os.environ.get("BARNGA_TIMER_INTERVAL", "1.0"))
 BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
 # How long a bot waits after the last action at its table before it acts.
 BARNGA_BOT_DELAY = float(os.environ.get("BARNGA_BOT_DELAY", "1.0"))
+# In a dispute, how long a bot waits after the last claim before it may change its
+# own: the people at its table have that long to make their case by gestures.
+BARNGA_BOT_DISPUTE_DELAY = float(os.environ.get("BARNGA_BOT_DISPUTE_DELAY", "10.0"))
 # The load test's bare group-echo route (/ws/bench/echo/): never set in production.
 BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
 # BARNGA_DB_THREADS (above): threads that run the player sockets' database work in

@@ -26,6 +26,7 @@ from tournament.models import Action, Game, GameState, Phase, Player, Round, Rou
 
 log = logging.getLogger(__name__)
 BOT_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DELAY", 1.0))
+BOT_DISPUTE_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DISPUTE_DELAY", 10.0))
 
 _loop_started = False
 _loop_lock = threading.Lock()
@@ -39,11 +40,21 @@ class TickReport:
     autopilot_rounds: list[int] = field(default_factory=list)
 
 
-def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> TickReport:
+def tick(
+    now: datetime | None = None,
+    *,
+    bot_delay: float | None = None,
+    bot_dispute_delay: float | None = None,
+) -> TickReport:
+    """`bot_delay`: how long after a table's last action its bots may move;
+    `bot_dispute_delay`: the same in a dispute (defaults: the settings)."""
     from tournament import services
 
     now = now or timezone.now()
     delay = timedelta(seconds=BOT_DELAY_SECONDS if bot_delay is None else bot_delay)
+    dispute_delay = timedelta(
+        seconds=BOT_DISPUTE_DELAY_SECONDS if bot_dispute_delay is None else bot_dispute_delay
+    )
     report = TickReport()
     for round_id in Round.objects.filter(state=RoundState.RUNNING, deadline__lte=now).values_list(
         "pk", flat=True
@@ -63,7 +74,7 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
                 report.claims_timed_out.append(game_id)
         except ServiceError:  # one table's trouble must not stop the other tables' clocks
             log.exception("claim time-out of game %s", game_id)
-    report.bot_actions = _bots_act(now, delay)
+    report.bot_actions = _bots_act(now, delay, dispute_delay)
     report.autopilot_rounds = _autopilot(now)
     return report
 
@@ -91,7 +102,7 @@ def _autopilot(now: datetime) -> list[int]:
     return started
 
 
-def _bots_act(now: datetime, delay: timedelta) -> int:
+def _bots_act(now: datetime, delay: timedelta, dispute_delay: timedelta) -> int:
     from tournament import services
 
     # Bots and players who left stay seated in finished workshops too: look for them
@@ -127,10 +138,13 @@ def _bots_act(now: datetime, delay: timedelta) -> int:
     )
     count = 0
     for game in games:
-        if now - last.get(game.pk, game.started_at) < delay:
+        idle = now - last.get(game.pk, game.started_at)
+        if idle < delay:
             continue
         state = gamestate.load_state(game)
         kind = gamestate.kind_of(game)
+        if idle < dispute_delay and kind.in_dispute(state):
+            continue  # people are making their case: a bot does not jump in at once
         seats = kind.bots_to_ask(state)
         # The awaited seat comes first and the others may act only until it
         # moves (All Fives: a revoke can be called until the next card is led), so

@@ -87,6 +87,11 @@ class GameKind:
     def bot_action(self, state, seat: int, rng: random.Random) -> dict | None:
         raise NotImplementedError
 
+    def in_dispute(self, state) -> bool:
+        """Whether the table is arguing it out (a disputed trick): bots then give the
+        people time before they move (the server's clock, tournament/timers.py)."""
+        return False
+
     def summary(self, rules: dict) -> str:
         """One line of knobs for the facilitator ("hook on, 15 points a trick"): never shown
         to students. The default names each knob of ``rules_from_dict(rules).to_dict()``."""

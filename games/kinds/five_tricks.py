@@ -101,6 +101,9 @@ class FiveTricks(GameKind):
     def bot_action(self, state, seat: int, rng: random.Random):
         return bots.choose_action(state, seat, rng)
 
+    def in_dispute(self, state) -> bool:
+        return state.phase == "claim" and bool(state.dispute)
+
     def progress(self, state) -> int:
         return len(state.completed)
 

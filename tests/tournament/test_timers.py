@@ -150,7 +150,8 @@ def test_resume_moves_claim_and_dispute_deadlines_on_by_the_pause_length():
 def test_bots_in_a_dispute_are_asked_and_may_give_in_to_the_most_claimed_seat(monkeypatch):
     """Every seat has claimed in a dispute, so no seat is awaited; the clock must still
     ask the bots (the one outside the plurality may give in), or every dispute at a
-    table of bots would run to its time-out."""
+    table of bots would run to its time-out. But not at once: a bot waits
+    BARNGA_BOT_DISPUTE_DELAY after the last claim, as a person would."""
     import random
 
     from games import bots
@@ -174,13 +175,19 @@ def test_bots_in_a_dispute_are_asked_and_may_give_in_to_the_most_claimed_seat(mo
             monkeypatch.setattr(where, lambda game, seat: random.Random(seed))
 
     assert random.Random(0).random() >= bots.GIVE_IN > random.Random(1).random()
+    wait = timers.BOT_DISPUTE_DELAY_SECONDS
+    assert wait >= 5  # the people at the table have time to make their case
+    # Not even a bot that would give in moves before the dispute's wait is over.
+    dice(1)
+    report = timers.tick(now=after(dispute.opened_at, wait - 1), bot_delay=0)
+    assert report.bot_actions == 0 and fresh(dispute).resolved_at is None
     # A bot that holds out this time does nothing until somebody's claim changes.
     dice(0)
-    report = timers.tick(now=after(dispute.opened_at, 2), bot_delay=0)
+    report = timers.tick(now=after(dispute.opened_at, wait + 1), bot_delay=0)
     assert report.bot_actions == 0 and fresh(dispute).resolved_at is None
     # One that gives in takes the most-claimed seat, and the dispute ends in agreement.
     dice(1)
-    report = timers.tick(now=after(dispute.opened_at, 3), bot_delay=0)
+    report = timers.tick(now=after(dispute.opened_at, wait + 2), bot_delay=0)
     assert report.bot_actions == 1 and report.claims_timed_out == []
     dispute = fresh(dispute)
     assert dispute.resolution == "unanimous" and dispute.resolved_at is not None
