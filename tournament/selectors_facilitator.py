@@ -462,6 +462,7 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
         "score_label": kind.score_label,
         "round": _clock(rnd, now),
         "phase_label": Phase(workshop.phase).label,
+        "phase": workshop.phase,
         "sheet": kind.sheet(table.rules),
         "sheet_title": sheet_title(table, kind),
         "knobs": knobs_summary(table.rules, kind),

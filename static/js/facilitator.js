@@ -102,16 +102,21 @@
   });
 
   // ---- what a screen reader hears of changes nobody asked for: the phase, a round
-  // paused or over (#fac-status's data-say), and each table where a dispute begins.
+  // paused or over (the data-say of the panel's #fac-status or a table page's
+  // #fac-table), and each table where a dispute begins (the panel's monitor, or the
+  // table page's own table).
   // What follows the facilitator's own control is in its answer, so a phase or
   // clock change that arrives while a control is being sent is taken as known, not
   // said (no control opens a dispute: those are always said).
   const announcer = document.getElementById("fac-announce");
   function situation() {
-    const status = document.getElementById("fac-status");
+    const status = document.querySelector("#fac-status[data-say], #fac-table[data-say]");
     return {
       status: status ? status.dataset.say || "" : "",
-      disputes: Array.from(document.querySelectorAll("#fac-monitor [data-dispute]"), (el) => el.dataset.table),
+      disputes: Array.from(
+        document.querySelectorAll("#fac-monitor [data-dispute], #fac-table[data-dispute]"),
+        (el) => el.dataset.table,
+      ),
     };
   }
   function tablesText(numbers) {

@@ -1,8 +1,9 @@
 """The control panel. On the facilitator's phone sixty players must not be metres of
 scrolling: each roster row is two lines (the name, then the table beside its
 "Rename or remove"), a table's card a line per seat, and a seating row's table
-choice names its player to a screen reader. A screen reader also hears what changes without the facilitator asking: the
-phase, a round paused or over, a table where a dispute begins."""
+choice names its player to a screen reader. A screen reader also hears what changes
+without the facilitator asking: the phase, a round paused or over, a table where a
+dispute begins; on a table's page, the same for that table."""
 
 from __future__ import annotations
 
@@ -153,4 +154,39 @@ def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, 
     assert page.inner_text("#fac-announce") == "Now: Scored round, Round 1 paused."
     services.round_end_now(round_id=rnd.pk)
     said(page, "Now: Between rounds, Round 1 over.")
+    page.context.close()
+
+
+def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
+    facilitator_page, django_user_model
+):
+    """A facilitator watching one table hears the same changes as on the panel, for
+    that table: a dispute at another table is not said."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/tables/2/")
+    assert page.inner_text("#fac-announce") == ""
+    page.evaluate(
+        """() => {
+        window.heard = [];
+        const region = document.getElementById("fac-announce");
+        new MutationObserver(() => {
+          if (region.textContent) window.heard.push(region.textContent);
+        }).observe(region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+
+    rnd = to_scored_round(w)
+    said(page, "Now: Scored round, Round 1.")
+    t1, t2 = tables_of(w)
+    open_dispute(set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW]))
+    open_dispute(set_seat_sheets(t2, [HIGH, HIGH, HIGH, LOW]))
+    said(page, "Dispute at table 2.")
+    services.round_pause(round_id=rnd.pk)
+    said(page, "Now: Scored round, Round 1 paused.")
+    assert page.evaluate("() => window.heard") == [
+        "Now: Scored round, Round 1.",
+        "Dispute at table 2.",
+        "Now: Scored round, Round 1 paused.",
+    ]
     page.context.close()

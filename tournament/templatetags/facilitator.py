@@ -16,6 +16,21 @@ def clock(seconds) -> str:
     return f"{left // 60}:{left % 60:02d}"
 
 
+@register.simple_tag
+def say_now(phase_label: str, round, phase: str) -> str:
+    """The sentence a screen reader is told when the situation changes by itself
+    (facilitator.js): the phase, and the round paused, over or under way."""
+    sentence = f"Now: {phase_label}"
+    if round:
+        if round.get("paused"):
+            sentence += f", {round['label']} paused"
+        elif round.get("finished"):
+            sentence += f", {round['label']} over"
+        elif phase == "round":
+            sentence += f", {round['label']}"
+    return sentence + "."
+
+
 ARROW = "→"
 
 
