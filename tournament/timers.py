@@ -40,21 +40,13 @@ class TickReport:
     autopilot_rounds: list[int] = field(default_factory=list)
 
 
-def tick(
-    now: datetime | None = None,
-    *,
-    bot_delay: float | None = None,
-    bot_dispute_delay: float | None = None,
-) -> TickReport:
-    """`bot_delay`: how long after a table's last action its bots may move;
-    `bot_dispute_delay`: the same in a dispute (defaults: the settings)."""
+def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> TickReport:
     from tournament import services
 
     now = now or timezone.now()
     delay = timedelta(seconds=BOT_DELAY_SECONDS if bot_delay is None else bot_delay)
-    dispute_delay = timedelta(
-        seconds=BOT_DISPUTE_DELAY_SECONDS if bot_dispute_delay is None else bot_dispute_delay
-    )
+    # In a dispute the wait is the longer of the two (BARNGA_BOT_DISPUTE_DELAY).
+    dispute_delay = max(delay, timedelta(seconds=BOT_DISPUTE_DELAY_SECONDS))
     report = TickReport()
     for round_id in Round.objects.filter(state=RoundState.RUNNING, deadline__lte=now).values_list(
         "pk", flat=True
