@@ -98,7 +98,7 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(live_server_url
     )
     pages = [
         sideways_phone(browser, live_server_url, w.code, name)
-        for name in ["Ana", "Bea", "Cai", "Dev"][:seats]
+        for name in ["Ana", "Bartholomew", "Cai", "Dev"][:seats]
     ]
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
