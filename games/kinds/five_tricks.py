@@ -94,7 +94,7 @@ class FiveTricks(GameKind):
     def bots_to_ask(self, state) -> list[int]:
         """In a dispute every seat has claimed and none is awaited, but each may change
         its claim: all are asked (a bot with the plurality does nothing)."""
-        if state.phase == "claim" and state.dispute:
+        if self.in_dispute(state):
             return list(range(len(state.claims)))
         return self.to_act(state)
 
