@@ -8,7 +8,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from phones import join, version, wait_change
 
-from tournament import services
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Game, GameState
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -57,6 +59,49 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
     for selector in (".trick .card", ".claim", ".claim .primary"):
         assert in_view(sideways, selector), selector
     sideways.context.close()
+
+
+@pytest.mark.parametrize("seats", [5, 8])
+def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(live_server_url, browser, seats):
+    """A table of five (the default) or eight: the seats are lines (two columns from
+    six), so the left column never pushes the hand or the claim down. In play and
+    at the claim step, every seat, every card on the table and the hand are in
+    view, and the cards to tap are at least 44 px."""
+    w = services.workshop_create(name="Full table", table_count=1, seats_per_table=seats, seed=3)
+    page = sideways_phone(browser, live_server_url, w.code, "Ana")
+    for name in ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"][: seats - 1]:
+        services.player_join(code=w.code, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+
+    def check(moment, parts, tappable):
+        assert page.locator(".seats .seat").count() == seats
+        missing = [m for p in parts for m in all_in_view(page, p)]
+        assert missing == [], (seats, moment, missing)
+        sizes = [el.bounding_box() for el in page.locator(tappable).all()]
+        assert sizes and all(min(b["width"], b["height"]) >= 44 for b in sizes), (moment, sizes)
+
+    # Play: the whole table's trick but the last card, through the services.
+    while len((state := gamestate.load_state(game)).current) < seats - 1:
+        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        services.game_play(player_id=game.players[state.to_act], card=card)
+        game.refresh_from_db()
+    page.wait_for_function(
+        "n => document.querySelectorAll('#screen .trick .card').length === n", arg=seats - 1
+    )
+    check("play", [".seats .seat", ".trick .card", ".whose", ".hand .card"], ".hand .card")
+    card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+    services.game_play(player_id=game.players[state.to_act], card=card)
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    check("claim", [".seats .seat", ".trick .card", ".claim", ".claim .primary"], ".trick .card")
+
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    page.context.close()
 
 
 def all_in_view(page, selector: str) -> list[str]:
