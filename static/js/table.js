@@ -85,7 +85,11 @@
     // of the same game while they are still in the hand.
     const picked = selected(current);
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
-    current.replaceWith(next);
+    // The new screen goes in before the old one leaves, so #talk (which may sit in
+    // the old screen's slot) moves straight into its new place.
+    current.before(next);
+    placeTalk(next);
+    current.remove();
     if (sameGame) {
       for (const card of picked) {
         const again = next.querySelector(`[data-pick="${card}"]`);
@@ -103,6 +107,21 @@
     talk.hidden = next.dataset.canGesture !== "1";
     announce(next);
     startClocks();
+  }
+
+  // ---- where the gestures and the pad sit: in the screen's [data-talk-slot] when it
+  // has one (a dispute: under the claim, above the hand), else at the end of the
+  // page, after the screen, where the page puts it. The section is moved, not
+  // rebuilt: the pad's drawing, the others' reactions, an open pad and focus stay as
+  // they were. moveBefore keeps them all; where a browser lacks it, a plain move
+  // loses focus, which is put back.
+  function placeTalk(root) {
+    const parent = root.querySelector("[data-talk-slot]") || app;
+    if (talk.parentNode === parent) return;
+    if (parent.moveBefore) { parent.moveBefore(talk, null); return; }
+    const focused = talk.contains(document.activeElement) ? document.activeElement : null;
+    parent.appendChild(talk);
+    if (focused) focused.focus({ preventScroll: true });
   }
 
   // Another seat claimed the trick and nothing else changed: the server sends that
@@ -200,6 +219,9 @@
     ctx.stroke();
   }
   if (pad) {
+    // Opened under the claim or at the foot of the page, the pad is scrolled into view.
+    const wrap = pad.closest("details");
+    wrap.addEventListener("toggle", () => { if (wrap.open) pad.scrollIntoView({ block: "nearest" }); });
     let stroke = null;
     const point = (e) => {
       const r = pad.getBoundingClientRect();
@@ -232,6 +254,7 @@
       return false;
     },
   });
+  placeTalk(screen());
   updatePicks(screen());
   startClocks();
 })();

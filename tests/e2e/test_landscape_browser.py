@@ -64,9 +64,10 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
 @pytest.mark.parametrize("seats", [5, 8])
 def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(live_server_url, browser, seats):
     """A table of five (the default) or eight: the seats are lines (two columns from
-    six), so the left column never pushes the hand or the claim down. In play and
-    at the claim step, every seat, every card on the table and the hand are in
-    view, and the cards to tap are at least 44 px."""
+    six), so the left column never pushes the hand, the claim or the gestures down.
+    In play, the claim step and a dispute, every seat, every card on the table, the
+    hand and (in a dispute) every gesture and the pad's switch are in view, and the
+    cards to tap are at least 44 px."""
     w = services.workshop_create(name="Full table", table_count=1, seats_per_table=seats, seed=3)
     page = sideways_phone(browser, live_server_url, w.code, "Ana")
     for name in ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"][: seats - 1]:
@@ -99,6 +100,17 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(live_server_url, 
     page.wait_for_selector(".claim .primary", timeout=WAIT)
     check("claim", [".seats .seat", ".trick .card", ".claim", ".claim .primary"], ".trick .card")
 
+    # A dispute: the first seat claims another card than the rest.
+    winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
+    other = next(p for p in game.players if p != winner)
+    for i, player in enumerate(game.players):
+        services.game_claim(player_id=player, winner_player_id=other if i == 0 else winner)
+    page.wait_for_selector(".dispute-title", timeout=WAIT)
+    check(
+        "dispute",
+        [".seats .seat", ".trick .card", ".dispute-title", ".palette button", ".pad-wrap summary"],
+        ".trick .card, .palette button",
+    )
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
     page.context.close()

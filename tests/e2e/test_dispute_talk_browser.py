@@ -1,0 +1,156 @@
+"""In a dispute the gestures and the drawing pad come up under the claim, above the
+hand, on a phone held upright and on one held sideways, without scrolling. The
+section is moved, not rebuilt: an open pad and its drawing, focus on a gesture and
+the others' reactions stay; when the trick is settled it goes back after the screen
+(static/js/table.js placeTalk, in Chromium with Element.moveBefore and without it)."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from phones import join, version, wait_change
+
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Game, GameState
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+
+# Where #talk is: "slot" (in the screen's [data-talk-slot], after the claim and
+# before the hand, in document order) or "foot" (#app's last child, after #screen).
+WHERE_TALK = """() => {
+  const talk = document.getElementById("talk");
+  const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const screen = document.getElementById("screen");
+  if (talk.parentElement.matches("#screen [data-talk-slot]")) {
+    const claim = screen.querySelector(".claim"), hand = screen.querySelector(".hand");
+    return after(claim, talk) && after(talk, hand) ? "slot" : "slot, out of order";
+  }
+  if (talk.parentElement.id === "app" && !talk.nextElementSibling && after(screen, talk)) return "foot";
+  return "elsewhere";
+}"""
+
+PAD_DRAWN = """() => { const c = document.getElementById("pad");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false; }"""
+
+
+def not_in_view(page, selector: str) -> list[str]:
+    """Each element `selector` matches that is not wholly on the screen as it is, unscrolled."""
+    size = page.viewport_size
+    assert page.evaluate("() => window.scrollY") == 0
+    out = []
+    for i, el in enumerate(page.locator(selector).all()):
+        box = el.bounding_box()
+        if box is None or not (
+            0 <= box["y"] and box["y"] + box["height"] <= size["height"]
+            and 0 <= box["x"] and box["x"] + box["width"] <= size["width"]
+        ):
+            out.append(f"{selector} #{i}: {box}")
+    return out
+
+
+def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, browser, phone):
+    w = services.workshop_create(name="Dispute talk", table_count=1, seats_per_table=5, seed=3)
+    sideways = browser.new_context(
+        viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
+    ).new_page()
+    pages = {"Ana": sideways, "Bea": phone(), "Cai": phone(), "Dev": phone(), "Eve": phone()}
+    # Cai's browser has no Element.moveBefore (as browsers without it): a plain move.
+    pages["Cai"].context.add_init_script("delete Element.prototype.moveBefore;")
+    for name, page in pages.items():
+        join(page, live_server_url, w.code, name)
+    assert pages["Cai"].evaluate("() => typeof Element.prototype.moveBefore") == "undefined"
+    assert pages["Bea"].evaluate("() => typeof Element.prototype.moveBefore") == "function"
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+        assert page.evaluate(WHERE_TALK) == "foot"
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    seat_of = {p: i for i, p in enumerate(game.players)}
+
+    # Dev opens the pad and draws before anyone disagrees.
+    dev = pages["Dev"]
+    dev.click(".pad-wrap summary")
+    # Opened at the foot of the page, the pad scrolls itself wholly into view (to a
+    # fraction of a pixel: its height is a fraction).
+    dev.wait_for_function(
+        "() => { const r = document.getElementById('pad').getBoundingClientRect();"
+        " return r.height > 100 && r.top >= 0 && r.bottom <= innerHeight + 1; }",
+        timeout=WAIT,
+    )
+    box = dev.locator("#pad").bounding_box()
+    dev.mouse.move(box["x"] + 20, box["y"] + 20)
+    dev.mouse.down()
+    dev.mouse.move(box["x"] + 120, box["y"] + 80, steps=8)
+    dev.mouse.up()
+    assert dev.evaluate(PAD_DRAWN)
+    dev.evaluate("() => window.scrollTo(0, 0)")  # the pad left open; back to the table
+
+    # The first trick, played through the services; then Ana claims another card
+    # than the one the others claim: a dispute.
+    while (state := gamestate.load_state(game)).phase == "play":
+        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        services.game_play(player_id=game.players[state.to_act], card=card)
+        game.refresh_from_db()
+    for page in pages.values():
+        page.wait_for_selector(".claim .primary", timeout=WAIT)
+        assert page.evaluate(WHERE_TALK) == "foot"  # the claim step, no dispute yet
+    winner = int(sideways.locator(".claim .primary").get_attribute("data-winner"))
+    other = next(p for p in game.players if p != winner)
+    sideways.click(f'.trick button[data-winner="{other}"]')
+    for name in ("Bea", "Cai", "Dev", "Eve"):
+        pages[name].locator(".claim .primary").click()
+    for name, page in pages.items():
+        page.wait_for_selector(".dispute-title", timeout=WAIT)
+        assert page.evaluate(WHERE_TALK) == "slot", name
+        # Without scrolling: the dispute, the cards to claim, every gesture, the
+        # others' reactions and the pad's switch; every gesture a finger's size.
+        for selector in (".dispute-title", ".trick .card", ".palette button", ".reactions", ".pad-wrap summary"):
+            if name != "Dev" or selector != ".pad-wrap summary":  # Dev's pad is open
+                assert not_in_view(page, selector) == [], name
+        heights = page.locator(".palette button").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().height)"
+        )
+        assert min(heights) >= 44, (name, heights)
+    assert dev.evaluate("() => document.querySelector('.pad-wrap').open")
+    assert dev.evaluate(PAD_DRAWN), "the pad was rebuilt, not moved"
+    for page in (sideways, pages["Bea"]):
+        results = Axe().run(page)
+        assert results.violations_count == 0, results.generate_report()
+
+    # Bea and Cai have a gesture in focus when a new screen comes (Dev changes his
+    # claim to Ana's card: still a dispute). Focus stays on it, the section is in the
+    # new screen's slot, and the others still see Bea's gestures.
+    stop = pages["Bea"].locator(".palette button").nth(2).get_attribute("data-gesture")
+    for name in ("Bea", "Cai"):
+        pages[name].locator(f'.palette [data-gesture="{stop}"]').focus()
+    before = {name: version(page) for name, page in pages.items()}
+    dev.click(f'.trick button[data-winner="{other}"]')
+    for name, page in pages.items():
+        wait_change(page, before[name])
+        assert page.evaluate(WHERE_TALK) == "slot", name
+    for name in ("Bea", "Cai"):
+        assert pages[name].evaluate("() => document.activeElement.dataset.gesture") == stop, name
+    assert dev.evaluate(PAD_DRAWN)
+    pages["Bea"].keyboard.press("Enter")
+    sideways.wait_for_selector(".reactions .reaction:has-text('Bea')", timeout=WAIT)
+
+    # Ana and Dev give in: the trick is settled, the section goes back after the
+    # screen, the hand is where the palette was, and Dev's pad is as he left it.
+    for name in ("Ana", "Dev"):
+        pages[name].click(f'.trick button[data-winner="{winner}"]')
+    for name, page in pages.items():
+        page.wait_for_selector(".claim", state="detached", timeout=WAIT)
+        assert page.evaluate(WHERE_TALK) == "foot", name
+        assert not page.locator("[data-talk-slot]").count()
+    assert dev.evaluate("() => document.querySelector('.pad-wrap').open")
+    assert dev.evaluate(PAD_DRAWN)
+    game.refresh_from_db()
+    state = gamestate.load_state(game)
+    assert len(state.completed) == 1 and state.completed[-1].winner == seat_of[winner]
+    sideways.context.close()
