@@ -44,8 +44,10 @@ def not_in_view(page, selector: str) -> list[str]:
     for i, el in enumerate(page.locator(selector).all()):
         box = el.bounding_box()
         if box is None or not (
-            0 <= box["y"] and box["y"] + box["height"] <= size["height"]
-            and 0 <= box["x"] and box["x"] + box["width"] <= size["width"]
+            0 <= box["y"]
+            and box["y"] + box["height"] <= size["height"]
+            and 0 <= box["x"]
+            and box["x"] + box["width"] <= size["width"]
         ):
             out.append(f"{selector} #{i}: {box}")
     return out
@@ -110,7 +112,13 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
         assert page.evaluate(WHERE_TALK) == "slot", name
         # Without scrolling: the dispute, the cards to claim, every gesture, the
         # others' reactions and the pad's switch; every gesture a finger's size.
-        for selector in (".dispute-title", ".trick .card", ".palette button", ".reactions", ".pad-wrap summary"):
+        for selector in (
+            ".dispute-title",
+            ".trick .card",
+            ".palette button",
+            ".reactions",
+            ".pad-wrap summary",
+        ):
             if name != "Dev" or selector != ".pad-wrap summary":  # Dev's pad is open
                 assert not_in_view(page, selector) == [], name
         heights = page.locator(".palette button").evaluate_all(
