@@ -58,7 +58,11 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
     sideways = browser.new_context(
         viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
     ).new_page()
-    pages = {"Ana": sideways, "Bea": phone(), "Cai": phone(), "Dev": phone(), "Eve": phone()}
+    # Eve's is a smaller phone (360x740).
+    small = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    ).new_page()
+    pages = {"Ana": sideways, "Bea": phone(), "Cai": phone(), "Dev": phone(), "Eve": small}
     # Cai's browser has no Element.moveBefore (as browsers without it): a plain move.
     pages["Cai"].context.add_init_script("delete Element.prototype.moveBefore;")
     for name, page in pages.items():
@@ -111,7 +115,8 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
         page.wait_for_selector(".dispute-title", timeout=WAIT)
         assert page.evaluate(WHERE_TALK) == "slot", name
         # Without scrolling: the dispute, the cards to claim, every gesture, the
-        # others' reactions and the pad's switch; every gesture a finger's size.
+        # others' reactions and the pad's switch (on Eve's smaller phone, a short
+        # scroll away); every gesture a finger's size.
         for selector in (
             ".dispute-title",
             ".trick .card",
@@ -119,7 +124,8 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
             ".reactions",
             ".pad-wrap summary",
         ):
-            if name != "Dev" or selector != ".pad-wrap summary":  # Dev's pad is open
+            # Dev's pad is open; Eve's switch is below her screen's edge.
+            if name not in ("Dev", "Eve") or selector != ".pad-wrap summary":
                 assert not_in_view(page, selector) == [], name
         heights = page.locator(".palette button").evaluate_all(
             "els => els.map(e => e.getBoundingClientRect().height)"
@@ -162,3 +168,4 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
     state = gamestate.load_state(game)
     assert len(state.completed) == 1 and state.completed[-1].winner == seat_of[winner]
     sideways.context.close()
+    small.context.close()
