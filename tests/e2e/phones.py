@@ -41,3 +41,45 @@ def dealt_table(live_server_url, phone, workshop, names):
     services.workshop_start_study(workshop_id=workshop.pk)
     game = Game.objects.get(state=GameState.PLAYING)
     return pages, game, [Player.objects.get(pk=pid).name for pid in game.players]
+
+
+OTHERS = ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"]
+
+
+def one_phone_at_a_round(browser, live_server_url, *, seats, size, player="Ana", **workshop):
+    """A phone of `size` joins a new one-table workshop (`workshop`: more of
+    workshop_create's arguments) as `player`; the table's other `seats - 1` players
+    join through the services (no phone), and the first round starts. Returns the
+    page (once its hand is dealt), the workshop and the game."""
+    from tournament import services
+    from tournament.models import Game, GameState
+
+    w = services.workshop_create(table_count=1, seats_per_table=seats, seed=3, **workshop)
+    page = browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
+    join(page, live_server_url, w.code, player)
+    for other in OTHERS[: seats - 1]:
+        services.player_join(code=w.code, name=other)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)
+    return page, w, Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+
+
+def not_in_view(page, selector: str) -> list[str]:
+    """Each element `selector` matches that is not wholly on the screen as it is,
+    unscrolled (a phone is not scrolled in the middle of a turn)."""
+    size = page.viewport_size
+    assert page.evaluate("() => window.scrollY") == 0
+    out = []
+    for i, el in enumerate(page.locator(selector).all()):
+        box = el.bounding_box()
+        if box is None or not (
+            0 <= box["y"]
+            and box["y"] + box["height"] <= size["height"]
+            and 0 <= box["x"]
+            and box["x"] + box["width"] <= size["width"]
+        ):
+            out.append(f"{selector} #{i}: {box}")
+    return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from phones import join, version, wait_change
+from phones import join, not_in_view, version, wait_change
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -34,23 +34,6 @@ WHERE_TALK = """() => {
 PAD_DRAWN = """() => { const c = document.getElementById("pad");
   const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
   for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false; }"""
-
-
-def not_in_view(page, selector: str) -> list[str]:
-    """Each element `selector` matches that is not wholly on the screen as it is, unscrolled."""
-    size = page.viewport_size
-    assert page.evaluate("() => window.scrollY") == 0
-    out = []
-    for i, el in enumerate(page.locator(selector).all()):
-        box = el.bounding_box()
-        if box is None or not (
-            0 <= box["y"]
-            and box["y"] + box["height"] <= size["height"]
-            and 0 <= box["x"]
-            and box["x"] + box["width"] <= size["width"]
-        ):
-            out.append(f"{selector} #{i}: {box}")
-    return out
 
 
 def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, browser, phone):

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from phones import join, version, wait_change, wait_version
+from phones import join, not_in_view, one_phone_at_a_round, version, wait_change, wait_version
 
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Table
+from tournament.models import Table
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -74,20 +74,13 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     In play, the claim step and a dispute, every seat, every card on the table, the
     hand and (in a dispute) every gesture and the pad's switch are in view, and the
     cards to tap are at least 44 px."""
-    w = services.workshop_create(name="Full table", table_count=1, seats_per_table=seats, seed=3)
-    page = sideways_phone(browser, live_server_url, w.code, "Ana", size)
-    for name in ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"][: seats - 1]:
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
-    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
-    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Full table", seats=seats, size=size
+    )
 
     def check(moment, parts, tappable):
         assert page.locator(".seats .seat").count() == seats
-        missing = [m for p in parts for m in all_in_view(page, p)]
+        missing = [m for p in parts for m in not_in_view(page, p)]
         assert missing == [], (seats, moment, missing)
         sizes = [el.bounding_box() for el in page.locator(tappable).all()]
         assert sizes and all(min(b["width"], b["height"]) >= 44 for b in sizes), (moment, sizes)
@@ -120,23 +113,6 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
     page.context.close()
-
-
-def all_in_view(page, selector: str) -> list[str]:
-    """Each element `selector` matches that is not wholly on the screen (none may
-    be: a sideways phone is not scrolled in the middle of a turn)."""
-    size = page.viewport_size
-    out = []
-    for i, el in enumerate(page.locator(selector).all()):
-        box = el.bounding_box()
-        if box is None or not (
-            box["y"] >= 0
-            and box["y"] + box["height"] <= size["height"]
-            and box["x"] >= 0
-            and box["x"] + box["width"] <= size["width"]
-        ):
-            out.append(f"{selector} #{i}: {box}")
-    return out
 
 
 # What every seat must see sideways, and the one move the test makes for a seat
@@ -187,7 +163,7 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
                 present += [CONTROLS]
                 sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
                 assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (game, step, sizes)
-            missing = [m for p in present for m in all_in_view(page, p)]
+            missing = [m for p in present for m in not_in_view(page, p)]
             assert missing == [], (game, step, missing)
             assert page.evaluate(
                 "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
