@@ -43,6 +43,22 @@ def dealt_table(live_server_url, phone, workshop, names):
     return pages, game, [Player.objects.get(pk=pid).name for pid in game.players]
 
 
+def touch_phone(browser, size):
+    """A page in a new touch-screen browser context of `size` (width and height)."""
+    return browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
+
+
+def first_round(workshop_id: int) -> None:
+    """Through the services: everyone seated at home, the study phase, then the home
+    round's first round started."""
+    from tournament import services
+
+    services.players_seat_home(workshop_id=workshop_id)
+    services.workshop_start_study(workshop_id=workshop_id)
+    services.workshop_start_home(workshop_id=workshop_id)
+    services.round_start(workshop_id=workshop_id)
+
+
 OTHERS = ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
@@ -55,14 +71,11 @@ def one_phone_at_a_round(browser, live_server_url, *, seats, size, player="Ana",
     from tournament.models import Game, GameState
 
     w = services.workshop_create(table_count=1, seats_per_table=seats, seed=3, **workshop)
-    page = browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
+    page = touch_phone(browser, size)
     join(page, live_server_url, w.code, player)
     for other in OTHERS[: seats - 1]:
         services.player_join(code=w.code, name=other)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    first_round(w.pk)
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)
     return page, w, Game.objects.get(table__workshop=w, state=GameState.PLAYING)
 

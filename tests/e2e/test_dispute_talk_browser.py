@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from phones import join, not_in_view, version, wait_change
+from phones import first_round, join, not_in_view, touch_phone, version, wait_change
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -38,13 +38,8 @@ PAD_DRAWN = """() => { const c = document.getElementById("pad");
 
 def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, browser, phone):
     w = services.workshop_create(name="Dispute talk", table_count=1, seats_per_table=5, seed=3)
-    sideways = browser.new_context(
-        viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
-    ).new_page()
-    # Eve's is a smaller phone (360x740).
-    small = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
-    ).new_page()
+    sideways = touch_phone(browser, {"width": 844, "height": 390})
+    small = touch_phone(browser, {"width": 360, "height": 740})  # Eve's, a smaller phone
     pages = {"Ana": sideways, "Bea": phone(), "Cai": phone(), "Dev": phone(), "Eve": small}
     # Cai's browser has no Element.moveBefore (as browsers without it): a plain move.
     pages["Cai"].context.add_init_script("delete Element.prototype.moveBefore;")
@@ -52,10 +47,7 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
         join(page, live_server_url, w.code, name)
     assert pages["Cai"].evaluate("() => typeof Element.prototype.moveBefore") == "undefined"
     assert pages["Bea"].evaluate("() => typeof Element.prototype.moveBefore") == "function"
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    first_round(w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
         assert page.evaluate(WHERE_TALK) == "foot"

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from phones import join, not_in_view, one_phone_at_a_round, version, wait_change, wait_version
+from phones import (
+    first_round,
+    join,
+    not_in_view,
+    one_phone_at_a_round,
+    touch_phone,
+    version,
+    wait_change,
+    wait_version,
+)
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -27,7 +36,7 @@ def in_view(page, selector: str) -> bool:
 
 def sideways_phone(browser, url, code, name, size=LANDSCAPE):
     """A phone held sideways (844x390 unless `size` says) that has joined `code` as `name`."""
-    page = browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
+    page = touch_phone(browser, size)
     join(page, url, code, name)
     return page
 
@@ -40,10 +49,7 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
         others.append(phone())
         join(others[-1], live_server_url, w.code, name)
     pages = [sideways, *others]
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    first_round(w.pk)
     sideways.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
 
     for selector in (".seats", ".trick", ".whose", ".hand .card"):
@@ -143,10 +149,7 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
         sideways_phone(browser, live_server_url, w.code, name, size)
         for name in ["Ana", "Bartholomew", "Cai", "Dev"][:seats]
     ]
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    first_round(w.pk)
     for page in pages:
         page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
     results = Axe().run(pages[0])

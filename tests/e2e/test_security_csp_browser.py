@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from phones import first_round
 
 from tournament import services
 from tournament.identity import COOKIE, signed_cookie_value
@@ -22,10 +23,7 @@ def test_no_page_violates_the_content_security_policy(live_server_url, browser, 
     w = services.workshop_create(name="CSP", facilitator=alice, table_count=2, seats_per_table=4)
     for i in range(8):
         services.player_join(workshop_id=w.pk, name=f"P{i + 1}")
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    first_round(w.pk)
     student = Player.objects.filter(workshop=w).first()
     host = live_server_url.split("//", 1)[1].split(":")[0]
 
