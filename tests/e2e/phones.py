@@ -96,3 +96,55 @@ def not_in_view(page, selector: str) -> list[str]:
         ):
             out.append(f"{selector} #{i}: {box}")
     return out
+
+
+# The other games at a round: what every seat must see, and how many moves the tests
+# make (each time the first control that needs no picked cards: a bid of 0, Stand,
+# a legal card, 3 Tricks' Pass). All Fives' four reach the lead of the second trick,
+# while the revoke calls on the first are open.
+OTHER_GAMES = {
+    "seven_up": (4, [".su-facts", ".seats", ".whose", ".trick", ".hand .card"], 6),
+    "all_fives": (3, [".af-facts", ".seats", ".whose", ".trick", ".hand .card"], 4),
+    "three_tricks": (2, [".whose", ".tt-theirs", ".tt-piles", ".tt-mine", ".hand .card"], 2),
+}
+CONTROLS = ".board [data-action], .hand [data-action]"
+MOVE = "#screen [data-action=act]:not([disabled]):not([aria-disabled=true]):not([data-with-picks])"
+
+
+def other_game_at_a_round(browser, live_server_url, game, size, name):
+    """A one-table workshop of `game` (`name`) with a phone of `size` per seat, at its
+    first round once every hand is dealt. Returns the pages and the workshop."""
+    from tournament import services
+
+    seats = OTHER_GAMES[game][0]
+    w = services.workshop_create(name=name, game=game, table_count=1, seats_per_table=seats, seed=3)
+    pages = []
+    for player in ["Ana", *OTHERS][:seats]:
+        pages.append(touch_phone(browser, size))
+        join(pages[-1], live_server_url, w.code, player)
+    first_round(w.pk)
+    for page in pages:
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)
+    return pages, w
+
+
+def first_moves(pages, workshop, moves):
+    """Yields (step, the pages with a move to make) before each of `moves` moves and
+    after the last; between yields the last of those pages makes its first move, and
+    every page shows the table's last version (a move that ends a game starts the
+    next in the same transaction: not a screen in between)."""
+    from tournament.models import Table
+
+    for step in range(moves + 1):
+        on_turn = [page for page in pages if page.locator(MOVE).count()]
+        assert on_turn, step
+        yield step, on_turn
+        if step == moves:
+            return
+        before = [version(p) for p in pages]
+        on_turn[-1].locator(MOVE).first.click()
+        for page, v in zip(pages, before, strict=True):
+            wait_change(page, v)
+        table_version = Table.objects.get(workshop=workshop).version
+        for page in pages:
+            wait_version(page, table_version)

@@ -7,19 +7,21 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from phones import (
+    CONTROLS,
+    OTHER_GAMES,
+    first_moves,
     first_round,
     join,
     not_in_view,
     one_phone_at_a_round,
+    other_game_at_a_round,
     touch_phone,
     version,
     wait_change,
-    wait_version,
 )
 
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.models import Table
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -121,48 +123,25 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     page.context.close()
 
 
-# What every seat must see sideways, and the one move the test makes for a seat
-# whose turn it is: the first control that needs no picked cards (a bid of 0, Stand,
-# a legal card, 3 Tricks' Pass).
-TABLE = {
-    "seven_up": (4, [".su-facts", ".seats", ".whose", ".trick", ".hand .card"], 6),
-    "all_fives": (3, [".af-facts", ".seats", ".whose", ".trick", ".hand .card"], 4),
-    "three_tricks": (2, [".whose", ".tt-theirs", ".tt-piles", ".tt-mine", ".hand .card"], 2),
-}
-CONTROLS = ".board [data-action], .hand [data-action]"
-MOVE = "#screen [data-action=act]:not([disabled]):not([aria-disabled=true]):not([data-with-picks])"
-
-
 @pytest.mark.parametrize("size", [LANDSCAPE, SMALL], ids=["844", "800"])
-@pytest.mark.parametrize("game", list(TABLE))
+@pytest.mark.parametrize("game", list(OTHER_GAMES))
 def test_the_other_games_sideways_show_table_turn_moves_and_hand(
     live_server_url, browser, game, size
 ):
     """Each seat's phone held sideways, through the first moves of a game: the
     table on the left and whose turn, the moves and the hand on the right, all in
     view, nothing wider than the phone, and the accessibility audit passes."""
-    seats, parts, moves = TABLE[game]
-    w = services.workshop_create(
-        name=f"Sideways {game}", game=game, table_count=1, seats_per_table=seats, seed=3
-    )
-    pages = [
-        sideways_phone(browser, live_server_url, w.code, name, size)
-        for name in ["Ana", "Bartholomew", "Cai", "Dev"][:seats]
-    ]
-    first_round(w.pk)
-    for page in pages:
-        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    parts = OTHER_GAMES[game][1]
+    pages, w = other_game_at_a_round(browser, live_server_url, game, size, f"Sideways {game}")
     results = Axe().run(pages[0])
     assert results.violations_count == 0, results.generate_report()
 
-    for step in range(moves + 1):
-        on_turn = None
+    for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
         for page in pages:
             # Only the parts this moment has (7Up's trick once bidding is over).
             present = [p for p in parts if page.locator(p).count()]
             assert {".whose", ".hand .card"} <= set(present), (step, present)
-            if page.locator(MOVE).count():
-                on_turn = page
+            if page in on_turn:
                 present += [CONTROLS]
                 sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
                 assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (game, step, sizes)
@@ -171,17 +150,5 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
             assert page.evaluate(
                 "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
             ), (game, step)
-        assert on_turn is not None, (game, step)
-        if step == moves:
-            break
-        before = [version(p) for p in pages]
-        on_turn.locator(MOVE).first.click()
-        for page, v in zip(pages, before, strict=True):
-            wait_change(page, v)
-        # A move that ends a game starts the next in the same transaction: the screens
-        # are checked once they show the table's last version, not one in between.
-        table_version = Table.objects.get(workshop=w).version
-        for page in pages:
-            wait_version(page, table_version)
     for page in pages:
         page.context.close()
