@@ -1,11 +1,20 @@
-"""A small phone held upright at a table of five (the default): on its turn the
-student sees every seat, the cards on the table, whose turn it is and the whole
-hand without scrolling, and taps a card (Five Tricks, in Chromium)."""
+"""A small phone held upright: on its turn the student sees the table, whose turn
+it is, its moves and the whole hand without scrolling, and taps a card (Five Tricks at a
+table of five, the default; the other three games at theirs; in Chromium)."""
 
 from __future__ import annotations
 
 import pytest
-from phones import not_in_view, one_phone_at_a_round, version, wait_change
+from phones import (
+    CONTROLS,
+    OTHER_GAMES,
+    first_moves,
+    not_in_view,
+    one_phone_at_a_round,
+    other_game_at_a_round,
+    version,
+    wait_change,
+)
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -16,7 +25,10 @@ WAIT = 8000
 
 
 # An iPhone SE's screen, and a common small Android one.
-@pytest.mark.parametrize("size", [(375, 667), (360, 740)], ids=["375x667", "360x740"])
+SMALL_PHONES = pytest.mark.parametrize("size", [(375, 667), (360, 740)], ids=["375x667", "360x740"])
+
+
+@SMALL_PHONES
 def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, browser, size):
     page, w, game = one_phone_at_a_round(
         browser,
@@ -44,3 +56,36 @@ def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, b
     page.locator(".hand .card.legal").first.click()
     wait_change(page, before)
     page.context.close()
+
+
+@SMALL_PHONES
+@pytest.mark.parametrize("game", list(OTHER_GAMES))
+def test_the_other_games_upright_show_the_seat_on_turn_its_moves_and_hand(
+    live_server_url, browser, game, size
+):
+    """Through the first moves of each game (7Up's bids and first trick, All Fives'
+    stand and first trick up to the next lead with revoke calls open, 3 Tricks' first
+    turns): a seat with a move sees the table, whose turn, every control (44 px or
+    more) and its whole hand, one row of up to seven cards, with nothing wider than
+    the phone."""
+    parts = OTHER_GAMES[game][1]
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, game, {"width": size[0], "height": size[1]}, f"Upright {game}"
+    )
+    for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
+        for page in on_turn:
+            present = [p for p in parts if page.locator(p).count()] + [CONTROLS]
+            assert {".whose", ".hand .card"} <= set(present), (step, present)
+            sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
+            assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (game, step, sizes)
+            rows = {
+                round(b["y"]) for b in (c.bounding_box() for c in page.locator(".hand .card").all())
+            }
+            assert len(rows) == 1, (game, step, rows)
+            missing = [m for p in present for m in not_in_view(page, p)]
+            assert missing == [], (game, step, missing)
+            assert page.evaluate(
+                "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+            ), (game, step)
+    for page in pages:
+        page.context.close()
