@@ -1,6 +1,7 @@
 """A small phone held upright: on its turn the student sees the table, whose turn
 it is, its moves and the whole hand without scrolling, and taps a card (Five Tricks at a
-table of five, the default; the other three games at theirs; in Chromium)."""
+table of five, the default, also in a dispute; the other three games at theirs; in
+Chromium)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,35 @@ def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, b
     before = version(page)
     page.locator(".hand .card.legal").first.click()
     wait_change(page, before)
+
+    # The trick's last cards, then a dispute: Ana claims another card than the rest.
+    game.refresh_from_db()
+    while (state := gamestate.load_state(game)).phase == "play":
+        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        services.game_play(player_id=game.players[state.to_act], card=card)
+        game.refresh_from_db()
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
+    page.click(f'.trick button[data-winner="{next(p for p in game.players if p != winner)}"]')
+    for player in game.players:
+        if player != ana:
+            services.game_claim(player_id=player, winner_player_id=winner)
+    page.wait_for_selector(".dispute-title", timeout=WAIT)
+    # The five cards to claim are one row; the dispute, the others' reactions and
+    # every gesture are in view. "You said" is read out, not shown, in a dispute.
+    assert len({round(c.bounding_box()["y"]) for c in page.locator(".trick .card").all()}) == 1
+    missing = [
+        m
+        for p in (".trick .card", ".dispute-title", ".reactions", ".palette button")
+        for m in not_in_view(page, p)
+    ]
+    assert missing == [], missing
+    mine = page.locator(".claim .mine")
+    assert "You said" in mine.text_content()
+    assert mine.evaluate("e => getComputedStyle(e).display") != "none"
+    assert (
+        page.get_by_role("group", name="Who won this trick?").get_by_text("You said").count() == 1
+    )
     page.context.close()
 
 
