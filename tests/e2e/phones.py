@@ -111,6 +111,22 @@ CONTROLS = ".board [data-action], .hand [data-action]"
 MOVE = "#screen [data-action=act]:not([disabled]):not([aria-disabled=true]):not([data-with-picks])"
 
 
+def assert_in_view(page, parts, label, *, controls=False):
+    """Every element of `parts` (selectors) wholly on the unscrolled screen, and
+    nothing wider than the phone; with `controls`, the board's and the hand's
+    controls too, each 44 px or more each way. `label` names the moment."""
+    present = list(parts)
+    if controls:
+        present.append(CONTROLS)
+        sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
+        assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (label, sizes)
+    missing = [m for p in present for m in not_in_view(page, p)]
+    assert missing == [], (label, missing)
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), label
+
+
 def other_game_at_a_round(browser, live_server_url, game, size, name):
     """A one-table workshop of `game` (`name`) with a phone of `size` per seat, at its
     first round once every hand is dealt. Returns the pages and the workshop."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from phones import (
-    CONTROLS,
     OTHER_GAMES,
+    assert_in_view,
     first_moves,
     first_round,
     join,
@@ -141,14 +141,6 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
             # Only the parts this moment has (7Up's trick once bidding is over).
             present = [p for p in parts if page.locator(p).count()]
             assert {".whose", ".hand .card"} <= set(present), (step, present)
-            if page in on_turn:
-                present += [CONTROLS]
-                sizes = [el.bounding_box() for el in page.locator(CONTROLS).all()]
-                assert all(min(b["width"], b["height"]) >= 44 for b in sizes), (game, step, sizes)
-            missing = [m for p in present for m in not_in_view(page, p)]
-            assert missing == [], (game, step, missing)
-            assert page.evaluate(
-                "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-            ), (game, step)
+            assert_in_view(page, present, (game, step), controls=page in on_turn)
     for page in pages:
         page.context.close()
