@@ -171,6 +171,10 @@
     }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
+    // A double tap is one move: the browser counts the taps (detail), and the second
+    // was sent too (refused, with an error), or landed on what the new screen had put
+    // under the finger (All Fives' revoke calls). Gestures may be tapped again and again.
+    if (button.dataset.action && e.detail > 1) return;
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
     if (button.dataset.action === "act") {

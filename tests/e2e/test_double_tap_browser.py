@@ -1,0 +1,65 @@
+"""A phone's double tap sends one move: the browser counts a double tap's taps and
+the second is dropped (it was sent too, and refused with an error). A separate tap
+right after a move is sent (static/js/table.js). In Chromium, Five Tricks at a table
+of four with one phone."""
+
+from __future__ import annotations
+
+import pytest
+from phones import one_phone_at_a_round, version, wait_change
+
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Action, Claim, Game, GameState, Player
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+
+
+def play_until(workshop, ana: int, until):
+    """Through the services: the table's seats play legal cards and settle each trick
+    unanimously (everyone claims the first seat's player), game after game, until
+    `until(state, Ana's seat)` holds in the game in progress."""
+    while True:
+        game = Game.objects.get(table__workshop=workshop, state=GameState.PLAYING)
+        state = gamestate.load_state(game)
+        if until(state, game.players.index(ana)):
+            return
+        if state.phase == "claim":
+            for player in game.players:
+                services.game_claim(player_id=player, winner_player_id=game.players[0])
+        else:
+            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+            services.game_play(player_id=game.players[state.to_act], card=card)
+
+
+def test_a_double_tap_plays_once_and_a_tap_through_a_new_screen_is_held(live_server_url, browser):
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Double tap", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+
+    # A double tap on a playable card: one move, and no error for the second tap.
+    play_until(w, ana, lambda state, seat: state.to_act == seat)
+    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    before = version(page)
+    played = Action.objects.filter(actor_id=ana).count()
+    page.locator(".hand .card.legal").first.dblclick()
+    wait_change(page, before)
+    page.wait_for_timeout(500)  # long enough for a second move to come back refused
+    assert Action.objects.filter(actor_id=ana).count() == played + 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+
+    # Ana plays a trick's last card and at once taps a card to claim, elsewhere on
+    # the claim step's screen: that tap is not a double tap, and it counts.
+    play_until(w, ana, lambda state, seat: state.to_act == seat and len(state.current) == 3)
+    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    claims = Claim.objects.filter(player_id=ana).count()  # earlier tricks' claims
+    before = version(page)
+    page.locator(".hand .card.legal").first.click()
+    wait_change(page, before)
+    page.locator("#screen .trick button[data-action=claim]").first.click()
+    page.wait_for_selector(".claim .mine", timeout=WAIT)
+    assert Claim.objects.filter(player_id=ana).count() == claims + 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    page.context.close()
