@@ -164,7 +164,8 @@
   app.addEventListener("click", (e) => {
     const pick = e.target.closest("[data-pick]");
     if (pick && app.contains(pick)) {
-      if (pick.getAttribute("aria-disabled") === "true") return;
+      // A double tap picks a card once (its second tap no longer unpicks it).
+      if (pick.getAttribute("aria-disabled") === "true" || e.detail > 1) return;
       pick.setAttribute("aria-pressed", pick.getAttribute("aria-pressed") === "true" ? "false" : "true");
       updatePicks(screen());
       return;
