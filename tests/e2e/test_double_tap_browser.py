@@ -6,11 +6,11 @@ of four with one phone."""
 from __future__ import annotations
 
 import pytest
-from phones import one_phone_at_a_round, version, wait_change
+from phones import one_phone_at_a_round, version, wait_change, wait_version
 
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.models import Action, Claim, Game, GameState, Player
+from tournament.models import Action, Claim, Game, GameState, Player, Table
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -33,15 +33,15 @@ def play_until(workshop, ana: int, until):
             services.game_play(player_id=game.players[state.to_act], card=card)
 
 
-def test_a_double_tap_plays_once_and_a_tap_through_a_new_screen_is_held(live_server_url, browser):
-    page, w, game = one_phone_at_a_round(
+def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browser):
+    page, w, _ = one_phone_at_a_round(
         browser, live_server_url, name="Double tap", seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
 
     # A double tap on a playable card: one move, and no error for the second tap.
     play_until(w, ana, lambda state, seat: state.to_act == seat)
-    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    wait_version(page, Table.objects.get(workshop=w).version)  # not a screen in between
     before = version(page)
     played = Action.objects.filter(actor_id=ana).count()
     page.locator(".hand .card.legal").first.dblclick()
@@ -53,7 +53,7 @@ def test_a_double_tap_plays_once_and_a_tap_through_a_new_screen_is_held(live_ser
     # Ana plays a trick's last card and at once taps a card to claim, elsewhere on
     # the claim step's screen: that tap is not a double tap, and it counts.
     play_until(w, ana, lambda state, seat: state.to_act == seat and len(state.current) == 3)
-    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    wait_version(page, Table.objects.get(workshop=w).version)
     claims = Claim.objects.filter(player_id=ana).count()  # earlier tricks' claims
     before = version(page)
     page.locator(".hand .card.legal").first.click()
