@@ -59,6 +59,19 @@ def first_round(workshop_id: int) -> None:
     services.round_start(workshop_id=workshop_id)
 
 
+def play_until(game, until):
+    """Through the services, the seat to act plays its first legal Five Tricks card
+    until `until(state)` holds; returns that state (`game` is refreshed as it goes)."""
+    from games import five_tricks
+    from tournament import gamestate, services
+
+    while not until(state := gamestate.load_state(game)):
+        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        services.game_play(player_id=game.players[state.to_act], card=card)
+        game.refresh_from_db()
+    return state
+
+
 OTHERS = ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 

@@ -4,10 +4,9 @@ one the server would render (static/js/table.js markClaimed, in Chromium)."""
 from __future__ import annotations
 
 import pytest
-from phones import dealt_table, version, wait_change
+from phones import dealt_table, play_until, version, wait_change
 
-from games import five_tricks
-from tournament import gamestate, services
+from tournament import services
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
@@ -41,13 +40,8 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
     )
     pages, game, seat_names = dealt_table(live_server_url, phone, workshop, NAMES)
     # The first trick, played through the services: then every seat claims.
-    while True:
-        game.refresh_from_db()
-        state = gamestate.load_state(game)
-        if state.phase != "play":
-            break
-        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-        services.game_play(player_id=game.players[state.to_act], card=card)
+    game.refresh_from_db()
+    play_until(game, lambda state: state.phase != "play")
     for page in pages.values():
         page.wait_for_selector(".claim .primary", timeout=5000)
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from phones import first_round, join, not_in_view, touch_phone, version, wait_change
+from phones import first_round, join, not_in_view, play_until, touch_phone, version, wait_change
 
-from games import five_tricks
 from tournament import gamestate, services
 from tournament.models import Game, GameState
 
@@ -74,10 +73,7 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
 
     # The first trick, played through the services; then Ana claims another card
     # than the one the others claim: a dispute.
-    while (state := gamestate.load_state(game)).phase == "play":
-        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-        services.game_play(player_id=game.players[state.to_act], card=card)
-        game.refresh_from_db()
+    play_until(game, lambda state: state.phase != "play")
     for page in pages.values():
         page.wait_for_selector(".claim .primary", timeout=WAIT)
         assert page.evaluate(WHERE_TALK) == "foot"  # the claim step, no dispute yet

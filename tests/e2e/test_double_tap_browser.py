@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser]
 WAIT = 8000
 
 
-def play_until(workshop, ana: int, until):
+def play_and_claim_until(workshop, ana: int, until):
     """Through the services: the table's seats play legal cards and settle each trick
     unanimously (everyone claims the first seat's player), game after game, until
     `until(state, Ana's seat)` holds in the game in progress."""
@@ -40,7 +40,7 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
     ana = Player.objects.get(workshop=w, name="Ana").pk
 
     # A double tap on a playable card: one move, and no error for the second tap.
-    play_until(w, ana, lambda state, seat: state.to_act == seat)
+    play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat)
     wait_version(page, Table.objects.get(workshop=w).version)  # not a screen in between
     before = version(page)
     played = Action.objects.filter(actor_id=ana).count()
@@ -52,7 +52,9 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
 
     # Ana plays a trick's last card and at once taps a card to claim, elsewhere on
     # the claim step's screen: that tap is not a double tap, and it counts.
-    play_until(w, ana, lambda state, seat: state.to_act == seat and len(state.current) == 3)
+    play_and_claim_until(
+        w, ana, lambda state, seat: state.to_act == seat and len(state.current) == 3
+    )
     wait_version(page, Table.objects.get(workshop=w).version)
     claims = Claim.objects.filter(player_id=ana).count()  # earlier tricks' claims
     before = version(page)

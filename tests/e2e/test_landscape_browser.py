@@ -15,13 +15,13 @@ from phones import (
     not_in_view,
     one_phone_at_a_round,
     other_game_at_a_round,
+    play_until,
     touch_phone,
     version,
     wait_change,
 )
 
-from games import five_tricks
-from tournament import gamestate, services
+from tournament import services
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -94,16 +94,12 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
         assert sizes and all(min(b["width"], b["height"]) >= 44 for b in sizes), (moment, sizes)
 
     # Play: the whole table's trick but the last card, through the services.
-    while len((state := gamestate.load_state(game)).current) < seats - 1:
-        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-        services.game_play(player_id=game.players[state.to_act], card=card)
-        game.refresh_from_db()
+    play_until(game, lambda state: len(state.current) == seats - 1)
     page.wait_for_function(
         "n => document.querySelectorAll('#screen .trick .card').length === n", arg=seats - 1
     )
     check("play", [".seats .seat", ".trick .card", ".whose", ".hand .card"], ".hand .card")
-    card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-    services.game_play(player_id=game.players[state.to_act], card=card)
+    play_until(game, lambda state: state.phase != "play")  # the trick's last card
     page.wait_for_selector(".claim .primary", timeout=WAIT)
     check("claim", [".seats .seat", ".trick .card", ".claim", ".claim .primary"], ".trick .card")
 

@@ -13,12 +13,12 @@ from phones import (
     not_in_view,
     one_phone_at_a_round,
     other_game_at_a_round,
+    play_until,
     version,
     wait_change,
 )
 
-from games import five_tricks
-from tournament import gamestate, services
+from tournament import services
 from tournament.models import Player
 
 pytestmark = [pytest.mark.browser]
@@ -40,10 +40,7 @@ def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, b
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
     # The others play (through the services) until it is Ana's turn.
-    while game.players[(state := gamestate.load_state(game)).to_act] != ana:
-        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-        services.game_play(player_id=game.players[state.to_act], card=card)
-        game.refresh_from_db()
+    play_until(game, lambda state: game.players[state.to_act] == ana)
     page.wait_for_selector(".hand .card.legal", timeout=WAIT)
     assert page.locator(".seats .seat").count() == 5
     assert page.locator(".hand .card").count() >= 5
@@ -59,10 +56,7 @@ def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, b
 
     # The trick's last cards, then a dispute: Ana claims another card than the rest.
     game.refresh_from_db()
-    while (state := gamestate.load_state(game)).phase == "play":
-        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-        services.game_play(player_id=game.players[state.to_act], card=card)
-        game.refresh_from_db()
+    play_until(game, lambda state: state.phase != "play")
     page.wait_for_selector(".claim .primary", timeout=WAIT)
     winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
     page.click(f'.trick button[data-winner="{next(p for p in game.players if p != winner)}"]')
