@@ -85,8 +85,8 @@ def sheet_text(rules: TrickRules) -> dict:
             )
         else:
             when = (
-                f"You may play a {t1} only when you hold no card of the suit that was led. "
-                "This is called trumping."
+                f"When another suit is led, you may play a {t1} only if you hold no card of that "
+                "suit. This is called trumping."
             )
         trumps = (
             f"{tn.capitalize()} are trumps. {when} Any {t1}, even the {worst} of {tn}, beats every "
@@ -104,7 +104,7 @@ def sheet_text(rules: TrickRules) -> dict:
             "End of the game",
             "The game ends when all cards have been played. The player who took the most tricks wins; "
             "players tied for the most tricks all win. If play is stopped early, the most tricks so "
-            "far win.",
+            "far win; if not one trick has been finished, nobody wins.",
         ),
     ]
     return {"title": TITLE, "sections": [{"heading": h, "text": t} for h, t in sections]}

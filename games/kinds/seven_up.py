@@ -201,7 +201,7 @@ def sheet_text(rules: SevenUpRules) -> dict:
             "Winning",
             "After all 14 deals the player with the most points wins; equal top scores "
             "share the win. If the match is stopped early, the points of the deals "
-            "finished so far count.",
+            "finished so far count; if not one deal has been scored, nobody wins.",
         ),
     ]
     return {

@@ -157,7 +157,8 @@ def _end_text(c: Config) -> str:
         "The game ends when drawing stops, or when both players pass one after the "
         "other. Then each player counts the tricks in their own blocked-trick pile "
         f"(tricks still standing do not count): the player with the {who} blocked "
-        "tricks wins. Equal piles are a draw."
+        "tricks wins. Equal piles are a draw. If play is stopped early, the piles so far "
+        "are counted the same way; equal piles then mean nobody wins."
     )
 
 

@@ -65,7 +65,10 @@ def test_sheet_matches_the_preset_knobs(slug):
             assert "even if you could follow suit" in trumps
             assert f"either a card of that suit or a {one}" in follow
         else:
-            assert "only when you hold no card of the suit that was led" in trumps
+            # Trumps led: a player holding one must follow with it (void), so the
+            # sheet only restricts trumping when another suit is led.
+            assert f"When another suit is led, you may play a {one} only if" in trumps
+            assert "only when you hold no card of the suit that was led" not in trumps
             assert "you must play one" in follow
 
 
