@@ -40,6 +40,7 @@ from games.cards import SUIT_NAMES
 from games.kinds.base import knob_text
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
+from tournament.movement import name_sort_key
 
 FIVE_TRICKS = "five_tricks"
 
@@ -383,14 +384,24 @@ def results(doc: dict, ix: Index) -> list[dict]:
     by_round_table: dict[tuple[int, int], list[dict]] = defaultdict(list)
     for g in ix.games:
         by_round_table[(g["round"], g["table"])].append(g)
-    moved: dict[int, dict[int, str]] = {
-        r["number"]: {m["player"]: ("up" if m["to"] > m["from"] else "down") for m in r["moves"]}
+    moved: dict[int, dict[int, tuple[str, bool]]] = {
+        r["number"]: {
+            m["player"]: ("up" if m["to"] > m["from"] else "down", m["edited"]) for m in r["moves"]
+        }
         for r in doc["rounds"]
+    }
+    # Who sat down in the round after each scored one: a player missing there left.
+    rounds = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS]
+    seated_next = {
+        a["number"]: {s["player"] for s in b["seatings"]} if b["seatings"] else None
+        for a, b in zip(rounds, rounds[1:], strict=False)
     }
     out = []
     for r in doc["rounds"]:
         if r["kind"] not in REPORT_KINDS:
             continue
+        applied = r["kind"] == "scored" and r.get("movement_applied_at") is not None
+        after = seated_next.get(r["number"]) if applied else None
         tables = []
         for n in ix.tables:
             games = sorted(by_round_table.get((r["number"], n), []), key=lambda g: g["number"])
@@ -428,18 +439,32 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "disputes": len(g["disputes"]),
                     }
                 )
-            rows = [
-                {
-                    "id": pid,
-                    "name": ix.name(pid),
-                    "games_won": won[pid],
-                    "games_played": played[pid],
-                    "tricks": tricks[pid],
-                    "moved": moved.get(r["number"], {}).get(pid, ""),
-                }
-                for pid in order
-            ]
-            rows.sort(key=lambda x: (-x["games_won"], -x["tricks"], x["name"].lower()))
+            rows = []
+            for pid in order:
+                direction, edited = moved.get(r["number"], {}).get(pid, ("", False))
+                if not applied:
+                    direction = "not applied"
+                elif not direction and after is not None and pid not in after:
+                    direction = "left"
+                rows.append(
+                    {
+                        "id": pid,
+                        "name": ix.name(pid),
+                        "games_won": won[pid],
+                        "games_played": played[pid],
+                        "tricks": tricks[pid],
+                        "moved": direction,
+                        "edited": edited,
+                    }
+                )
+            # Movement's own ranking (RULES.md §2): games won, ties by name, then join order.
+            rows.sort(
+                key=lambda x: (
+                    -x["games_won"],
+                    name_sort_key(x["name"]),
+                    ix.players.get(x["id"], {}).get("join_order", 0),
+                )
+            )
             best = max(x["games_won"] for x in rows)
             worst = min(x["games_won"] for x in rows)
             tables.append(
@@ -462,7 +487,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
         if tables:
             out.append(
                 {"round": r["number"], "label": _short_label(r), "kind": r["kind"],
-                 "scored": r["kind"] == "scored", "tables": tables}
+                 "scored": r["kind"] == "scored", "moved": applied, "tables": tables}
             )
     return out
 

@@ -252,3 +252,72 @@ def test_an_empty_workshop_still_makes_a_report():
     assert [q["id"] for q in r["guide"]] == ["expect", "notice", "feel", "act", "outside"]
     for kind, (header, rows) in export.csv_tables(doc).items():
         assert header and rows == [], kind
+
+
+def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not_applied():
+    """Round 1 at table 2 (five players): three won a game each, and tricks would order
+    them Émile, eve, Ana; movement ranks them by name (accents and case aside): Ana,
+    Émile, eve, then Bob and Zoë. The facilitator changed Émile's move; eve did not
+    sit down again. After round 2 the debrief began: its movement was not applied."""
+    names = {1: "Ana", 2: "Bob", 3: "Émile", 4: "eve", 5: "Zoë"}
+    five = [1, 2, 3, 4, 5]
+
+    def game(rnd, number, table, players, tricks_won, winners):
+        return {
+            "id": rnd * 10 + number, "round": rnd, "number": number, "table": table,
+            "players": players, "state": "over", "tricks_won": tricks_won,
+            "winners": winners, "tricks": [], "disputes": [],
+        }  # fmt: skip
+
+    def seatings(where):
+        return [{"player": p, "table": t, "seat": i} for i, (p, t) in enumerate(where.items())]
+
+    doc = {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Ranks"},
+        "tables": [
+            {"number": n, "preset": p, "rules": PRESETS[p].to_dict()}
+            for n, p in [(1, "guide-1"), (2, "guide-2"), (3, "guide-3")]
+        ],
+        "players": [
+            {"id": pid, "name": name, "join_order": pid, "home_table": 2, "is_bot": False,
+             "has_left": pid == 4}
+            for pid, name in names.items()
+        ],  # fmt: skip
+        "rounds": [
+            {
+                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                "seatings": seatings(dict.fromkeys(five, 2)),
+                "moves": [
+                    {"player": 1, "from": 2, "to": 3, "edited": False},
+                    {"player": 3, "from": 2, "to": 3, "edited": True},
+                    {"player": 2, "from": 2, "to": 1, "edited": False},
+                    {"player": 5, "from": 2, "to": 1, "edited": False},
+                ],
+                "movement_applied_at": "2026-11-25T10:20:00+00:00",
+            },
+            {
+                "number": 2, "kind": "scored", "scored_number": 2, "label": "Round 2",
+                "seatings": seatings({1: 3, 3: 3, 2: 1, 5: 1}),
+                "moves": [],
+                "movement_applied_at": None,
+            },
+        ],  # fmt: skip
+        "games": [
+            game(1, 1, 2, five, [2, 0, 1, 2, 1], [1, 4]),
+            game(1, 2, 2, five, [0, 1, 3, 1, 1], [3]),
+            game(2, 1, 3, [1, 3], [3, 2], [1]),
+        ],
+        "gestures": [],
+    }
+    res = report.results(doc, report.Index(doc))
+    first = res[0]["tables"][0]
+    assert [(p["name"], p["games_won"], p["moved"], p["edited"]) for p in first["players"]] == [
+        ("Ana", 1, "up", False),
+        ("Émile", 1, "up", True),
+        ("eve", 1, "left", False),
+        ("Bob", 0, "down", False),
+        ("Zoë", 0, "down", False),
+    ]
+    assert res[0]["moved"] and not res[1]["moved"]
+    assert [p["moved"] for p in res[1]["tables"][0]["players"]] == ["not applied"] * 2
