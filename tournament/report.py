@@ -67,6 +67,7 @@ TRICK_OUTCOMES = {
     "changed": "Agreed after a changed claim",
     "timeout": "Time ran out",
     "rules": "Decided by the table's sheet (referee)",
+    "cut": "A dispute cut short by the end of the round (no trick awarded)",
 }
 ORIGINS = {
     "local": "the locals' sheet",
@@ -667,6 +668,10 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         per_cell[(d["round"], d["table"])]["disputes"] += 1
         if d["outcome"] == "timeout":
             per_cell[(d["round"], d["table"])]["timeouts"] += 1
+        elif d["outcome"] in ("cut", "open"):
+            # A dispute the round's end cut short awarded no trick: count its claim step.
+            per_cell[(d["round"], d["table"])]["cut"] += 1
+            outcomes["cut"] += 1
 
     keys_sorted = sorted(sheet_keys, key=_sheet_sort)
     matrix = {
@@ -701,6 +706,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
                     "clashes": per_cell[(rn, n)]["clashes"],
                     "disputes": per_cell[(rn, n)]["disputes"],
                     "timeouts": per_cell[(rn, n)]["timeouts"],
+                    "cut": per_cell[(rn, n)]["cut"],
                 }
                 for rn in rounds_with_games
             ],
@@ -717,7 +723,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "trick_outcomes": [
             {"key": k, "label": TRICK_OUTCOMES[k], "count": outcomes.get(k, 0)}
             for k in TRICK_OUTCOMES
-            if outcomes.get(k, 0) or k != "rules"
+            if outcomes.get(k, 0) or k not in ("rules", "cut")
         ],
         "disputes": disputes,
         "dispute_count": len(disputes),

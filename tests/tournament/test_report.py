@@ -119,6 +119,9 @@ def test_every_claim_step_and_the_null_claim_time_out(scripted):
     assert outcomes["changed"] == 2  # D1 and D3
     assert outcomes["agreed"] == total - 4
     assert cl["tricks"] == total
+    # D5, cut short by the round's end, awarded no trick but is a claim step that ended.
+    assert outcomes["cut"] == 1
+    assert sum(outcomes.values()) == total + 1
 
 
 def test_clashes_matrix_and_disputes_per_table_and_round(scripted):
@@ -139,6 +142,8 @@ def test_clashes_matrix_and_disputes_per_table_and_round(scripted):
     }
     assert cells[(1, "Round 1")] == (0, 0) and cells[(2, "Round 1")] == (0, 0)
     assert cells[(1, "Round 2")] == (3, 0) and cells[(2, "Round 2")] == (1, 1)
+    cut = {(t["table"], c["label"]): c["cut"] for t in cl["by_table_round"] for c in t["rounds"]}
+    assert cut[(1, "Round 2")] == 1 and cut[(2, "Round 2")] == 0  # D5
     # Round 1 was played at home: no clash at all.
     assert all(c["label"] != "Round 1" for c in cl["clash_tricks"])
 

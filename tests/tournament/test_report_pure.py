@@ -128,8 +128,12 @@ def test_games_cut_mid_trick_and_mid_claim():
             # The unawarded trick is reported, not faked: its cards are not in plays.
             assert game["unawarded_trick"]["index"] == len(game["tricks"])
             assert check.notes and "never awarded" in check.notes[0]
-            played = [a["payload"]["card"] for a in game["actions"] if a["payload"]["type"] == "play"]
-            assert game["replay"]["plays"] + [c for _, c in game["unawarded_trick"]["cards"]] == played
+            played = [
+                a["payload"]["card"] for a in game["actions"] if a["payload"]["type"] == "play"
+            ]
+            assert (
+                game["replay"]["plays"] + [c for _, c in game["unawarded_trick"]["cards"]] == played
+            )
         else:
             assert game["unawarded_trick"] is None and not check.notes
     assert mid_claim > 5
@@ -225,7 +229,10 @@ def test_reveal_marks_knobs_that_differ_from_a_neighbour():
         for i, p in enumerate(["appendix-1", "appendix-2", "appendix-3", "appendix-4"])
     ]
     rev = report.reveal({"tables": tables})
-    cells = {row["knob"]: [(c["differs"], c["differs_from"]) for c in row["cells"]] for row in rev["rows"]}
+    cells = {
+        row["knob"]: [(c["differs"], c["differs_from"]) for c in row["cells"]]
+        for row in rev["rows"]
+    }
     # appendix-1 ace low S void; -2 ace low no trump; -3 ace high S void; -4 ace high S any.
     assert cells["ace"] == [(False, []), (True, [3]), (True, [2]), (False, [])]
     assert cells["trump"] == [(True, [2]), (True, [1, 3]), (True, [2]), (False, [])]
@@ -264,10 +271,17 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
 
     def game(rnd, number, table, players, tricks_won, winners):
         return {
-            "id": rnd * 10 + number, "round": rnd, "number": number, "table": table,
-            "players": players, "state": "over", "tricks_won": tricks_won,
-            "winners": winners, "tricks": [], "disputes": [],
-        }  # fmt: skip
+            "id": rnd * 10 + number,
+            "round": rnd,
+            "number": number,
+            "table": table,
+            "players": players,
+            "state": "over",
+            "tricks_won": tricks_won,
+            "winners": winners,
+            "tricks": [],
+            "disputes": [],
+        }
 
     def seatings(where):
         return [{"player": p, "table": t, "seat": i} for i, (p, t) in enumerate(where.items())]
@@ -280,13 +294,22 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
             for n, p in [(1, "guide-1"), (2, "guide-2"), (3, "guide-3")]
         ],
         "players": [
-            {"id": pid, "name": name, "join_order": pid, "home_table": 2, "is_bot": False,
-             "has_left": pid == 4}
+            {
+                "id": pid,
+                "name": name,
+                "join_order": pid,
+                "home_table": 2,
+                "is_bot": False,
+                "has_left": pid == 4,
+            }
             for pid, name in names.items()
-        ],  # fmt: skip
+        ],
         "rounds": [
             {
-                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                "number": 1,
+                "kind": "scored",
+                "scored_number": 1,
+                "label": "Round 1",
                 "seatings": seatings(dict.fromkeys(five, 2)),
                 "moves": [
                     {"player": 1, "from": 2, "to": 3, "edited": False},
@@ -297,12 +320,15 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
                 "movement_applied_at": "2026-11-25T10:20:00+00:00",
             },
             {
-                "number": 2, "kind": "scored", "scored_number": 2, "label": "Round 2",
+                "number": 2,
+                "kind": "scored",
+                "scored_number": 2,
+                "label": "Round 2",
                 "seatings": seatings({1: 3, 3: 3, 2: 1, 5: 1}),
                 "moves": [],
                 "movement_applied_at": None,
             },
-        ],  # fmt: skip
+        ],
         "games": [
             game(1, 1, 2, five, [2, 0, 1, 2, 1], [1, 4]),
             game(1, 2, 2, five, [0, 1, 3, 1, 1], [3]),
