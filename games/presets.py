@@ -50,7 +50,8 @@ PRESETS: dict[str, TrickRules] = {
 }
 
 PRESET_TITLES: dict[str, str] = {
-    **{f"guide-{n}": f"Table {n} (Tournament guide)" for n in range(1, 11)},
+    # "Sheet", not "Table": a workshop deals these sheets to its tables in any order.
+    **{f"guide-{n}": f"Sheet {n} (Tournament guide)" for n in range(1, 11)},
     **{f"appendix-{n}": f"Sheet {n} (Appendix 2)" for n in range(1, 11)},
 }
 

@@ -47,7 +47,7 @@ def test_preset_knobs_match_the_seed_sheet(slug, ace, wins, trump, trump_when):
 
 def test_titles():
     assert set(PRESET_TITLES) == set(PRESETS)
-    assert PRESET_TITLES["guide-3"] == "Table 3 (Tournament guide)"
+    assert PRESET_TITLES["guide-3"] == "Sheet 3 (Tournament guide)"
     assert PRESET_TITLES["appendix-4"] == "Sheet 4 (Appendix 2)"
 
 
