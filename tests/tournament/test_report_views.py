@@ -14,7 +14,7 @@ from django.test import Client
 from tournament_helpers import make_workshop
 
 from tournament import check_export, export, services, timers
-from tournament.models import Game, Workshop
+from tournament.models import Game, Player, Workshop
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -75,6 +75,22 @@ def test_the_facilitator_sees_every_section_with_captions_and_alt_text(fac, play
     assert "no-store" in r["Cache-Control"]
     # Both tables' rules are revealed, side by side.
     assert "Ace high (above the 7)" in html and "Ace low (below the 2)" in html
+
+
+def test_a_tricks_cards_show_who_played_each_in_print_and_to_a_screen_reader(fac, played):
+    """Each card of a clash or a dispute carries its player's name as text (a tooltip
+    is neither printed nor shown on a phone), in the order played, the first led."""
+    html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    names = set(Player.objects.filter(workshop=played).values_list("name", flat=True))
+    plays = re.findall(r'<ol class="plays">(.*?)</ol>', html, re.S)
+    assert plays
+    for block in plays:
+        shown = re.findall(r'<span class="by">([^<]+)</span>', block)
+        assert len(shown) == 3 and set(shown) <= names, block  # three seats per table
+        spoken = re.findall(r'<span class="visually-hidden">([^<]+)</span>', block)
+        assert len(spoken) == 3 and spoken[0].endswith(", led by"), spoken
+        assert all(" of " in s for s in spoken), spoken  # "seven of spades", not "7♠"
+    assert not re.search(r'<span class="mini[^"]*" title=', html)
 
 
 def test_other_users_students_and_visitors_get_404(played, owner):
