@@ -1079,6 +1079,12 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "score_label": ix.kind.score_label,
         "schema": doc["schema"],
         "exported_at": doc.get("exported_at"),
+        # When the class played: its first round's start (the workshop's creation if none).
+        "played_on": min(
+            (t for r in doc["rounds"] if (t := parse_time(r.get("started_at")))),
+            default=parse_time((doc.get("workshop") or {}).get("created_at")),
+        ),
+        "built_at": parse_time(doc.get("exported_at")),
         "counts": {
             "players": sum(1 for p in doc["players"] if not p["is_bot"]),
             "bots": sum(1 for p in doc["players"] if p["is_bot"]),

@@ -75,6 +75,12 @@ def test_the_facilitator_sees_every_section_with_captions_and_alt_text(fac, play
     assert "no-store" in r["Cache-Control"]
     # Both tables' rules are revealed, side by side.
     assert "Ace high (above the 7)" in html and "Ace low (below the 2)" in html
+    # The day the class played heads the report; the footer's time is for people.
+    first = played.rounds.order_by("started_at").first().started_at
+    assert f"Played on {first.day} {first:%B %Y}" in html
+    foot = html.split('<footer class="report-foot')[1]
+    assert re.search(r"on \d{1,2} \w+ \d{4}, \d\d:\d\d UTC\.", foot), foot
+    assert not re.search(r"\d{4}-\d\d-\d\dT", foot), foot
 
 
 def test_a_tricks_cards_show_who_played_each_in_print_and_to_a_screen_reader(fac, played):
