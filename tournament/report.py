@@ -1094,6 +1094,7 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
             "clashes": cl["clash_count"],
             "disputes": cl["dispute_count"],
             "gestures": cl["gestures"]["total"],
+            "left": sum(1 for p in doc["players"] if p["has_left"]),
         },
         "reveal": rev,
         "movement": mov,

@@ -164,6 +164,16 @@ def test_a_workshop_with_nothing_played_still_has_a_report(fac, owner):
     assert doc["games"] == [] and check_export.check_document(doc) == []
 
 
+def test_a_player_who_left_is_explained_under_the_players_table(fac, owner, played):
+    note = "the player left during the workshop"
+    assert note not in fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    w = make_workshop(players=3, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    services.player_leave(player_id=Player.objects.filter(workshop=w).first().pk, policy="bot")
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert note in html and "what it did from then on is counted in their row" in html
+
+
 def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):
     w = make_workshop(players=4, tables=2)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
