@@ -13,6 +13,7 @@ charts are pictures, not widgets.
 from __future__ import annotations
 
 import base64
+import math
 import re
 
 import pygal
@@ -175,6 +176,25 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
 BAND = 0.7
 # The smallest gap, in pixels, between two names at the lines' ends.
 LABEL_GAP_PX = 24
+# Room right of the plot for the names at the lines' ends (18 px type), from a
+# rough width per character (no font metrics on the server: a little generous),
+# and a name cut with "…" where it would not fit the widest margin.
+NAME_MARGIN_PX = (130, 300)
+_NARROW, _WIDE_CAPS, _WIDE = set("ijlrtfI'.,:;!| "), set("MW"), set("mw")
+
+
+def _name_px(name: str) -> float:
+    return 20 + sum(
+        6.5 if ch in _NARROW else 17 if ch in _WIDE_CAPS else 16 if ch in _WIDE
+        else 13 if ch.isupper() else 11
+        for ch in name
+    )  # fmt: skip
+
+
+def _fit_name(name: str, px: int) -> str:
+    while _name_px(name) > px and len(name) > 1:
+        name = name[:-2] + "…"
+    return name
 
 
 def _band_offsets(journeys: dict, players: list[int], columns: int) -> tuple[dict[int, list], int]:
@@ -236,6 +256,8 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     offsets, largest = _band_offsets(journeys, players, len(columns))
     per_table_px = max(100, -(-LABEL_GAP_PX * (largest - 1) // BAND))
     title = "Where each player sat, round by round"
+    widest = max(_name_px(names.get(pid, "?")) for pid in players)
+    margin = math.ceil(min(max(NAME_MARGIN_PX[0], widest), NAME_MARGIN_PX[1]))
     chart = pygal.Line(
         title=title,
         range=(min(tables) - 0.5, max(tables) + 0.5),
@@ -244,7 +266,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         print_labels=True,
         dots_size=5,
         stroke_style={"width": 4},
-        margin_right=130,
+        margin_right=margin,
         **{
             **COMMON,
             "print_values": False,
@@ -262,8 +284,8 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
             for c, t in enumerate(journeys[pid]["tables"])
         ]
         last = max((k for k, p in enumerate(points) if p is not None), default=None)
-        if last is not None:
-            points[last]["label"] = name
+        if last is not None:  # the alt text keeps the whole name
+            points[last]["label"] = _fit_name(name, margin)
         chart.add(name, points)
     alt = (
         f"Line chart: {title.lower()}. "
