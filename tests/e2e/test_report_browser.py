@@ -17,6 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from report_helpers import T0, Clock, build_scripted  # noqa: E402
 
+from tournament.models import Player  # noqa: E402
+
 pytestmark = [pytest.mark.browser]
 
 
@@ -71,3 +73,25 @@ def test_the_report_in_a_browser_and_in_print(
     ppage.screenshot(path=str(artifacts / "report-phone.png"))
     assert overflow <= 1
     ppage.context.close()
+
+    # A small phone (360 px) and a long name: the page does not scroll sideways, a
+    # result card's table stays inside its card, and a wide table's caption (the
+    # seating grid's key) wraps on the screen rather than scrolling off with it.
+    Player.objects.filter(workshop=facts["workshop"], name="P01").update(
+        name="Maximilian-Alexander"
+    )
+    small = facilitator_page(
+        user, path, viewport={"width": 360, "height": 740}, is_mobile=True, device_scale_factor=2
+    )
+    fits = small.evaluate(
+        """() => ({
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          cards: [...document.querySelectorAll('.result-card')].filter(c =>
+            c.querySelector('table').getBoundingClientRect().right > c.getBoundingClientRect().right + 1).length,
+          captions: [...document.querySelectorAll('.report caption')].filter(c =>
+            c.getBoundingClientRect().right > innerWidth + 1).map(c => c.textContent.slice(0, 30)),
+        })"""
+    )
+    assert small.get_by_text("Maximilian-Alexander").count() > 0
+    assert fits == {"page": 0, "cards": 0, "captions": []}, fits
+    small.context.close()
