@@ -1027,7 +1027,23 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     adapted = sum(p["adapted"] for p in players)
     held = sum(p["held"] for p in players)
     if adapted or held:
-        act.append(f"Players adapted (changed their claim) {adapted} times and held their claim {held} times.")
+        # Holding a claim is not stubbornness when it is the claim that won: say which.
+        kept = Counter(
+            "open" if d["winner_seat"] is None else "won" if s["initial_won"] else "lost"
+            for d in disputes
+            for s in d["seats"]
+            if not s["adapted"]
+        )
+        why = [
+            f"{kept['won']} the claim that won" if kept["won"] else "",
+            f"{kept['lost']} outvoted when time ran out" if kept["lost"] else "",
+            f"{kept['open']} until the round ended" if kept["open"] else "",
+        ]
+        why_text = f" ({'; '.join(w for w in why if w)})" if held else ""
+        act.append(
+            f"Players adapted (changed their claim) {adapted} times and held their claim "
+            f"{held} times{why_text}."
+        )
     adapters = sorted((p for p in players if p["adapted"]), key=lambda p: (-p["adapted"], p["name"].lower()))[:3]
     if adapters:
         act.append("Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters]) + ".")

@@ -218,7 +218,10 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     assert "Tables 1 and 2 differed in: which card wins." in text["expect"]
     assert "the first dispute came 0:20 into the round, at table 1" in text["notice"]
     assert "4 disputes: 2 settled by a changed claim, 1 by the time limit, 1 cut" in text["act"]
-    assert "Players adapted (changed their claim) 3 times and held their claim 9 times." in text["act"]
+    assert (
+        "Players adapted (changed their claim) 3 times and held their claim 9 times (5 the claim "
+        "that won; 1 outvoted when time ran out; 3 until the round ended)." in text["act"]
+    )
     assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
     assert "4 of 5 gestures were made during disputes." in text["feel"]
 
