@@ -135,6 +135,9 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
     used = clashes["gestures"]["used"]
     if not used:
         return None
+    # pygal draws a horizontal chart's first label at the bottom: reversed, the bars
+    # read top down in the order of the table under the chart.
+    bars = used[::-1]
     title = "Gestures used"
     if not disputes:
         chart = pygal.HorizontalBar(
@@ -144,8 +147,8 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
             y_labels=_counts_axis([k["total"] for k in used]),
             **COMMON,
         )
-        chart.x_labels = [k["label"] for k in used]
-        chart.add("Times used", [k["total"] for k in used])
+        chart.x_labels = [k["label"] for k in bars]
+        chart.add("Times used", [k["total"] for k in bars])
         alt = (
             f"Bar chart: {title.lower()}. "
             + "; ".join(f"{k['label']}: {k['total']}" for k in used)
@@ -158,9 +161,9 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
         y_labels=_counts_axis([k["total"] for k in used]),
         **COMMON,
     )
-    chart.x_labels = [k["label"] for k in used]
-    chart.add("During a dispute", [k["in_dispute"] for k in used])
-    chart.add("At other times", [k["other"] for k in used])
+    chart.x_labels = [k["label"] for k in bars]
+    chart.add("During a dispute", [k["in_dispute"] for k in bars])
+    chart.add("At other times", [k["other"] for k in bars])
     alt = (
         f"Stacked bar chart: {title.lower()}. "
         + "; ".join(

@@ -98,3 +98,17 @@ def test_arrivals_take_the_side_of_the_band_they_came_from():
     # at table 2 the one who came up from table 1 is below the one who stayed.
     assert offsets[3][1] > offsets[1][1]
     assert offsets[2][1] < offsets[4][1]
+
+
+@pytest.mark.parametrize("disputes", [True, False], ids=["with-claims", "without"])
+def test_the_gestures_bars_read_top_down_in_the_tables_order(disputes):
+    used = [
+        {"label": label, "total": total, "in_dispute": total - 1, "other": 1}
+        for label, total in [("Thumbs up", 5), ("Point", 3), ("Shrug", 2)]
+    ]
+    svg = report_charts.gestures_chart({"gestures": {"used": used}}, disputes=disputes)["svg"]
+    ys = [
+        float(re.search(rf'<text[^>]*y="([\d.]+)"[^>]*>{k["label"]}</text>', svg).group(1))
+        for k in used
+    ]
+    assert ys == sorted(ys)  # top down, in the order of the table under the chart
