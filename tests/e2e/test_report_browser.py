@@ -48,8 +48,8 @@ def test_the_report_in_a_browser_and_in_print(
     # The trick-by-trick clash list is printed only when opened on screen; a line
     # in print says so.
     clash_list, note = page.locator("table.clash-list"), page.locator("#matrix .print-only")
-    assert not clash_list.is_visible() and note.is_visible()
     page.pdf(path=str(artifacts / "report.pdf"), format="A4", print_background=True)
+    assert not clash_list.is_visible() and note.is_visible()  # after the page's beforeprint
     page.locator("details.print-if-open").evaluate("d => { d.open = true; }")
     assert clash_list.is_visible() and not note.is_visible()
     # A4's printable width (186 mm): nothing is wider. A wider element (the per-player
