@@ -7,6 +7,13 @@ re-renders those regions. A round start or a bot-filled lobby sends dozens of
 change messages in a burst, so renders are coalesced: at most one every
 THROTTLE seconds, and always one after the last change.
 
+A push carries only the regions whose HTML changed since the last one sent (a
+`sync` sends them all): a region replaced in the page takes the button under the
+facilitator's pointer with it. And the page answers each push with `ack` once
+it has put it in: the next push waits for that (ACK_WAIT at most), so a browser
+slower than the server (a panel of 200 players) is sent the state as it is
+then, not a queue of old snapshots that grows without bound.
+
 The page says which view it is with `?view=panel|projector|table&table=N`; the
 projector view renders only the projector's template, whose context holds no
 sheet, preset or hand (see selectors_facilitator.projector).
@@ -30,6 +37,7 @@ from tournament.consumers import RateWindow
 log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
 THROTTLE = 0.25
+ACK_WAIT = 5.0
 
 
 class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
@@ -51,6 +59,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self._pending = False
         self._last = 0.0
+        self._sent: dict[str, str] = {}
+        self._acked = asyncio.Event()
         self.rate = RateWindow(settings.BARNGA_WS_RATE)
         await self.accept()
         snapshot = await self.render()
@@ -61,7 +71,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         layerwatch.register(self)
         self._last = time.monotonic()
-        await self.send_json({"t": "regions", "regions": snapshot, "force": True})
+        await self._send_regions(snapshot, force=True)
 
     async def disconnect(self, code):
         layerwatch.forget(self)
@@ -80,7 +90,17 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         if snapshot is None:  # the workshop is gone, or no longer this user's
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.send_json({"t": "regions", "regions": snapshot, "force": force})
+        await self._send_regions(snapshot, force=force)
+
+    async def _send_regions(self, snapshot: dict[str, str], *, force: bool):
+        regions_out = (
+            snapshot if force else {k: v for k, v in snapshot.items() if self._sent.get(k) != v}
+        )
+        if not regions_out:
+            return
+        self._sent.update(regions_out)
+        self._acked.clear()
+        await self.send_json({"t": "regions", "regions": regions_out, "force": force})
 
     # ---- incoming: only keep-alive and resync; every control is an HTTP POST
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
@@ -101,11 +121,13 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             content = json.loads(text_data)
         except ValueError:
             content = None
-        if not isinstance(content, dict) or content.get("action") not in ("ping", "sync"):
+        if not isinstance(content, dict) or content.get("action") not in ("ping", "sync", "ack"):
             return await self.send_json(
                 {"t": "error", "code": "invalid", "message": "Unknown message."}
             )
-        if content.get("action") == "ping":
+        if content.get("action") == "ack":
+            self._acked.set()
+        elif content.get("action") == "ping":
             await self.send_json({"t": "pong"})
         elif content.get("action") == "sync":
             await self.push(force=True)
@@ -143,6 +165,11 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             wait = self._last + THROTTLE - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            # The page has put the last push in (or ACK_WAIT passed): render now.
+            try:
+                await asyncio.wait_for(self._acked.wait(), ACK_WAIT)
+            except TimeoutError:
+                pass
             self._pending = False
             self._last = time.monotonic()
             try:

@@ -1,8 +1,9 @@
 // The facilitator's pages: keep server-rendered regions live over one websocket,
 // count clocks down between pushes, and shape the set-up wizard.
 // Controls are ordinary forms that htmx posts; the socket only ever replaces
-// whole regions by id. A region the facilitator is editing (focus inside, or a
-// form changed but not sent) is left alone until they are done with it.
+// whole regions by id. A region the facilitator is editing (focus in a field, or a
+// form changed but not sent) or pressing (a pointer down in it) is left alone until
+// they are done with it; a button or link with focus has it again after a swap.
 (function () {
   "use strict";
 
@@ -31,7 +32,15 @@
   const dirty = new WeakSet();
   document.addEventListener("input", (e) => { if (e.target.form) dirty.add(e.target.form); });
   document.addEventListener("change", (e) => { if (e.target.form) dirty.add(e.target.form); });
+  // A press in progress: a region replaced between pointerdown and click would
+  // take the button with it, and the click would be lost.
+  let pressed = null;
+  document.addEventListener("pointerdown", (e) => { pressed = e.target; }, true);
+  function released() { setTimeout(() => { pressed = null; flushPending(); }, 0); }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
   function busy(region) {
+    if (pressed && region.contains(pressed)) return true;
     const active = document.activeElement;
     if (active && active !== document.body && region.contains(active) &&
         active.matches("input, select, textarea")) return true;
@@ -56,9 +65,34 @@
       const again = next.querySelector("#" + CSS.escape(d.id));
       if (again) again.open = true;
     });
+    const focused = focusKey(current);
     current.replaceWith(next);
     fixForms(next);
     if (window.htmx) window.htmx.process(next);
+    refocus(next, focused);
+  }
+  // The control with focus (a keyboard user's place) in a region about to be
+  // replaced: by its id, else by its kind and words, nearest its old position.
+  const FOCUSABLE = "a[href], button, summary, input, select, textarea, [tabindex]";
+  function focusKey(region) {
+    const active = document.activeElement;
+    if (!active || active === document.body || !region.contains(active)) return null;
+    const all = Array.from(region.querySelectorAll(FOCUSABLE));
+    return { id: active.id, tag: active.tagName, text: active.textContent.trim(), index: all.indexOf(active) };
+  }
+  function refocus(region, key) {
+    if (!key) return;
+    let el = key.id ? document.getElementById(key.id) : null;
+    if (!el) {
+      let best = Infinity;
+      Array.from(region.querySelectorAll(FOCUSABLE)).forEach((x, i) => {
+        if (x.tagName === key.tag && x.textContent.trim() === key.text && Math.abs(i - key.index) < best) {
+          best = Math.abs(i - key.index);
+          el = x;
+        }
+      });
+    }
+    if (el) el.focus({ preventScroll: true });
   }
   function flushPending() {
     for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
@@ -155,7 +189,7 @@
   }
 
   if (live && live.dataset.ws) {
-    liveSocket({
+    const socket = liveSocket({
       path: live.dataset.ws,
       reconnectingText: "Live updates lost — reconnecting…",
       onStatus: showConnection,
@@ -166,6 +200,8 @@
         startClocks();
         sayChanges();
         live.dataset.updated = String(Date.now());
+        // Put in (or held for an edit): the server may send the next push.
+        socket.send({ action: "ack" });
       },
       onClose(code) {
         if (code !== 4403) return false;

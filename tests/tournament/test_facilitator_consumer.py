@@ -47,9 +47,11 @@ def communicator(workshop_id, cookie=None, query="view=panel"):
 
 
 async def regions(comm, timeout=3):
+    """The next push, acknowledged as the page does once it has put it in."""
     while True:
         msg = await comm.receive_json_from(timeout=timeout)
         if msg["t"] == "regions":
+            await comm.send_json_to({"action": "ack"})
             return msg
 
 
@@ -59,6 +61,8 @@ async def drain(comm, quiet=0.6) -> list:
     got = []
     while not await comm.receive_nothing(timeout=quiet, interval=0.02):
         got.append(await comm.receive_json_from())
+        if got[-1]["t"] == "regions":
+            await comm.send_json_to({"action": "ack"})
     return got
 
 
@@ -241,3 +245,50 @@ async def test_a_join_reaches_the_roster_but_wakes_no_phone():
 @database_sync_to_async
 def owned_workshop_plain():
     return make_workshop(players=3, tables=1, seats=4)
+
+
+async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all():
+    """A region replaced in the page takes the button under the pointer with it: a
+    join changes the roster (and the counts in the status line), not the movement or
+    the tables' monitor; a change nobody can see sends nothing."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=2, tables=2)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    first = await regions(comm)
+    assert len(first["regions"]) == 4
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
+    pushed = await regions(comm)
+    assert "fac-roster" in pushed["regions"]
+    assert not {"fac-movement", "fac-monitor"} & set(pushed["regions"]), list(pushed["regions"])
+    # The same group message again: nothing on screen changed, so nothing is sent.
+    from channels.layers import get_channel_layer
+
+    from tournament import broadcast
+
+    await get_channel_layer().group_send(
+        broadcast.facilitator_group(w.pk), {"type": "roster.changed", "workshop": w.pk}
+    )
+    assert [m for m in await drain(comm) if m["t"] == "regions"] == []
+    await comm.send_json_to({"action": "sync"})
+    again = await regions(comm)
+    assert again["force"] is True and len(again["regions"]) == 4
+    await comm.disconnect()
+
+
+async def test_the_next_push_waits_for_the_page_to_put_the_last_one_in():
+    """A page slower than the server is sent the state as it is when it is ready, not
+    a queue of old snapshots: until it acknowledges a push, no other is sent."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=0, tables=2)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    msg = await comm.receive_json_from(timeout=3)  # the snapshot, not acknowledged
+    assert msg["t"] == "regions"
+    for name in ("Ann", "Bo"):
+        await database_sync_to_async(services.player_join)(workshop_id=w.pk, name=name)
+    assert await comm.receive_nothing(timeout=1.0)
+    await comm.send_json_to({"action": "ack"})
+    pushed = await regions(comm)
+    assert "Ann" in pushed["regions"]["fac-roster"] and "Bo" in pushed["regions"]["fac-roster"]
+    await comm.disconnect()

@@ -1,0 +1,68 @@
+"""The control panel while the class changes under it: a live push must not take
+the control the facilitator is pressing or has focused (a region replaced between
+pointerdown and click lost the click; a keyboard user's focus fell to the page).
+Chromium, with the page's own socket."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament import services
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
+from tournament_helpers import make_workshop  # noqa: E402
+
+pytestmark = [pytest.mark.browser]
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def updated(page) -> str:
+    return page.evaluate("document.getElementById('fac-live').dataset.updated")
+
+
+def wait_push(page, before: str):
+    page.wait_for_function(
+        "b => document.getElementById('fac-live').dataset.updated !== b", arg=before, timeout=8000
+    )
+
+
+def test_a_press_or_a_focus_in_the_roster_survives_a_push(facilitator_page, django_user_model):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo", "Cai"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    roster = page.locator("#fac-roster")
+
+    # A keyboard user on Bo's "Rename or remove": a join replaces the roster, and
+    # the focus is on Bo's again, in the new roster.
+    page.locator(f"#tools-{w.players.get(name='Bo').pk} summary").focus()
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Dee")
+    wait_push(page, before)
+    assert "Dee" in roster.inner_text()
+    focus = page.evaluate(
+        """() => { const a = document.activeElement;
+             return [a.isConnected, !!a.closest('#fac-roster'), a.textContent.trim()]; }"""
+    )
+    assert focus == [True, True, "Rename or remove Bo"], focus
+
+    # A press on Cai's: a push that arrives between pointerdown and pointerup leaves
+    # the roster (and the pressed control) in place, so the click lands; the push is
+    # put in as soon as the press is over.
+    summary = page.locator(f"#tools-{w.players.get(name='Cai').pk} summary")
+    summary.evaluate("el => { el.dataset.pressed = 'yes'; }")
+    b = summary.bounding_box()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    page.mouse.down()
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Eve")
+    wait_push(page, before)
+    assert page.locator("[data-pressed=yes]").count() == 1  # the same element, not replaced
+    assert "Eve" not in roster.inner_text()  # held while pressed
+    page.mouse.up()
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Eve')")
+    # The click opened Cai's tools, and they stay open in the roster put in after it.
+    assert page.locator(f"#tools-{w.players.get(name='Cai').pk}").get_attribute("open") == ""
+    page.context.close()
