@@ -214,6 +214,14 @@ def _bots(workshop, data):
     return f"{len(created)} bot{'s' if len(created) != 1 else ''} took the empty seats."
 
 
+@action("bots-remove")
+def _bots_remove(workshop, data):
+    removed = services.bots_remove(workshop_id=workshop.pk)
+    if not removed:
+        return "There are no bots to remove."
+    return f"{removed} bot{'s' if removed != 1 else ''} removed: their seats are free."
+
+
 @action("start-study")
 def _start_study(workshop, data):
     services.workshop_start_study(workshop_id=workshop.pk)

@@ -315,6 +315,14 @@ def test_lobby_controls_in_order(owner, fac):
     r = do(fac, w, "bots", htmx=True)
     assert r.status_code == 200 and "2 bots took the empty seats" in message_of(r)
     assert Player.objects.filter(workshop=w, is_bot=True).count() == 2
+    # ... and can all go at once, and come back.
+    assert 'id="do-bots-remove"' in text(r)
+    r = do(fac, w, "bots-remove", htmx=True)
+    assert r.status_code == 200 and "2 bots removed: their seats are free." in message_of(r)
+    assert not Player.objects.filter(workshop=w, is_bot=True).exists()
+    assert 'id="do-bots-remove"' not in text(r)
+    r = do(fac, w, "bots", htmx=True)
+    assert Player.objects.filter(workshop=w, is_bot=True).count() == 2
     # Study
     r = do(fac, w, "start-study", htmx=True)
     assert r.status_code == 200 and fresh(w).phase == Phase.STUDY

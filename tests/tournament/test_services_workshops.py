@@ -412,6 +412,33 @@ def test_bots_fill_refused_when_the_facilitator_left_bots_off():
     assert not Player.objects.filter(is_bot=True).exists()
 
 
+def test_bots_fill_waits_for_the_people_who_joined_to_be_seated():
+    """Bots first took the seats of the students who had joined and were not seated
+    yet; seating those afterwards put ten at a table of five."""
+    w = make_workshop(players=6, tables=2, seats=4, bots_enabled=True)
+    assert_refused(lambda: services.bots_fill(workshop_id=w.pk), NotAllowed)
+    assert not Player.objects.filter(is_bot=True).exists()
+    with pytest.raises(NotAllowed, match="Seat the 6 players who joined first"):
+        services.bots_fill(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk)
+    assert len(services.bots_fill(workshop_id=w.pk)) == 2
+
+
+def test_bots_remove_frees_every_bot_seat_in_the_lobby_only():
+    w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    assert services.bots_remove(workshop_id=w.pk) == 5
+    assert not Player.objects.filter(is_bot=True).exists()
+    assert sorted(len(seated(t)) for t in tables_of(w)) == [1, 2]
+    assert services.bots_remove(workshop_id=w.pk) == 0
+    # Filling again tops every table up as before.
+    assert len(services.bots_fill(workshop_id=w.pk)) == 5
+    to_home(w)
+    assert_refused(lambda: services.bots_remove(workshop_id=w.pk), WrongPhase)
+    assert Player.objects.filter(is_bot=True).count() == 5
+
+
 def test_bots_fill_refused_outside_the_lobby():
     w = make_workshop(players=4, tables=2)
     to_home(w)

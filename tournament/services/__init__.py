@@ -28,6 +28,7 @@ from tournament.services.rounds import (
 )
 from tournament.services.workshops import (
     bots_fill,
+    bots_remove,
     player_join,
     player_leave,
     player_rejoin,
@@ -42,6 +43,7 @@ __all__ = [
     "ActResult",
     "bot_rng",
     "bots_fill",
+    "bots_remove",
     "game_act",
     "game_bot_act",
     "game_claim",

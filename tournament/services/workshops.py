@@ -403,6 +403,15 @@ def bots_fill(*, workshop_id: int) -> list[Player]:
     require_phase(workshop, Phase.LOBBY)
     if not workshop.bots_enabled:
         raise NotAllowed("Bots are off for this workshop.")
+    # Bots first would take the seats the people who joined are waiting for, and
+    # seating them afterwards would overfill the tables.
+    waiting = workshop.players.filter(is_bot=False, has_left=False, table__isnull=True).count()
+    if waiting:
+        raise NotAllowed(
+            f"Seat the {waiting} player{'s' if waiting != 1 else ''} who joined first "
+            "(“Balance tables automatically” or “Seat as chosen”), then fill the empty "
+            "seats with bots."
+        )
     tables = lock_tables(workshop_id)
     created = []
     for table in tables:
@@ -415,6 +424,19 @@ def bots_fill(*, workshop_id: int) -> list[Player]:
         bump_table(table)
     bump_workshop(workshop, phones=False)
     return created
+
+
+@transaction.atomic
+def bots_remove(*, workshop_id: int) -> int:
+    """Remove every bot (lobby only): their seats are free again. Returns how many."""
+    workshop = lock_workshop(workshop_id)
+    require_phase(workshop, Phase.LOBBY)
+    tables = [t for t in lock_tables(workshop_id) if t.seated_players.filter(is_bot=True).exists()]
+    removed, _ = workshop.players.filter(is_bot=True).delete()
+    for table in tables:
+        bump_table(table)
+    bump_workshop(workshop, phones=False)
+    return removed
 
 
 @transaction.atomic
