@@ -29,10 +29,13 @@ DESCRIPTIONS = {
     "all_fives": "Take trumps worth points in tricks; the first to 61 points wins.",
     "three_tricks": "Two players lay and block pairs and runs; three standing tricks win.",
 }
-# Automatic assignment gives every Five Tricks table a different sheet: no more
+# Choosing each table's sheet gives every Five Tricks table a different one: no more
 # tables than there are different sheets. Other games cycle through their presets
 # (neighbours still differ), so a class can sit at two-player tables.
 OTHER_GAMES_TABLES = 16
+# A conference of 200 at tables of five. Past the different sheets, automatic
+# assignment repeats them in a cycle whose neighbours still differ.
+CLASS_TABLES = 40
 AUTO, CUSTOM = "", "custom"
 KNOB_FIELDS = {
     "ace": ("Ace", [("high", "Ace high (above 7)"), ("low", "Ace low (below 2)")]),
@@ -60,11 +63,17 @@ def seats_text(kind) -> str:
     return f"{lo}" if lo == hi else f"{lo} to {hi}"
 
 
-def max_tables(kind) -> int:
-    distinct = len(set(kind.presets.values()))
+def distinct_sheets(kind) -> int:
+    return len(set(kind.presets.values()))
+
+
+def chooser_tables(kind) -> int:
+    """Tables whose sheets the facilitator may choose one by one."""
+    distinct = distinct_sheets(kind)
     if kind.key == FIVE_TRICKS:
         return min(LIMITS["table_count"][1], distinct)
     return min(LIMITS["table_count"][1], max(distinct, OTHER_GAMES_TABLES))
+
 
 
 def prefix(kind) -> str:
@@ -121,7 +130,7 @@ def knobs_from_data(kind, data: dict, n: int) -> dict:
     return knobs
 
 
-MAX_TABLES = max(max_tables(k) for k in kinds.KINDS.values())
+MAX_TABLES = min(LIMITS["table_count"][1], CLASS_TABLES)
 
 
 def _game_label(kind) -> str:
@@ -166,9 +175,10 @@ class WorkshopForm(forms.Form):
         initial=4,
         min_value=1,
         max_value=MAX_TABLES,
-        help_text="1 to "
-        + ", ".join(f"{max_tables(k)} for {k.title}" for k in kinds.KINDS.values())
-        + ".",
+        error_messages={"max_value": f"At most {MAX_TABLES} tables."},
+        help_text=f"1 to {MAX_TABLES}. Every table has a sheet of its own up to "
+        + ", ".join(f"{distinct_sheets(k)} tables of {k.title}" for k in kinds.KINDS.values())
+        + "; with more tables the sheets repeat, neighbouring tables still differing.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     seats_per_table = forms.IntegerField(
@@ -226,7 +236,7 @@ class WorkshopForm(forms.Form):
             ]
             specs = knob_specs(kind)
             default = kind.rules_from_dict({}).to_dict()
-            for n in range(1, max_tables(kind) + 1):
+            for n in range(1, chooser_tables(kind) + 1):
                 self.fields[f"{pre}sheet_{n}"] = forms.ChoiceField(
                     label=f"Table {n}", choices=choices, required=False, initial=AUTO
                 )
@@ -255,7 +265,7 @@ class WorkshopForm(forms.Form):
         pre, specs = prefix(kind), knob_specs(kind)
         return [
             (n, self[f"{pre}sheet_{n}"], [self[f"{pre}custom_{n}_{k}"] for k in specs])
-            for n in range(1, max_tables(kind) + 1)
+            for n in range(1, chooser_tables(kind) + 1)
         ]
 
     def table_rows(self):
@@ -293,8 +303,13 @@ class WorkshopForm(forms.Form):
                 f"choose {seats_text(kind)} seats per table.",
             )
         count = data.get("table_count")
-        if count and count > max_tables(kind):
-            self.add_error("table_count", f"{kind.title}: at most {max_tables(kind)} tables.")
+        if count and data.get("sheet_mode") == "choose" and count > chooser_tables(kind):
+            self.add_error(
+                "sheet_mode",
+                f"Choosing each table's sheet works for up to {chooser_tables(kind)} tables of "
+                f"{kind.title}. For {count} tables choose automatic sheets: they repeat, and "
+                "neighbouring tables still differ.",
+            )
             count = None
         pre = prefix(kind)
         if data.get("sheet_mode") == "choose" and count:

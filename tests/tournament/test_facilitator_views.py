@@ -212,6 +212,33 @@ def test_wizard_creates_an_automatic_workshop(owner, fac):
     assert w.code in text(fac.get(r.url))
 
 
+def test_wizard_sets_up_a_conference_of_200_at_forty_tables_of_five(owner, fac):
+    """Five Tricks has 17 different sheets: past that the automatic sheets repeat,
+    neighbouring tables still differing in two knobs."""
+    from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, knob_difference
+
+    r = fac.post("/workshops/new/", wizard_data(table_count="40", seats_per_table="5"))
+    w = Workshop.objects.get()
+    assert r.status_code == 302 and (w.table_count, w.seats_per_table) == (40, 5)
+    rules = [PRESETS[t.preset] for t in tables_of(w)]
+    assert len(rules) == 40 and len(set(rules)) == 17
+    assert all(
+        knob_difference(a, b) >= MIN_NEIGHBOUR_DIFF
+        for a, b in zip(rules, rules[1:], strict=False)
+    )
+
+
+def test_wizard_says_the_table_limits_once_and_creates_nothing(fac):
+    r = fac.post("/workshops/new/", wizard_data(table_count="41"))
+    assert r.status_code == 400 and "At most 40 tables." in text(r)
+    assert "less than or equal to" not in text(r)
+    # Choosing each sheet: at most one table per different sheet.
+    r = fac.post("/workshops/new/", wizard_data(table_count="18", sheet_mode="choose"))
+    assert r.status_code == 400
+    assert "Choosing each table&#x27;s sheet works for up to 17 tables of Five Tricks" in text(r)
+    assert not Workshop.objects.exists()
+
+
 def test_wizard_chooses_presets_and_a_custom_sheet(fac):
     r = fac.post(
         "/workshops/new/",
@@ -241,7 +268,7 @@ def test_wizard_chooses_presets_and_a_custom_sheet(fac):
     [
         ("name", "", "This field is required"),
         ("table_count", "0", "greater than or equal to 1"),
-        ("table_count", "40", "less than or equal to"),
+        ("table_count", "41", "At most 40 tables."),
         ("seats_per_table", "9", "less than or equal to 8"),
         ("round_minutes", "0.2", "greater than or equal to"),
         ("study_minutes", "abc", "Enter a number"),
