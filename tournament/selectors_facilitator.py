@@ -158,7 +158,10 @@ def panel(workshop: Workshop, now=None) -> dict:
             for t in tables
         ],
         "table_numbers": [t.number for t in tables],
-        "movement": movement_preview(workshop, rnd) if rnd is not None else None,
+        # Once the debrief began, a movement never applied is gone: nothing to apply.
+        "movement": movement_preview(workshop, rnd)
+        if rnd is not None and (workshop.phase != Phase.DEBRIEF or rnd.movement_applied_at)
+        else None,
         "monitor": monitor(workshop, rnd=rnd, now=now),
     }
     return ctx
@@ -209,7 +212,16 @@ def movement_preview(workshop: Workshop, rnd: Round) -> dict | None:
         )
     # Within a table, in the order the movement rule ranks them (RULES.md §2).
     rows.sort(key=lambda r: (r["table"], -r["games_won"], names.name_key(r["name"])))
-    return {"round": rnd, "applied": False, "rows": rows}
+    # How many each table will seat with the plan as saved: an edit can overfill one.
+    after = defaultdict(int)
+    for r in rows:
+        after[r["to"]] += 1
+    sizes = [
+        {"number": n, "count": after[n], "over": after[n] > workshop.seats_per_table}
+        for n in workshop.tables.order_by("number").values_list("number", flat=True)
+    ]
+    return {"round": rnd, "applied": False, "rows": rows, "sizes": sizes,
+            "seats": workshop.seats_per_table}
 
 
 def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[dict]:

@@ -166,6 +166,11 @@ def test_unknown_control_and_get_are_refused(owner, fac):
 # ------------------------------------------------------------------ the wizard
 
 
+def plain(html: str) -> str:
+    """Text of an HTML fragment, tags gone and spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
 def wizard_data(**kw):
     data = {
         "name": "Thursday class",
@@ -391,6 +396,8 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     assert r.status_code == 200 and fresh(w).phase == Phase.BETWEEN
     html = text(r)
     assert 'id="do-movement-apply"' in html and "Movement after Round 1" in html
+    sizes = plain(html.split('class="movement-sizes"')[1].split("</p>")[0])
+    assert "table 1: 4 , table 2: 4 ." in sizes and "more than" not in sizes
     # The next round waits for the movement.
     before = snapshot()
     r = do(fac, w, "start-round", htmx=True)
@@ -415,6 +422,9 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     moves[f"to_{stayer.pk}"] = "2"
     r = do(fac, w, "movement-edit", moves, htmx=True)
     assert r.status_code == 200 and "changed" in text(r)
+    # The edit overfills table 2, and the plan says so before it is applied.
+    sizes = plain(text(r).split('class="movement-sizes"')[1].split("</p>")[0])
+    assert "table 1: 3 , table 2: 5 (more than 4 seats) ." in sizes, sizes
     assert any(
         m["player"] == stayer.pk and m["edited"] for m in fresh(rnd).movement_preview["moves"]
     )
@@ -433,6 +443,10 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     r = do(fac, w, "debrief", htmx=True)
     assert r.status_code == 200 and fresh(w).phase == Phase.DEBRIEF
     assert f'href="/workshops/{w.pk}/report/"' in text(r)
+    # Round 2's movement was never applied: nothing to edit or apply now, and
+    # nobody can join a finished workshop.
+    assert "do-movement-apply" not in text(r) and "Movement after Round 2" not in text(r)
+    assert "joining <strong>closed</strong>" in text(r)
 
 
 @pytest.mark.parametrize(
