@@ -149,7 +149,7 @@ def _minutes(
         max_value=Decimal(high) / 60,
         decimal_places=1,
         max_digits=4,
-        help_text=help_text or f"In minutes, from {low / 60:g} to {high // 60}.",
+        help_text=f"{help_text} In minutes, from {low / 60:g} to {high // 60}.".strip(),
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
 
@@ -199,7 +199,7 @@ class WorkshopForm(forms.Form):
         "Silent home play length",
         3,
         LIMITS["home_seconds"],
-        "Unscored silent games at the home table, in minutes.",
+        "Unscored silent games at the home table.",
     )
     dispute_seconds = forms.IntegerField(
         label="Dispute time-out",

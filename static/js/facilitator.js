@@ -236,5 +236,9 @@
     setup.addEventListener("input", shape);
     setup.addEventListener("change", shape);
     shape();
+    // Sent back with errors: the keyboard and the screen reader start at the summary
+    // (Tab goes on to the fields, each with its own error).
+    const errors = document.getElementById("setup-errors");
+    if (errors) errors.focus();
   }
 })();

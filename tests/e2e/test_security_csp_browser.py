@@ -53,6 +53,13 @@ def test_no_page_violates_the_content_security_policy(live_server_url, browser, 
         page.goto(live_server_url + path)
         page.wait_for_load_state("networkidle")
         assert page.url == live_server_url + path  # not sent to the log-in form
+    # A control pressed on the panel: htmx swaps the panel in (its settling once
+    # set each element's style attribute, which the policy refuses).
+    page.goto(f"{live_server_url}/workshops/{w.pk}/")
+    page.wait_for_selector("#fac-live[data-updated]")
+    page.click("#do-pause")
+    page.wait_for_selector("#do-resume")
+    page.wait_for_timeout(500)
 
     # A student's phone: join page, then the table with its websocket.
     phone = browser.new_context()

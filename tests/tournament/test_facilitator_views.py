@@ -197,6 +197,9 @@ def test_wizard_defaults(fac):
     assert re.search(r'name="study_minutes"[^>]*value="5"', html)
     assert re.search(r'name="dispute_seconds"[^>]*value="45"', html)
     assert '<label for="id_name">' in html
+    # Every timed field says its limits (silent home play's help had left them out).
+    assert html.count("In minutes, from 0.5 to 60.") == 3
+    assert "Unscored silent games at the home table. In minutes, from 0.5 to 60." in html
 
 
 def test_wizard_creates_an_automatic_workshop(owner, fac):

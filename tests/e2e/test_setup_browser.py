@@ -1,0 +1,25 @@
+"""The set-up form in Chromium: sent back with errors, the keyboard and the screen
+reader start at the summary that says nothing was created (focus had stayed on the
+page itself)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament.models import Workshop
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_a_refused_set_up_puts_focus_on_the_error_summary(facilitator_page, django_user_model):
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    page = facilitator_page(user, "/workshops/new/", viewport={"width": 1280, "height": 800})
+    page.fill("#id_name", "")
+    page.fill("#id_table_count", "41")
+    page.locator("#setup-form [type=submit]").last.click()
+    page.wait_for_selector("#setup-errors")
+    assert page.evaluate("document.activeElement.id") == "setup-errors"
+    assert "nothing was created" in page.inner_text("#setup-errors")
+    assert page.locator("#id_table_count_error").inner_text().strip() == "At most 40 tables."
+    assert not Workshop.objects.exists()
+    page.context.close()
