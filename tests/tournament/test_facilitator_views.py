@@ -616,3 +616,15 @@ def test_the_secret_check_catches_the_facilitators_own_table_page(owner, fac):
     to_home(w)
     with pytest.raises(AssertionError):
         assert_no_secrets(text(fac.get(f"/workshops/{w.pk}/tables/1/")), w)
+
+
+def test_a_big_class_has_apply_movement_above_its_plan_too(owner, fac):
+    """Sixty rows of plan: Apply above the table as well as below it; eight rows: below."""
+    for players, tables, seats, top in [(60, 12, 5, True), (8, 2, 4, False)]:
+        w = owned(owner, players=players, tables=tables, seats=seats)
+        services.players_seat_home(workshop_id=w.pk)
+        rnd = to_scored_round(w)
+        services.round_end_now(round_id=rnd.pk)
+        html = text(fac.get(f"/workshops/{w.pk}/"))
+        assert 'id="do-movement-apply"' in html
+        assert ('id="do-movement-apply-top"' in html) is top
