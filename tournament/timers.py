@@ -72,10 +72,14 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
 
 
 AUTOPILOT_PAUSE = timedelta(seconds=15)
+# A demo left running plays this many scored rounds, then waits for the facilitator
+# (an hour of rounds made a 33-page report).
+AUTOPILOT_ROUNDS = 6
 
 
 def _autopilot(now: datetime) -> list[int]:
-    """Demo workshops: 15 s after a scored round ends, move the players and start the next."""
+    """Demo workshops: 15 s after a scored round ends, move the players and start the
+    next, up to AUTOPILOT_ROUNDS scored rounds."""
     from tournament import services
 
     started = []
@@ -84,6 +88,8 @@ def _autopilot(now: datetime) -> list[int]:
     ):
         rnd = Round.objects.filter(workshop_id=workshop_id).order_by("-number").first()
         if rnd is None or rnd.finished_at is None or now - rnd.finished_at < AUTOPILOT_PAUSE:
+            continue
+        if (rnd.scored_number or 0) >= AUTOPILOT_ROUNDS:
             continue
         try:
             if rnd.movement_applied_at is None:

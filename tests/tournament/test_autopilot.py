@@ -54,6 +54,21 @@ def test_autopilot_moves_players_and_starts_the_next_round():
     assert second.scored_number == 2 and second.state == RoundState.RUNNING
 
 
+def test_autopilot_stops_after_its_rounds_and_leaves_the_rest_to_the_facilitator():
+    call_command("demo", "--password", "x")
+    workshop = Workshop.objects.get()
+    last = Round.objects.get(workshop=workshop, kind=RoundKind.SCORED)
+    Round.objects.filter(pk=last.pk).update(
+        scored_number=timers.AUTOPILOT_ROUNDS, deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert last.pk in timers.tick(bot_delay=0).rounds_finalised
+    report = timers.tick(now=timezone.now() + timedelta(seconds=60))
+    assert report.autopilot_rounds == []
+    workshop.refresh_from_db()
+    last.refresh_from_db()
+    assert workshop.phase == Phase.BETWEEN and last.movement_applied_at is None
+
+
 @pytest.mark.parametrize("game", sorted(kinds.KINDS))
 def test_every_base_game_runs_a_demo_round_and_moves_on(game, capsys):
     call_command("demo", "--password", "x", "--game", game)
