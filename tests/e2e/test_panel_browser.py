@@ -109,6 +109,17 @@ def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_u
     assert box(long)["x"] + box(long)["width"] <= PHONE["width"]
     page.context.close()
 
+    # On a laptop too the long name breaks within its line: its dot stays beside
+    # it (it had wrapped whole to the next line, leaving the dot alone).
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 800})
+    seat = page.locator("#fac-monitor .mon-players li", has_text="Castellanos")
+    dot = box(seat.locator(".dot"))
+    first_line = seat.locator(".pname").evaluate(
+        "e => { const r = e.getClientRects()[0]; return [r.top, r.bottom]; }"
+    )
+    assert first_line[0] <= dot["y"] + dot["height"] / 2 <= first_line[1], (dot, first_line)
+    page.context.close()
+
 
 def test_each_seating_choice_names_its_player(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
