@@ -14,11 +14,13 @@
     });
   }
 
-  // Every [data-seconds] counts down from what the server said when it was drawn.
+  // Every [data-seconds] counts down from what the server said when it was drawn:
+  // a clock just put in is set from it; one already counting keeps its end (a push
+  // that left its region as it was must not set it back to that region's older time).
   function startClocks() {
     const now = Date.now();
     document.querySelectorAll("[data-seconds]").forEach((el) => {
-      el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
+      if (!el.dataset.end) el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
     });
     clearInterval(clockTimer);
     tick();

@@ -66,3 +66,21 @@ def test_a_press_or_a_focus_in_the_roster_survives_a_push(facilitator_page, djan
     # The click opened Cai's tools, and they stay open in the roster put in after it.
     assert page.locator(f"#tools-{w.players.get(name='Cai').pk}").get_attribute("open") == ""
     page.context.close()
+
+
+def test_a_push_that_leaves_the_clock_as_it_was_does_not_set_it_back(
+    facilitator_page, django_user_model
+):
+    """Pushes carry only changed regions, and every push restarts the page's clocks:
+    a clock already counting keeps its end; only a clock just put in is set."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=4, tables=1, seats=4, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-status .timer[data-end]")
+    end = page.evaluate("document.querySelector('#fac-status .timer').dataset.end")
+    page.wait_for_timeout(1500)
+    page.evaluate("window.Barnga.startClocks()")  # what a push of another region does
+    assert page.evaluate("document.querySelector('#fac-status .timer').dataset.end") == end
+    page.context.close()

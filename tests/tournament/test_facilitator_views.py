@@ -573,6 +573,8 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
             assert card_face(card) in html
     assert PRESET_TITLES[table.preset] in html
     assert "· Barnga mode" in html  # the setting's name, as the wizard writes it
+    # The round's clock, as on the panel: the facilitator at a table knows the time left.
+    assert re.search(r'class="table-clock">Time left <span class="timer"[^>]*data-seconds="\d+"', html)
     assert fac.get(f"/workshops/{w.pk}/tables/9/").status_code == 404
 
 
