@@ -206,20 +206,20 @@ def _seat(workshop, data):
     return f"{len(seated)} players seated at their home tables."
 
 
+def _bots_text(n: int, done: str, none: str) -> str:
+    return f"{n} bot{'s' if n != 1 else ''} {done}" if n else none
+
+
 @action("bots")
 def _bots(workshop, data):
-    created = services.bots_fill(workshop_id=workshop.pk)
-    if not created:
-        return "Every seat is taken: no bots needed."
-    return f"{len(created)} bot{'s' if len(created) != 1 else ''} took the empty seats."
+    created = len(services.bots_fill(workshop_id=workshop.pk))
+    return _bots_text(created, "took the empty seats.", "Every seat is taken: no bots needed.")
 
 
 @action("bots-remove")
 def _bots_remove(workshop, data):
     removed = services.bots_remove(workshop_id=workshop.pk)
-    if not removed:
-        return "There are no bots to remove."
-    return f"{removed} bot{'s' if removed != 1 else ''} removed: their seats are free."
+    return _bots_text(removed, "removed: their seats are free.", "There are no bots to remove.")
 
 
 @action("start-study")
