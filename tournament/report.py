@@ -68,6 +68,7 @@ TRICK_OUTCOMES = {
     "timeout": "Time ran out",
     "rules": "Decided by the table's sheet (referee)",
     "cut": "A dispute cut short by the end of the round (no trick awarded)",
+    "open": "A dispute still open",
 }
 ORIGINS = {
     "local": "the locals' sheet",
@@ -669,9 +670,10 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         if d["outcome"] == "timeout":
             per_cell[(d["round"], d["table"])]["timeouts"] += 1
         elif d["outcome"] in ("cut", "open"):
-            # A dispute the round's end cut short awarded no trick: count its claim step.
+            # A dispute the round's end cut short (or still open) awarded no trick:
+            # count its claim step.
             per_cell[(d["round"], d["table"])]["cut"] += 1
-            outcomes["cut"] += 1
+            outcomes[d["outcome"]] += 1
 
     keys_sorted = sorted(sheet_keys, key=_sheet_sort)
     matrix = {
@@ -723,7 +725,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "trick_outcomes": [
             {"key": k, "label": TRICK_OUTCOMES[k], "count": outcomes.get(k, 0)}
             for k in TRICK_OUTCOMES
-            if outcomes.get(k, 0) or k not in ("rules", "cut")
+            if outcomes.get(k, 0) or k not in ("rules", "cut", "open")
         ],
         "disputes": disputes,
         "dispute_count": len(disputes),

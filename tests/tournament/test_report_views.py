@@ -11,9 +11,17 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from tournament_helpers import make_workshop
+from tournament_helpers import (
+    HIGH,
+    LOW,
+    make_workshop,
+    open_dispute,
+    set_seat_sheets,
+    tables_of,
+    to_scored_round,
+)
 
-from tournament import check_export, export, services, timers
+from tournament import check_export, export, report, services, timers
 from tournament.models import Game, Player, Workshop
 
 pytestmark = pytest.mark.django_db
@@ -172,6 +180,17 @@ def test_a_player_who_left_is_explained_under_the_players_table(fac, owner, play
     services.player_leave(player_id=Player.objects.filter(workshop=w).first().pk, policy="bot")
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert note in html and "what it did from then on is counted in their row" in html
+
+
+def test_a_dispute_still_open_is_counted_as_open_not_as_cut(owner):
+    """A report read mid-round: the open dispute is a claim step of its own kind."""
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW]))
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    outcomes = {o["key"]: o["count"] for o in r["clashes"]["trick_outcomes"]}
+    assert outcomes.get("open") == 1 and "cut" not in outcomes
+    assert sum(c["cut"] for t in r["clashes"]["by_table_round"] for c in t["rounds"]) == 1
 
 
 def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):
