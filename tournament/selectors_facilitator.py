@@ -143,7 +143,9 @@ def panel(workshop: Workshop, now=None) -> dict:
         "round": _clock(rnd, now),
         "controls": _controls(workshop, rnd, humans),
         "next_round_label": _next_round_label(workshop),
-        "roster": [p for p in players if not (p.has_left and p.table_id is None)],
+        "roster": (roster := [p for p in players if not (p.has_left and p.table_id is None)]),
+        # A conference's roster, once play begins, is folded: metres of rows otherwise.
+        "roster_folded": len(roster) > ROSTER_UNFOLDED and workshop.phase != Phase.LOBBY,
         "left": [p for p in players if p.has_left and p.table_id is None],
         "humans": humans,
         "bots": sum(1 for p in players if p.is_bot),
@@ -165,6 +167,9 @@ def panel(workshop: Workshop, now=None) -> dict:
         "monitor": monitor(workshop, rnd=rnd, now=now),
     }
     return ctx
+
+
+ROSTER_UNFOLDED = 60
 
 
 def movement_preview(workshop: Workshop, rnd: Round) -> dict | None:

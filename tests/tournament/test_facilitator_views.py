@@ -630,3 +630,19 @@ def test_a_big_class_has_apply_movement_above_its_plan_too(owner, fac):
         html = text(fac.get(f"/workshops/{w.pk}/"))
         assert 'id="do-movement-apply"' in html
         assert ('id="do-movement-apply-top"' in html) is top
+
+
+def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
+    """Sixty-one players: every row in the lobby; from study on, behind one summary."""
+    w = owned(owner, players=61, tables=13, seats=5)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert 'id="roster-fold"' not in html and html.count('class="roster-row"') == 61
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert '<details class="roster-fold" id="roster-fold"><summary>Every player (61)' in html
+    assert html.count('class="roster-row"') == 61  # all still there, one tap away
+    small = owned(owner, players=8, tables=2, seats=4)
+    services.players_seat_home(workshop_id=small.pk)
+    services.workshop_start_study(workshop_id=small.pk)
+    assert 'id="roster-fold"' not in text(fac.get(f"/workshops/{small.pk}/"))
