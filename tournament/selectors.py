@@ -282,7 +282,22 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0
+    _between_rounds(ctx, player, workshop, rnd, table)
     return ctx
+
+
+def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
+    """Between rounds the round's standings (stored when it ended) say what the player
+    won wherever they played, and, once the movement is applied, where they sit now:
+    the table's own games no longer include theirs after a move."""
+    if workshop.phase != Phase.BETWEEN or rnd is None or not rnd.standings:
+        return
+    mine = next((r for r in rnd.standings.get("players", []) if r["id"] == player.pk), None)
+    if mine is None:
+        return
+    ctx["games_won"] = mine["games_won"]
+    if rnd.movement_applied_at is not None and table is not None:
+        ctx["moved"] = {"from": mine["table"], "to": table.number}
 
 
 def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> dict:

@@ -373,3 +373,33 @@ def test_a_paused_round_is_a_line_the_phone_announces():
     assert line in seat_screen(me)
     services.round_resume(round_id=rnd.pk)
     assert line not in seat_screen(me)
+
+
+def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
+    """The round's winner at table 1 moves up: the phone still counts the game won
+    at table 1 (it counted only the new table's games: 0) and says to go to table 2;
+    one who stays is told so."""
+    from tournament.models import Round
+
+    w, rnd, (t1, t2) = scored(8, 2)
+    game = game_at(t1)
+    while fresh_state(game) != "over":
+        finish_trick(game, winner_seat=0)
+    winner = game.players[0]
+    services.round_end_now(round_id=rnd.pk)
+    before = seat_screen(winner)
+    assert "You won 1 game this round." in before and "may move to another table" in before
+    services.movement_apply(round_id=rnd.pk)
+    rnd = Round.objects.get(pk=rnd.pk)
+    moved = {m["player"]: m for m in rnd.movement_preview["moves"]}
+    assert moved[winner]["to"] == 2
+    after = seat_screen(winner)
+    assert "<strong>Go to table 2.</strong> You move up from table 1." in after
+    assert "You won 1 game this round." in after
+    stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
+    assert "You stay at table 1 for the next round." in seat_screen(stayer.pk)
+
+
+def fresh_state(game) -> str:
+    game.refresh_from_db()
+    return game.state
