@@ -85,6 +85,10 @@
     // of the same game while they are still in the hand.
     const picked = selected(current);
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
+    // The study sheet stays as the student left it (open, or closed), not as drawn.
+    const sheet = current.querySelector("details.sheet");
+    const sheetAgain = next.querySelector("details.sheet");
+    if (sheet && sheetAgain) sheetAgain.open = sheet.open;
     // The new screen goes in before the old one leaves, so #talk (which may sit in
     // the old screen's slot) moves straight into its new place.
     current.before(next);

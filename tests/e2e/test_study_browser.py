@@ -1,0 +1,49 @@
+"""Studying on a phone while the table plays a practice game: the rules are open from
+the start, and a card played by someone else neither closes them nor reopens them
+once the student closed them (each move redraws the whole screen). Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from phones import join, play_until, touch_phone, version, wait_change
+
+from tournament import services
+from tournament.models import Game, GameState, Player
+
+pytestmark = [pytest.mark.browser]
+PHONE = {"width": 390, "height": 844}
+
+
+def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
+    live_server_url, browser
+):
+    w = services.workshop_create(name="Study", table_count=1, seats_per_table=4, seed=3)
+    page = touch_phone(browser, PHONE)
+    join(page, live_server_url, w.code, "Ana")
+    for name in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] details.sheet", timeout=8000)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    sheet = page.locator("details.sheet")
+    assert sheet.get_attribute("open") == ""  # open from the start, game or not
+
+    def others_play_a_card():
+        before = version(page)
+        played = len(play_until(game, lambda s: game.players[s.to_act] != ana).current)
+        play_until(game, lambda s: len(s.current) != played or s.phase != "play")
+        wait_change(page, before)
+
+    # Reading, scrolled down to the rules: another's card leaves them open and in view.
+    page.locator("details.sheet h3").last.scroll_into_view_if_needed()
+    others_play_a_card()
+    assert page.locator("details.sheet").get_attribute("open") == ""
+    assert page.locator("details.sheet h3").last.is_visible()
+    # Closed by the student: it stays closed.
+    page.locator("details.sheet summary").click()
+    assert page.locator("details.sheet").get_attribute("open") is None
+    others_play_a_card()
+    assert page.locator("details.sheet").get_attribute("open") is None
+    page.context.close()
