@@ -8,6 +8,7 @@ from cached parts is exactly the one the page load builds from the database.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -403,3 +404,18 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
 def fresh_state(game) -> str:
     game.refresh_from_db()
     return game.state
+
+
+def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():
+    """A card on the table is an image with its name (a labelled plain div's label is
+    dropped: '7♠ Bot A' was read); a notice's heading and text are two sentences
+    ('The tournament is overThank you…' was heard)."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    play_one(game)
+    game.refresh_from_db()
+    html = seat_screen(game.players[2])
+    assert '<div class="trick" role="group" aria-label="Cards on the table">' in html
+    assert re.search(r'<div class="card \w+" role="img" aria-label="[\w ]+ played by P\d\d">', html)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert "<h1>The tournament is over</h1> <p>" in seat_screen(game.players[2])
