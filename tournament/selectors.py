@@ -67,6 +67,25 @@ def workshop_overview(workshop_id: int, *, user) -> dict | None:
     }
 
 
+def name_in_use(code: str, raw_name: object) -> str | None:
+    """The name of a person already in the workshop `code` whose name is `raw_name`
+    (ignoring case and accents), or None: a student who lost their phone's seat and
+    types their name again should move it with the rejoin PIN, not sit twice."""
+    from tournament import names
+
+    try:
+        key = names.name_key(names.clean_name(raw_name))
+    except ValueError:
+        return None
+    return (
+        Player.objects.filter(
+            workshop__code=code, name_key=key, is_bot=False, has_left=False
+        )
+        .values_list("name", flat=True)
+        .first()
+    )
+
+
 def player_by_token(token: str) -> Player | None:
     if not token:
         return None

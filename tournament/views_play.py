@@ -79,6 +79,13 @@ def join(request):
         return render(request, "play/join.html", {"code": code})
     name = request.POST.get("name", "")
     error = _join_limited(request, code) or _guessing(request, code=code)
+    if error is None and not request.POST.get("same_name_ok"):
+        taken = selectors.name_in_use(code, name)
+        if taken is not None:  # nothing is created: they choose
+            return render(
+                request, "play/join.html", {"code": code, "name": name[:30], "taken": taken},
+                status=409,
+            )
     if error is None:
         try:
             player = services.player_join(code=code, name=name)

@@ -69,6 +69,30 @@ def test_bad_join_shows_a_clear_error_and_creates_nothing():
     assert COOKIE not in r.cookies
 
 
+def test_a_name_already_in_the_workshop_asks_first_and_creates_nothing():
+    """A student whose phone lost its seat types their name again: they are asked
+    whether they are that person (then the rejoin PIN moves their seat) before a
+    second player 'Ned 2' takes another seat; someone else with the name goes on."""
+    workshop = make_workshop(players=0)
+    ned = services.player_join(code=workshop.code, name="Ned")
+    r = Client().post("/join", {"code": workshop.code, "name": " NÉD "})
+    html = r.content.decode()
+    assert r.status_code == 409 and "Someone called “Ned” has already joined." in html
+    assert '<details class="rejoin" open>' in html and 'id="rname" name="name"' in html
+    assert 'value="Ned"' in html and 'name="same_name_ok" value="1"' in html
+    assert Player.objects.count() == 1
+    # The rejoin form moves Ned's seat; "join anyway" makes a second player.
+    client = Client()
+    r = client.post("/join/rejoin", {"code": workshop.code, "name": "Ned", "pin": ned.pin})
+    assert r.status_code == 302 and Player.objects.count() == 1
+    r = Client().post("/join", {"code": workshop.code, "name": "Ned", "same_name_ok": "1"})
+    assert r.status_code == 302
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["Ned", "Ned 2"]
+    # A bot's or a departed player's name is no one to be asked about.
+    services.player_leave(player_id=ned.pk, policy="bot")
+    assert Client().post("/join", {"code": workshop.code, "name": "ned"}).status_code == 302
+
+
 def test_play_without_a_seat_goes_to_join():
     assert Client().get("/play/")["Location"] == "/join"
 
