@@ -401,6 +401,8 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
         "last_trick": {
             "cards": with_names(last["cards"]),
             "winner": seats[last["winner"]]["name"],
+            # Not agreed: the time limit decided (the most claims, or the sheet).
+            "timed_out": last["resolution"] == "timeout",
         }
         if last
         else None,

@@ -17,21 +17,25 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from tournament_helpers import (
+    HIGH,
+    LOW,
     claim_all,
     finish_trick,
     five_tricks_step,
     game_at,
     make_workshop,
+    open_dispute,
     play_one,
     play_until_claim,
+    set_seat_sheets,
     state_of,
     tables_of,
     to_scored_round,
 )
 
 from games import five_tricks
-from tournament import screencache, selectors, services
-from tournament.models import Game, Player
+from tournament import screencache, selectors, services, timers
+from tournament.models import Dispute, Game, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -419,3 +423,15 @@ def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():
     assert re.search(r'<div class="card \w+" role="img" aria-label="[\w ]+ played by P\d\d">', html)
     services.workshop_start_debrief(workshop_id=w.pk)
     assert "<h1>The tournament is over</h1> <p>" in seat_screen(game.players[2])
+
+
+def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
+    """After a dispute times out everyone read only 'Trick 1 won by Ana', as if the
+    table had agreed."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    open_dispute(game)
+    dispute = Dispute.objects.get(game=game)
+    timers.tick(now=dispute.deadline + timedelta(seconds=1))
+    for pid in game.players:
+        assert re.search(r"Trick \d won by P\d\d \(time ran out: not agreed\)", seat_screen(pid))
