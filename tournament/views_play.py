@@ -76,7 +76,9 @@ def join(request):
     if request.method == "GET":
         if player is not None and (not code or player.workshop.code == code):
             return redirect("play")
-        return render(request, "play/join.html", {"code": code})
+        # A phone whose seat is gone (moved with the PIN, or removed) says so.
+        lost = player is None and token_from_request(request) is not None
+        return render(request, "play/join.html", {"code": code, "lost_seat": lost})
     name = request.POST.get("name", "")
     error = _join_limited(request, code) or _guessing(request, code=code)
     if error is None and not request.POST.get("same_name_ok"):

@@ -252,14 +252,43 @@
     pad.addEventListener("pointercancel", end);
   }
 
+  // The seat is no longer this phone's (moved with the PIN, or removed): nothing of
+  // it stays on the screen, no hand and no PIN, only what happened and a way on.
+  function retire(title, text) {
+    showConnection("");
+    const section = document.createElement("section");
+    section.className = "notice";
+    section.setAttribute("role", "alert");
+    const heading = document.createElement("h1");
+    heading.textContent = title;
+    const line = document.createElement("p");
+    line.textContent = text;
+    const link = document.createElement("a");
+    link.href = "/join";
+    link.className = "button";
+    link.textContent = "Go to the join page";
+    section.append(heading, " ", line, link);
+    screen().replaceChildren(section);
+    talk.hidden = true;
+    announcer.textContent = "";  // the alert is read; not what the last screen said
+  }
+
   const socket = liveSocket({
     path: app.dataset.ws,
     onMessage: handle,
     onStatus: showConnection,
     onClose(code) {
       if (code === 4401) { location.href = "/join"; return true; }
-      if (code === 4409) { showConnection("This seat was moved to another device."); return true; }
-      if (code === 4410) { showConnection("The facilitator removed you from this workshop."); return true; }
+      if (code === 4409) {
+        retire("This seat was moved to another device.",
+          "Your rejoin PIN moved it to another phone or browser: play there. This one is out of the game.");
+        return true;
+      }
+      if (code === 4410) {
+        retire("The facilitator removed you from this workshop.",
+          "If that was a mistake, ask the facilitator; you can join again with the workshop's code.");
+        return true;
+      }
       return false;
     },
   });

@@ -118,6 +118,9 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
     # The laptop is Ana now; the old phone's cookie no longer works.
     assert "Ana" in laptop.get("/play/").content.decode()
     assert phone.get("/play/")["Location"] == "/join"
+    # ... where the old phone is told why, not shown a blank form.
+    assert "This phone's seat is no longer in the game" in phone.get("/join").content.decode()
+    assert "no longer in the game" not in Client().get("/join").content.decode()
     # The old phone's open socket is told to close.
     async def receive():
         import asyncio

@@ -1,0 +1,43 @@
+"""A phone whose seat is no longer its own: moved to another device with the PIN, or
+removed by the facilitator. It had kept the hand and the old PIN under a banner
+(and a removed student read 'You'll be given a seat in a moment'); now only what
+happened and the way to the join page remain. Chromium, real sockets."""
+
+from __future__ import annotations
+
+import pytest
+from phones import one_phone_at_a_round, touch_phone
+
+from tournament import services
+from tournament.models import Player
+
+pytestmark = [pytest.mark.browser]
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_server_url, browser):
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Retire", seats=4, size=PHONE
+    )
+    ana = Player.objects.get(workshop=w, name="Ana")
+    # Ana's seat moves to a laptop with her PIN: the phone drops hand and PIN.
+    laptop = touch_phone(browser, {"width": 1280, "height": 800})
+    laptop.goto(f"{live_server_url}/join?code={w.code}")
+    laptop.click("details.rejoin summary")
+    laptop.fill("#rname", "Ana")
+    laptop.fill("#pin", ana.pin)
+    laptop.click("details.rejoin button[type=submit]")
+    laptop.wait_for_selector("#screen .hand .card", timeout=8000)
+    page.get_by_role("alert").filter(has_text="This seat was moved to another device.").wait_for()
+    assert page.locator(".hand").count() == 0 and page.locator(".pin").count() == 0
+    assert ana.pin not in page.inner_text("body")
+    page.click("text=Go to the join page")
+    page.wait_for_selector("text=This phone's seat is no longer in the game")
+
+    # The facilitator removes Ana (now on the laptop): the laptop says so, nothing else.
+    services.player_kick(workshop_id=w.pk, player_id=ana.pk)
+    laptop.get_by_role("alert").filter(has_text="The facilitator removed you").wait_for()
+    assert laptop.locator(".hand").count() == 0 and laptop.locator(".pin").count() == 0
+    assert "given a seat" not in laptop.inner_text("body")
+    page.context.close()
+    laptop.context.close()
