@@ -29,6 +29,8 @@
 
   // options: path, onMessage(msg), onStatus(text or ""), onClose(code) → true when
   // the close is final (no reconnect), offlineText.
+  const OFFLINE = "Offline — waiting for the network…";
+
   function liveSocket(options) {
     let ws = null;
     let backoff = 500;
@@ -44,7 +46,8 @@
       ws.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
       ws.onclose = (e) => {
         if (options.onClose && options.onClose(e.code)) return;
-        options.onStatus(options.reconnectingText || "Reconnecting…");
+        // Closed because the network went: keep saying so (not "Reconnecting…").
+        options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
         reconnectTimer = setTimeout(connect, backoff);
         backoff = Math.min(backoff * 2, 8000);
       };
@@ -66,7 +69,7 @@
     // The browser knows the network is gone before the socket does: say so, and
     // drop the socket so that nothing is sent into the void.
     window.addEventListener("offline", () => {
-      options.onStatus("Offline — waiting for the network…");
+      options.onStatus(OFFLINE);
       if (ws) ws.close();
     });
     // A socket that silently died (no answer to pings) is replaced.
