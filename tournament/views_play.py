@@ -115,8 +115,12 @@ def rejoin(request):
             _count_failure(request, exc, code=code, name=name)
             error = exc.message
     if error is not None:
+        # The error beside the PIN form, with the name as typed (not above Join).
         return render(
-            request, "play/join.html", {"code": code, "error": error, "pin_error": True}, status=400
+            request,
+            "play/join.html",
+            {"code": code, "pin_error": error, "rname": name[:40]},
+            status=400,
         )
     response = redirect("play")
     set_player_cookie(response, player)

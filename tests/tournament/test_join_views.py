@@ -110,6 +110,11 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
     laptop = Client()
     wrong = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": "0000" if pin != "0000" else "1111"})
     assert wrong.status_code == 400 and "do not match" in wrong.content.decode()
+    # The error sits in the open rejoin form, above its fields, with the name kept.
+    page = wrong.content.decode()
+    rejoin_part = page.split('<details class="rejoin" open>')[1]
+    assert "do not match" in rejoin_part and "do not match" not in page.split("<details")[0]
+    assert 'id="rname" name="name" maxlength="40" required value="ana"' in rejoin_part
     with django_capture_on_commit_callbacks(execute=True):
         ok = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": pin})
     assert ok.status_code == 302 and ok["Location"] == "/play/"
