@@ -1,0 +1,33 @@
+"""A paused round on the phone: the clock says Paused and no card looks playable
+(the hand had stayed highlighted under 'Your turn', and a tap answered with a
+toast). Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from phones import one_phone_at_a_round, play_until, version, wait_change
+
+from tournament import services
+from tournament.models import Player
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Paused", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_until(game, lambda s: game.players[s.to_act] == ana)
+    page.wait_for_selector(".hand .card.legal", timeout=8000)
+    legal = page.locator(".hand .card.legal").first
+    assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
+    before = version(page)
+    services.round_pause(round_id=game.round_id)
+    wait_change(page, before)
+    page.wait_for_selector("#screen[data-paused='1']")
+    assert page.locator(".status .timer").inner_text().strip() == "Paused"
+    legal = page.locator(".hand .card.legal").first
+    assert float(legal.evaluate("e => getComputedStyle(e).opacity")) < 0.5
+    assert legal.evaluate("e => getComputedStyle(e).boxShadow") == "none"
+    page.context.close()
