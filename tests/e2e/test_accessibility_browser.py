@@ -158,7 +158,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         page.locator(".trick .card").nth(i % 2).click()
         wait_change(page, before)
         wait_announced(page, "You said:")  # the claimer hears their own claim
-    wait_announced(seats[0], "Your table disagrees")
+    wait_announced(seats[0], "Claims differ")
     assert "✋" not in announced(seats[0])  # not "raised hand"
     # A gesture is seen as its emoji and heard as words in the table's reactions log.
     sender = next(n for n, p in pages.items() if p is seats[1])

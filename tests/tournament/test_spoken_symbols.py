@@ -147,4 +147,4 @@ def test_a_phone_in_the_claim_step_and_a_dispute_says_no_symbol():
     assert "Silence" in said and " won" in said
     open_dispute(game)
     said = heard(game.players[0])
-    assert "Your table disagrees" in said and "says the trick went to" in said
+    assert "Claims differ" in said and "says the trick went to" in said
