@@ -75,7 +75,6 @@ def chooser_tables(kind) -> int:
     return min(LIMITS["table_count"][1], max(distinct, OTHER_GAMES_TABLES))
 
 
-
 def prefix(kind) -> str:
     return "" if kind.key == FIVE_TRICKS else f"{kind.key}_"
 

@@ -6,7 +6,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import five_tricks, kinds
-from tournament import gamestate, rawsql, timing
+from tournament import gamestate, names, rawsql, timing
 from tournament.models import (
     Dispute,
     Game,
@@ -71,8 +71,6 @@ def name_in_use(code: str, raw_name: object) -> str | None:
     """The name of a person already in the workshop `code` whose name is `raw_name`
     (ignoring case and accents), or None: a student who lost their phone's seat and
     types their name again should move it with the rejoin PIN, not sit twice."""
-    from tournament import names
-
     try:
         key = names.name_key(names.clean_name(raw_name))
     except ValueError:

@@ -39,6 +39,8 @@ from tournament.selectors import round_clock
 from tournament.templatetags.cards import card_face
 
 FIVE_TRICKS = "five_tricks"
+# A roster longer than this is folded once play begins.
+ROSTER_UNFOLDED = 60
 # The engines' spectator views, for a kind that does not give its own `spectator`.
 ENGINE_SPECTATOR = {
     "five_tricks": five_tricks.spectator_view,
@@ -161,7 +163,7 @@ def panel(workshop: Workshop, now=None) -> dict:
         ],
         "table_numbers": [t.number for t in tables],
         # Once the debrief began, a movement never applied is gone: nothing to apply.
-        "movement": movement_preview(workshop, rnd)
+        "movement": movement_preview(workshop, rnd, [t.number for t in tables])
         if rnd is not None and (workshop.phase != Phase.DEBRIEF or rnd.movement_applied_at)
         else None,
         "monitor": monitor(workshop, rnd=rnd, now=now),
@@ -169,10 +171,7 @@ def panel(workshop: Workshop, now=None) -> dict:
     return ctx
 
 
-ROSTER_UNFOLDED = 60
-
-
-def movement_preview(workshop: Workshop, rnd: Round) -> dict | None:
+def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -> dict | None:
     """The last scored round's movement: an editable plan, or what was applied."""
     if rnd.kind != RoundKind.SCORED or rnd.state != RoundState.FINISHED:
         return None
@@ -223,7 +222,7 @@ def movement_preview(workshop: Workshop, rnd: Round) -> dict | None:
         after[r["to"]] += 1
     sizes = [
         {"number": n, "count": after[n], "over": after[n] > workshop.seats_per_table}
-        for n in workshop.tables.order_by("number").values_list("number", flat=True)
+        for n in table_numbers
     ]
     return {"round": rnd, "applied": False, "rows": rows, "sizes": sizes,
             "seats": workshop.seats_per_table}

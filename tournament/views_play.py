@@ -72,12 +72,13 @@ def _count_failure(request, exc: ServiceError, *, code: str, name: str | None = 
 @require_http_methods(["GET", "POST"])
 def join(request):
     code = names.normalise_code(request.POST.get("code") or request.GET.get("code") or "")
-    player = current_player(request)
+    token = token_from_request(request)
+    player = selectors.player_by_token(token)
     if request.method == "GET":
         if player is not None and (not code or player.workshop.code == code):
             return redirect("play")
         # A phone whose seat is gone (moved with the PIN, or removed) says so.
-        lost = player is None and token_from_request(request) is not None
+        lost = player is None and token is not None
         return render(request, "play/join.html", {"code": code, "lost_seat": lost})
     name = request.POST.get("name", "")
     error = _join_limited(request, code) or _guessing(request, code=code)

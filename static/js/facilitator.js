@@ -36,7 +36,9 @@
   // take the button with it, and the click would be lost.
   let pressed = null;
   document.addEventListener("pointerdown", (e) => { pressed = e.target; }, true);
-  function released() { setTimeout(() => { pressed = null; flushPending(); }, 0); }
+  function released() {
+    setTimeout(() => { pressed = null; if (pending.size) flushPending(); }, 0);
+  }
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
   function busy(region) {

@@ -22,6 +22,7 @@ from tournament_helpers import (
     claim_all,
     finish_trick,
     five_tricks_step,
+    fresh,
     game_at,
     make_workshop,
     open_dispute,
@@ -388,7 +389,7 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
 
     w, rnd, (t1, t2) = scored(8, 2)
     game = game_at(t1)
-    while fresh_state(game) != "over":
+    while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
     winner = game.players[0]
     services.round_end_now(round_id=rnd.pk)
@@ -404,10 +405,6 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
     assert "You stay at table 1 for the next round." in seat_screen(stayer.pk)
 
-
-def fresh_state(game) -> str:
-    game.refresh_from_db()
-    return game.state
 
 
 def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():

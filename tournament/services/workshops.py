@@ -431,8 +431,10 @@ def bots_remove(*, workshop_id: int) -> int:
     """Remove every bot (lobby only): their seats are free again. Returns how many."""
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
-    tables = [t for t in lock_tables(workshop_id) if t.seated_players.filter(is_bot=True).exists()]
-    removed, _ = workshop.players.filter(is_bot=True).delete()
+    bots = workshop.players.filter(is_bot=True)
+    seated_at = set(bots.values_list("table_id", flat=True))
+    tables = [t for t in lock_tables(workshop_id) if t.pk in seated_at]
+    removed, _ = bots.delete()
     for table in tables:
         bump_table(table)
     bump_workshop(workshop, phones=False)
