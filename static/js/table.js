@@ -166,20 +166,20 @@
 
   // ---- taps
   app.addEventListener("click", (e) => {
+    // A double tap is one move, and picks a card once: the browser counts the taps
+    // (detail), and the second was sent too (refused, with an error), landed on what
+    // the new screen had put under the finger (All Fives' revoke calls), or unpicked
+    // the card. Gestures may be tapped again and again.
+    if (e.detail > 1 && e.target.closest("[data-pick],[data-action]")) return;
     const pick = e.target.closest("[data-pick]");
     if (pick && app.contains(pick)) {
-      // A double tap picks a card once (its second tap no longer unpicks it).
-      if (pick.getAttribute("aria-disabled") === "true" || e.detail > 1) return;
+      if (pick.getAttribute("aria-disabled") === "true") return;
       pick.setAttribute("aria-pressed", pick.getAttribute("aria-pressed") === "true" ? "false" : "true");
       updatePicks(screen());
       return;
     }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
-    // A double tap is one move: the browser counts the taps (detail), and the second
-    // was sent too (refused, with an error), or landed on what the new screen had put
-    // under the finger (All Fives' revoke calls). Gestures may be tapped again and again.
-    if (button.dataset.action && e.detail > 1) return;
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
     if (button.dataset.action === "act") {
