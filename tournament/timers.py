@@ -90,6 +90,8 @@ def _autopilot(now: datetime) -> list[int]:
         if rnd is None or rnd.finished_at is None or now - rnd.finished_at < AUTOPILOT_PAUSE:
             continue
         if (rnd.scored_number or 0) >= AUTOPILOT_ROUNDS:
+            # Done: off, so the timer loop stops looking at this workshop every second.
+            Workshop.objects.filter(pk=workshop_id).update(autopilot=False)
             continue
         try:
             if rnd.movement_applied_at is None:

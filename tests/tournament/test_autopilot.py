@@ -67,6 +67,7 @@ def test_autopilot_stops_after_its_rounds_and_leaves_the_rest_to_the_facilitator
     workshop.refresh_from_db()
     last.refresh_from_db()
     assert workshop.phase == Phase.BETWEEN and last.movement_applied_at is None
+    assert not workshop.autopilot  # the timer loop no longer looks at it
 
 
 @pytest.mark.parametrize("game", sorted(kinds.KINDS))
