@@ -93,6 +93,25 @@ def _clock(rnd: Round | None, now) -> dict | None:
     return clock
 
 
+def _fresh_with_round(workshop: Workshop) -> Round | None:
+    """Refresh `workshop` and return its latest round, read in one query: a phase
+    change commits together with its round, and two reads on either side of that
+    commit would pair the new round with the old phase (a lobby showing a clock)."""
+    rnd = (
+        Round.objects.select_related("workshop")
+        .filter(workshop_id=workshop.pk)
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        workshop.refresh_from_db()
+        return None
+    for field in Workshop._meta.concrete_fields:
+        setattr(workshop, field.attname, getattr(rnd.workshop, field.attname))
+    rnd.workshop = workshop
+    return rnd
+
+
 def _controls(workshop: Workshop, rnd: Round | None, humans: int) -> dict:
     """Which buttons make sense now. The services refuse the rest anyway."""
     phase = workshop.phase
@@ -127,8 +146,7 @@ def _next_round_label(workshop: Workshop) -> str:
 def panel(workshop: Workshop, now=None) -> dict:
     """The control panel: status and controls, roster, seating, movement, monitor."""
     now = now or timezone.now()
-    workshop.refresh_from_db()
-    rnd = workshop.rounds.order_by("-number").first()
+    rnd = _fresh_with_round(workshop)
     tables = list(workshop.tables.all())
     players = list(workshop.players.select_related("table", "home_table").order_by("join_order"))
     humans = sum(1 for p in players if not p.is_bot and not p.has_left)
@@ -570,8 +588,7 @@ PROJECTOR_NAMES = 60
 def projector(workshop: Workshop, now=None) -> dict:
     """The room's view. Reads names, counts, phase and clock only — see the module docstring."""
     now = now or timezone.now()
-    workshop.refresh_from_db()
-    rnd = workshop.rounds.order_by("-number").first()
+    rnd = _fresh_with_round(workshop)
     people = list(
         Player.objects.filter(workshop=workshop, is_bot=False, has_left=False)
         .order_by("join_order")

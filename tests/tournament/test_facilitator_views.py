@@ -23,6 +23,7 @@ from tournament_helpers import (
 
 from games.presets import PRESET_TITLES, PRESETS
 from tournament import gamestate, services
+from tournament import selectors_facilitator as sf
 from tournament.models import (
     Dispute,
     GameState,
@@ -610,6 +611,28 @@ def test_projector_of_the_study_phase_has_no_sheet(owner, fac):
     html = text(fac.get(f"/workshops/{w.pk}/projector/"))
     assert "Study the rules" in html
     assert_no_secrets(html, w)
+
+
+@pytest.mark.parametrize("view", ["panel", "projector"])
+def test_a_phase_change_committed_mid_render_is_not_shown_half_done(owner, monkeypatch, view):
+    """The study starts (phase and round commit together) just after a render has
+    read the workshop: the render shows the lobby without a clock, or the study with
+    its clock and tables, never the lobby with the study's clock (the projector had
+    shown a clock and no tables for a push)."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    original = Workshop.refresh_from_db
+    started = []
+
+    def refresh_then_the_study_commits(self, *args, **kw):
+        original(self, *args, **kw)
+        if not started:
+            started.append(services.workshop_start_study(workshop_id=w.pk))
+
+    monkeypatch.setattr(Workshop, "refresh_from_db", refresh_then_the_study_commits)
+    ctx = getattr(sf, view)(Workshop.objects.get(pk=w.pk))
+    assert started, "the study was started during the render"
+    assert (ctx["phase"], ctx["round"] is not None) in [("lobby", False), ("study", True)]
 
 
 def test_the_secret_check_catches_the_facilitators_own_table_page(owner, fac):
