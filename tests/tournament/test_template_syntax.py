@@ -42,6 +42,36 @@ def test_the_django_templates_have_no_comment_over_several_lines():
     assert found == {}, f"use {{% comment %}} for comments over several lines: {found}"
 
 
+# Elements with no role of their own: a screen reader skips an aria-label on them
+# (ARIA prohibits naming the generic role), so a card read as "7 black spade suit"
+# lost "not playable now", and a trick its "Cards on the table".
+GENERIC = r"div|span|p|small|strong|em|b|i|abbr|td|th|dd|dt"
+
+
+def unnamed_labels(text: str) -> list[str]:
+    """Opening tags of generic elements with an aria-label but no role."""
+    tags = re.finditer(rf"<(?:{GENERIC})\b[^>]*>", text)
+    return [t.group(0) for t in tags if "aria-label=" in t.group(0) and "role=" not in t.group(0)]
+
+
+def test_the_label_check_finds_a_label_on_a_generic_element_and_passes_roles():
+    assert unnamed_labels('<span class="x"\n aria-label="7 of spades">7</span>') == [
+        '<span class="x"\n aria-label="7 of spades">'
+    ]
+    assert unnamed_labels('<span role="img" aria-label="a">a</span><ol aria-label="b">') == []
+
+
+def test_every_aria_label_in_the_templates_is_on_an_element_that_can_carry_it():
+    every = sorted(p for p in TEMPLATES.rglob("*.html"))
+    assert len(every) > len(DJANGO_TEMPLATES) > 20
+    found = {
+        str(p.relative_to(TEMPLATES)): tags
+        for p in every
+        if (tags := unnamed_labels(p.read_text()))
+    }
+    assert found == {}, f"give these a role (img, group) or visible words instead: {found}"
+
+
 @pytest.mark.django_db
 def test_a_students_page_shows_no_template_syntax():
     workshop = make_workshop(players=0, tables=1)
