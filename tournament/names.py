@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 
@@ -32,6 +33,16 @@ def clean_name(raw: object) -> str:
     if len(name) > NAME_MAX:
         raise NameError_(f"A name can be at most {NAME_MAX} characters.")
     return name
+
+
+# Bots are "Bot A", "Bot B" … "Bot AA": a person by such a name would read as a bot
+# on the roster, the monitor and the report ("Botond" and "Abbot" are names).
+BOT_NAME = re.compile(r"bot(?: [a-z]{1,2})?(?: \d+)?")
+
+
+def reserved_for_bots(name: str) -> bool:
+    """Whether `name` (clean) is one the bots are given, ignoring case and accents."""
+    return BOT_NAME.fullmatch(name_key(name)) is not None
 
 
 def name_key(name: str) -> str:

@@ -93,6 +93,25 @@ def test_a_name_already_in_the_workshop_asks_first_and_creates_nothing():
     assert Client().post("/join", {"code": workshop.code, "name": "ned"}).status_code == 302
 
 
+@pytest.mark.parametrize("typed", ["Bot A", "bot b", " BOT  AA ", "Bót C 2", "Bot"])
+def test_a_bots_name_is_refused_at_the_door_and_creates_nothing(typed):
+    """A student called "Bot A" would be a bot on the roster, the monitor and the
+    report (and with a bot already "Bot A", a second player "Bot A 2")."""
+    workshop = make_workshop(players=0)
+    r = Client().post("/join", {"code": workshop.code, "name": typed})
+    html = r.content.decode()
+    assert r.status_code == 400 and "is a name the computer players get" in html
+    assert "Please join with your own name." in html
+    assert Player.objects.count() == 0 and COOKIE not in r.cookies
+
+
+@pytest.mark.parametrize("name", ["Botond", "Abbot", "Bo T", "Bot Eve", "Bot 7 Al"])
+def test_names_that_only_resemble_a_bots_join(name):
+    workshop = make_workshop(players=0)
+    assert Client().post("/join", {"code": workshop.code, "name": name}).status_code == 302
+    assert Player.objects.get(workshop=workshop).name == name
+
+
 def test_play_without_a_seat_goes_to_join():
     assert Client().get("/play/")["Location"] == "/join"
 

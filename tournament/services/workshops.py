@@ -200,6 +200,10 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
         clean = names.clean_name(name)
     except names.NameError_ as exc:
         raise InvalidInput(str(exc)) from None
+    if names.reserved_for_bots(clean):
+        raise InvalidInput(
+            f"“{clean}” is a name the computer players get. Please join with your own name."
+        )
     # Joins share the workshop's lock: a class joining at once no longer queues one
     # join at a time on the workshop row (with 200 joins in 10 s most of a join's
     # time was that queue). Whatever locks the workshop itself (starting, seating,
