@@ -188,6 +188,8 @@ def replay_document(doc: object) -> dict:
     """Replay one parsed input document with the game its ``"game"`` key names."""
     if not isinstance(doc, dict):
         raise ReplayError("The input must be a JSON object.")
+    if "game" not in doc:
+        raise ReplayError(f"Missing key 'game': one of {', '.join(sorted(REPLAYERS))}.")
     game = doc.get("game")
     replayer = REPLAYERS.get(game) if isinstance(game, str) else None
     if replayer is None:

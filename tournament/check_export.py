@@ -8,10 +8,11 @@ For each game of a ``barnga.workshop/1`` document (docs/export.md) the game's
 result: tricks won per seat, the game's winners, and per trick its leader, cards,
 winner and (Barnga mode) each seat's verdict, plus whether the game was complete
 and whether the hands are the seed's deal. A game of another base game (its
-``kind``: 7Up7Down, All Fives, 3 Tricks) has no replay input: its stored action
-log is replayed from its seed with its kind (games.kinds: ``new_state`` then
+``kind``: 7Up7Down, All Fives, 3 Tricks) is checked twice: its stored action log
+is replayed from its seed with its kind (games.kinds: ``new_state`` then
 ``apply``, as tournament.gamestate does live) and the outcome is compared with
-the stored scores, winners and state. Prints one line per game, OK or MISMATCH
+the stored scores, winners and state; and its ``replay`` input goes through the
+replay command, whose scores and winners must be the stored ones. Prints one line per game, OK or MISMATCH
 with the differences, then a summary.
 
 Exit status: 0 every game matches; 1 at least one mismatch; 2 the file cannot be
@@ -104,7 +105,34 @@ def check_kind_game(game: dict, check: GameCheck) -> GameCheck:
     winners = sorted(players[s] for s in outcome["winners"])
     if winners != sorted(game.get("winners") or []):
         check.problems.append(f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}")
+    check_replay_command(game, kind, players, check)
     return check
+
+
+def check_replay_command(game: dict, kind, players: list, check: GameCheck) -> None:
+    """The game's ``replay`` input through the replay command, against the stored
+    scores and winners (an export written before the other games had one: noted)."""
+    replay = game.get("replay")
+    if replay is None:
+        check.notes.append("no replay input (checked through its engine only)")
+        return
+    try:
+        out = kind.replay_outcome(replay_document(replay))
+    except ReplayError as exc:
+        check.problems.append(f"the replay command refused the input: {exc.payload.get('error')}")
+        return
+    except (KeyError, TypeError, ValueError) as exc:
+        check.problems.append(f"the replay command's output cannot be read: {exc!r}")
+        return
+    if out["scores"] != game.get("scores"):
+        check.problems.append(
+            f"scores: replay command {out['scores']}, stored {game.get('scores')}"
+        )
+    winners = sorted(players[s] for s in out["winners"])
+    if winners != sorted(game.get("winners") or []):
+        check.problems.append(
+            f"winners: replay command {winners}, stored {sorted(game.get('winners') or [])}"
+        )
 
 
 def check_game(game: dict) -> GameCheck:

@@ -2,8 +2,8 @@
 
 `workshop_document` is the thin loader: it reads the stored rows of one workshop
 and nothing else (no live state, no cache). Everything after it is a plain
-function of that document: `replay_input` (a game's input for
-``python -m games replay``), `csv_tables` (one table per kind of record), and
+function of that document: `replay_input` and `kind_replay_input` (a game's
+input for ``python -m games replay``), `csv_tables` (one table per kind of record), and
 `tournament.report.build_report` (the debrief's figures). The format is
 documented in docs/export.md; change that page and bump SCHEMA together.
 """
@@ -145,9 +145,11 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             "winners": list(g.winners),
             **by_game[g.pk],
         }
-        # `python -m games replay`'s Five Tricks input; the other games are checked by
-        # replaying their action log with their kind (tournament.check_export).
-        replay, unawarded = replay_input(record) if g.kind == "five_tricks" else (None, None)
+        # Each game's input for `python -m games replay` (tournament.check_export runs it).
+        if g.kind == "five_tricks":
+            replay, unawarded = replay_input(record)
+        else:
+            replay, unawarded = kind_replay_input(record), None
         record["unawarded_trick"] = unawarded
         record["replay"] = replay
         game_docs.append(record)
@@ -232,6 +234,23 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
 
 
 # ---------------------------------------------------------------- replay input (pure)
+
+
+def kind_replay_input(game: dict) -> dict | None:
+    """The ``python -m games replay`` input for an exported game of a base game other
+    than Five Tricks, written by its kind from the game's sheets, seed and log (None
+    if the log does not play: tournament.check_export reports that game)."""
+    payloads = [a["payload"] for a in sorted(game["actions"], key=lambda a: a["seq"])]
+    try:
+        return kinds.get(game["kind"]).replay_input(
+            table_rules=game["table_rules"],
+            seat_rules=game["seat_rules"],
+            mode=game["mode"],
+            seed=game["seed"],
+            actions=payloads,
+        )
+    except (IllegalAction, KeyError, TypeError, ValueError):
+        return None
 
 
 def replay_input(game: dict) -> tuple[dict, dict | None]:

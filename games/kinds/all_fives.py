@@ -209,6 +209,13 @@ class AllFives(GameKind):
         r = all_fives.result(state)
         return {"winners": list(r["winners"]), "scores": list(r["scores"])}
 
+    def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
+        config = self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode)
+        return {"game": all_fives.GAME, **config.to_dict(), "seed": seed, "actions": list(actions)}
+
+    def replay_outcome(self, out: dict) -> dict:
+        return {"winners": list(out["winners"]), "scores": list(out["scores"])}
+
     def to_act(self, state) -> list[int]:
         """The awaited seat first, then (while a revoke may be called) the other seats.
 

@@ -104,6 +104,24 @@ class GameKind:
         """A number that grows as the game goes on (tricks, deals): gestures are tagged with it."""
         return 0
 
+    # ---- the replay command (``python -m games replay``, the game's docs/*.md)
+    def replay_input(
+        self,
+        *,
+        table_rules: dict,
+        seat_rules: Sequence[dict],
+        mode: str,
+        seed: int,
+        actions: Sequence[dict],
+    ) -> dict | None:
+        """The replay command's input for the game ``new_state`` starts from these and
+        ``actions`` (its logged engine actions, in order) play; None if it has none."""
+        return None
+
+    def replay_outcome(self, out: dict) -> dict:
+        """``outcome``'s {"winners", "scores"}, read from the replay command's output."""
+        raise NotImplementedError
+
     # ---- phone
     def phone_action(self, state, seat: int, move: object) -> dict:
         """The engine action for ``seat`` from a phone's move, or MoveError."""

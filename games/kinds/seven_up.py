@@ -414,6 +414,17 @@ class SevenUp(GameKind):
         r = su.result(state)
         return {"winners": list(r["winners"]), "scores": list(r["totals"])}
 
+    def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
+        """7Up's replay input is the deals as dealt (docs/seven_up.md): the log is
+        played from the seed to write them."""
+        state = self.new_state(table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed)
+        for action in actions:
+            state, _ = su.apply(state, action)
+        return su.to_record(state)
+
+    def replay_outcome(self, out: dict) -> dict:
+        return {"winners": list(out["winners"]), "scores": list(out["totals"])}
+
     def to_act(self, state) -> list[int]:
         return [state.to_act] if state.to_act is not None else []
 

@@ -287,6 +287,13 @@ class ThreeTricks(GameKind):
         r = three_tricks.result(state)
         return {"winners": list(r["winners"]), "scores": list(r["blocked"])}
 
+    def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
+        rules = self.rules_from_dict(table_rules).to_dict()
+        return {"game": three_tricks.GAME, "rules": rules, "seed": seed, "actions": list(actions)}
+
+    def replay_outcome(self, out: dict) -> dict:
+        return {"winners": list(out["winners"]), "scores": list(out["blocked"])}
+
     def to_act(self, state) -> list[int]:
         return [state.to_act] if state.to_act is not None else []
 

@@ -146,7 +146,7 @@ def test_plays_may_stop_early(tmp_path):
         ("{not json", "not valid JSON"),
         ("[1, 2]", "must be a JSON object"),
         (json.dumps(doc(game="no_such_game")), "Unknown game"),
-        (json.dumps({k: v for k, v in doc().items() if k != "game"}), "Unknown game"),
+        (json.dumps({k: v for k, v in doc().items() if k != "game"}), "Missing key 'game'"),
         (json.dumps(doc(extra=1)), "Unknown key"),
         (json.dumps({k: v for k, v in doc().items() if k != "plays"}), "Missing key 'plays'"),
         (json.dumps(doc(rules={"ace": "high"})), "rules"),

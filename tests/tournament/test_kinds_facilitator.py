@@ -23,6 +23,7 @@ from django.utils import timezone
 from facilitator_helpers import assert_no_secrets
 
 from games import kinds
+from games.replay import replay_document
 from tournament import check_export, forms, gamestate, integrity, services, timers
 from tournament import selectors_facilitator as sf
 from tournament.models import Game, GameState, Phase, Table, Workshop
@@ -296,6 +297,32 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     with pytest.raises(SystemExit) as exit_:
         call_command("check_export", str(path), stdout=io.StringIO())
     assert exit_.value.code == check_export.EXIT_MISMATCH
+
+    # ---- every game carries its input for `python -m games replay`, and the
+    # command's result is the stored one
+    for g in doc["games"]:
+        assert g["replay"] is not None and g["replay"]["game"] == key
+        out = replay_document(g["replay"])
+        if key == "five_tricks":
+            assert out["tricks_won"] == g["scores"]
+        else:
+            assert kind.replay_outcome(out)["scores"] == g["scores"]
+        assert sorted(g["players"][s] for s in out["winners"]) == sorted(g["winners"])
+    # A replay input that is not the game's (another deal) is a mismatch on its own.
+    tampered = json.loads(json.dumps(doc))
+    replay = next(g for g in tampered["games"] if g["id"] == won.pk)["replay"]
+    if "deals" in replay:  # 7Up: the deals as dealt
+        hands = replay["deals"][0]["hands"]
+        hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    elif "hands" in replay:  # Five Tricks
+        replay["hands"][0][0], replay["hands"][1][0] = replay["hands"][1][0], replay["hands"][0][0]
+    else:
+        replay["seed"] += 1
+    path.write_text(json.dumps(tampered))
+    out = io.StringIO()
+    assert check_export.run(str(path), out=out, err=io.StringIO()) == check_export.EXIT_MISMATCH
+    line = next(x for x in out.getvalue().splitlines() if x.startswith(f"game {won.pk} "))
+    assert "MISMATCH" in line and ("replay command" in line or "hands" in line), line
 
     # ---- integrity: the stored rows replay; a changed score is caught
     count, problems = integrity.workshop_problems(w.pk)
