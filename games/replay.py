@@ -8,6 +8,7 @@ by the document's ``"game"`` key. No I/O here: ``games/__main__.py`` reads and p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from . import all_fives, three_tricks
@@ -36,11 +37,11 @@ def _rules(value: object, where: str) -> TrickRules:
         raise ReplayError(f"{where}: {exc}") from None
 
 
-def _card(value: object, where: str) -> str:
+def _card(value: object, where: str, **extra) -> str:
     try:
         return parse_card(value)
     except ValueError as exc:
-        raise ReplayError(f"{where}: {exc}") from None
+        raise ReplayError(f"{where}: {exc}", **extra) from None
 
 
 def replay_five_tricks(doc: dict) -> dict:
@@ -71,7 +72,7 @@ def replay_five_tricks(doc: dict) -> dict:
     plays = doc["plays"]
     if not isinstance(plays, list):
         raise ReplayError("plays must be a list of cards.")
-    plays = [_card(c, f"plays[{i}]") for i, c in enumerate(plays)]
+    plays = [_card(c, f"plays[{i}]", at=i) for i, c in enumerate(plays)]
 
     claims = doc.get("claims")
     if claims is not None:
@@ -86,7 +87,9 @@ def replay_five_tricks(doc: dict) -> dict:
                 )
             for s, c in enumerate(trick_claims):
                 if c is not None and type(c) is not int:
-                    raise ReplayError(f"claims[{t}][{s}] must be a seat number or null, not {c!r}.")
+                    raise ReplayError(
+                        f"claims[{t}][{s}] must be a seat number or null, not {json.dumps(c)}."
+                    )
 
     try:
         config = ft.Config(table_rules=table, seat_rules=seat_rules, mode="barnga")

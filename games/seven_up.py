@@ -952,9 +952,9 @@ def replay_record(doc: dict) -> dict:
             try:
                 state, _ = apply(state, {"type": "bid", "seat": seat, "bid": bid})
             except IllegalAction as exc:
-                who = "nobody" if seat is None else f"seat {seat}"
+                who = f"{bid} cannot be bid" if seat is None else f"seat {seat} cannot bid {bid}"
                 raise RecordError(
-                    f"deals[{i}].bids[{j}]: {who} cannot bid {bid}: {exc.reason}",
+                    f"deals[{i}].bids[{j}]: {who}: {exc.reason}",
                     deal=i,
                     phase="bid",
                     at=j,
@@ -974,9 +974,13 @@ def replay_record(doc: dict) -> dict:
                     raise IllegalAction(f"You do not hold {card}.")
                 state, _ = apply(state, action)
             except IllegalAction as exc:
-                who = "nobody" if seat is None else f"seat {seat}"
+                who = (
+                    f"{card} cannot be played"
+                    if seat is None
+                    else f"seat {seat} cannot play {card}"
+                )
                 raise RecordError(
-                    f"deals[{i}].plays[{j}]: {who} cannot play {card}: {exc.reason}",
+                    f"deals[{i}].plays[{j}]: {who}: {exc.reason}",
                     deal=i,
                     phase="play",
                     at=j,

@@ -176,6 +176,14 @@ def test_malformed_input(tmp_path, text, words):
     assert words in payload["error"]
 
 
+def test_a_malformed_play_says_where_and_a_json_value_is_written_as_json(tmp_path):
+    # docs/rules.md: `at` when the problem shows at a play; values in JSON's words.
+    payload = error(replay(doc(plays=["AH", "XX"]), tmp_path))
+    assert payload["at"] == 1 and "plays[1]" in payload["error"]
+    payload = error(replay(doc(claims=[[0, 0, True], [2, 2, 2]]), tmp_path))
+    assert payload["error"].endswith("not true.") and "at" not in payload
+
+
 def test_claim_naming_a_seat_not_in_the_trick(tmp_path):
     hands = [["AH", "2H"], ["3H"], ["4H", "5H"]]
     d = doc(hands=hands, plays=["AH", "3H", "4H", "2H", "5H"], claims=[[0, 0, 0], [1, 2, 2]])

@@ -231,7 +231,7 @@ def test_the_hook_bid_error_reads_well(tmp_path):
         (["AS", "2H"], 1, "must follow suit"),
         (["2S"], 0, "You do not hold 2S"),
         (["AS", "2S", "3S"], 2, "You do not hold 3S"),
-        (SEVEN_PLAYS + ["AS"], 21, "The deal is over"),
+        (SEVEN_PLAYS + ["AS"], 21, "deals[0].plays[21]: AS cannot be played: The deal is over"),
     ],
 )
 def test_illegal_play(tmp_path, plays, at, words):
