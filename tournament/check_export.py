@@ -12,8 +12,8 @@ and whether the hands are the seed's deal. A game of another base game (its
 is replayed from its seed with its kind (games.kinds: ``new_state`` then
 ``apply``, as tournament.gamestate does live) and the outcome is compared with
 the stored scores, winners and state; and its ``replay`` input goes through the
-replay command, whose scores and winners must be the stored ones. Prints one line per game, OK or MISMATCH
-with the differences, then a summary.
+replay command, whose scores and winners must be the stored ones. Prints one
+line per game, OK or MISMATCH with the differences, then a summary.
 
 Exit status: 0 every game matches; 1 at least one mismatch; 2 the file cannot be
 read or is not a workshop export. Needs no Django and no database (games.kinds is pure).

@@ -3,8 +3,8 @@
 `workshop_document` is the thin loader: it reads the stored rows of one workshop
 and nothing else (no live state, no cache). Everything after it is a plain
 function of that document: `replay_input` and `kind_replay_input` (a game's
-input for ``python -m games replay``), `csv_tables` (one table per kind of record), and
-`tournament.report.build_report` (the debrief's figures). The format is
+input for ``python -m games replay``), `csv_tables` (one table per kind of
+record), and `tournament.report.build_report` (the debrief's figures). The format is
 documented in docs/export.md; change that page and bump SCHEMA together.
 """
 
