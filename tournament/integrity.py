@@ -16,7 +16,11 @@ from tournament.models import Action, Game, GameState
 
 def game_problems(game: Game) -> list[str]:
     """Every way `game`'s stored rows differ from the replay of its log (empty: consistent)."""
-    where = f"game {game.pk} (table {game.table_id}, round {game.round_id}, #{game.number})"
+    # Numbers as the facilitator reads them (the export and check_export use them too).
+    where = (
+        f"game {game.pk} (workshop {game.table.workshop.code}, round {game.round.number}, "
+        f"table {game.table.number}, game {game.number})"
+    )
     seqs = list(Action.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     problems = []
     if seqs != list(range(1, len(seqs) + 1)):
@@ -81,15 +85,17 @@ def workshop_problems(workshop_id: int | None = None) -> tuple[int, list[str]]:
     )
     problems: list[str] = []
     count = 0
-    for game in games.order_by("pk"):
+    for game in games.select_related("table__workshop", "round").order_by("pk"):
         count += 1
         problems.extend(game_problems(game))
     playing = {}
-    for game in games.filter(state=GameState.PLAYING).values("pk", "table_id"):
+    for game in games.filter(state=GameState.PLAYING).values(
+        "pk", "table_id", "table__number", "table__workshop__code"
+    ):
         if game["table_id"] in playing:
             problems.append(
-                f"table {game['table_id']}: two games in progress "
-                f"({playing[game['table_id']]} and {game['pk']})"
+                f"table {game['table__number']} of workshop {game['table__workshop__code']}: "
+                f"two games in progress ({playing[game['table_id']]} and {game['pk']})"
             )
         playing[game["table_id"]] = game["pk"]
     return count, problems

@@ -330,6 +330,12 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     Game.objects.filter(pk=won.pk).update(scores=[s + 1 for s in won.scores])
     _, problems = integrity.workshop_problems(w.pk)
     assert any(f"game {won.pk} " in p and "scores" in p for p in problems), problems
+    # Where, in the numbers the facilitator reads (not the database's ids).
+    place = (
+        f"game {won.pk} (workshop {w.code}, round {won.round.number}, "
+        f"table {won.table.number}, game {won.number})"
+    )
+    assert any(p.startswith(place) for p in problems), problems
 
 
 @pytest.mark.parametrize("key", KEYS)
