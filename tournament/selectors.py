@@ -289,13 +289,16 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["waiting_for_next_game"] = True
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
     if previous is not None and player.pk in previous[2]:
-        number, state, _, winners = previous
+        number, state, players, winners = previous
         names = tpart["names"]
         ctx["last_game"] = {
             "number": number,
             "winners": [names.get(pid, "?") for pid in winners],
             "i_won": player.pk in winners,
             "cut": state == GameState.CUT,
+            # Everyone at the table a co-winner (3 Tricks' level count, a tie of all):
+            # a draw, which counts as a game won for each (RULES §1).
+            "draw": len(players) > 1 and set(winners) >= set(players),
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0

@@ -558,3 +558,23 @@ def test_bots_play_games_forward_on_the_clock_and_the_log_replays():
     for g in Game.objects.filter(table__workshop=w):
         assert gamestate.replay_log(g) == gamestate.load_state(g)
     assert Action.objects.filter(game__table=t_ana, actor=ana).exists()
+
+
+@pytest.mark.django_db
+def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
+    """Both pass before any trick: the count is level, both are credited a game won
+    (RULES §1's co-winners), and the next game is dealt at once. The line left on the
+    phones says a draw, not 'won by Ana, Ben — that's you!'."""
+    w = three_tricks_workshop(tables=1, players=2)
+    to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    first = gamestate.load_state(game).to_act
+    services.game_act(player_id=game.players[first], move={"type": "pass"})
+    services.game_act(player_id=game.players[1 - first], move={"type": "pass"})
+    game.refresh_from_db()
+    assert game.state == "over" and sorted(game.winners) == sorted(game.players)
+    for pid in game.players:
+        text = words(screen_html(pid))
+        assert "Last game (game 1) : a draw — a game won for each of you." in text, text
+        assert "that's you" not in text
