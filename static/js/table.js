@@ -24,11 +24,25 @@
     if (!text) { connection.hidden = true; connection.textContent = ""; return; }
     connection.hidden = false; connection.textContent = text;
   }
+  // A refusal is said at the top (over the status bar, not the hand) for 4 s, or
+  // until the table moves on or the student taps again: a new screen makes it
+  // stale ("you may only play a spade" over a trick that is over), but it stays
+  // 1.5 s at least, so that a move elsewhere does not take it before it is read.
+  const TOAST_MS = 4000;
+  const TOAST_MIN_MS = 1500;
   let toastTimer = null;
+  let toastAt = 0;
   function showToast(text) {
     toast.textContent = text; toast.hidden = false;
+    toastAt = Date.now();
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { toast.hidden = true; }, 4000);
+    toastTimer = setTimeout(hideToast, TOAST_MS);
+  }
+  function hideToast() { clearTimeout(toastTimer); toast.hidden = true; }
+  function staleToast() {
+    if (toast.hidden) return;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(hideToast, Math.max(0, toastAt + TOAST_MIN_MS - Date.now()));
   }
 
   // ---- what a screen reader hears: each screen's [data-announce] lines (whose turn,
@@ -76,6 +90,7 @@
     const have = versions(current);
     // Older than what is shown: a late message from before a resync.
     if (!msg.force && msg.v < have.v && msg.w <= have.w) return;
+    if (msg.v > have.v) staleToast();
     const tpl = document.createElement("template");
     tpl.innerHTML = msg.html.trim();
     const next = tpl.content.firstElementChild;
@@ -180,6 +195,7 @@
     }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
+    if (button.dataset.action) hideToast();
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
     if (button.dataset.action === "act") {

@@ -1,0 +1,67 @@
+"""A refused move's sentence on the phone (#toast): at the top, clear of the hand,
+and gone once the table moves on (after 1.5 s at least) or the student taps a move
+again; it stayed 4 s over the hand, telling of a trick already over. Chromium, Five
+Tricks at a table of four with one phone upright."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from phones import one_phone_at_a_round, version, wait_change, wait_version
+from test_double_tap_browser import play_and_claim_until
+
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player, Table
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+
+
+def refused_tap(page) -> float:
+    """Tap a card out of turn; when the refusal shows (time.monotonic())."""
+    page.locator(".hand .card").first.click(force=True)  # aria-disabled: not its turn
+    page.wait_for_selector("#toast:not([hidden])", timeout=WAIT)
+    return time.monotonic()
+
+
+def the_next_play(workshop) -> None:
+    game = Game.objects.get(table__workshop=workshop, state=GameState.PLAYING)
+    state = gamestate.load_state(game)
+    card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+    services.game_play(player_id=game.players[state.to_act], card=card)
+
+
+def test_a_refusal_is_shown_clear_of_the_hand_and_goes_when_the_table_moves_on(
+    live_server_url, browser
+):
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Refusal", seats=4, size={"width": 375, "height": 667}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    # Another seat to play, and one more after it before Ana's turn.
+    play_and_claim_until(
+        w, ana, lambda state, seat: state.phase == "play" and (state.to_act - seat) % 4 in (1, 2)
+    )
+    wait_version(page, Table.objects.get(workshop=w).version)
+
+    shown = refused_tap(page)
+    assert "turn" in page.inner_text("#toast")
+    toast, hand = page.locator("#toast").bounding_box(), page.locator(".hand").bounding_box()
+    assert toast["y"] + toast["height"] <= hand["y"], (toast, hand)
+
+    # The table moves on: the sentence goes, but not before 1.5 s (it was 4 s).
+    before = version(page)
+    the_next_play(w)
+    wait_change(page, before)
+    page.wait_for_selector("#toast", state="hidden", timeout=3000)
+    assert 1.4 <= time.monotonic() - shown < 3.5
+
+    # A new tap takes the old sentence away at once (its own answer may follow).
+    refused_tap(page)
+    assert page.evaluate(
+        "() => { document.querySelector('.hand .card').click();"
+        " return document.getElementById('toast').hidden; }"
+    )
+    page.context.close()
