@@ -154,6 +154,14 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         first = seat if first is None else first
         page = by_seat[seat]
         page.wait_for_selector(".su-play-blind", timeout=5000)
+        # On a small phone too, the move and the cards already played are in view
+        # (under the foreheads the button was below the screen's edge).
+        for size in ({"width": 375, "height": 667}, {"width": 667, "height": 375}):
+            page.set_viewport_size(size)
+            for part in (".su-play-blind", "#screen .trick"):
+                box = page.locator(part).bounding_box()
+                assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (size, part)
+        page.set_viewport_size({"width": 390, "height": 844})
         own = state.hands[seat][0]
         assert card_face(own) not in split_sheet(screen_html(page))[0]
         before = game.seq
