@@ -100,6 +100,14 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     for card in block["cards"]:
         blocker.click(f'[data-pick="{card}"]')
     blocker.screenshot(path=str(artifacts / "three_tricks_block.png"), full_page=True)
+    # On a small phone, facing the trick with two cards picked: block, swap and pass
+    # all in view, the page not scrolled (Pass and Swap were below the edge).
+    blocker.set_viewport_size({"width": 375, "height": 667})
+    blocker.evaluate("() => window.scrollTo(0, 0)")
+    for button in blocker.locator("button.tt-block, .tt-moves button").all():
+        box = button.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 667, (button.inner_text(), box)
+    blocker.set_viewport_size({"width": 390, "height": 844})
     before = (version(layer), version(blocker))
     blocker.click("button.tt-block")
     wait_change(layer, before[0])
@@ -107,7 +115,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
 
     # The blocked player sees the block and their pile; they swap one card.
     layer.wait_for_selector("text=blocked a trick with", timeout=5000)
-    assert "Your blocked pile: 1" in layer.inner_text(".tt-mine")
+    assert "blocked pile: 1" in layer.inner_text(".tt-mine")
     assert layer.locator(".tt-mine .tt-trick").count() == 0
     assert blocker.locator(".tt-mine .tt-trick").count() == 1
     layer.screenshot(path=str(artifacts / "three_tricks_blocked.png"), full_page=True)

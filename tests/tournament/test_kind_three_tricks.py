@@ -458,7 +458,7 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     assert state.blocked[first] == (tuple(lay["cards"]),)
     assert len(state.hands[first]) == 7 and state.to_act == first
     html = screen_html(layer)
-    assert "blocked a trick with" in html and "Your blocked pile: <strong>1</strong>" in html
+    assert "blocked a trick with" in html and "blocked pile: <strong>1</strong>" in html
 
     # The blocked player swaps instead of blocking back; the blocker then passes.
     swap = [state.hands[first][0]]
