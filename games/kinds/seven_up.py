@@ -187,15 +187,14 @@ def sheet_text(rules: SevenUpRules) -> dict:
             "After the last trick of a deal, compare each player's tricks with their bid. "
             f"Exactly right with a bid of 1 or more: {ppt} points for each trick bid "
             f"(a bid of 3 made scores {3 * ppt}). Exactly right with a bid of 0: "
-            f"{zero} points. Any other result: no points. Write bid, tricks, made or "
-            "missed and points on the score sheet, one row per deal.",
+            f"{zero} points. Any other result: no points. Your phone's score sheet "
+            "keeps bid, tricks, made or missed and points, one row per deal.",
         ),
         (
             "The blind deal",
-            "The second one-card deal is played blind: you may not look at your own "
-            "card. Hold it so everybody else can see it (on your forehead). You see everyone "
-            "else's card but never your own. Bid as usual, then play your card unseen when "
-            "your turn comes.",
+            "The second one-card deal is played blind: your phone shows everyone "
+            "else's card (as if held on their foreheads) but never your own. Bid as "
+            "usual, then play your card unseen when your turn comes.",
         ),
         (
             "Winning",

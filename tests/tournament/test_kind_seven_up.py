@@ -185,6 +185,10 @@ def test_the_study_sheet_is_written_from_the_knobs():
     assert "may not make a bid" in text["Bidding"]
     assert "15 points for each trick bid" in text["Scoring"] and "45" in text["Scoring"]
     assert "a bid of 0: 10 points" in text["Scoring"]
+    # The phone keeps the score and shows the others' blind cards: nothing to write or hold.
+    assert "Your phone's score sheet keeps" in text["Scoring"] and "Write" not in text["Scoring"]
+    assert "your phone shows everyone else's card" in text["The blind deal"]
+    assert "Hold it" not in text["The blind deal"]
     assert "the ace is the top card" in text["Cards"]
     assert "highest trump takes the trick" in text["Play"]
     assert "7, 6, 5, 4, 3, 2, 1, 1, 2, 3, 4, 5, 6, 7" in text["Players and deals"]
