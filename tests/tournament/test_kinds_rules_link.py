@@ -1,6 +1,7 @@
-"""While studying, every game's phone starts with a link to the table's rules: they
-come after the game, and in 7Up after its fourteen-row score sheet (a student
-review found them 1,000 px down). Once the round is scored, no link and no rules."""
+"""While studying, the phase's name at the top of every game's phone is a link to
+the table's rules: they come after the game, and in 7Up after its fourteen-row
+score sheet (a student review found them 1,000 px down). Once the round is scored,
+no link and no rules."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_a_link_at_the_top_leads_to_the_rules_while_studying(key):
     services.workshop_start_study(workshop_id=w.pk)
     pid = Player.objects.filter(table=tables_of(w)[0]).first().pk
     html = render_to_string("play/_screen.html", selectors.player_screen(pid))
-    link = html.index('<a href="#your-rules">Read your rules')
+    link = html.index('<a class="to-rules" href="#your-rules">Study the rules')
     assert (
         link
         < html.index('class="board')
