@@ -99,14 +99,22 @@ def check_kind_game(game: dict, check: GameCheck) -> GameCheck:
         if game.get("scores") or game.get("winners"):
             check.problems.append("a game in progress has stored results")
         return check
-    outcome = kind.outcome(state)
-    if list(outcome["scores"]) != game.get("scores"):
-        check.problems.append(f"scores: replay {list(outcome['scores'])}, stored {game.get('scores')}")
-    winners = sorted(players[s] for s in outcome["winners"])
-    if winners != sorted(game.get("winners") or []):
-        check.problems.append(f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}")
+    compare_outcome(game, players, kind.outcome(state), "replay", check)
     check_replay_command(game, kind, players, check)
     return check
+
+
+def compare_outcome(game: dict, players: list, outcome: dict, source: str, check: GameCheck):
+    """`outcome` ({"scores", "winners"} as seats), said by `source`, against the stored ones."""
+    if list(outcome["scores"]) != game.get("scores"):
+        check.problems.append(
+            f"scores: {source} {list(outcome['scores'])}, stored {game.get('scores')}"
+        )
+    winners = sorted(players[s] for s in outcome["winners"])
+    if winners != sorted(game.get("winners") or []):
+        check.problems.append(
+            f"winners: {source} {winners}, stored {sorted(game.get('winners') or [])}"
+        )
 
 
 def check_replay_command(game: dict, kind, players: list, check: GameCheck) -> None:
@@ -124,15 +132,7 @@ def check_replay_command(game: dict, kind, players: list, check: GameCheck) -> N
     except (KeyError, TypeError, ValueError) as exc:
         check.problems.append(f"the replay command's output cannot be read: {exc!r}")
         return
-    if out["scores"] != game.get("scores"):
-        check.problems.append(
-            f"scores: replay command {out['scores']}, stored {game.get('scores')}"
-        )
-    winners = sorted(players[s] for s in out["winners"])
-    if winners != sorted(game.get("winners") or []):
-        check.problems.append(
-            f"winners: replay command {winners}, stored {sorted(game.get('winners') or [])}"
-        )
+    compare_outcome(game, players, out, "replay command", check)
 
 
 def check_game(game: dict) -> GameCheck:

@@ -240,7 +240,7 @@ def kind_replay_input(game: dict) -> dict | None:
     """The ``python -m games replay`` input for an exported game of a base game other
     than Five Tricks, written by its kind from the game's sheets, seed and log (None
     if the log does not play: tournament.check_export reports that game)."""
-    payloads = [a["payload"] for a in sorted(game["actions"], key=lambda a: a["seq"])]
+    payloads = [a["payload"] for a in game["actions"]]  # in seq order, as loaded
     try:
         return kinds.get(game["kind"]).replay_input(
             table_rules=game["table_rules"],

@@ -206,8 +206,7 @@ class AllFives(GameKind):
         return all_fives.is_over(state)
 
     def outcome(self, state) -> dict:
-        r = all_fives.result(state)
-        return {"winners": list(r["winners"]), "scores": list(r["scores"])}
+        return self.replay_outcome(all_fives.result(state))
 
     def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
         config = self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode)

@@ -119,7 +119,8 @@ class GameKind:
         return None
 
     def replay_outcome(self, out: dict) -> dict:
-        """``outcome``'s {"winners", "scores"}, read from the replay command's output."""
+        """``outcome``'s {"winners", "scores"} from the engine's result, which the
+        replay command's output carries: ``outcome`` reads the live state's with it."""
         raise NotImplementedError
 
     # ---- phone

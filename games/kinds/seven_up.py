@@ -410,8 +410,7 @@ class SevenUp(GameKind):
         return su.is_over(state)
 
     def outcome(self, state) -> dict:
-        r = su.result(state)
-        return {"winners": list(r["winners"]), "scores": list(r["totals"])}
+        return self.replay_outcome(su.result(state))
 
     def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
         """7Up's replay input is the deals as dealt (docs/seven_up.md): the log is

@@ -284,8 +284,7 @@ class ThreeTricks(GameKind):
 
         On a game cut short, the count so far: the seat it favours, nobody when level.
         """
-        r = three_tricks.result(state)
-        return {"winners": list(r["winners"]), "scores": list(r["blocked"])}
+        return self.replay_outcome(three_tricks.result(state))
 
     def replay_input(self, *, table_rules, seat_rules, mode, seed, actions):
         rules = self.rules_from_dict(table_rules).to_dict()
