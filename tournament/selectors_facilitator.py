@@ -485,7 +485,7 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     table = workshop.tables.filter(number=number).first()
     if table is None:
         return None
-    rnd = workshop.rounds.order_by("-number").first()
+    rnd = _fresh_with_round(workshop)
     players = list(Player.objects.filter(table=table).order_by("seat"))
     all_names = dict(workshop.players.values_list("pk", "name"))
     kind = kind_of(workshop)

@@ -613,7 +613,7 @@ def test_projector_of_the_study_phase_has_no_sheet(owner, fac):
     assert_no_secrets(html, w)
 
 
-@pytest.mark.parametrize("view", ["panel", "projector"])
+@pytest.mark.parametrize("view", ["panel", "projector", "table_detail"])
 def test_a_phase_change_committed_mid_render_is_not_shown_half_done(owner, monkeypatch, view):
     """The study starts (phase and round commit together) just after a render has
     read the workshop: the render shows the lobby without a clock, or the study with
@@ -630,7 +630,8 @@ def test_a_phase_change_committed_mid_render_is_not_shown_half_done(owner, monke
             started.append(services.workshop_start_study(workshop_id=w.pk))
 
     monkeypatch.setattr(Workshop, "refresh_from_db", refresh_then_the_study_commits)
-    ctx = getattr(sf, view)(Workshop.objects.get(pk=w.pk))
+    args = (1,) if view == "table_detail" else ()
+    ctx = getattr(sf, view)(Workshop.objects.get(pk=w.pk), *args)
     assert started, "the study was started during the render"
     assert (ctx["phase"], ctx["round"] is not None) in [("lobby", False), ("study", True)]
 
