@@ -69,6 +69,12 @@ def _count_failure(request, exc: ServiceError, *, code: str, name: str | None = 
         ratelimit.hit(_bad_pin_key(code, name), limit=10**9, window=GUESS_WINDOW)
 
 
+def _join_page(request, *, status: int = 200, name: str = "", rname: str = "", **context):
+    """The join page; a name typed back into its fields is cut to what a name may be."""
+    context |= {"name": name[: names.NAME_MAX], "rname": rname[: names.NAME_MAX]}
+    return render(request, "play/join.html", context | {"name_max": names.NAME_MAX}, status=status)
+
+
 @require_http_methods(["GET", "POST"])
 def join(request):
     code = names.normalise_code(request.POST.get("code") or request.GET.get("code") or "")
@@ -79,16 +85,13 @@ def join(request):
             return redirect("play")
         # A phone whose seat is gone (moved with the PIN, or removed) says so.
         lost = player is None and token is not None
-        return render(request, "play/join.html", {"code": code, "lost_seat": lost})
+        return _join_page(request, code=code, lost_seat=lost)
     name = request.POST.get("name", "")
     error = _join_limited(request, code) or _guessing(request, code=code)
     if error is None and not request.POST.get("same_name_ok"):
         taken = selectors.name_in_use(code, name)
         if taken is not None:  # nothing is created: they choose
-            return render(
-                request, "play/join.html", {"code": code, "name": name[:30], "taken": taken},
-                status=409,
-            )
+            return _join_page(request, status=409, code=code, name=name, taken=taken)
     if error is None:
         try:
             player = services.player_join(code=code, name=name)
@@ -96,9 +99,7 @@ def join(request):
             _count_failure(request, exc, code=code)
             error = exc.message
     if error is not None:
-        return render(
-            request, "play/join.html", {"code": code, "name": name[:30], "error": error}, status=400
-        )
+        return _join_page(request, status=400, code=code, name=name, error=error)
     response = redirect("play")
     set_player_cookie(response, player)
     return response
@@ -117,12 +118,7 @@ def rejoin(request):
             error = exc.message
     if error is not None:
         # The error beside the PIN form, with the name as typed (not above Join).
-        return render(
-            request,
-            "play/join.html",
-            {"code": code, "pin_error": error, "rname": name[:40]},
-            status=400,
-        )
+        return _join_page(request, status=400, code=code, pin_error=error, rname=name)
     response = redirect("play")
     set_player_cookie(response, player)
     return response

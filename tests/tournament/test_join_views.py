@@ -6,7 +6,7 @@ from channels.layers import get_channel_layer
 from django.test import Client
 from tournament_helpers import make_workshop
 
-from tournament import services
+from tournament import names, services
 from tournament.identity import COOKIE
 from tournament.models import Player
 
@@ -62,6 +62,9 @@ def test_bad_join_shows_a_clear_error_and_creates_nothing():
     assert r.status_code == 400 and "enter a name" in r.content.decode()
     r = client.post("/join", {"code": workshop.code, "name": "x" * 31})
     assert r.status_code == 400 and "at most 30" in r.content.decode()
+    # Both name fields take what a name may be, the joining and the rejoining one.
+    page = client.get(f"/join?code={workshop.code}").content.decode()
+    assert page.count(f'maxlength="{names.NAME_MAX}"') == 2 and 'maxlength="40"' not in page
     services.workshop_set_joining(workshop_id=workshop.pk, locked=True)
     r = client.post("/join", {"code": workshop.code, "name": "Ana"})
     assert r.status_code == 400 and "closed joining" in r.content.decode()
@@ -133,7 +136,7 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
     page = wrong.content.decode()
     rejoin_part = page.split('<details class="rejoin" open>')[1]
     assert "do not match" in rejoin_part and "do not match" not in page.split("<details")[0]
-    assert 'id="rname" name="name" maxlength="40" required value="ana"' in rejoin_part
+    assert 'id="rname" name="name" maxlength="30" required value="ana"' in rejoin_part
     with django_capture_on_commit_callbacks(execute=True):
         ok = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": pin})
     assert ok.status_code == 302 and ok["Location"] == "/play/"
