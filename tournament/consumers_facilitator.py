@@ -7,9 +7,10 @@ re-renders those regions. A round start or a bot-filled lobby sends dozens of
 change messages in a burst, so renders are coalesced: at most one every
 THROTTLE seconds, and always one after the last change.
 
-A push carries only the regions whose HTML changed since the last one sent (a
-`sync` sends them all): a region replaced in the page takes the button under the
-facilitator's pointer with it. And the page answers each push with `ack` once
+A push carries only the regions whose HTML changed since the last one sent,
+a running clock's passing seconds aside (regions.settled; a `sync` sends them
+all): a region replaced in the page takes the button under the facilitator's
+pointer with it. And the page answers each push with `ack` once
 it has put it in: the next push waits for that (ACK_WAIT at most), so a browser
 slower than the server (a panel of 200 players) is sent the state as it is
 then, not a queue of old snapshots that grows without bound.
@@ -93,12 +94,13 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         await self._send_regions(snapshot, force=force)
 
     async def _send_regions(self, snapshot: dict[str, str], *, force: bool):
+        settled = {k: regions.settled(v) for k, v in snapshot.items()}
         regions_out = (
-            snapshot if force else {k: v for k, v in snapshot.items() if self._sent.get(k) != v}
+            snapshot if force else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
         )
         if not regions_out:
             return
-        self._sent.update(regions_out)
+        self._sent.update({k: settled[k] for k in regions_out})
         self._acked.clear()
         await self.send_json({"t": "regions", "regions": regions_out, "force": force})
 

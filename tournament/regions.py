@@ -7,6 +7,8 @@ a root element whose id is the region's key below.
 
 from __future__ import annotations
 
+import re
+
 from django.template.loader import render_to_string
 
 from tournament import selectors_facilitator as sf
@@ -20,6 +22,21 @@ PANEL_REGIONS = {
 PROJECTOR_REGIONS = {"projector-live": "facilitator/_projector_live.html"}
 TABLE_REGIONS = {"fac-table": "facilitator/_table.html"}
 VIEWS = ("panel", "projector", "table")
+
+
+# A clock's seconds and its text, up to the next tag: `data-seconds="123" … >2:03`.
+_CLOCK_NOW = re.compile(r'(data-seconds=")[^"]*("[^>]*>)[^<]*')
+
+
+def settled(html: str) -> str:
+    """A region as it stands apart from its running clocks' seconds.
+
+    The page counts its clocks down itself, so a region whose only change is that a
+    second has passed need not be sent again (nor replaced under the facilitator's
+    pointer, nor the projector redrawn four times a second while tables play). A
+    running clock carries its deadline, which pausing, resuming or adding time changes.
+    """
+    return _CLOCK_NOW.sub(r"\1\2", html)
 
 
 def context(view: str, workshop, *, table_number: int | None = None) -> dict | None:

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 from facilitator_helpers import assert_no_secrets
-from tournament_helpers import finish_trick, game_at, make_workshop, tables_of
+from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
 
 from barnga.asgi import application
 from tournament import gamestate, services
@@ -291,4 +291,33 @@ async def test_the_next_push_waits_for_the_page_to_put_the_last_one_in():
     await comm.send_json_to({"action": "ack"})
     pushed = await regions(comm)
     assert "Ann" in pushed["regions"]["fac-roster"] and "Bo" in pushed["regions"]["fac-roster"]
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("view", ["panel", "projector", "table&table=1"])
+async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
+    """The page counts a running clock down itself: a push whose only change is that
+    seconds have passed (the tables play on, every move re-renders) sends nothing, so
+    the projector is not redrawn and the panel's buttons not replaced under the
+    pointer; a minute added changes the deadline, and that is sent."""
+    from channels.layers import get_channel_layer
+
+    from tournament import broadcast
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=8, tables=2)
+    rnd = await database_sync_to_async(to_scored_round)(w)
+    comm = communicator(w.pk, cookie, query=f"view={view}")
+    await comm.connect()
+    first = await regions(comm)
+    clock_region = next(k for k, html in first["regions"].items() if 'role="timer"' in html)
+    await asyncio.sleep(2.1)  # the clock reads two seconds less now
+    await get_channel_layer().group_send(
+        broadcast.facilitator_group(w.pk), {"type": "table.changed", "workshop": w.pk}
+    )
+    assert [m for m in await drain(comm) if m["t"] == "regions"] == []
+    await database_sync_to_async(services.round_extend)(round_id=rnd.pk, seconds=60)
+    pushed = await regions(comm)
+    seconds = lambda html: int(html.split('data-seconds="')[1].split('"')[0])  # noqa: E731
+    assert seconds(pushed["regions"][clock_region]) >= seconds(first["regions"][clock_region]) + 55
     await comm.disconnect()
