@@ -14,6 +14,8 @@ from django.test import Client
 from tournament_helpers import (
     HIGH,
     LOW,
+    finish_trick,
+    game_at,
     make_workshop,
     open_dispute,
     set_seat_sheets,
@@ -200,3 +202,21 @@ def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):
     services.workshop_start_study(workshop_id=w.pk)
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert "still running" in html
+
+
+def test_an_export_taken_mid_round_checks_ok():
+    """A facilitator downloads the JSON while tables play: the games in progress have
+    no result yet, and their tricks so far replay (they are not mismatches)."""
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    finish_trick(game_at(tables_of(w)[0]))
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    playing = [g for g in doc["games"] if g["state"] == "playing"]
+    assert len(playing) == 2 and any(g["tricks"] for g in playing)
+    checks = check_export.check_document(doc)
+    assert len(checks) == len(doc["games"]) and all(c.ok for c in checks), [c.line() for c in checks]
+    # A game in progress with a result stored is still found out.
+    playing[0]["winners"] = [playing[0]["players"][0]]
+    bad = [c for c in check_export.check_document(doc) if not c.ok]
+    assert [c.game_id for c in bad] == [playing[0]["id"]], [c.line() for c in bad]
+    assert "a game in progress has stored results" in bad[0].line()
