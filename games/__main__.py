@@ -18,6 +18,7 @@ import time
 
 from . import five_tricks as ft
 from .bots import play_game
+from .jsontext import BadJSON, parse
 from .presets import PRESETS
 from .replay import ReplayError, replay_document
 
@@ -39,8 +40,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         return _fail({"error": f"Cannot read {args.file}: {exc}"})
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
+        doc = parse(text)
+    except BadJSON as exc:
         return _fail({"error": f"The input is not valid JSON: {exc}"})
     try:
         out = replay_document(doc)

@@ -22,12 +22,11 @@ read or is not a workshop export. Needs no Django and no database (games.kinds i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from games import five_tricks, kinds
+from games import five_tricks, jsontext, kinds
 from games.errors import IllegalAction
 from games.replay import ReplayError, replay_document
 from tournament import gamestate  # pure: the same start state as the live app, no Django
@@ -236,11 +235,11 @@ def run(path: str, out=None, err=None) -> int:
         else:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-        checks = check_document(json.loads(text))
+        checks = check_document(jsontext.parse(text))
     except (OSError, UnicodeDecodeError) as exc:
         err.write(f"Cannot read {path}: {exc}\n")
         return EXIT_BAD_INPUT
-    except json.JSONDecodeError as exc:
+    except jsontext.BadJSON as exc:
         err.write(f"{path} is not valid JSON: {exc}\n")
         return EXIT_BAD_INPUT
     except ExportError as exc:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import threading
 import time
@@ -18,6 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
+from games import jsontext
 from tournament import broadcast, layerwatch, rawsql, screencache, selectors, services
 from tournament.dispatch import InTurnDispatchMixin
 from tournament.errors import ServiceError
@@ -258,8 +258,8 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
                 await self.error("rate", "Slow down: too many messages.")
             return
         try:
-            content = json.loads(text_data)
-        except ValueError:
+            content = jsontext.parse(text_data)
+        except jsontext.BadJSON:
             return await self.error("invalid", "Messages are JSON objects.")
         if not isinstance(content, dict):
             return await self.error("invalid", "Messages are JSON objects.")

@@ -23,7 +23,6 @@ sheet, preset or hand (see selectors_facilitator.projector).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from urllib.parse import parse_qs
@@ -32,6 +31,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from games import jsontext
 from tournament import broadcast, layerwatch, regions
 from tournament.consumers import RateWindow
 
@@ -120,8 +120,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
                 {"t": "error", "code": "invalid", "message": "Messages are JSON text up to 64 kB."}
             )
         try:
-            content = json.loads(text_data)
-        except ValueError:
+            content = jsontext.parse(text_data)
+        except jsontext.BadJSON:
             content = None
         if not isinstance(content, dict) or content.get("action") not in ("ping", "sync", "ack"):
             return await self.send_json(

@@ -432,6 +432,10 @@ def _parse(raw: bytes) -> object:
         ) from None
     except RecursionError:
         raise MovementError("invalid JSON: nested too deeply") from None
+    except MovementError:
+        raise
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise MovementError("invalid JSON: a number has more than 4,300 digits") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -130,6 +130,12 @@ def test_illegal_play(tmp_path, plays, at, words):
     assert payload["at"] == at and words in payload["error"]
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows editors start a UTF-8 file with a byte-order mark: it is not JSON's, but
+    it is no reason to refuse the file."""
+    assert ok(replay("\ufeff" + json.dumps(doc()), tmp_path)) == ok(replay(doc(), tmp_path))
+
+
 def test_plays_may_stop_early(tmp_path):
     out = ok(replay(doc(plays=["AH", "7H", "2H", "2S"]), tmp_path))
     assert out["complete"] is False and len(out["tricks"]) == 1
@@ -144,6 +150,8 @@ def test_plays_may_stop_early(tmp_path):
     "text, words",
     [
         ("{not json", "not valid JSON"),
+        ("[" * 100000, "nested too deeply"),
+        ('{"game": ' + "1" * 5000 + "}", "more than 4,300 digits"),
         ("[1, 2]", "must be a JSON object"),
         (json.dumps(doc(game="no_such_game")), "Unknown game"),
         (json.dumps({k: v for k, v in doc().items() if k != "game"}), "Missing key 'game'"),

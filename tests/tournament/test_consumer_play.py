@@ -180,6 +180,13 @@ async def test_bad_messages_get_clear_errors():
     await receive_type(comm, "view")
     await comm.send_to(text_data="not json")
     assert (await receive_type(comm, "error"))["code"] == "invalid"
+    # Nested deeper than Python's parser goes (under the size limit): an error, and
+    # the socket stays open.
+    for text in ("[" * 30000, "1" * 5000):
+        await comm.send_to(text_data=text)
+        assert (await receive_type(comm, "error"))["code"] == "invalid"
+    await comm.send_json_to({"action": "ping"})
+    assert (await receive_type(comm, "pong"))["t"] == "pong"
     await comm.send_json_to(["a list"])
     assert (await receive_type(comm, "error"))["code"] == "invalid"
     await comm.send_json_to({"action": "launch"})

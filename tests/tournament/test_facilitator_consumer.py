@@ -207,6 +207,8 @@ async def test_facilitator_socket_answers_bad_messages_and_limits_floods():
     }
     await comm.send_json_to({"action": "delete_everything"})
     assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
+    await comm.send_to(text_data="[" * 30000)  # deeper than the parser goes
+    assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
     await drain(comm)
     await asyncio.sleep(1.1)  # a fresh one-second window
     for _ in range(40):

@@ -320,6 +320,7 @@ def test_bad_document_from_file(tmp_path):
         (b'{"tables": [], "tables": []}', 'duplicate member "tables"'),
         (b'{"tables": [{"number": 1, "number": 2, "players": []}]}', 'duplicate member "number"'),
         (b"[" * 100000 + b"]" * 100000, "JSON"),
+        (b'{"tables": ' + b"1" * 5000 + b"}", "more than 4,300 digits"),
     ],
     ids=[
         "empty",
@@ -332,6 +333,7 @@ def test_bad_document_from_file(tmp_path):
         "dup tables",
         "dup number",
         "deep",
+        "long number",
     ],
 )
 def test_bad_bytes(raw, fragment):

@@ -189,8 +189,18 @@ def test_check_export_command_line_needs_no_django(tmp_path):
     assert out.returncode == 1
     assert "game 2 (round 1, table 1, game 1): MISMATCH — tricks won" in out.stdout
 
-    bad.write_text("{not json")
-    assert run_module("tournament.check_export", str(bad)).returncode == 2
+    for text, words in [
+        ("{not json", "is not valid JSON"),
+        ("[" * 100000, "is not valid JSON: it is nested too deeply"),
+        ('{"schema": ' + "1" * 5000 + "}", "more than 4,300 digits"),
+    ]:
+        bad.write_text(text)
+        refused = run_module("tournament.check_export", str(bad))
+        assert refused.returncode == 2 and words in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+    # A byte-order mark (a file re-saved by a Windows editor) is read.
+    path.write_text("\ufeff" + path.read_text())
+    assert run_module("tournament.check_export", str(path)).returncode == 0
     assert run_module("tournament.check_export", str(tmp_path / "missing.json")).returncode == 2
 
 
