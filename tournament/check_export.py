@@ -147,11 +147,13 @@ def compare_five_tricks_result(game: dict, players: list, out: dict, check: Game
         check.problems.append(f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}")
 
 
+def _label(game: dict) -> str:
+    return f"round {game.get('round')}, table {game.get('table')}, game {game.get('number')}"
+
+
 def check_game(game: dict) -> GameCheck:
     """Replay one exported game and compare with its stored result."""
-    check = GameCheck(
-        game.get("id"), f"round {game.get('round')}, table {game.get('table')}, game {game.get('number')}"
-    )
+    check = GameCheck(game.get("id"), _label(game))
     if game.get("kind", "five_tricks") != "five_tricks":
         return check_kind_game(game, check)
     try:
@@ -218,11 +220,41 @@ def check_document(doc: object) -> list[GameCheck]:
     games = doc.get("games")
     if not isinstance(games, list):
         raise ExportError("The export has no list of games.")
-    return [check_game(g) if isinstance(g, dict) else _not_a_game(i) for i, g in enumerate(games)]
+    return [_checked(i, g) for i, g in enumerate(games)]
 
 
-def _not_a_game(i: int) -> GameCheck:
-    return GameCheck(f"#{i}", "?", problems=["not a game record"])
+# The fields the checks read, by the type a workshop export gives them.
+_SHAPES = {
+    "players": (list, "a list"),
+    "tricks": (list, "a list"),
+    "tricks_won": (list, "a list"),
+    "scores": (list, "a list"),
+    "winners": (list, "a list"),
+    "actions": (list, "a list"),
+    "unawarded_trick": ((dict, type(None)), "an object or null"),
+}
+
+
+def _checked(i: int, game: object) -> GameCheck:
+    """One game's check; a record an export would never hold is a mismatch that says
+    which field is wrong, never a traceback."""
+    if not isinstance(game, dict):
+        return GameCheck(f"#{i}", "?", problems=["not a game record"])
+    wrong = [
+        f"its {key} is not {what}"
+        for key, (kinds_, what) in _SHAPES.items()
+        if key in game and not isinstance(game[key], kinds_)
+    ]
+    if wrong:
+        return GameCheck(game.get("id", f"#{i}"), _label(game), problems=wrong)
+    try:
+        return check_game(game)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+        return GameCheck(
+            game.get("id", f"#{i}"),
+            _label(game),
+            problems=[f"the game record cannot be read ({type(exc).__name__}: {exc})"],
+        )
 
 
 def run(path: str, out=None, err=None) -> int:

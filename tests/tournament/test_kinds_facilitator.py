@@ -298,6 +298,30 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
         call_command("check_export", str(path), stdout=io.StringIO())
     assert exit_.value.code == check_export.EXIT_MISMATCH
 
+    # A record garbled field by field is a mismatch saying what is wrong, never a
+    # traceback (nor an exit status that says the file could not be read).
+    garbage = ["x", 5, None, [], {}, [None], [["x"]], [{"cards": 5, "payload": "x"}]]
+    essential = {"players", "winners", "seed", "state", "replay"} | (
+        {"tricks", "tricks_won"} if key == "five_tricks" else {"scores", "actions"}
+    )
+    for field in sorted(k for k in by_id[won.pk] if k != "id"):
+        for junk in garbage:
+            garbled = json.loads(json.dumps(doc))
+            next(g for g in garbled["games"] if g["id"] == won.pk)[field] = junk
+            line = next(
+                c.line() for c in check_export.check_document(garbled) if c.game_id == won.pk
+            )
+            older_export = field == "replay" and junk is None  # noted, not wrong
+            if field in essential and junk != by_id[won.pk][field] and not older_export:
+                assert "MISMATCH" in line, (field, junk, line)
+    for field in ("tricks", "actions"):
+        for junk in garbage:
+            garbled = json.loads(json.dumps(doc))
+            records = next(g for g in garbled["games"] if g["id"] == won.pk).get(field)
+            if records:
+                records[0] = junk
+                check_export.check_document(garbled)  # raises nothing
+
     # ---- every game carries its input for `python -m games replay`, and the
     # command's result is the stored one
     for g in doc["games"]:
