@@ -86,6 +86,10 @@ def join(request):
         # A phone whose seat is gone (moved with the PIN, or removed) says so.
         lost = player is None and token is not None
         return _join_page(request, code=code, lost_seat=lost)
+    if player is not None and player.workshop.code == code:
+        # This phone has a seat here already (Back, then Join again): it keeps it,
+        # rather than leaving a seated player behind that nobody plays.
+        return redirect("play")
     name = request.POST.get("name", "")
     error = _join_limited(request, code) or _guessing(request, code=code)
     if error is None and not request.POST.get("same_name_ok"):

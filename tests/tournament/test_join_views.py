@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import Client
-from tournament_helpers import make_workshop
+from tournament_helpers import make_workshop, to_scored_round
 
 from tournament import names, services
 from tournament.identity import COOKIE
@@ -160,10 +160,10 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
 def test_joining_is_rate_limited_per_address(settings):
     settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
     workshop = make_workshop(players=0)
-    client = Client(REMOTE_ADDR="10.9.9.9")
-    for i in range(3):
-        assert client.post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
-    r = client.post("/join", {"code": workshop.code, "name": "P4"})
+    for i in range(3):  # three phones behind one address
+        phone = Client(REMOTE_ADDR="10.9.9.9")
+        assert phone.post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
+    r = Client(REMOTE_ADDR="10.9.9.9").post("/join", {"code": workshop.code, "name": "P4"})
     assert r.status_code == 400 and "Too many join attempts from this network" in r.content.decode()
     assert Player.objects.count() == 3
     # Another address is not affected.
@@ -188,3 +188,52 @@ def test_joining_is_rate_limited_per_workshop(settings):
     r = Client(REMOTE_ADDR="10.0.0.99").post("/join", {"code": workshop.code, "name": "P9"})
     assert r.status_code == 400 and "Many people are joining" in r.content.decode()
     assert Player.objects.count() == 2
+
+
+def test_a_phone_with_a_seat_that_joins_again_keeps_its_seat():
+    """Back to the join page, then Join again (or a double submit): the phone's own
+    seat, not a second player whose seat nobody plays."""
+    workshop = make_workshop(players=0)
+    phone = Client()
+    assert phone.post("/join", {"code": workshop.code, "name": "Rhea"}).status_code == 302
+    for data in ({"name": "Rhea", "same_name_ok": "1"}, {"name": "Sam"}):
+        again = phone.post("/join", {"code": workshop.code, **data})
+        assert again.status_code == 302 and again["Location"] == "/play/"
+    assert list(Player.objects.values_list("name", flat=True)) == ["Rhea"]
+    assert "Rhea" in phone.get("/play/").content.decode()
+
+
+@pytest.mark.parametrize("typed", ["１２３４", "١٢٣٤", " 1234 "])
+def test_a_pin_typed_in_other_digits_is_the_pin(typed):
+    """A phone keyboard may type full-width or Arabic-Indic digits."""
+    workshop = make_workshop(players=0)
+    Client().post("/join", {"code": workshop.code, "name": "Zoë"})
+    Player.objects.update(pin="1234")
+    ok = Client().post("/join/rejoin", {"code": workshop.code, "name": "Zoë", "pin": typed})
+    assert ok.status_code == 302 and ok["Location"] == "/play/"
+
+
+@pytest.mark.parametrize("typed", ["é", "12a4", "", "１２３"])
+def test_a_pin_that_is_not_the_digits_is_refused_clearly(typed):
+    workshop = make_workshop(players=0)
+    Client().post("/join", {"code": workshop.code, "name": "Zoë"})
+    before = list(Player.objects.values_list("token", "pin"))
+    r = Client().post("/join/rejoin", {"code": workshop.code, "name": "Zoë", "pin": typed})
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert "digits shown at the bottom of your old screen" in page or "do not match" in page
+    assert list(Player.objects.values_list("token", "pin")) == before
+
+
+def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin():
+    workshop = make_workshop(players=4, tables=1)
+    to_scored_round(workshop)
+    player = Player.objects.filter(workshop=workshop, is_bot=False).first()
+    old_pin = player.pin
+    services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
+    r = Client().post(
+        "/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin}
+    )
+    assert r.status_code == 400 and "do not match" in r.content.decode()
+    player.refresh_from_db()
+    assert player.has_left and player.table_id is None

@@ -77,8 +77,8 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
     again, and their phone, finding no player behind its cookie, returns to the
     join page. Later their games must stay in the record, so the seat is removed
     as when a player leaves with the "skip" policy (the game in progress at their
-    table is cut and redealt without them), their device's token stops working and
-    their socket is closed.
+    table is cut and redealt without them), their device's token and their rejoin PIN
+    stop working and their socket is closed.
     """
     workshop = lock_workshop(workshop_id)
     player = _lock_member(workshop, player_id)
@@ -96,5 +96,6 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
     if player.has_left:
         raise InvalidInput(f"{player.name} has already left the workshop.")
     player_leave(player_id=player.pk, policy=LeavePolicy.SKIP)
-    Player.objects.filter(pk=player.pk).update(token=names.new_token(), connected=False)
+    # No PIN either: a removed player cannot take the seat back by rejoining.
+    Player.objects.filter(pk=player.pk).update(token=names.new_token(), pin="", connected=False)
     broadcast.player_replaced_on_commit(player_id=player.pk, removed=True)

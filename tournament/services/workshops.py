@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max
@@ -539,13 +540,19 @@ def player_rejoin(*, code, name, pin) -> Player:
     if not isinstance(name, str) or not isinstance(pin, str):
         raise InvalidInput("Give your name and the PIN from your old screen.")
     key = names.name_key(" ".join(name.split()))
+    # A phone's keyboard may type full-width digits ("１２３４"): they are the PIN's.
+    pin = unicodedata.normalize("NFKC", pin).strip()
+    pin = "".join(str(unicodedata.decimal(c, c)) for c in pin)  # and "١٢٣٤" too
+    if not (pin.isascii() and pin.isdigit()):
+        raise InvalidInput("The PIN is the digits shown at the bottom of your old screen.")
     lock_workshop(workshop_id)
     candidates = [
         p
         for p in Player.objects.select_for_update(no_key=True).filter(workshop_id=workshop_id, is_bot=False)
         if names.name_key(p.name) == key
     ]
-    player = next((p for p in candidates if secrets.compare_digest(p.pin, pin.strip())), None)
+    # A removed player's PIN is "" (roster.player_kick), which no typed PIN matches.
+    player = next((p for p in candidates if p.pin and secrets.compare_digest(p.pin, pin)), None)
     if player is None:
         raise InvalidInput("That name and PIN do not match a player in this workshop.")
     old = player.pk
