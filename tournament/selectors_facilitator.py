@@ -170,6 +170,7 @@ def panel(workshop: Workshop, now=None) -> dict:
         # A conference's roster, once play begins, is folded: metres of rows otherwise.
         "roster_folded": len(roster) > ROSTER_UNFOLDED and workshop.phase != Phase.LOBBY,
         "left": [p for p in players if p.has_left and p.table_id is None],
+        "unseated": [p.name for p in players if p.table_id is None and not p.has_left],
         "humans": humans,
         "bots": sum(1 for p in players if p.is_bot),
         "tables": [

@@ -319,6 +319,21 @@ def test_panel_shows_roster_code_and_secret_sheets_collapsed(owner, fac):
     assert 'id="do-start-study"' in html
 
 
+def test_the_roster_says_who_is_not_seated_yet(owner, fac):
+    """Eve joined after the bots filled the tables: the counts read 4/4, so the panel
+    says she has no seat yet and where she will get one."""
+    w = owned(owner, players=3, tables=2, seats=4, bots_enabled=True)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert "Not seated yet: P01, P02, P03." in html
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    assert 'id="unseated"' not in text(fac.get(f"/workshops/{w.pk}/"))
+    services.player_join(workshop_id=w.pk, name="Eve")
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert "Not seated yet: Eve." in html and "in bots' seats when the tables are full" in html
+    assert html.count("Table 1: 4/4") == 1 and html.count("Table 2: 4/4") == 1
+
+
 def test_lobby_controls_in_order(owner, fac):
     w = owned(owner, players=7, tables=2, seats=4, bots_enabled=True)
     # Joining lock and unlock

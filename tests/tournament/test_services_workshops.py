@@ -424,6 +424,41 @@ def test_bots_fill_waits_for_the_people_who_joined_to_be_seated():
     assert len(services.bots_fill(workshop_id=w.pk)) == 2
 
 
+def test_people_who_join_after_the_bots_take_bots_seats():
+    """The tables were full of bots when Eve and Fay joined: starting the study (or
+    balancing the tables) gives them bots' seats instead of a fifth seat at a table
+    of four, and the bots that gave way are gone; more bots get the free letters."""
+    for seat_them in ("study", "balance"):
+        w = make_workshop(players=5, tables=3, seats=4, bots_enabled=True)
+        services.players_seat_home(workshop_id=w.pk)
+        assert len(services.bots_fill(workshop_id=w.pk)) == 7
+        for name in ("Eve", "Fay"):
+            services.player_join(workshop_id=w.pk, name=name)
+        if seat_them == "study":
+            services.workshop_start_study(workshop_id=w.pk)
+        else:
+            services.players_seat_home(workshop_id=w.pk)
+        sizes = [len(seated(t)) for t in tables_of(w)]
+        assert sizes == [4, 4, 4], (seat_them, sizes)
+        for t in tables_of(w):
+            assert sorted(p.seat for p in seated(t)) == [0, 1, 2, 3]
+            assert all(p.rules == t.rules and p.home_table_id == t.pk for p in seated(t))
+        assert Player.objects.filter(workshop=w, is_bot=True).count() == 5
+        humans = Player.objects.filter(workshop=w, is_bot=False)
+        assert humans.count() == 7 and not humans.filter(table=None).exists()
+        if seat_them == "study":
+            # The bots that gave way left a tables' worth of people: the people are
+            # spread over the tables, not put together at one.
+            assert max(sum(not p.is_bot for p in seated(t)) for t in tables_of(w)) == 3
+    w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    Player.objects.filter(workshop=w, name="Bot B").delete()  # it gave way to someone
+    services.bots_fill(workshop_id=w.pk)
+    bot_names = Player.objects.filter(workshop=w, is_bot=True).values_list("name", flat=True)
+    assert sorted(bot_names) == ["Bot A", "Bot B", "Bot C", "Bot D", "Bot E"]
+
+
 def test_bots_remove_frees_every_bot_seat_in_the_lobby_only():
     w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
     services.players_seat_home(workshop_id=w.pk)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import unicodedata
+from collections import Counter
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max
@@ -334,7 +336,8 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
 
     Automatic: players in join order dealt round the tables, so table sizes differ
     by at most one. `assignment` maps player ids to table numbers (the facilitator's
-    choice); players it leaves out are placed automatically.
+    choice); players it leaves out are placed automatically. Bots beyond the seats
+    (people joined after them) are removed.
     """
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
@@ -357,6 +360,13 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
             if isinstance(number, bool) or not isinstance(number, int) or number not in by_number:
                 raise InvalidInput(f"There is no table {number}.")
             chosen[pid] = by_number[number]
+    # People who joined after the bots filled the tables take bots' seats: the bots
+    # the seats cannot hold go (the last made first; nothing was played yet).
+    surplus = len(players) - len(tables) * workshop.seats_per_table
+    spare = [p for p in reversed(players) if p.is_bot and p.pk not in chosen][: max(0, surplus)]
+    if spare:
+        Player.objects.filter(pk__in=[b.pk for b in spare]).delete()
+        players = [p for p in players if p not in spare]
     sizes = {t.pk: 0 for t in tables}
     for table in chosen.values():
         sizes[table.pk] += 1
@@ -382,12 +392,37 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
 
 
 def seat_unseated(workshop: Workshop) -> None:
-    """Seat anyone who joined after the seating, at the smallest table. Caller holds the locks."""
+    """Seat anyone who joined after the seating. Caller holds the locks.
+
+    In the lobby a person who joined after the bots filled the tables takes a bot's
+    seat (the bot goes: nothing was played yet); otherwise the smallest table."""
     for player in workshop.players.filter(table__isnull=True, has_left=False).order_by(
         "join_order"
     ):
-        table, _ = _smallest_table(workshop)
-        _seat(player, table, home=True)
+        bot = _bot_to_give_way(workshop) if workshop.phase == Phase.LOBBY else None
+        if bot is None:
+            table, _ = _smallest_table(workshop)
+            _seat(player, table, home=True)
+            continue
+        table, seat = bot.table, bot.seat
+        bot.delete()
+        player.table = player.home_table = table
+        player.rules, player.seat = table.rules, seat
+        player.save(update_fields=["table", "home_table", "rules", "seat"])
+        bump_table(table)
+
+
+def _bot_to_give_way(workshop: Workshop) -> Player | None:
+    """A seated bot at the table with the fewest people (then the most bots), locked."""
+    seated = workshop.players.filter(table__isnull=False, has_left=False)
+    people = Counter(seated.filter(is_bot=False).values_list("table_id", flat=True))
+    bots = list(seated.filter(is_bot=True).select_related("table").order_by("-seat"))
+    if not bots:
+        return None
+    per_table = Counter(b.table_id for b in bots)
+    bot = min(bots, key=lambda b: (people[b.table_id], -per_table[b.table_id], b.table.number))
+    Table.objects.select_for_update(no_key=True).get(pk=bot.table_id)
+    return bot
 
 
 def _letters(n: int) -> str:
@@ -419,11 +454,14 @@ def bots_fill(*, workshop_id: int) -> list[Player]:
         )
     tables = lock_tables(workshop_id)
     created = []
+    # The first free letters: a bot that gave its seat to a person left a gap.
+    taken = set(workshop.players.filter(is_bot=True).values_list("name", flat=True))
+    letters = (f"Bot {_letters(n)}" for n in itertools.count())
     for table in tables:
         seated = Player.objects.filter(table=table).count()
         for _ in range(max(0, workshop.seats_per_table - seated)):
-            n = workshop.players.filter(is_bot=True).count()
-            bot = _add_player(workshop, f"Bot {_letters(n)}", is_bot=True)
+            name = next(name for name in letters if name not in taken)
+            bot = _add_player(workshop, name, is_bot=True)
             _seat(bot, table, home=True)
             created.append(bot)
         bump_table(table)
