@@ -302,6 +302,8 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "games_done": games_done[table.pk],
                 "game": glance,
                 "score_label": kind.score_label,
+                # Seated but too few to deal a game: the table sits idle until more come.
+                "needs": kind.min_seats if 0 < len(seated[table.pk]) < kind.min_seats else None,
             }
         )
     return out

@@ -685,3 +685,25 @@ def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
     services.players_seat_home(workshop_id=small.pk)
     services.workshop_start_study(workshop_id=small.pk)
     assert 'id="roster-fold"' not in text(fac.get(f"/workshops/{small.pk}/"))
+
+
+def test_a_table_too_small_for_a_game_says_so_on_the_panel_and_the_phone(owner, fac):
+    """Three students at two tables: the one alone at table 2 gets no game all round.
+    The monitor says why and what to do; the phone says to wait, not nothing."""
+    from django.template.loader import render_to_string
+    from django.utils import timezone
+
+    from tournament import selectors
+
+    w = owned(owner, players=3, tables=2)
+    to_scored_round(w)
+    alone = Player.objects.get(table=tables_of(w)[1])
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    card = html.split('data-table="2"')[1].split("</article>")[0]
+    assert "No game: Five Tricks needs at least 2 players here." in card
+    assert "needs at least" not in html.split('data-table="2"')[0].split('id="fac-monitor"')[1]
+    phone = render_to_string("play/_screen.html", selectors.player_screen(alone.pk, timezone.now()))
+    assert "A game needs at least 2 players at this table." in phone
+    other = Player.objects.filter(table=tables_of(w)[0]).first()
+    phone = render_to_string("play/_screen.html", selectors.player_screen(other.pk, timezone.now()))
+    assert "needs at least" not in phone
