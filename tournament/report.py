@@ -238,9 +238,15 @@ def reveal(doc: dict) -> dict:
                 "sections": [s for s in text["sections"] if s["heading"] in REVEAL_SECTIONS],
             }
         )
-    distinct = len({TrickRules.from_dict(t["rules"]) for t in tables})
-    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": distinct,
-            "tables": [t["number"] for t in tables]}
+    sheet_of = _sheet_numbers(tables, TrickRules.from_dict)
+    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": len(set(sheet_of.values())),
+            "tables": [t["number"] for t in tables], "sheet_of": sheet_of}
+
+
+def _sheet_numbers(tables: list[dict], rules_of) -> dict[int, int]:
+    """{table number: which of the different sheets it played}: equal rules, equal number."""
+    seen: dict = {}
+    return {t["number"]: seen.setdefault(rules_of(t["rules"]), len(seen)) for t in tables}
 
 
 def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
@@ -283,9 +289,9 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
         }
         for t in tables
     ]
-    distinct = len({kind.rules_from_dict(t["rules"]) for t in tables})
-    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": distinct,
-            "tables": [t["number"] for t in tables], "full_sheets": True}
+    sheet_of = _sheet_numbers(tables, kind.rules_from_dict)
+    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": len(set(sheet_of.values())),
+            "tables": [t["number"] for t in tables], "full_sheets": True, "sheet_of": sheet_of}
 
 
 # ---------------------------------------------------------------- 2. movement
@@ -908,11 +914,18 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
             expect.append(
                 f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}."
             )
-    ups = sum(1 for m in mov["moves"] if m["direction"] == "up")
-    if mov["moves"]:
+    sheet_of = rev["sheet_of"]
+    across = [m for m in mov["moves"] if sheet_of.get(m["from"]) != sheet_of.get(m["to"])]
+    ups = sum(1 for m in across if m["direction"] == "up")
+    if across:
         expect.append(
-            f"{_plural(ups, 'move')} up and {_plural(len(mov['moves']) - ups, 'move')} down took "
+            f"{_plural(ups, 'move')} up and {_plural(len(across) - ups, 'move')} down took "
             "players to tables with other rules."
+        )
+    if len(across) < len(mov["moves"]):
+        same = len(mov["moves"]) - len(across)
+        expect.append(
+            f"{_plural(same, 'move')} took players to a table with the same rules as the one they left."
         )
     return expect
 
@@ -1046,7 +1059,11 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             f"Players adapted (changed their claim) {adapted} times and held their claim "
             f"{held} times{why_text}."
         )
-    adapters = sorted((p for p in players if p["adapted"]), key=lambda p: (-p["adapted"], p["name"].lower()))[:3]
+    # People, not the bots: the class talks about its own.
+    adapters = sorted(
+        (p for p in players if p["adapted"] and not p["bot"]),
+        key=lambda p: (-p["adapted"], p["name"].lower()),
+    )[:3]
     if adapters:
         act.append("Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters]) + ".")
 

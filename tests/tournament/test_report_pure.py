@@ -357,3 +357,37 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
     ]
     assert res[0]["moved"] and not res[1]["moved"]
     assert [p["moved"] for p in res[1]["tables"][0]["players"]] == ["not applied"] * 2
+
+
+def test_the_guide_counts_only_moves_between_different_rules_as_such():
+    """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
+    doc = {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Same sheets"},
+        "tables": [
+            {"number": n, "preset": p, "rules": PRESETS[p].to_dict()}
+            for n, p in [(1, "guide-1"), (2, "guide-1"), (3, "guide-2")]
+        ],
+        "players": [
+            {"id": pid, "name": f"P{pid}", "join_order": pid, "home_table": 2,
+             "is_bot": False, "has_left": False}
+            for pid in (1, 2, 3)
+        ],
+        "rounds": [
+            {
+                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                "seatings": [{"player": p, "table": 2, "seat": p - 1} for p in (1, 2, 3)],
+                "moves": [
+                    {"player": 1, "from": 2, "to": 3, "edited": False},
+                    {"player": 2, "from": 2, "to": 1, "edited": False},
+                ],
+                "movement_applied_at": "2026-11-25T10:20:00+00:00",
+            }
+        ],
+        "games": [],
+        "gestures": [],
+    }
+    expect = next(q for q in report.build_report(doc)["guide"] if q["id"] == "expect")["data"]
+    assert "1 move up and 0 moves down took players to tables with other rules." in expect
+    assert "1 move took players to a table with the same rules as the one they left." in expect
+    assert "3 tables played 2 different sheets." in expect
