@@ -413,7 +413,12 @@ def results(doc: dict, ix: Index) -> list[dict]:
         tables = []
         for n in ix.tables:
             games = sorted(by_round_table.get((r["number"], n), []), key=lambda g: g["number"])
-            if not games:
+            # Also at the table without a game: seated at the start and waiting for
+            # the next deal (or too few to deal to), or joined during the round
+            # (movement moves them too).
+            at_table = [s["player"] for s in r["seatings"] if s["table"] == n]
+            at_table += [m["player"] for m in r["moves"] if m["from"] == n]
+            if not games and not at_table:
                 continue
             won: Counter = Counter()
             tricks: Counter = Counter()
@@ -447,6 +452,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "disputes": len(g["disputes"]),
                     }
                 )
+            order += [pid for pid in dict.fromkeys(at_table) if pid not in order]
             rows = []
             for pid in order:
                 direction, edited = moved.get(r["number"], {}).get(pid, ("", False))

@@ -391,3 +391,53 @@ def test_the_guide_counts_only_moves_between_different_rules_as_such():
     assert "1 move up and 0 moves down took players to tables with other rules." in expect
     assert "1 move took players to a table with the same rules as the one they left." in expect
     assert "3 tables played 2 different sheets." in expect
+
+
+def test_results_list_who_sat_at_a_table_without_playing_a_game():
+    """Finn joined during round 1 and sat at table 2 waiting for the next deal; Gil sat
+    alone at table 1 (too few for a game). Movement moved both: the results list
+    them, with no game won, not only the players of the table's games."""
+    doc = {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Late"},
+        "tables": [
+            {"number": n, "preset": p, "rules": PRESETS[p].to_dict()}
+            for n, p in [(1, "guide-1"), (2, "guide-2")]
+        ],
+        "players": [
+            {"id": pid, "name": name, "join_order": pid, "home_table": 2,
+             "is_bot": False, "has_left": False}
+            for pid, name in [(1, "Ana"), (2, "Bob"), (3, "Finn"), (4, "Gil")]
+        ],
+        "rounds": [
+            {
+                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                "seatings": [
+                    {"player": 1, "table": 2, "seat": 0},
+                    {"player": 2, "table": 2, "seat": 1},
+                    {"player": 4, "table": 1, "seat": 0},
+                ],
+                "moves": [
+                    {"player": 1, "from": 2, "to": 1, "edited": False},
+                    {"player": 3, "from": 2, "to": 1, "edited": False},
+                    {"player": 4, "from": 1, "to": 2, "edited": False},
+                ],
+                "movement_applied_at": "2026-11-25T10:20:00+00:00",
+            }
+        ],
+        "games": [
+            {"id": 1, "round": 1, "number": 1, "table": 2, "players": [1, 2], "state": "over",
+             "tricks_won": [3, 2], "winners": [1], "tricks": [], "disputes": []},
+        ],
+        "gestures": [],
+    }
+    res = report.results(doc, report.Index(doc))
+    by_table = {t["table"]: t for t in res[0]["tables"]}
+    assert [(p["name"], p["games_won"], p["games_played"], p["moved"])
+            for p in by_table[2]["players"]] == [
+        ("Ana", 1, 1, "down"), ("Bob", 0, 1, ""), ("Finn", 0, 0, "down"),
+    ]
+    assert [(p["name"], p["games_played"], p["moved"]) for p in by_table[1]["players"]] == [
+        ("Gil", 0, "up"),
+    ]
+    assert by_table[1]["games_played"] == 0

@@ -220,3 +220,18 @@ def test_an_export_taken_mid_round_checks_ok():
     bad = [c for c in check_export.check_document(doc) if not c.ok]
     assert [c.game_id for c in bad] == [playing[0]["id"]], [c.line() for c in bad]
     assert "a game in progress has stored results" in bad[0].line()
+
+
+def test_a_player_alone_at_a_table_is_in_the_rounds_results(fac, owner):
+    """Three players, two tables: the one alone at table 2 played no game, and
+    movement moved them all the same; the report's results list them too."""
+    w = make_workshop(players=3, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    alone = Player.objects.get(table=tables_of(w)[1])
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    results = html.split('id="results"')[1]
+    table2 = results.split("<caption>Table 2: 0 games.")[1].split("</table>")[0]
+    assert alone.name in table2
