@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from tournament import gamestate
@@ -48,6 +48,21 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
     # In a dispute the wait is the longer of the two (BARNGA_BOT_DISPUTE_DELAY).
     dispute_delay = max(delay, timedelta(seconds=BOT_DISPUTE_DELAY_SECONDS))
     report = TickReport()
+    # Claim time limits first: one that ran out before its round did decides its
+    # trick (the rules' time-out), though the tick comes after both; one that would
+    # run out after the round's end is cut with the round.
+    for game_id in (
+        Game.objects.filter(
+            state=GameState.PLAYING, claim_deadline__lte=now, round__state=RoundState.RUNNING
+        )
+        .filter(claim_deadline__lte=F("round__deadline"))
+        .values_list("pk", flat=True)
+    ):
+        try:
+            if services.game_claim_timeout(game_id=game_id, at=now) is not None:
+                report.claims_timed_out.append(game_id)
+        except ServiceError:  # one table's trouble must not stop the other tables' clocks
+            log.exception("claim time-out of game %s", game_id)
     for round_id in Round.objects.filter(state=RoundState.RUNNING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
@@ -58,14 +73,6 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
                 log.info("round %s finalised by timer (pid %s)", round_id, os.getpid())
         except ServiceError:
             log.exception("finalising round %s", round_id)
-    for game_id in Game.objects.filter(
-        state=GameState.PLAYING, claim_deadline__lte=now, round__state=RoundState.RUNNING
-    ).values_list("pk", flat=True):
-        try:
-            if services.game_claim_timeout(game_id=game_id, at=now) is not None:
-                report.claims_timed_out.append(game_id)
-        except ServiceError:  # one table's trouble must not stop the other tables' clocks
-            log.exception("claim time-out of game %s", game_id)
     report.bot_actions = _bots_act(now, delay, dispute_delay)
     report.autopilot_rounds = _autopilot(now)
     return report

@@ -327,6 +327,27 @@ def test_claims_time_out_by_the_tick_clock():
     assert rec.winner == verdict(state, tables_of(w)[0].rules)
 
 
+def test_a_claim_time_limit_that_ran_out_before_the_round_did_decides_the_trick():
+    """The tick runs once a second: when a dispute's time ran out 0.6 s before the
+    round's, the next tick sees both. The dispute ended first, so its trick goes to
+    the most-claimed seat; one whose time would run out after the round's is cut."""
+    w = make_workshop(players=8, tables=2, dispute_seconds=20)
+    rnd = to_scored_round(w)
+    first, second = tables_of(w)
+    game = set_seat_sheets(first, [HIGH, HIGH, HIGH, LOW])
+    open_dispute(game)
+    other = set_seat_sheets(second, [HIGH, HIGH, HIGH, LOW])
+    open_dispute(other)
+    deadline = fresh(rnd).deadline
+    Game.objects.filter(pk=game.pk).update(claim_deadline=deadline - timedelta(seconds=0.6))
+    Game.objects.filter(pk=other.pk).update(claim_deadline=deadline + timedelta(seconds=0.3))
+    report = timers.tick(now=after(deadline, 0.5))
+    assert report.claims_timed_out == [game.pk] and report.rounds_finalised == [rnd.pk]
+    decided = Dispute.objects.get(game=game)
+    assert decided.resolution == "timeout" and decided.winner is not None
+    assert Dispute.objects.get(game=other).resolution == "cut"
+
+
 # ------------------------------------------------------------------ a workshop of bots
 
 
