@@ -92,6 +92,8 @@ def test_rename_changes_the_name_and_bumps_versions():
         (None, "must be text"),
         ("p02", "already called"),  # another player's name, ignoring case
         ("P01", "already has that name"),
+        ("Bot Z", "a name the computer players get"),  # a person would read as a bot
+        ("bot", "a name the computer players get"),
     ],
 )
 def test_rename_refusals_change_nothing(name, error):

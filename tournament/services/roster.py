@@ -56,6 +56,8 @@ def player_rename(*, workshop_id: int, player_id: int, name) -> Player:
         raise InvalidInput(str(exc)) from None
     if clean == player.name:
         raise InvalidInput(f"{player.name} already has that name.")
+    if names.reserved_for_bots(clean) and not player.is_bot:
+        raise InvalidInput(f"“{clean}” is a name the computer players get: choose another.")
     key = names.name_key(clean)
     others = workshop.players.exclude(pk=player.pk).values_list("name", flat=True)
     if any(names.name_key(n) == key for n in others):
