@@ -168,6 +168,11 @@ class WorkshopForm(forms.Form):
         choices=Mode.choices,
         initial=Mode.BARNGA,
         widget=forms.RadioSelect,
+        help_text="For "
+        + " and ".join(k.title for k in kinds.KINDS.values() if k.per_seat_rules)
+        + ". In "
+        + " and ".join(k.title for k in kinds.KINDS.values() if not k.per_seat_rules)
+        + " the table's sheet always decides.",
     )
     table_count = forms.IntegerField(
         label="Number of tables",
@@ -205,7 +210,10 @@ class WorkshopForm(forms.Form):
         initial=45,
         min_value=LIMITS["dispute_seconds"][0],
         max_value=LIMITS["dispute_seconds"][1],
-        help_text="Seconds before the most-claimed card wins a disputed trick.",
+        help_text=f"Seconds before the most-claimed card wins a disputed trick "
+        f"({LIMITS['dispute_seconds'][0]} to {LIMITS['dispute_seconds'][1]}; "
+        + " and ".join(k.title for k in kinds.KINDS.values() if k.records_tricks)
+        + " in Barnga mode).",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     sheet_mode = forms.ChoiceField(

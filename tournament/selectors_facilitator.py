@@ -161,6 +161,8 @@ def panel(workshop: Workshop, now=None) -> dict:
     ctx = {
         "workshop": workshop,
         "game_title": kind.title,
+        "per_seat_rules": kind.per_seat_rules,
+        "claims": kind.records_tricks,  # players claim trick winners (and dispute them)
         "phase": workshop.phase,
         "phase_label": Phase(workshop.phase).label,
         "round": _clock(rnd, now),

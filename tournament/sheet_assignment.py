@@ -71,8 +71,11 @@ def check_assignment(rules: list[TrickRules]) -> list[str]:
     warnings = []
     for i in range(len(rules) - 1):
         d = knob_difference(rules[i], rules[i + 1])
-        if d < MIN_NEIGHBOUR_DIFF:
-            warnings.append(f"Tables {i + 1} and {i + 2} differ in only {d} knob(s).")
+        if 0 < d < MIN_NEIGHBOUR_DIFF:  # equal rules get their own warning below
+            warnings.append(
+                f"Tables {i + 1} and {i + 2} differ in only {d} rule{'s' if d != 1 else ''}: "
+                f"neighbouring tables usually differ in {MIN_NEIGHBOUR_DIFF}."
+            )
     for i in range(len(rules)):
         for j in range(i + 1, len(rules)):
             if rules[i] == rules[j]:

@@ -192,7 +192,7 @@ def _rename(workshop, data):
 @action("seat-auto")
 def _seat_auto(workshop, data):
     seated = services.players_seat_home(workshop_id=workshop.pk)
-    return f"{len(seated)} players seated, tables balanced."
+    return f"{_players_text(len(seated))} seated, tables balanced."
 
 
 @action("seat")
@@ -203,7 +203,11 @@ def _seat(workshop, data):
         if key.startswith("home_") and value:
             assignment[_int(key[5:], "a player")] = _int(value, "a table")
     seated = services.players_seat_home(workshop_id=workshop.pk, assignment=assignment)
-    return f"{len(seated)} players seated at their home tables."
+    return f"{_players_text(len(seated))} seated at their home tables."
+
+
+def _players_text(n: int) -> str:
+    return f"{n} player{'s' if n != 1 else ''}"
 
 
 def _bots_text(n: int, done: str, none: str) -> str:

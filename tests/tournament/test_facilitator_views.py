@@ -707,3 +707,24 @@ def test_a_table_too_small_for_a_game_says_so_on_the_panel_and_the_phone(owner, 
     other = Player.objects.filter(table=tables_of(w)[0]).first()
     phone = render_to_string("play/_screen.html", selectors.player_screen(other.pk, timezone.now()))
     assert "needs at least" not in phone
+
+
+def test_seating_one_player_says_one_player(owner, fac):
+    w = owned(owner, players=1, tables=2)
+    assert message_of(do(fac, w, "seat-auto", htmx=True)) == "1 player seated, tables balanced."
+    w2 = owned(owner, players=2, tables=2)
+    assert message_of(do(fac, w2, "seat", htmx=True)) == "2 players seated at their home tables."
+
+
+def test_the_settings_line_names_the_mode_only_where_it_decides_something(owner, fac):
+    """3 Tricks and 7Up7Down play by the table's sheet whatever the mode, and have no
+    claims to time out: their settings say so, not 'Barnga (players claim …)'."""
+    five = owned(owner, players=0, tables=2)
+    settings_of = lambda w: text(fac.get(f"/workshops/{w.pk}/")).split('id="settings-details"')[1]  # noqa: E731
+    line = settings_of(five)
+    assert "Barnga (players claim trick winners)" in line and "dispute time-out 45 s" in line
+    for game, seats in (("three_tricks", 2), ("seven_up", 4)):
+        w = owned(owner, players=0, tables=2, seats=seats, game=game)
+        line = settings_of(w).split("</p>")[0]
+        assert "the table's sheet decides every trick" in line, game
+        assert "claim" not in line and "dispute" not in line, game
