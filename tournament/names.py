@@ -71,9 +71,12 @@ def distinct_name(name: str, taken: set[str]) -> str:
 
 
 def normalise_code(raw: object) -> str:
+    """A typed join code as stored: capitals, no spaces; a character no code has
+    (punctuation, a control character: PostgreSQL refuses a NUL in a query) is
+    dropped, and the rest cut at twice a code's length."""
     if not isinstance(raw, str):
         return ""
-    return "".join(raw.split()).upper()
+    return "".join(ch for ch in raw.upper() if ch.isalnum())[: 2 * CODE_LENGTH]
 
 
 def new_code() -> str:

@@ -125,3 +125,42 @@ def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, re
     assert len(set(result["orders"])) == 26 and result["orders"] == sorted(result["orders"])
     assert result["unseated"] == 0 and result["seat_clash"] == 1, result
     assert result["fullest"] <= result["max_seats"], result
+
+
+def test_a_nul_in_a_join_code_or_an_action_id_is_bad_input_on_postgresql(postgres_url, redis_url):
+    """PostgreSQL refuses a NUL in any text it is sent: a code or an action id with
+    one was a 500 (the join) or a dead socket (the action) there, while SQLite
+    took it. Each is refused with a sentence, and nothing is written."""
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_nul_input", env)
+    result = run_python(running_round(
+        """
+        from django.test import Client
+        from tournament import services
+        from tournament.errors import ServiceError
+        from tournament.models import Action, Player
+
+        before = (Player.objects.count(), Action.objects.count())
+        client = Client(HTTP_HOST="localhost")
+        joined = client.post("/join", {"code": w.code + "\\x00", "name": "Nul"})
+        rejoined = client.post("/join/rejoin", {"code": "\\x00" + w.code, "name": "P01", "pin": "1234"})
+        player = Player.objects.filter(workshop=w, table__isnull=False).first()
+        try:
+            services.game_play(player_id=player.pk, card="AS", expected_version=None,
+                               client_action_id="a\\x00b")
+            refused = None
+        except ServiceError as exc:
+            refused = exc.message
+        result = {
+            "join": joined.status_code, "rejoin": rejoined.status_code,
+            "rejoin_text": rejoined.content.decode(), "refused": refused,
+            "after": (Player.objects.count() - 1, Action.objects.count()), "before": before,
+        }
+        """, tables=1, seats=4),
+        {**env, "DATABASE_URL": url, "ALLOWED_HOSTS": "localhost"},
+    )
+    # The code read past the NUL is the workshop's: the join goes ahead as "Nul".
+    assert result["join"] == 302, result
+    assert result["rejoin"] == 400 and "do not match" in result["rejoin_text"], result
+    assert "control characters" in result["refused"], result
+    assert result["after"] == list(result["before"]), result

@@ -169,7 +169,9 @@ def _lock_for_action(player_id: int, client_action_id=None) -> tuple[Player, Tab
     # and all but the first are made holding the table's lock).
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise NotFound("Unknown player.")
-    cid = client_action_id if isinstance(client_action_id, str) else None
+    # A malformed id (refused by _check_client_id) is not looked up: PostgreSQL
+    # refuses a NUL in any text, which would fail the whole action with a 500.
+    cid = client_action_id if _well_formed_client_id(client_action_id) else None
     with rawsql.prepared_cursor() as cursor:
         cursor.execute(_table_of_player_sql(), [player_id])
         row = cursor.fetchone()
@@ -213,12 +215,22 @@ def _require_five_tricks(game: Game) -> None:
         raise InvalidInput("This table plays another game: use its own buttons.")
 
 
+def _well_formed_client_id(client_action_id) -> bool:
+    return (
+        isinstance(client_action_id, str)
+        and 0 < len(client_action_id) <= CLIENT_ID_MAX
+        and client_action_id.isprintable()
+    )
+
+
 def _check_client_id(player: Player, client_action_id) -> str | None:
     """Caller read the player with _lock_for_action(player_id, client_action_id)."""
     if client_action_id is None:
         return None
-    if not isinstance(client_action_id, str) or not (0 < len(client_action_id) <= CLIENT_ID_MAX):
-        raise InvalidInput(f"An action id must be text of 1–{CLIENT_ID_MAX} characters.")
+    if not _well_formed_client_id(client_action_id):
+        raise InvalidInput(
+            f"An action id must be text of 1–{CLIENT_ID_MAX} characters, none of them control characters."
+        )
     if player._reads.seen_client_id:
         raise DuplicateAction("That action was already received.")
     return client_action_id
