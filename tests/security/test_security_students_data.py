@@ -10,6 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 from security_world import world
@@ -171,4 +172,8 @@ def test_purge_command_deletes_workshops_past_retention(settings):
     settings.BARNGA_RETENTION_DAYS = 0
     with pytest.raises(Exception, match="at least one day"):
         call_command("purge_workshops", stdout=StringIO())
+    assert Workshop.objects.filter(pk=fresh.pk).exists()
+    for days in ("1000000", "99999999999"):  # back past year 1: refused, not a traceback
+        with pytest.raises(CommandError, match="at most 36,500 days"):
+            call_command("purge_workshops", "--days", days, "--dry-run", stdout=StringIO())
     assert Workshop.objects.filter(pk=fresh.pk).exists()

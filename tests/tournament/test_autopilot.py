@@ -1,5 +1,6 @@
 """Demo workshops run themselves: rounds end, players move, the next round starts."""
 
+import io
 from datetime import timedelta
 
 import pytest
@@ -24,6 +25,35 @@ def test_demo_command_creates_a_running_bot_workshop_and_prints_the_login(capsys
     # Running it again reuses the workshop and prints a fresh password.
     call_command("demo")
     assert Workshop.objects.count() == 1
+
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--tables", "0"], "Table count must be"),
+        (["--tables", "1000"], "Table count must be"),
+        (["--seats", "1"], "Seats per table must be"),
+        (["--game", "three_tricks", "--seats", "5"], "2"),
+    ],
+)
+def test_demo_with_impossible_tables_or_seats_says_so_and_changes_nothing(args, words):
+    """A refused demo keeps the old password and makes no workshop."""
+    from django.contrib.auth import get_user_model
+    from django.core.management.base import CommandError
+
+    call_command("demo", "--password", "first", "--game", "all_fives", stdout=io.StringIO())
+    with pytest.raises(CommandError, match=words):
+        call_command("demo", "--password", "second", *args, stdout=io.StringIO())
+    assert get_user_model().objects.get(username="demo").check_password("first")
+    assert Workshop.objects.count() == 1
+
+
+def test_demo_says_when_an_existing_workshop_keeps_its_size(capsys):
+    call_command("demo", "--password", "x", "--tables", "3")
+    call_command("demo", "--password", "x", "--tables", "5")
+    assert "already exists with 3 tables of 4: it is kept as it is" in capsys.readouterr().err
+    assert Workshop.objects.get().table_count == 3
 
 
 def test_autopilot_moves_players_and_starts_the_next_round():

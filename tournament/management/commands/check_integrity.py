@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from tournament import integrity
+from tournament.models import Workshop
 
 
 class Command(BaseCommand):
@@ -21,7 +22,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
-        count, problems = integrity.workshop_problems(options.get("workshop"))
+        wid = options.get("workshop")
+        # (A number past the database's integers would be an OverflowError, not "none".)
+        if wid is not None and not (0 < wid < 2**63 and Workshop.objects.filter(pk=wid).exists()):
+            raise CommandError(f"There is no workshop {wid}.")
+        count, problems = integrity.workshop_problems(wid)
         if options["json"]:
             self.stdout.write(json.dumps({"games": count, "problems": problems}))
         else:

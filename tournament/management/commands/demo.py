@@ -3,10 +3,12 @@
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from games import kinds
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import Phase, Workshop
 
 DEMO_USER = "demo"
@@ -26,6 +28,15 @@ class Command(BaseCommand):
         parser.add_argument("--password", default=None, help="Demo password (default: a new random one)")
 
     def handle(self, *args, url, game, tables, seats, password, **options):
+        # All or nothing: a refused --tables or --seats leaves the old password working.
+        try:
+            with transaction.atomic():
+                password, workshop = self._demo(game, tables, seats, password)
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self._print(url, password, workshop)
+
+    def _demo(self, game, tables, seats, password):
         kind = kinds.get(game)
         if seats is None:
             seats = min(max(4, kind.min_seats), kind.max_seats)
@@ -41,6 +52,11 @@ class Command(BaseCommand):
             .exclude(phase=Phase.DEBRIEF)
             .first()
         )
+        if workshop is not None and (tables, seats) != (workshop.table_count, workshop.seats_per_table):
+            self.stderr.write(
+                f"The demo workshop already exists with {workshop.table_count} tables of "
+                f"{workshop.seats_per_table}: it is kept as it is (end it to make another)."
+            )
         if workshop is None:
             workshop = services.workshop_create(
                 name=DEMO_WORKSHOP,
@@ -58,6 +74,9 @@ class Command(BaseCommand):
             services.workshop_start_home(workshop_id=workshop.pk)
             services.round_start(workshop_id=workshop.pk)
             workshop.refresh_from_db()
+        return password, workshop
+
+    def _print(self, url, password, workshop):
         base = url.rstrip("/")
         self.stdout.write(
             "\n".join(

@@ -7,6 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.services.data import workshops_purge
 
+MAX_DAYS = 36_500
+
 
 class Command(BaseCommand):
     help = (
@@ -27,6 +29,8 @@ class Command(BaseCommand):
         days = settings.BARNGA_RETENTION_DAYS if days is None else days
         if days < 1:
             raise CommandError("The retention must be at least one day.")
+        if days > MAX_DAYS:  # a date that far back is before the calendar's year 1
+            raise CommandError(f"The retention can be at most {MAX_DAYS:,} days (a hundred years).")
         rows = workshops_purge(days=days, dry_run=dry_run)
         verb = "Would delete" if dry_run else "Deleted"
         for row in rows:
