@@ -15,15 +15,16 @@ eagerwrite.install()
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from barnga.origin import SameSiteOriginValidator  # noqa: E402
 from tournament import routing, timers  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Sessions and users where a route needs them (tournament/routing.py).
-        "websocket": AllowedHostsOriginValidator(URLRouter(routing.websocket_urlpatterns)),
+        # Sessions and users where a route needs them (tournament/routing.py); only
+        # this site's own pages open sockets (barnga/origin.py).
+        "websocket": SameSiteOriginValidator(URLRouter(routing.websocket_urlpatterns)),
     }
 )
 

@@ -140,6 +140,39 @@ async def test_websockets_refuse_foreign_or_missing_origins():
             assert not connected, (path, origin)
 
 
+@pytest.mark.asyncio
+async def test_with_every_host_allowed_only_the_sites_own_pages_open_sockets(settings):
+    """The demo (HOST=0.0.0.0 for the classroom's phones) allows every host: a page
+    on another site, or a client sending no Origin, still cannot use a student's
+    cookie; a page of the site, at whatever address the phone used, can."""
+    from channels.db import database_sync_to_async
+    from channels.routing import URLRouter
+
+    from barnga.origin import SameSiteOriginValidator
+    from tournament import routing
+
+    settings.ALLOWED_HOSTS = ["*"]
+    app = SameSiteOriginValidator(URLRouter(routing.websocket_urlpatterns))
+    w = await database_sync_to_async(world)()
+    cookie = f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()
+    for host, origin, ok in [
+        (b"192.168.1.20:8000", b"http://192.168.1.20:8000", True),
+        (b"localhost", b"http://localhost", True),
+        (b"192.168.1.20:8000", b"http://evil.example", False),
+        (b"192.168.1.20:8000", b"http://192.168.1.20:9000", False),
+        (b"192.168.1.20:8000", b"null", False),
+        (b"192.168.1.20:8000", None, False),
+    ]:
+        headers = [(b"host", host), (b"cookie", cookie)]
+        if origin is not None:
+            headers.append((b"origin", origin))
+        comm = WebsocketCommunicator(app, "/ws/play/", headers=headers)
+        connected, _ = await comm.connect()
+        assert connected is ok, (host, origin)
+        if connected:
+            await comm.disconnect()
+
+
 def test_check_deploy_is_clean_in_production_mode():
     env = {
         **os.environ,
