@@ -13,6 +13,7 @@ CODE_LENGTH = 6
 # Zero-width (non-)joiners are format characters, but Persian and Indic names and
 # emoji sequences (👩‍💻) need them; every other control or format character is refused.
 JOINERS = "\u200c\u200d"
+REFUSED = {"Cc", "Cf", "Cs", "Co"}
 
 
 class NameError_(ValueError):
@@ -26,8 +27,11 @@ def clean_name(raw: object) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise NameError_("Please enter a name.")
-    if any(unicodedata.category(ch).startswith("C") and ch not in JOINERS for ch in name):
-        raise NameError_("A name cannot contain control characters.")
+    # Control, format (invisible: zero-width space, bidi overrides), surrogate and
+    # private-use characters; not "Cn", which in Python's Unicode tables is also
+    # every emoji newer than them (🩷, 🫨).
+    if any(unicodedata.category(ch) in REFUSED and ch not in JOINERS for ch in name):
+        raise NameError_("A name cannot contain control or invisible characters.")
     if all(ch in JOINERS or ch == " " for ch in name):
         raise NameError_("Please enter a name.")
     if len(name) > NAME_MAX:

@@ -54,7 +54,8 @@ def _guessing(request, *, code: str, name: str | None = None) -> str | None:
     if ratelimit.count(_bad_code_key(request), window=GUESS_WINDOW) >= (
         settings.BARNGA_JOIN_BAD_CODE_LIMIT
     ):
-        return "Too many wrong codes from this device. Check the code on the projector and try again in a few minutes."
+        # Per address: a room behind one network address shares it.
+        return "Too many wrong codes from this network. Check the code on the projector and try again in a few minutes."
     if name is not None and ratelimit.count(
         _bad_pin_key(code, name), window=GUESS_WINDOW
     ) >= settings.BARNGA_REJOIN_BAD_PIN_LIMIT:
@@ -67,6 +68,9 @@ def _count_failure(request, exc: ServiceError, *, code: str, name: str | None = 
         ratelimit.hit(_bad_code_key(request), limit=10**9, window=GUESS_WINDOW)
     elif name is not None and exc.code == "invalid":
         ratelimit.hit(_bad_pin_key(code, name), limit=10**9, window=GUESS_WINDOW)
+
+
+NO_CODE = "Enter the join code shown on the projector."
 
 
 def _join_page(request, *, status: int = 200, name: str = "", rname: str = "", **context):
@@ -91,6 +95,8 @@ def join(request):
         # rather than leaving a seated player behind that nobody plays.
         return redirect("play")
     name = request.POST.get("name", "")
+    if not code:  # a blank code is no guess: said, not counted against the room
+        return _join_page(request, status=400, name=name, error=NO_CODE)
     error = _join_limited(request, code) or _guessing(request, code=code)
     if error is None and not request.POST.get("same_name_ok"):
         taken = selectors.name_in_use(code, name)
@@ -113,6 +119,8 @@ def join(request):
 def rejoin(request):
     code = names.normalise_code(request.POST.get("code", ""))
     name = request.POST.get("name", "")
+    if not code:
+        return _join_page(request, status=400, pin_error=NO_CODE, rname=name)
     error = _join_limited(request, code) or _guessing(request, code=code, name=name)
     if error is None:
         try:

@@ -88,7 +88,7 @@ def test_rename_changes_the_name_and_bumps_versions():
     [
         ("", "enter a name"),
         ("x" * 31, "at most 30"),
-        ("bad\x00name", "control characters"),
+        ("bad\x00name", "control or invisible characters"),
         (None, "must be text"),
         ("p02", "already called"),  # another player's name, ignoring case
         ("P01", "already has that name"),

@@ -237,3 +237,20 @@ def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin():
     assert r.status_code == 400 and "do not match" in r.content.decode()
     player.refresh_from_db()
     assert player.has_left and player.table_id is None
+
+
+def test_a_blank_code_is_asked_for_and_not_counted_as_a_wrong_guess(settings):
+    """Thirty taps on Join before typing the code must not lock the room out."""
+    settings.BARNGA_JOIN_BAD_CODE_LIMIT = 5
+    workshop = make_workshop(players=0)
+    for _ in range(30):
+        r = Client().post("/join", {"code": "  ", "name": "Ana"})
+        assert r.status_code == 400 and "Enter the join code shown on the projector." in r.content.decode()
+    r = Client().post("/join/rejoin", {"code": "", "name": "Ana", "pin": "1234"})
+    assert r.status_code == 400 and "Enter the join code shown on the projector." in r.content.decode()
+    assert Player.objects.count() == 0
+    assert Client().post("/join", {"code": workshop.code, "name": "Ana"}).status_code == 302
+    for _ in range(5):
+        Client().post("/join", {"code": "NOPE99", "name": "Bo"})
+    r = Client().post("/join", {"code": workshop.code, "name": "Bo"})
+    assert "Too many wrong codes from this network" in r.content.decode()

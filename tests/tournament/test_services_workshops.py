@@ -95,6 +95,8 @@ def lobby():
         ("Ana 🎉", "Ana 🎉"),
         ("👩‍💻 Dev", "👩‍💻 Dev"),  # an emoji joined with ZWJ
         ("مریم‌خانم", "مریم‌خانم"),  # Persian: zero-width non-joiner inside a name
+        ("Mia 🩷", "Mia 🩷"),  # newer than Python's Unicode tables: "unassigned" there
+        ("🫨 Jo", "🫨 Jo"),
         ("x" * 30, "x" * 30),
         ("a", "a"),
     ],
@@ -129,6 +131,9 @@ BAD_NAMES = [
 def test_join_refuses_bad_names(lobby):
     for raw in BAD_NAMES:
         assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
+    for raw in ("Ana\u200bBo", "\ufeffAna", "An\u00ada"):  # zero-width space, BOM, soft hyphen
+        exc = assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
+        assert exc.message == "A name cannot contain control or invisible characters."
     assert not Player.objects.exists()
 
 
