@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournament.security.SecurityHeadersMiddleware",
+    "tournament.security.MethodNotAllowedPageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last on purpose: WhiteNoise is sync-only, and innermost it makes Django run the
     # whole stack in one thread per request. Anywhere above, Django runs the middleware

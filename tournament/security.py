@@ -14,6 +14,7 @@ import base64
 import hashlib
 
 from django.conf import settings
+from django.shortcuts import render
 from django.utils.deprecation import MiddlewareMixin
 
 # htmx inserts this <style> for its request indicators (static/vendor/htmx-*): allowed
@@ -66,3 +67,18 @@ class SecurityHeadersMiddleware(MiddlewareMixin):
         response.headers.setdefault("Content-Security-Policy", content_security_policy(host))
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+class MethodNotAllowedPageMiddleware(MiddlewareMixin):
+    """Django answers a GET to a form's address (`/join/rejoin` left in the address
+    bar after a refused PIN, then Enter) with an empty 405: a blank page. A page
+    asking for HTML gets the app's own, with a way on; the Allow header stays."""
+
+    def process_response(self, request, response):
+        if response.status_code != 405 or response.content or request.method == "HEAD":
+            return response
+        if "text/html" not in request.headers.get("Accept", "text/html"):
+            return response
+        page = render(request, "405.html", status=405)
+        page.headers["Allow"] = response.headers.get("Allow", "")
+        return page

@@ -59,3 +59,16 @@ def test_a_server_error_shows_a_plain_page(settings):
     assert response.status_code == 500
     assert "<h1>Something went wrong</h1>" in html and "<main>" in html
     assert "a bug" not in html and "Traceback" not in html
+
+
+def test_opening_a_forms_address_shows_a_page_not_a_blank():
+    """After a refused PIN the address bar shows /join/rejoin; Enter there was an
+    empty 405."""
+    for url in ("/join/rejoin", "/logout/"):
+        response = Client().get(url, HTTP_ACCEPT="text/html")
+        html = response.content.decode()
+        assert response.status_code == 405 and "POST" in response["Allow"], url
+        assert "<h1>Nothing to open here</h1>" in html and 'href="/join"' in html, url
+        assert "Content-Security-Policy" in response.headers
+    # A script asking for something else keeps the bare answer.
+    assert Client().get("/join/rejoin", HTTP_ACCEPT="application/json").content == b""
