@@ -10,6 +10,7 @@ knobs are the keys of ``kind.rules_from_dict({}).to_dict()`` and are checked by
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django import forms
@@ -114,6 +115,14 @@ def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
                 [("" if v is None else v, _value_label(v)) for v in values],
             )
     return specs
+
+
+def _knob_sentence(value, message: str) -> str:
+    """An engine's "points_per_trick must be a whole number … not -5." as a field says it."""
+    if value is None:
+        return "Enter a value."
+    found = re.match(r"^\w+ must be (.*?),? not .*$", message)
+    return f"Must be {found.group(1)}." if found else message
 
 
 def knobs_from_data(kind, data: dict, n: int) -> dict:
@@ -327,13 +336,29 @@ class WorkshopForm(forms.Form):
                     try:
                         kind.rules_from_dict(knobs)
                     except (TypeError, ValueError) as exc:
-                        self.add_error(f"{pre}sheet_{n}", str(exc))
+                        self._knob_errors(kind, n, knobs, str(exc))
                         continue
                     sheets[n] = knobs
                 elif choice != AUTO:
                     sheets[n] = choice
         data["sheets"] = sheets
         return data
+
+    def _knob_errors(self, kind, n: int, knobs: dict, whole: str) -> None:
+        """Each wrong knob of table `n`'s custom sheet, said at its own field; the
+        table's sheet choice says there is something to mend."""
+        pre, default = prefix(kind), kind.rules_from_dict({}).to_dict()
+        found = False
+        for knob, value in knobs.items():
+            try:
+                kind.rules_from_dict({**default, knob: value})
+            except (TypeError, ValueError) as exc:
+                found = True
+                self.add_error(f"{pre}custom_{n}_{knob}", _knob_sentence(value, str(exc)))
+        self.add_error(
+            f"{pre}sheet_{n}",
+            f"Table {n}'s custom sheet has a mistake: see below." if found else _knob_sentence(None, whole),
+        )
 
     def service_kwargs(self) -> dict:
         d = self.cleaned_data

@@ -201,6 +201,15 @@ def test_wizard_refuses_a_custom_sheet_the_game_refuses(fac, key):
     assert r.status_code == 400
     assert f'id="id_{forms.prefix(kind)}sheet_2_error"' in text(r)
     assert not Workshop.objects.exists()
+    # Said at the wrong knob itself, in words, every wrong knob, not the engine's.
+    body = text(r)
+    if ints:
+        data[f"{forms.prefix(kind)}custom_2_{ints[-1]}"] = ""  # a second one, left blank
+        body = text(fac.post("/workshops/new/", data))
+        for knob in {ints[0], ints[-1]}:
+            assert f'id="id_{forms.prefix(kind)}custom_2_{knob}_error"' in body, knob
+        assert "Must be a whole number" in body and "not -5" not in body and "None" not in body
+        assert "custom sheet has a mistake: see below" in body
 
 
 @pytest.mark.parametrize("key", KEYS)
