@@ -200,3 +200,21 @@ def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
         "Now: Scored round, Round 1 paused.",
     ]
     page.context.close()
+
+
+def test_a_long_name_without_spaces_stays_on_the_screen(facilitator_page, django_user_model):
+    """A workshop named with one 100-character word, and a student with a 30-letter
+    name: the facilitator's pages wrap them rather than widen the page past the
+    phone (the home page was 1,451 px wide at 390) or the laptop's window."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Bartholomewbartholomewbartholo", "Ann"], tables=2, facilitator=user)
+    type(w).objects.filter(pk=w.pk).update(name="Interkulturelle" * 6 + "Kommunikat")
+    services.players_seat_home(workshop_id=w.pk)
+    for viewport in (PHONE, {"width": 1280, "height": 800}):
+        for path in ("/", f"/workshops/{w.pk}/", f"/workshops/{w.pk}/report/"):
+            page = facilitator_page(user, path, viewport=viewport)
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 1, (viewport, path, overflow)
+            page.context.close()
