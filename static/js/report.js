@@ -1,4 +1,5 @@
-// The debrief report: the print button, and every <details> opened for printing
+// The debrief report: the print button, the sideways-scrolling tables reachable by
+// keyboard, and every <details> opened for printing
 // (closed ones do not print) but the trick-by-trick clash list, which prints only
 // if opened on screen first. A file, not inline script: the Content-Security-Policy
 // allows scripts from our static files only (tournament/security.py).
@@ -10,4 +11,23 @@
   document.addEventListener("click", (e) => {
     if (e.target.closest("[data-print]")) window.print();
   });
+  // A table wider than the window scrolls sideways in its box: a keyboard must be
+  // able to reach that box to scroll it, and a screen reader hears what it holds
+  // (its table's caption). A box that fits is no extra stop on the way.
+  function scrollers() {
+    document.querySelectorAll(".scroll").forEach((box) => {
+      const caption = box.querySelector("caption");
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        if (caption) box.setAttribute("aria-label", caption.textContent.trim());
+      } else if (box.hasAttribute("tabindex")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    });
+  }
+  scrollers();
+  window.addEventListener("resize", scrollers);
 })();

@@ -100,4 +100,19 @@ def test_the_report_in_a_browser_and_in_print(
     )
     assert small.get_by_text("Maximilian-Alexander").count() > 0
     assert fits == {"page": 0, "cards": 0, "captions": []}, fits
+    # The tables that scroll sideways here can be reached and scrolled by keyboard
+    # and are named by their captions (axe: scrollable-region-focusable); the ones
+    # that fit are no extra stop.
+    boxes = small.evaluate(
+        """() => [...document.querySelectorAll('.scroll')].map(b => ({
+          scrolls: b.scrollWidth > b.clientWidth + 1, tab: b.tabIndex,
+          label: b.getAttribute('aria-label') || ''}))"""
+    )
+    assert any(b["scrolls"] for b in boxes) and any(not b["scrolls"] for b in boxes), boxes
+    for b in boxes:
+        assert (b["tab"] == 0 and b["label"]) if b["scrolls"] else b["tab"] == -1, b
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(small).response["violations"]
+    assert [v["id"] for v in found if v["id"] == "scrollable-region-focusable"] == []
     small.context.close()
