@@ -10,6 +10,7 @@ knobs are the keys of ``kind.rules_from_dict({}).to_dict()`` and are checked by
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 
@@ -272,6 +273,11 @@ class WorkshopForm(forms.Form):
                         self.fields[name] = forms.ChoiceField(
                             label=label, choices=knob_choices, required=False, initial=initial
                         )
+
+    def seat_ranges_json(self) -> str:
+        """{game: [fewest, most] seats} for the wizard's script (a game's choice keeps
+        the seats per table inside its range)."""
+        return json.dumps({k: [kind.min_seats, kind.max_seats] for k, kind in kinds.KINDS.items()})
 
     def chosen_game(self) -> str:
         value = self.data.get("game") if self.is_bound else None

@@ -238,6 +238,18 @@
     setup.addEventListener("input", shape);
     setup.addEventListener("change", shape);
     shape();
+    // A game played by fewer (or more) than the seats asked for: the seats move into
+    // its range (3 Tricks is two players; the form's 5 was refused on every first try).
+    const ranges = JSON.parse(setup.dataset.seatRanges || "{}");
+    setup.addEventListener("change", (e) => {
+      const range = e.target.name === "game" && ranges[e.target.value];
+      const seats = setup.querySelector('[name="seats_per_table"]');
+      if (!range || !seats) return;
+      const asked = Number(seats.value);
+      if (!(asked >= range[0] && asked <= range[1])) {
+        seats.value = String(Math.min(Math.max(asked || range[0], range[0]), range[1]));
+      }
+    });
     // Sent back with errors: the keyboard and the screen reader start at the summary
     // (Tab goes on to the fields, each with its own error).
     const errors = document.getElementById("setup-errors");

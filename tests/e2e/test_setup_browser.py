@@ -23,3 +23,26 @@ def test_a_refused_set_up_puts_focus_on_the_error_summary(facilitator_page, djan
     assert page.locator("#id_table_count_error").inner_text().strip() == "At most 40 tables."
     assert not Workshop.objects.exists()
     page.context.close()
+
+
+def test_choosing_a_game_keeps_the_seats_inside_its_range(facilitator_page, django_user_model):
+    """3 Tricks is two players: choosing it with the form's 5 seats made every first
+    try fail. The seats follow the game into its range; a count inside is kept."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    page = facilitator_page(user, "/workshops/new/", viewport={"width": 390, "height": 844})
+    seats = page.locator("#id_seats_per_table")
+    page.locator('[name="game"][value="three_tricks"]').check()
+    assert seats.input_value() == "2"
+    page.locator('[name="game"][value="seven_up"]').check()
+    assert seats.input_value() == "3"
+    seats.fill("6")
+    page.locator('[name="game"][value="five_tricks"]').check()
+    assert seats.input_value() == "6"
+    page.locator('[name="game"][value="all_fives"]').check()
+    assert seats.input_value() == "3"
+    page.fill("#id_name", "Seats follow")
+    page.locator("#setup-form [type=submit]").last.click()
+    page.wait_for_url("**/workshops/*/")
+    made = Workshop.objects.get()
+    assert (made.game, made.seats_per_table) == ("all_fives", 3)
+    page.context.close()
