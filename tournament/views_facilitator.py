@@ -25,7 +25,7 @@ from tournament import selectors_facilitator as sf
 from tournament import services
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm
-from tournament.models import Player, RoundKind
+from tournament.models import Phase, Player, RoundKind, RoundState
 from tournament.services.common import current_round
 
 STATUS = {"wrong_phase": 409, "joining_closed": 409, "not_found": 404, "not_allowed": 403}
@@ -226,21 +226,45 @@ def _bots_remove(workshop, data):
     return _bots_text(removed, "removed: their seats are free.", "There are no bots to remove.")
 
 
+ORDER = [Phase.LOBBY, Phase.STUDY, Phase.HOME, Phase.ROUND, Phase.BETWEEN, Phase.DEBRIEF]
+
+
+def _started_already(workshop, exc: WrongPhase, step: Phase, what: str) -> WrongPhase:
+    """A start pressed twice (a second tab, a colleague's laptop, a slow double tap):
+    say it is done, not which phases the button is for."""
+    workshop.refresh_from_db(fields=["phase"])
+    if ORDER.index(workshop.phase) >= ORDER.index(step):
+        return WrongPhase(f"{what} has already started: the panel shows where the workshop is now.")
+    return exc
+
+
 @action("start-study")
 def _start_study(workshop, data):
-    services.workshop_start_study(workshop_id=workshop.pk)
+    try:
+        services.workshop_start_study(workshop_id=workshop.pk)
+    except WrongPhase as exc:
+        raise _started_already(workshop, exc, Phase.STUDY, "Study") from None
     return "Study has started: players read their sheet and practise."
 
 
 @action("start-home")
 def _start_home(workshop, data):
-    services.workshop_start_home(workshop_id=workshop.pk)
+    try:
+        services.workshop_start_home(workshop_id=workshop.pk)
+    except WrongPhase as exc:
+        raise _started_already(workshop, exc, Phase.HOME, "Silent play at the home tables") from None
     return "Silent play at the home tables has started: sheets are hidden."
 
 
 @action("start-round")
 def _start_round(workshop, data):
-    rnd = services.round_start(workshop_id=workshop.pk)
+    try:
+        rnd = services.round_start(workshop_id=workshop.pk)
+    except WrongPhase:
+        now = current_round(workshop)
+        if now is not None and now.kind == RoundKind.SCORED and now.state != RoundState.FINISHED:
+            raise WrongPhase(f"{now} has already started.") from None
+        raise
     return f"{rnd} has started."
 
 

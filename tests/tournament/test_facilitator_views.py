@@ -481,7 +481,9 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
         ("movement-edit", "home", "after a scored round"),
         ("seat-auto", "home", "Not possible during"),
         ("bots", "home", "Not possible during"),
-        ("start-study", "home", "Not possible during"),
+        ("start-study", "home", "Study has already started"),  # a second tab's press
+        ("start-home", "round", "Silent play at the home tables has already started"),
+        ("start-round", "round", "Round 1 has already started."),
         ("debrief", None, "Not possible during"),
         ("kick", "debrief", "The tournament is over"),
     ],
@@ -493,6 +495,8 @@ def test_wrong_phase_refusals_are_clear_and_change_nothing(
     w = owned(owner, players=4, tables=1, seats=4, bots_enabled=True)
     if phase_setup == "home":
         to_home(w)
+    elif phase_setup == "round":
+        to_scored_round(w)
     elif phase_setup == "between":
         rnd = to_scored_round(w)
         services.round_end_now(round_id=rnd.pk)
