@@ -5,6 +5,7 @@ never shows a secret."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -630,6 +631,14 @@ def test_projector_of_the_study_phase_has_no_sheet(owner, fac):
     html = text(fac.get(f"/workshops/{w.pk}/projector/"))
     assert "Study the rules" in html
     assert_no_secrets(html, w)
+    assert "Time is up" not in html and 'class="proj-clock' in html
+    # The study's time runs out; the room sees that, not a clock that vanished.
+    from tournament import timers
+
+    study = Round.objects.get(workshop=w)
+    timers.tick(now=study.deadline + timedelta(seconds=1))
+    html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+    assert "Study the rules" in html and "Time is up" in html and 'class="proj-clock' not in html
 
 
 @pytest.mark.parametrize("view", ["panel", "projector", "table_detail"])
