@@ -243,7 +243,7 @@ class ThreeTricks(GameKind):
     min_seats = three_tricks.MIN_SEATS
     max_seats = three_tricks.MAX_SEATS
     # A seat's score is what the count counts: the tricks in its blocked-trick pile.
-    score_label = "points"
+    score_label = "blocked tricks"
     per_seat_rules = False
     move_types = ("lay", "block", "pass", "swap")
     template = "play/games/three_tricks.html"

@@ -269,6 +269,8 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     else:
         assert "has no claims" in report and 'id="disputes"' not in report
         assert kind.score_label.capitalize() in report
+        if key == "three_tricks":  # a count of blocked tricks (fewer wins at some tables)
+            assert '<th scope="col">Blocked tricks</th>' in report and ">Points<" not in report
         # The finished game's scores, seat by seat, in the games list.
         names = {p.pk: p.name for p in w.players.all()}
         line = ", ".join(
