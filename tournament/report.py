@@ -639,7 +639,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
     pair_counts: Counter = Counter()
     tricks_total = 0
     for g in ix.games:
-        barnga = g["mode"] != "referee"
+        # In referee mode too: the table's sheet decided, but a newcomer's own sheet
+        # named another winner, and saw the trick go against it.
         keys = [ix.sheet_key(r) for r in g["seat_rules"]]
         disputed = {d["trick_index"] for d in g["disputes"]}
         for t in g["tricks"]:
@@ -648,7 +649,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
             cell["tricks"] += 1
             outcome = _trick_outcome(g, t)
             outcomes[outcome] += 1
-            if not barnga or len(set(t["verdicts"])) < 2:
+            if len(set(t.get("verdicts") or [])) < 2:
                 continue
             cell["clashes"] += 1
             pairs = set()
@@ -1117,6 +1118,7 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "game_title": ix.kind.title,
         # Five Tricks' claims make clashes and disputes; no other game has them.
         "claims": ix.claims,
+        "referee": (doc.get("workshop") or {}).get("mode") == "referee",
         "score_label": ix.kind.score_label,
         "schema": doc["schema"],
         "exported_at": doc.get("exported_at"),

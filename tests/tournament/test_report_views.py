@@ -235,3 +235,26 @@ def test_a_player_alone_at_a_table_is_in_the_rounds_results(fac, owner):
     results = html.split('id="results"')[1]
     table2 = results.split("<caption>Table 2: 0 games.")[1].split("</table>")[0]
     assert alone.name in table2
+
+
+def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac, owner):
+    """In referee mode the table's sheet decides every trick, but a player from
+    another table still saw tricks go against their own sheet: the report counts
+    those (it said 0 of 48 while the export's verdicts differed on most) and says
+    the workshop was in referee mode."""
+    w = make_workshop(players=8, tables=2, mode="referee")
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    for _ in range(3):
+        finish_trick(game)
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    differing = sum(
+        1 for g in doc["games"] for t in g["tricks"] if len(set(t["verdicts"])) > 1
+    )
+    assert differing > 0
+    r = report.build_report(doc)
+    assert r["referee"] and r["counts"]["clashes"] == differing
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "referee mode" in html
+    assert f"<strong>{differing}</strong> trick" in html
