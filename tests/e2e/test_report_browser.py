@@ -67,6 +67,17 @@ def test_the_report_in_a_browser_and_in_print(
             .filter(card => card.scrollWidth > card.clientWidth + 1).length"""
     )
     assert page.locator(".result-card").count() >= 4 and clipped == 0
+    # A 30-letter name of one word: the seating grid's chips kept it on one line
+    # and the grid's last rounds fell off the printed page (which cannot scroll).
+    Player.objects.filter(workshop=facts["workshop"], name="P02").update(
+        name="Bartholomewbartholomewbartholo"
+    )
+    page.reload()
+    page.emulate_media(media="print")
+    grid_right = page.evaluate(
+        "() => document.querySelector('table.grid').getBoundingClientRect().right"
+    )
+    assert grid_right <= 704, grid_right
     page.context.close()
 
     ppage = facilitator_page(
