@@ -215,6 +215,37 @@
   if (document.getElementById("fac-message")) messageAt = Date.now();
   startClocks();
 
+  // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so
+  // the line of table sizes follows the choices as they are made (an overfull table
+  // shows before it is applied, not after).
+  document.addEventListener("change", (e) => {
+    const form = e.target.closest && e.target.closest("#movement-form");
+    if (!form || e.target.tagName !== "SELECT") return;
+    const counts = {};
+    let changed = false;
+    form.querySelectorAll("select").forEach((s) => {
+      counts[s.value] = (counts[s.value] || 0) + 1;
+      if (!s.options[s.selectedIndex].defaultSelected) changed = true;
+    });
+    const seats = Number(form.dataset.seats);
+    form.querySelectorAll("[data-size-table]").forEach((span) => {
+      const n = counts[span.dataset.sizeTable] || 0;
+      span.querySelector(".n").textContent = String(n);
+      span.classList.toggle("over", n > seats);
+      let note = span.querySelector("strong");
+      if (n > seats && !note) {
+        note = document.createElement("strong");
+        note.textContent = " (more than " + seats + " seats)";
+        span.appendChild(note);
+      } else if (n <= seats && note) {
+        note.remove();
+      }
+    });
+    form.querySelector(".sizes-what").textContent = changed
+      ? "With the changes shown (not saved yet; Apply takes them)"
+      : "With the plan as saved";
+  });
+
   // ---- the set-up wizard: only the tables asked for, knobs only for a custom sheet
   const setup = document.getElementById("setup-form");
   if (setup) {

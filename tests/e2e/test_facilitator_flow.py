@@ -170,7 +170,11 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
     stayer = next(
         p for p in Player.objects.filter(workshop=workshop, table__number=1) if p.pk not in moving
     )
+    sizes_before = fac.inner_text(".movement-sizes")
     fac.select_option(f"select[name=to_{stayer.pk}]", "2")
+    # Apply takes the choice on screen, saved or not: the table sizes follow it now.
+    sizes = fac.inner_text(".movement-sizes")
+    assert sizes != sizes_before and "not saved yet; Apply takes them" in sizes, sizes
     fac.screenshot(path=str(artifacts / "facilitator-movement.png"), full_page=True)
     click_and_wait_message(fac, "#do-movement-apply", "Movement applied")
     rnd.refresh_from_db()

@@ -218,3 +218,21 @@ def test_a_long_name_without_spaces_stays_on_the_screen(facilitator_page, django
             )
             assert overflow <= 1, (viewport, path, overflow)
             page.context.close()
+
+
+def test_the_movement_plans_table_choice_is_on_a_phones_screen(
+    facilitator_page, django_user_model
+):
+    """Between rounds on the facilitator's phone: the 'Goes to' choice of each player
+    is on the screen without scrolling sideways (it was the last of five columns, off
+    the edge of a 390 px screen)."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = panel(facilitator_page, user, w)
+    selects = page.locator("#movement-form select")
+    assert selects.count() == 8
+    for i in range(8):
+        b = box(selects.nth(i))
+        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], b
