@@ -1035,7 +1035,10 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             + ", ".join(f"{k['label'].lower()} ({k['in_dispute']})" for k in top)
             + "."
         )
-    feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")
+    if g["total"]:
+        feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")
+    else:
+        feel.append("No gestures or drawings were made: ask how the players made themselves understood.")
     oc = cl["outcome_counts"]
     if oc.get("timeout"):
         feel.append(f"{_plural(oc['timeout'], 'dispute')} ran out of time without agreement.")

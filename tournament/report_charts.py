@@ -292,7 +292,11 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         chart.add(name, points)
     alt = (
         f"Line chart: {title.lower()}. "
-        + "; ".join(f"{names.get(pid, '?')}: tables {journeys[pid]['text']}" for pid in players)
+        # Read out: "tables 1 then 2", as the players' table reads its arrows.
+        + "; ".join(
+            f"{names.get(pid, '?')}: tables {journeys[pid]['text'].replace(' → ', ' then ')}"
+            for pid in players
+        )
         + "."
     )
     return _finish(chart, title, alt)

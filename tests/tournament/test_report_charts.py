@@ -112,3 +112,25 @@ def test_the_gestures_bars_read_top_down_in_the_tables_order(disputes):
         for k in used
     ]
     assert ys == sorted(ys)  # top down, in the order of the table under the chart
+
+
+def test_the_charts_text_reads_a_journey_in_words():
+    """A screen reader reads the alt text: "tables 1 then 2", not an arrow character
+    (the players' table beside it says 'then' too)."""
+    mov, names = movement(2, 4)
+    for pid in mov["players"]:
+        mov["journeys"][pid]["text"] = " → ".join(str(t) for t in mov["journeys"][pid]["tables"])
+    alt = report_charts.paths_chart(mov, names)["alt"]
+    assert "→" not in alt and "Player 01: tables 1 then " in alt
+
+
+def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():
+    from tournament import report
+
+    doc = {
+        "schema": "barnga.workshop/1", "workshop": {"name": "Quiet"}, "tables": [],
+        "players": [], "rounds": [], "games": [], "gestures": [],
+    }
+    feel = next(q for q in report.build_report(doc)["guide"] if q["id"] == "feel")["data"]
+    assert not any("0 of 0" in line for line in feel)
+    assert "No gestures or drawings were made" in " ".join(feel)
