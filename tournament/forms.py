@@ -17,6 +17,7 @@ from decimal import Decimal
 from django import forms
 
 from games import kinds
+from tournament import names
 from tournament.models import LeavePolicy, Mode
 from tournament.services.workshops import GAMES, LIMITS
 
@@ -273,6 +274,12 @@ class WorkshopForm(forms.Form):
                         self.fields[name] = forms.ChoiceField(
                             label=label, choices=knob_choices, required=False, initial=initial
                         )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if names.has_hidden_characters(name):
+            raise forms.ValidationError("A name cannot contain control or invisible characters.")
+        return name
 
     def seat_ranges_json(self) -> str:
         """{game: [fewest, most] seats} for the wizard's script (a game's choice keeps

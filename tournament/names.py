@@ -20,6 +20,12 @@ class NameError_(ValueError):
     pass
 
 
+def has_hidden_characters(text: str) -> bool:
+    """Control, format (invisible: zero-width space, right-to-left override),
+    surrogate or private-use characters, joiners aside."""
+    return any(unicodedata.category(ch) in REFUSED and ch not in JOINERS for ch in text)
+
+
 def clean_name(raw: object) -> str:
     """Trim, collapse inner white space, NFC-normalise; 1–30 characters, no control characters."""
     if not isinstance(raw, str):
@@ -27,10 +33,9 @@ def clean_name(raw: object) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise NameError_("Please enter a name.")
-    # Control, format (invisible: zero-width space, bidi overrides), surrogate and
-    # private-use characters; not "Cn", which in Python's Unicode tables is also
-    # every emoji newer than them (🩷, 🫨).
-    if any(unicodedata.category(ch) in REFUSED and ch not in JOINERS for ch in name):
+    # Not "Cn" (unassigned): in Python's Unicode tables that is also every emoji
+    # newer than them (🩷, 🫨).
+    if has_hidden_characters(name):
         raise NameError_("A name cannot contain control or invisible characters.")
     if all(ch in JOINERS or ch == " " for ch in name):
         raise NameError_("Please enter a name.")

@@ -45,7 +45,7 @@ def _own_or_404(request, workshop_id: int):
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
-    form = UserCreationForm(request.POST or None)
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
@@ -64,7 +64,7 @@ def home(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def workshop_new(request):
-    form = WorkshopForm(request.POST or None)
+    form = WorkshopForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             workshop, warnings = services.workshop_setup(

@@ -277,6 +277,7 @@ def test_wizard_chooses_presets_and_a_custom_sheet(fac):
     "field, value, fragment",
     [
         ("name", "", "This field is required"),
+        ("name", "Class \u202eA", "control or invisible characters"),  # a right-to-left override
         ("table_count", "0", "greater than or equal to 1"),
         ("table_count", "41", "At most 40 tables."),
         ("seats_per_table", "9", "less than or equal to 8"),
@@ -741,3 +742,13 @@ def test_the_settings_line_names_the_mode_only_where_it_decides_something(owner,
         line = settings_of(w).split("</p>")[0]
         assert "the table's sheet decides every trick" in line, game
         assert "claim" not in line and "dispute" not in line, game
+
+
+def test_an_empty_post_is_answered_with_what_is_missing(fac):
+    """A form sent with nothing in it is refused with its fields' errors, not shown
+    again blank as if nothing had been sent."""
+    r = fac.post("/workshops/new/", {})
+    assert r.status_code == 400 and "This field is required" in text(r)
+    r = Client().post("/signup/", {})
+    assert r.status_code == 400 and "This field is required" in text(r)
+    assert not Workshop.objects.exists() and User.objects.count() == 1

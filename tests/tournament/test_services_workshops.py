@@ -50,6 +50,8 @@ def test_create_gives_distinct_join_codes():
         {"name": "   "},
         {"name": "x" * 101},
         {"name": None},
+        {"name": "Class \u202eA"},  # a right-to-left override turns the page round
+        {"name": "Class\x00"},
         {"game": "poker"},
         {"mode": "chaos"},
         {"leave_policy": "vanish"},

@@ -77,6 +77,9 @@ def workshop_create(
     """A new workshop in the lobby, its tables each given a different secret sheet."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
         raise InvalidInput("A workshop needs a name of 1–100 characters.")
+    if names.has_hidden_characters(name):
+        # A right-to-left override would turn the rest of every page it is on around.
+        raise InvalidInput("A workshop's name cannot contain control or invisible characters.")
     if game not in GAMES:
         raise InvalidInput(f"Unknown game “{game}”.")
     kind = kinds.get(game)
