@@ -184,9 +184,19 @@ def test_edit_refuses_a_table_the_engine_cannot_deal_to():
 
 
 def test_round_start_refuses_a_table_of_more_than_eight_cleanly():
-    # Seated by hand in the lobby: nine at one table cannot be dealt to.
+    # Nine at one table cannot be dealt to. Chosen by hand, seating refuses it; two
+    # full tables of eight and a seventeenth who joined in the lobby, the study's start.
     w = make_workshop(players=9, tables=2, seats=5)
-    services.players_seat_home(workshop_id=w.pk, assignment={p.pk: 1 for p in w.players.all()})
+    exc = assert_refused(
+        lambda: services.players_seat_home(
+            workshop_id=w.pk, assignment={p.pk: 1 for p in w.players.all()}
+        ),
+        InvalidInput,
+    )
+    assert "at most 8" in exc.message
+    w = make_workshop(players=16, tables=2, seats=8)
+    services.players_seat_home(workshop_id=w.pk)
+    services.player_join(workshop_id=w.pk, name="Seventeen")
     exc = assert_refused(lambda: services.workshop_start_study(workshop_id=w.pk), InvalidInput)
     assert "at most 8" in exc.message
     assert fresh(w).phase == Phase.LOBBY

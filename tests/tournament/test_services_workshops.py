@@ -10,6 +10,7 @@ from tournament_helpers import (
     game_at,
     make_workshop,
     seated,
+    snapshot,
     tables_of,
     to_home,
     to_scored_round,
@@ -559,3 +560,18 @@ def test_set_connected_marks_the_player_and_changes_no_game_state():
     assert_refused(
         lambda: services.player_set_connected(player_id=424242, connected=True), NotFound
     )
+
+
+def test_seating_more_than_the_game_deals_to_is_refused_when_chosen():
+    """Three players chosen for one table of 3 Tricks (a two-player game): refused at
+    'Seat as chosen' with the table and the limit, not later at Start study."""
+    w = make_workshop(players=3, tables=2, seats=2, game="three_tricks")
+    ids = list(Player.objects.filter(workshop=w).values_list("pk", flat=True))
+    before = snapshot()
+    exc = assert_refused(
+        lambda: services.players_seat_home(workshop_id=w.pk, assignment={i: 1 for i in ids}),
+        InvalidInput,
+    )
+    assert "Table 1 would have 3 players; at most 2 can play a game of 3 Tricks" in exc.message
+    assert snapshot() == before
+    assert services.players_seat_home(workshop_id=w.pk, assignment={ids[0]: 2}) is not None

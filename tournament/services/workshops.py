@@ -378,6 +378,15 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
             table = min(tables, key=lambda t: (sizes[t.pk], t.number))
             chosen[player.pk] = table
             sizes[table.pk] += 1
+    # More than the game deals to: said now, not at Start study (nothing is seated).
+    kind = kinds.get(workshop.game)
+    for table in tables:
+        if sizes[table.pk] > kind.max_seats:
+            raise InvalidInput(
+                f"Table {table.number} would have {sizes[table.pk]} players; at most "
+                f"{kind.max_seats} can play a game of {kind.title}. Choose another table for "
+                "someone, or remove a player."
+            )
     Player.objects.filter(workshop=workshop).update(table=None, seat=None)
     next_seat = {t.pk: 0 for t in tables}
     for player in players:
