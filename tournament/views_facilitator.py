@@ -19,14 +19,16 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import selectors_facilitator as sf
-from tournament import services
+from tournament import services, timing
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm
 from tournament.models import Phase, Player, RoundKind, RoundState
 from tournament.services.common import current_round
+from tournament.templatetags.facilitator import clock
 
 STATUS = {"wrong_phase": 409, "joining_closed": 409, "not_found": 404, "not_allowed": 403}
 
@@ -283,7 +285,9 @@ def _resume(workshop, data):
 @action("extend")
 def _extend(workshop, data):
     rnd = services.round_extend(round_id=_round(workshop).pk, seconds=60)
-    return f"{rnd}: one more minute."
+    # The time now left: pressed twice, the second message says so (it read the same).
+    left = timing.remaining(rnd.deadline, timezone.now(), rnd.remaining_seconds)
+    return f"{rnd}: one more minute, {clock(left)} left now."
 
 
 @action("end-now")

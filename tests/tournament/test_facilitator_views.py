@@ -403,8 +403,14 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     r = do(fac, w, "pause", htmx=True)
     assert fresh(rnd).state == RoundState.PAUSED and 'id="do-resume"' in text(r)
     left = fresh(rnd).remaining_seconds
-    do(fac, w, "extend", htmx=True)
+    r = do(fac, w, "extend", htmx=True)
     assert fresh(rnd).remaining_seconds == pytest.approx(left + 60)
+    # Pressed twice, the second message differs: it says the time now left.
+    from tournament.templatetags.facilitator import clock
+
+    assert message_of(r) == f"Round 1: one more minute, {clock(left + 60)} left now."
+    r = do(fac, w, "extend", htmx=True)
+    assert message_of(r) == f"Round 1: one more minute, {clock(left + 120)} left now."
     r = do(fac, w, "resume", htmx=True)
     assert fresh(rnd).state == RoundState.RUNNING and 'id="do-pause"' in text(r)
     # Somebody wins a game, so the movement has a real winner.
