@@ -515,6 +515,8 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     game = Game.objects.filter(table=table, state=GameState.PLAYING).order_by("-pk").first()
     if game is None:
         return ctx
+    # Seated here since the deal (joined or moved in mid-game): they play the next one.
+    ctx["waiting"] = [p.name for p in players if p.pk not in game.players]
     by_id = {p.pk: p for p in Player.objects.filter(pk__in=game.players)}
     game_kind = gamestate.kind_of(game)
     if not game_kind.records_tricks:

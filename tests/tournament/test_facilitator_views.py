@@ -604,6 +604,11 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     # The round's clock, as on the panel: the facilitator at a table knows the time left.
     assert re.search(r'class="table-clock">Time left <span class="timer"[^>]*data-seconds="\d+"', html)
     assert fac.get(f"/workshops/{w.pk}/tables/9/").status_code == 404
+    assert 'id="waiting"' not in html
+    # Someone who joins during the game sits here and plays the next one: listed.
+    services.player_join(workshop_id=w.pk, name="Late Lou")
+    html = text(fac.get(f"/workshops/{w.pk}/tables/1/"))
+    assert "Waiting for the next game here: Late Lou." in html
 
 
 # ------------------------------------------------------------------ projector
