@@ -224,6 +224,8 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "standings": (r.standings or {}).get("players", []),
                 "seatings": seatings[r.pk],
                 "moves": moves[r.pk],
+                # The rule's moves the facilitator cancelled: those players stayed.
+                "kept": (r.movement_preview or {}).get("kept", []) if r.movement_applied_at else [],
                 "movement_applied_at": iso(r.movement_applied_at),
             }
             for r in rounds

@@ -394,7 +394,12 @@ def results(doc: dict, ix: Index) -> list[dict]:
         by_round_table[(g["round"], g["table"])].append(g)
     moved: dict[int, dict[int, tuple[str, bool]]] = {
         r["number"]: {
-            m["player"]: ("up" if m["to"] > m["from"] else "down", m["edited"]) for m in r["moves"]
+            # A move the facilitator cancelled: the player stayed, by their choice.
+            **{k["player"]: ("", True) for k in r.get("kept", [])},
+            **{
+                m["player"]: ("up" if m["to"] > m["from"] else "down", m["edited"])
+                for m in r["moves"]
+            },
         }
         for r in doc["rounds"]
     }

@@ -205,6 +205,10 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
             .select_related("player")
             .order_by("from_table", "player__join_order")
         )
+        kept = rnd.movement_preview.get("kept", [])
+        kept_names = dict(
+            Player.objects.filter(pk__in=[k["player"] for k in kept]).values_list("pk", "name")
+        )
         return {
             "round": rnd,
             "applied": True,
@@ -212,6 +216,7 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
                 {"name": m.player.name, "from": m.from_table, "to": m.to_table, "edited": m.edited}
                 for m in moves
             ],
+            "kept": [{**k, "name": kept_names.get(k["player"], "?")} for k in kept],
         }
     standings = {row["id"]: row for row in rnd.standings.get("players", [])}
     computed = {m["player"]: m["to"] for m in rnd.movement_preview.get("computed", [])}

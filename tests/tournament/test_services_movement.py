@@ -283,3 +283,50 @@ def test_movement_refused_once_the_debrief_has_begun(ended):
     assert_refused(
         lambda: services.movement_edit(round_id=rnd.pk, moves=[]), WrongPhase, "wrong_phase"
     )
+
+
+def test_a_move_the_facilitator_cancelled_is_recorded_as_their_choice(ended):
+    """The rule moved the winner of table 1 up; the facilitator kept them there. No
+    Movement row says so: the round keeps it, and the export, the report and the
+    panel show 'stayed (changed)', not an ordinary stay."""
+    import json
+
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from tournament import export, report
+    from tournament.models import Workshop
+
+    w, rnd, *_ = ended
+    computed = rnd.movement_preview["computed"]
+    cancelled = computed[0]
+    moves = [{"player": m["player"], "to": m["to"]} for m in computed[1:]]
+    moves.append({"player": cancelled["player"], "to": cancelled["from"]})
+    services.movement_edit(round_id=rnd.pk, moves=moves)
+    services.movement_apply(round_id=rnd.pk)
+    kept = [{"player": cancelled["player"], "table": cancelled["from"], "rule": cancelled["to"]}]
+    assert fresh(rnd).movement_preview["kept"] == kept
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    exported = next(r for r in doc["rounds"] if r["number"] == rnd.number)
+    assert exported["kept"] == kept
+    assert all(r["kept"] == [] for r in doc["rounds"] if r["number"] != rnd.number)
+    rows = [
+        p
+        for rd in report.results(doc, report.Index(doc))
+        if rd["round"] == rnd.number
+        for t in rd["tables"]
+        for p in t["players"]
+    ]
+    row = next(p for p in rows if p["id"] == cancelled["player"])
+    assert (row["moved"], row["edited"]) == ("", True)
+    assert sum(p["edited"] for p in rows) == 1
+    owner = User.objects.create_user("ada", password="a-long-pass-123")
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    client = Client()
+    client.force_login(owner)
+    panel = client.get(f"/workshops/{w.pk}/").content.decode()
+    name = Player.objects.get(pk=cancelled["player"]).name
+    assert (
+        f"{name}: stays at table {cancelled['from']} (your change; the rule said table "
+        f"{cancelled['to']})" in panel
+    )

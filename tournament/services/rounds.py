@@ -440,8 +440,16 @@ def movement_apply(*, round_id: int) -> list[Movement]:
         Player.objects.filter(pk=p.pk).update(table=table, seat=next_seat[table.pk])
         next_seat[table.pk] += 1
     Movement.objects.bulk_create(records)
+    # The rule's moves the facilitator cancelled (the player stays): no Movement row
+    # says so, and the report and the export would not know it was their choice.
+    kept = [
+        {"player": m["player"], "table": m["from"], "rule": m["to"]}
+        for m in rnd.movement_preview.get("computed", [])
+        if m["player"] in still_seated and m["player"] not in target
+    ]
+    rnd.movement_preview = {**rnd.movement_preview, "kept": kept}
     rnd.movement_applied_at = now()
-    rnd.save(update_fields=["movement_applied_at"])
+    rnd.save(update_fields=["movement_applied_at", "movement_preview"])
     for table in tables:
         bump_table(table)
     bump_workshop(workshop)
