@@ -1144,6 +1144,8 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
             "tricks": cl["tricks"],
             "clashes": cl["clash_count"],
             "disputes": cl["dispute_count"],
+            # Cut short by a round's end: no trick completed, so no clash counted for it.
+            "disputes_unfinished": cl["outcome_counts"].get("cut", 0),
             "gestures": cl["gestures"]["total"],
             "left": sum(1 for p in doc["players"] if p["has_left"]),
         },

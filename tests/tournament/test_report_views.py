@@ -258,3 +258,17 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert "referee mode" in html
     assert f"<strong>{differing}</strong> trick" in html
+
+
+def test_disputes_cut_by_a_rounds_end_are_said_beside_the_count(fac, owner):
+    """A dispute the round's end cut short completed no trick, so it is a dispute
+    without a clash: the headline says so (it showed more disputes than clashes
+    with no word why)."""
+    w = make_workshop(players=8, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW]))
+    services.round_end_now(round_id=rnd.pk)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    summary = html.split('aria-label="Key figures"')[1].split("</ul>")[0]
+    assert "dispute (1 cut short by a round's end: no trick awarded)" in summary
