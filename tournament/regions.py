@@ -24,8 +24,10 @@ TABLE_REGIONS = {"fac-table": "facilitator/_table.html"}
 VIEWS = ("panel", "projector", "table")
 
 
-# A clock's seconds and its text, up to the next tag: `data-seconds="123" … >2:03`.
-_CLOCK_NOW = re.compile(r'(data-seconds=")[^"]*("[^>]*>)[^<]*')
+# A running clock's seconds and its text, up to the next tag:
+# `data-seconds="123" data-running="1" … >2:03`. (A paused one is compared whole: a
+# minute added during a pause changes only its seconds.)
+_CLOCK_NOW = re.compile(r'(data-seconds=")[^"]*(" data-running="1"[^>]*>)[^<]*')
 
 
 def settled(html: str) -> str:

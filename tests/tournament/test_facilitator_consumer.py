@@ -322,4 +322,11 @@ async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
     pushed = await regions(comm)
     seconds = lambda html: int(html.split('data-seconds="')[1].split('"')[0])  # noqa: E731
     assert seconds(pushed["regions"][clock_region]) >= seconds(first["regions"][clock_region]) + 55
+    # Paused, a minute added changes only the clock's seconds: that is sent too.
+    await database_sync_to_async(services.round_pause)(round_id=rnd.pk)
+    paused = await regions(comm)
+    await drain(comm)
+    await database_sync_to_async(services.round_extend)(round_id=rnd.pk, seconds=60)
+    more = await regions(comm)
+    assert seconds(more["regions"][clock_region]) == seconds(paused["regions"][clock_region]) + 60
     await comm.disconnect()
