@@ -1003,6 +1003,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
 def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
     """Questions for the facilitator, each with the figures that illustrate it."""
     disputes = cl["disputes"]
+    referee = (doc.get("workshop") or {}).get("mode") == "referee"
     expect = _expect_lines(
         rev, mov, f"{_plural(len(rev['tables']), 'table')} played "
         f"{_plural(rev['distinct_sheets'], 'different sheet')}."
@@ -1016,7 +1017,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         tricks = sum(c["tricks"] for c in cells)
         clashes_n = sum(c["clashes"] for c in cells)
         line = f"{r['label']}: the sheets at the table disagreed on {clashes_n} of {_plural(tricks, 'trick')}"
-        if first is not None:
+        if referee:
+            line += "; the table's sheet decided each (referee mode)."
+        elif first is not None:
             line += (
                 f"; the first dispute came {clock(first['since_round_start'])} into the round, "
                 f"at table {first['table']}."
@@ -1025,7 +1028,7 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             line += "; there was no dispute."
         notice.append(line)
     quiet = cl["clash_count"] - sum(1 for c in cl["clash_tricks"] if c["disputed"])
-    if cl["clash_count"]:
+    if cl["clash_count"] and not referee:  # in referee mode nobody claims: no disputes
         notice.append(
             f"{quiet} of {_plural(cl['clash_count'], 'clash', 'clashes')} passed without a dispute: "
             "the players agreed although their sheets did not."
@@ -1040,7 +1043,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             + ", ".join(f"{k['label'].lower()} ({k['in_dispute']})" for k in top)
             + "."
         )
-    if g["total"]:
+    if g["total"] and referee:
+        feel.append(f"{_plural(g['total'], 'gesture')} and drawings were made.")
+    elif g["total"]:
         feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")
     else:
         feel.append("No gestures or drawings were made: ask how the players made themselves understood.")
@@ -1051,8 +1056,11 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         feel.append(f"A dispute lasted {clock(cl['duration']['median'])} (median), the longest {clock(cl['duration']['max'])}.")
 
     act = [
-        f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed claim, "
-        f"{oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round."
+        "Referee mode: nobody claimed, the table's sheet decided every trick. Ask what the "
+        "players did when it went against their own sheet."
+        if referee
+        else f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed "
+        f"claim, {oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round."
     ]
     adapted = sum(p["adapted"] for p in players)
     held = sum(p["held"] for p in players)

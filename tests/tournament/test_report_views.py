@@ -258,6 +258,12 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert "referee mode" in html
     assert f"<strong>{differing}</strong> trick" in html
+    # Nobody claims in referee mode: the guide speaks of no disputes at all.
+    notice = next(q for q in r["guide"] if q["id"] == "notice")["data"]
+    assert notice and all("dispute" not in line for line in notice), notice
+    for q in r["guide"]:
+        assert all(" disputes:" not in line and "during disputes" not in line for line in q["data"]), q
+    assert "the table's sheet decided each (referee mode)." in notice[0]
 
 
 def test_disputes_cut_by_a_rounds_end_are_said_beside_the_count(fac, owner):
