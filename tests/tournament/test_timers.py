@@ -14,6 +14,7 @@ from tournament_helpers import (
     after,
     assert_refused,
     expire,
+    five_tricks_step,
     fresh,
     game_at,
     make_workshop,
@@ -21,6 +22,7 @@ from tournament_helpers import (
     play_until_claim,
     set_seat_sheets,
     snapshot,
+    state_of,
     tables_of,
     to_home,
     to_scored_round,
@@ -430,3 +432,36 @@ def test_a_workshop_of_bots_is_played_by_the_clock_alone():
     r1.refresh_from_db()
     assert sum(row["games_won"] for row in r1.standings["players"]) >= 2
     assert_stored_games_replay(w)
+
+
+def test_a_game_ending_after_the_rounds_time_is_up_deals_no_other():
+    """The last card lands after the round's deadline, before the timer's next tick
+    ends the round: no new game is dealt only to be cut at once (an empty 'cut'
+    game with no tricks stood in the records and the report)."""
+    w = make_workshop(players=4, tables=1, seats=4, mode="referee")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    while sum(len(h) for h in state_of(game).hands) > 1:
+        five_tricks_step(game)
+    expire(rnd)
+    five_tricks_step(game)  # the last card: the game is over
+    assert fresh(game).state == GameState.OVER
+    timers.tick()
+    assert fresh(rnd).state == RoundState.FINISHED
+    assert list(Game.objects.filter(round=rnd).values_list("state", flat=True)) == [GameState.OVER]
+
+
+def test_a_minute_added_deals_at_a_table_whose_game_ended_as_time_ran_out():
+    """The same last card, then '+1 minute' before the timer's tick: the table that
+    dealt no new game gets one, and plays on."""
+    w = make_workshop(players=4, tables=1, seats=4, mode="referee")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    while sum(len(h) for h in state_of(game).hands) > 0:
+        if sum(len(h) for h in state_of(game).hands) == 1:
+            expire(rnd)
+        five_tricks_step(game)
+    assert not Game.objects.filter(round=rnd, state=GameState.PLAYING).exists()
+    services.round_extend(round_id=rnd.pk, seconds=60)
+    assert Game.objects.filter(round=rnd, state=GameState.PLAYING).count() == 1
+    assert timers.tick().rounds_finalised == []

@@ -323,7 +323,13 @@ def _apply(
         move["mark_claimed_by"] = actor.pk
     version = bump_table(table, barrier=barrier, move=move, writes=writes)
     _send_action(writes, game)
-    if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
+    if (
+        game.state == GameState.OVER
+        and game.round.state == RoundState.RUNNING
+        # The round's time is up (the timer ends it within the second): a game dealt
+        # now would only be cut at once, an empty game in every record.
+        and not timing.is_expired(game.round.deadline, at)
+    ):
         game_start(table=table, rnd=game.round, number=game.number + 1)
         version = table.version
     elif game.state == GameState.PLAYING and wversion is not None:

@@ -309,6 +309,13 @@ def round_extend(*, round_id: int, seconds: int) -> Round:
         rnd.deadline, rnd.remaining_seconds, seconds, now()
     )
     rnd.save(update_fields=["deadline", "remaining_seconds"])
+    if rnd.state == RoundState.RUNNING:
+        # A game that ended after the time was up dealt no other (play._apply): with
+        # the time added, its table plays on.
+        for table in lock_tables(workshop.pk):
+            if not Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING).exists():
+                if game_start(table=table, rnd=rnd) is not None:
+                    bump_table(table)
     bump_workshop(workshop)
     return rnd
 
