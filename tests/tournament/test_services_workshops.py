@@ -436,7 +436,7 @@ def test_people_who_join_after_the_bots_take_bots_seats():
     """The tables were full of bots when Eve and Fay joined: starting the study (or
     balancing the tables) gives them bots' seats instead of a fifth seat at a table
     of four, and the bots that gave way are gone; more bots get the free letters."""
-    for seat_them in ("study", "balance"):
+    for seat_them in ("study", "balance", "as chosen"):
         w = make_workshop(players=5, tables=3, seats=4, bots_enabled=True)
         services.players_seat_home(workshop_id=w.pk)
         assert len(services.bots_fill(workshop_id=w.pk)) == 7
@@ -444,8 +444,13 @@ def test_people_who_join_after_the_bots_take_bots_seats():
             services.player_join(workshop_id=w.pk, name=name)
         if seat_them == "study":
             services.workshop_start_study(workshop_id=w.pk)
-        else:
+        elif seat_them == "balance":
             services.players_seat_home(workshop_id=w.pk)
+        else:  # the panel's form sends every seated player's table, bots' included
+            seated_now = Player.objects.filter(workshop=w, table__isnull=False)
+            services.players_seat_home(
+                workshop_id=w.pk, assignment={p.pk: p.table.number for p in seated_now}
+            )
         sizes = [len(seated(t)) for t in tables_of(w)]
         assert sizes == [4, 4, 4], (seat_them, sizes)
         for t in tables_of(w):

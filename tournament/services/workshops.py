@@ -365,11 +365,19 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
             chosen[pid] = by_number[number]
     # People who joined after the bots filled the tables take bots' seats: the bots
     # the seats cannot hold go (the last made first; nothing was played yet).
+    # ("Seat as chosen" sends every seated player's table, a bot's own included: a bot
+    # only "chosen" where it already sits may still give way.)
     surplus = len(players) - len(tables) * workshop.seats_per_table
-    spare = [p for p in reversed(players) if p.is_bot and p.pk not in chosen][: max(0, surplus)]
+    spare = [
+        p
+        for p in reversed(players)
+        if p.is_bot and (p.pk not in chosen or chosen[p.pk].pk == p.table_id)
+    ][: max(0, surplus)]
     if spare:
         Player.objects.filter(pk__in=[b.pk for b in spare]).delete()
         players = [p for p in players if p not in spare]
+        for b in spare:
+            chosen.pop(b.pk, None)
     sizes = {t.pk: 0 for t in tables}
     for table in chosen.values():
         sizes[table.pk] += 1
