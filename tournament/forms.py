@@ -119,10 +119,8 @@ def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
     return specs
 
 
-def _knob_sentence(value, message: str) -> str:
+def _engine_sentence(message: str) -> str:
     """An engine's "points_per_trick must be a whole number … not -5." as a field says it."""
-    if value is None:
-        return "Enter a value."
     found = re.match(r"^\w+ must be (.*?),? not .*$", message)
     return f"Must be {found.group(1)}." if found else message
 
@@ -363,14 +361,19 @@ class WorkshopForm(forms.Form):
         pre, default = prefix(kind), kind.rules_from_dict({}).to_dict()
         found = False
         for knob, value in knobs.items():
+            field = f"{pre}custom_{n}_{knob}"
+            if field in self.errors:  # its own check failed first ("Enter a whole number.")
+                found = True
+                continue
             try:
                 kind.rules_from_dict({**default, knob: value})
             except (TypeError, ValueError) as exc:
                 found = True
-                self.add_error(f"{pre}custom_{n}_{knob}", _knob_sentence(value, str(exc)))
+                self.add_error(field, "Enter a value." if value is None else _engine_sentence(str(exc)))
+        # Each knob right on its own but not together: the engine's sentence, in words.
         self.add_error(
             f"{pre}sheet_{n}",
-            f"Table {n}'s custom sheet has a mistake: see below." if found else _knob_sentence(None, whole),
+            f"Table {n}'s custom sheet has a mistake: see below." if found else _engine_sentence(whole),
         )
 
     def service_kwargs(self) -> dict:

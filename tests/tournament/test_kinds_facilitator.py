@@ -210,6 +210,11 @@ def test_wizard_refuses_a_custom_sheet_the_game_refuses(fac, key):
             assert f'id="id_{forms.prefix(kind)}custom_2_{knob}_error"' in body, knob
         assert "Must be a whole number" in body and "not -5" not in body and "None" not in body
         assert "custom sheet has a mistake: see below" in body
+        # Not a number at all: the field's own sentence, once, not "Enter a value." too.
+        data[f"{forms.prefix(kind)}custom_2_{ints[-1]}"] = "abc"
+        body = text(fac.post("/workshops/new/", data))
+        errors = body.split(f'id="id_{forms.prefix(kind)}custom_2_{ints[-1]}_error"')[1].split("</ul>")[0]
+        assert "Enter a whole number." in errors and "Enter a value." not in errors, errors
 
 
 @pytest.mark.parametrize("key", KEYS)
