@@ -30,4 +30,7 @@
   }
   scrollers();
   window.addEventListener("resize", scrollers);
+  // A table inside closed <details> (the trick-by-trick clash list) measures nothing
+  // until it is opened.
+  document.addEventListener("toggle", scrollers, true);
 })();
