@@ -173,6 +173,43 @@ async def test_with_every_host_allowed_only_the_sites_own_pages_open_sockets(set
             await comm.disconnect()
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "allowed, trusted, host, origin, ok",
+    [
+        (["*"], [], b"example.org:443", b"https://example.org", True),  # a default port said
+        (["*"], [], b"[::1]:8000", b"http://[::1]:8000", True),
+        (["*"], [], b"EXAMPLE.org", b"http://example.org", True),
+        (["*"], [], b"a:8000", b"http://a:abc", False),  # not a port: refused, not a crash
+        # A host Django does not serve is no site of ours, Origin or not.
+        (["barnga.example.org"], [], b"evil.test", b"http://evil.test", False),
+        (["barnga.example.org"], [], b"barnga.example.org", b"https://barnga.example.org", True),
+        # Behind a proxy: the socket reaches web:8000, the page was the public origin.
+        (["web"], ["https://*.example.org"], b"web:8000", b"https://class.example.org", True),
+        (["web"], ["https://*.example.org"], b"web:8000", b"http://a:abc", False),
+        (["web"], ["https://*.example.org"], b"web:8000", b"https://example.com", False),
+    ],
+)
+async def test_the_origin_check_at_its_edges(settings, allowed, trusted, host, origin, ok):
+    from channels.db import database_sync_to_async
+    from channels.routing import URLRouter
+
+    from barnga.origin import SameSiteOriginValidator
+    from tournament import routing
+
+    settings.ALLOWED_HOSTS = allowed
+    settings.CSRF_TRUSTED_ORIGINS = trusted
+    app = SameSiteOriginValidator(URLRouter(routing.websocket_urlpatterns))
+    w = await database_sync_to_async(world)()
+    cookie = f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()
+    headers = [(b"host", host), (b"cookie", cookie), (b"origin", origin)]
+    comm = WebsocketCommunicator(app, "/ws/play/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected is ok
+    if connected:
+        await comm.disconnect()
+
+
 def test_check_deploy_is_clean_in_production_mode():
     env = {
         **os.environ,
