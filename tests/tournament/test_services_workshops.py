@@ -580,3 +580,14 @@ def test_seating_more_than_the_game_deals_to_is_refused_when_chosen():
     assert "Table 1 would have 3 players; at most 2 can play a game of 3 Tricks" in exc.message
     assert snapshot() == before
     assert services.players_seat_home(workshop_id=w.pk, assignment={ids[0]: 2}) is not None
+
+
+def test_a_late_joiner_who_makes_a_table_playable_gets_a_game_at_once():
+    """7Up7Down needs three: a table of two plays nothing until a third joins, who
+    then gets a game at once (the check assumed two were enough, as in Five Tricks)."""
+    w = make_workshop(players=5, tables=2, seats=3, game="seven_up")
+    to_scored_round(w)
+    small = min(tables_of(w), key=lambda t: len(seated(t)))
+    assert len(seated(small)) == 2 and game_at(small) is None
+    services.player_join(workshop_id=w.pk, name="Third")
+    assert len(seated(small)) == 3 and game_at(small) is not None

@@ -222,7 +222,8 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     # A late joiner sits at the smallest table at once: below this count no table
     # passes the engine's limit, one more would make a table that cannot be dealt to.
     # (In the lobby the facilitator can still drop players before seating.)
-    max_seats = kinds.get(workshop.game).max_seats
+    kind = kinds.get(workshop.game)
+    max_seats = kind.max_seats
     if (
         workshop.phase != Phase.LOBBY
         and workshop.players.filter(has_left=False).count() >= workshop.table_count * max_seats
@@ -232,7 +233,7 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     if workshop.phase != Phase.LOBBY:
         table, seated_before = _smallest_table(workshop, max_seats)
         _seat(player, table, home=True)
-        if seated_before == 1:  # the second player makes the table playable
+        if seated_before + 1 == kind.min_seats:  # this player makes the table playable
             _deal_if_idle(workshop, table)
         bump_table(table)  # the table's phones list their neighbours
     # Only the facilitator's roster shows a join (and a holder of the shared lock may
