@@ -22,8 +22,14 @@ class NameError_(ValueError):
 
 def has_hidden_characters(text: str) -> bool:
     """Control, format (invisible: zero-width space, right-to-left override),
-    surrogate or private-use characters, joiners aside."""
-    return any(unicodedata.category(ch) in REFUSED and ch not in JOINERS for ch in text)
+    surrogate or private-use characters, joiners aside; and the noncharacters
+    (U+FDD0–FDEF, U+xxFFFE/F), which Unicode keeps out of text for good."""
+    return any(
+        (unicodedata.category(ch) in REFUSED and ch not in JOINERS)
+        or 0xFDD0 <= ord(ch) <= 0xFDEF
+        or ord(ch) & 0xFFFE == 0xFFFE
+        for ch in text
+    )
 
 
 def clean_name(raw: object) -> str:

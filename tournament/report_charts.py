@@ -294,7 +294,8 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         f"Line chart: {title.lower()}. "
         # Read out: "tables 1 then 2", as the players' table reads its arrows.
         + "; ".join(
-            f"{names.get(pid, '?')}: tables {journeys[pid]['text'].replace(' → ', ' then ')}"
+            f"{names.get(pid, '?')}: tables "
+            + journeys[pid]["text"].replace(" → ", " then ").replace("—", "not seated")
             for pid in players
         )
         + "."

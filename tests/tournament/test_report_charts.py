@@ -120,8 +120,11 @@ def test_the_charts_text_reads_a_journey_in_words():
     mov, names = movement(2, 4)
     for pid in mov["players"]:
         mov["journeys"][pid]["text"] = " → ".join(str(t) for t in mov["journeys"][pid]["tables"])
+    last = mov["players"][-1]
+    mov["journeys"][last]["text"] = "1 → — → 2"  # a round the player was not seated
     alt = report_charts.paths_chart(mov, names)["alt"]
     assert "→" not in alt and "Player 01: tables 1 then " in alt
+    assert f"{names[last]}: tables 1 then not seated then 2" in alt
 
 
 def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():

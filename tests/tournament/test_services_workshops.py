@@ -134,7 +134,8 @@ BAD_NAMES = [
 def test_join_refuses_bad_names(lobby):
     for raw in BAD_NAMES:
         assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
-    for raw in ("Ana\u200bBo", "\ufeffAna", "An\u00ada"):  # zero-width space, BOM, soft hyphen
+    for raw in ("Ana\u200bBo", "\ufeffAna", "An\u00ada", "Ana\uffff", "\ufdd0Bo", "Cy\U0010ffff"):
+        # zero-width space, BOM, soft hyphen; noncharacters
         exc = assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
         assert exc.message == "A name cannot contain control or invisible characters."
     assert not Player.objects.exists()
