@@ -581,6 +581,14 @@ def test_seating_more_than_the_game_deals_to_is_refused_when_chosen():
     assert "Table 1 would have 3 players; at most 2 can play a game of 3 Tricks" in exc.message
     assert snapshot() == before
     assert services.players_seat_home(workshop_id=w.pk, assignment={ids[0]: 2}) is not None
+    # Five at two tables of a two-player game: no choice helps, and it says what does.
+    services.player_join(workshop_id=w.pk, name="Four")
+    services.player_join(workshop_id=w.pk, name="Five")
+    exc = assert_refused(lambda: services.players_seat_home(workshop_id=w.pk), InvalidInput)
+    assert exc.message == (
+        "5 players cannot sit at 2 tables: a game of 3 Tricks seats at most 2. Remove "
+        "players, or set up a workshop with more tables."
+    )
 
 
 def test_a_late_joiner_who_makes_a_table_playable_gets_a_game_at_once():

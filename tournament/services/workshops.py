@@ -389,6 +389,12 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
             sizes[table.pk] += 1
     # More than the game deals to: said now, not at Start study (nothing is seated).
     kind = kinds.get(workshop.game)
+    if len(players) > len(tables) * kind.max_seats:  # no choice of tables helps
+        raise InvalidInput(
+            f"{len(players)} players cannot sit at {len(tables)} tables: a game of "
+            f"{kind.title} seats at most {kind.max_seats}. Remove players, or set up a "
+            "workshop with more tables."
+        )
     for table in tables:
         if sizes[table.pk] > kind.max_seats:
             raise InvalidInput(
