@@ -8,6 +8,7 @@ import json
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -92,8 +93,10 @@ def join(request):
         return _join_page(request, code=code, lost_seat=lost)
     if player is not None and player.workshop.code == code:
         # This phone has a seat here already (Back, then Join again): it keeps it,
-        # rather than leaving a seated player behind that nobody plays.
-        return redirect("play")
+        # rather than leaving a seated player behind that nobody plays; under another
+        # name (a shared phone), the play page says why.
+        other = names.name_key(" ".join(request.POST.get("name", "").split())) != player.name_key
+        return redirect(reverse("play") + ("?already=1" if other else ""))
     name = request.POST.get("name", "")
     if not code:  # a blank code is no guess: said, not counted against the room
         return _join_page(request, status=400, name=name, error=NO_CODE)
@@ -148,6 +151,7 @@ def play(request):
     ctx = selectors.player_screen(player.pk)
     # Jinja2 (barnga/jinja2.py), which escaped what it had to: safe to include as it is.
     ctx["screen_html"] = mark_safe(render_to_string("play/_screen.html", ctx))
+    ctx["already"] = request.GET.get("already") == "1"
     ctx["gestures"] = Gesture.PALETTE
     ctx["emoji_json"] = json.dumps(Gesture.EMOJI, ensure_ascii=False)
     return render(request, "play/page.html", ctx)
