@@ -359,34 +359,41 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
     assert [p["moved"] for p in res[1]["tables"][0]["players"]] == ["not applied"] * 2
 
 
-def test_the_guide_counts_only_moves_between_different_rules_as_such():
-    """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
-    doc = {
+def one_round_doc(name, presets, players, *, seatings, moves, games=()) -> dict:
+    """A workshop document of one applied scored round: `presets` per table in
+    number order, `players` as (id, name), `seatings` as (player, table), `moves` as
+    (player, from, to)."""
+    return {
         "schema": export.SCHEMA,
-        "workshop": {"name": "Same sheets"},
+        "workshop": {"name": name},
         "tables": [
             {"number": n, "preset": p, "rules": PRESETS[p].to_dict()}
-            for n, p in [(1, "guide-1"), (2, "guide-1"), (3, "guide-2")]
+            for n, p in enumerate(presets, start=1)
         ],
         "players": [
-            {"id": pid, "name": f"P{pid}", "join_order": pid, "home_table": 2,
+            {"id": pid, "name": who, "join_order": pid, "home_table": 2,
              "is_bot": False, "has_left": False}
-            for pid in (1, 2, 3)
+            for pid, who in players
         ],
         "rounds": [
             {
                 "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
-                "seatings": [{"player": p, "table": 2, "seat": p - 1} for p in (1, 2, 3)],
-                "moves": [
-                    {"player": 1, "from": 2, "to": 3, "edited": False},
-                    {"player": 2, "from": 2, "to": 1, "edited": False},
-                ],
+                "seatings": [{"player": p, "table": t, "seat": i} for i, (p, t) in enumerate(seatings)],
+                "moves": [{"player": p, "from": a, "to": b, "edited": False} for p, a, b in moves],
                 "movement_applied_at": "2026-11-25T10:20:00+00:00",
             }
         ],
-        "games": [],
+        "games": list(games),
         "gestures": [],
     }
+
+
+def test_the_guide_counts_only_moves_between_different_rules_as_such():
+    """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
+    doc = one_round_doc(
+        "Same sheets", ["guide-1", "guide-1", "guide-2"], [(1, "P1"), (2, "P2"), (3, "P3")],
+        seatings=[(1, 2), (2, 2), (3, 2)], moves=[(1, 2, 3), (2, 2, 1)],
+    )
     expect = next(q for q in report.build_report(doc)["guide"] if q["id"] == "expect")["data"]
     assert "1 move up and 0 moves down took players to tables with other rules." in expect
     assert "1 move took players to a table with the same rules as the one they left." in expect
@@ -397,40 +404,14 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
     """Finn joined during round 1 and sat at table 2 waiting for the next deal; Gil sat
     alone at table 1 (too few for a game). Movement moved both: the results list
     them, with no game won, not only the players of the table's games."""
-    doc = {
-        "schema": export.SCHEMA,
-        "workshop": {"name": "Late"},
-        "tables": [
-            {"number": n, "preset": p, "rules": PRESETS[p].to_dict()}
-            for n, p in [(1, "guide-1"), (2, "guide-2")]
-        ],
-        "players": [
-            {"id": pid, "name": name, "join_order": pid, "home_table": 2,
-             "is_bot": False, "has_left": False}
-            for pid, name in [(1, "Ana"), (2, "Bob"), (3, "Finn"), (4, "Gil")]
-        ],
-        "rounds": [
-            {
-                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
-                "seatings": [
-                    {"player": 1, "table": 2, "seat": 0},
-                    {"player": 2, "table": 2, "seat": 1},
-                    {"player": 4, "table": 1, "seat": 0},
-                ],
-                "moves": [
-                    {"player": 1, "from": 2, "to": 1, "edited": False},
-                    {"player": 3, "from": 2, "to": 1, "edited": False},
-                    {"player": 4, "from": 1, "to": 2, "edited": False},
-                ],
-                "movement_applied_at": "2026-11-25T10:20:00+00:00",
-            }
-        ],
-        "games": [
+    doc = one_round_doc(
+        "Late", ["guide-1", "guide-2"], [(1, "Ana"), (2, "Bob"), (3, "Finn"), (4, "Gil")],
+        seatings=[(1, 2), (2, 2), (4, 1)], moves=[(1, 2, 1), (3, 2, 1), (4, 1, 2)],
+        games=[
             {"id": 1, "round": 1, "number": 1, "table": 2, "players": [1, 2], "state": "over",
              "tricks_won": [3, 2], "winners": [1], "tricks": [], "disputes": []},
         ],
-        "gestures": [],
-    }
+    )
     res = report.results(doc, report.Index(doc))
     by_table = {t["table"]: t for t in res[0]["tables"]}
     assert [(p["name"], p["games_won"], p["games_played"], p["moved"])
