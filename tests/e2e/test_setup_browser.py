@@ -31,6 +31,9 @@ def test_choosing_a_game_keeps_the_seats_inside_its_range(facilitator_page, djan
     user = django_user_model.objects.create_user("fac", password="unused-here")
     page = facilitator_page(user, "/workshops/new/", viewport={"width": 390, "height": 844})
     seats = page.locator("#id_seats_per_table")
+    # Each game's button is a finger's target beside its long description.
+    for radio in page.locator('[name="game"]').all():
+        assert radio.bounding_box()["width"] >= 20
     page.locator('[name="game"][value="three_tricks"]').check()
     assert seats.input_value() == "2"
     page.locator('[name="game"][value="seven_up"]').check()
