@@ -278,3 +278,12 @@ def test_disputes_cut_by_a_rounds_end_are_said_beside_the_count(fac, owner):
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     summary = html.split('aria-label="Key figures"')[1].split("</ul>")[0]
     assert "dispute (1 cut short by a round's end: no trick awarded)" in summary
+
+
+def test_the_guides_questions_are_headings_a_screen_reader_can_step_through(fac, played):
+    html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    guide = html.split('id="guide"')[1].split("</section>")[0]
+    questions = re.findall(r'<h3 class="q" id="q-(\w+)-h">([^<]+)</h3>', guide)
+    assert [q for q, _ in questions] == ["expect", "notice", "feel", "act", "outside"]
+    # Five links of the same words: each is described by its question.
+    assert guide.count('aria-describedby="q-') == 5
