@@ -119,8 +119,10 @@ def outcomes_chart(clashes: dict) -> dict | None:
         y_labels=_counts_axis([o["count"] for o in rows]),
         **COMMON,
     )
-    chart.x_labels = [o["label"] for o in rows]
-    chart.add("Disputes", [o["count"] for o in rows])
+    # A horizontal bar chart draws its first bar at the bottom: reversed, the bars
+    # read from the top in the order of the list under the chart.
+    chart.x_labels = [o["label"] for o in reversed(rows)]
+    chart.add("Disputes", [o["count"] for o in reversed(rows)])
     alt = (
         f"Bar chart: {title.lower()}. "
         + "; ".join(f"{o['label']}: {o['count']}" for o in rows)

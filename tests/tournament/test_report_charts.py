@@ -137,3 +137,14 @@ def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():
     feel = next(q for q in report.build_report(doc)["guide"] if q["id"] == "feel")["data"]
     assert not any("0 of 0" in line for line in feel)
     assert "No gestures or drawings were made" in " ".join(feel)
+
+
+def test_how_the_disputes_ended_reads_top_down_in_the_lists_order():
+    rows = [{"label": "Settled A", "count": 2}, {"label": "Timeout B", "count": 1},
+            {"label": "Cut C", "count": 0}]
+    svg = report_charts.outcomes_chart({"dispute_count": 3, "dispute_outcomes": rows})["svg"]
+    heights = {
+        label: float(y)
+        for y, label in re.findall(r'<text[^>]*y="([\d.]+)"[^>]*>(Settled A|Timeout B|Cut C)</text>', svg)
+    }
+    assert sorted(heights, key=heights.get) == ["Settled A", "Timeout B", "Cut C"]
