@@ -1053,7 +1053,11 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     if oc.get("timeout"):
         feel.append(f"{_plural(oc['timeout'], 'dispute')} ran out of time without agreement.")
     if cl["duration"]["count"]:
-        feel.append(f"A dispute lasted {clock(cl['duration']['median'])} (median), the longest {clock(cl['duration']['max'])}.")
+        # In seconds, as the disputes' section says it ("median 12.3 s").
+        feel.append(
+            f"A dispute lasted {cl['duration']['median']} s (median), the longest "
+            f"{cl['duration']['max']} s."
+        )
 
     act = [
         "Referee mode: nobody claimed, the table's sheet decided every trick. Ask what the "

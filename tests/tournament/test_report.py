@@ -224,6 +224,9 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     )
     assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
     assert "4 of 5 gestures were made during disputes." in text["feel"]
+    # Durations in the seconds section 4 uses, not m:ss.
+    d = scripted["report"]["clashes"]["duration"]
+    assert f"A dispute lasted {d['median']} s (median), the longest {d['max']} s." in text["feel"]
     # The most adaptable are named; a bot among them is not held up to the class.
     adapters = [p for p in scripted["report"]["players"] if p["adapted"]]
     assert adapters and all(p["name"] in text["act"] for p in adapters[:3])
