@@ -416,6 +416,10 @@ def results(doc: dict, ix: Index) -> list[dict]:
         applied = r["kind"] == "scored" and r.get("movement_applied_at") is not None
         after = seated_next.get(r["number"]) if applied else None
         tables = []
+        # A round in which nobody played (a home round skipped at once) has no results:
+        # not a card of zeros per table.
+        if not any(rn == r["number"] for rn, _ in by_round_table):
+            continue
         for n in ix.tables:
             games = sorted(by_round_table.get((r["number"], n), []), key=lambda g: g["number"])
             # Also at the table without a game: seated at the start and waiting for

@@ -422,3 +422,9 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
         ("Gil", 0, "up"),
     ]
     assert by_table[1]["games_played"] == 0
+    # A home round skipped at once (the demo's) was seated but played nothing: no
+    # results for it, not a card of zeros per table.
+    home = {**doc["rounds"][0], "number": 0, "kind": "home", "scored_number": None,
+            "label": "At home", "moves": [], "movement_applied_at": None}
+    doc["rounds"].insert(0, home)
+    assert [rd["round"] for rd in report.results(doc, report.Index(doc))] == [1]
