@@ -247,7 +247,14 @@ class WorkshopForm(forms.Form):
             pre = prefix(kind)
             choices = [
                 (AUTO, "Automatic"),
-                *[(slug, kind.preset_titles.get(slug, slug)) for slug in kind.presets],
+                # Five Tricks' sheets are named by their source ("Sheet 1 (Tournament
+                # guide)"): what each says too, since two of them are the same rules
+                # under different names. The other games' titles say their rules.
+                *[
+                    (slug, kind.preset_titles.get(slug, slug)
+                     + (f" — {kind.summary(rules.to_dict())}" if kind.key == FIVE_TRICKS else ""))
+                    for slug, rules in kind.presets.items()
+                ],
                 (CUSTOM, "Custom sheet…"),
             ]
             specs = knob_specs(kind)

@@ -182,6 +182,9 @@ def panel(workshop: Workshop, now=None) -> dict:
                 "seats": workshop.seats_per_table,
                 "sheet": sheet_title(t, kind),
                 "knobs": knobs_summary(t.rules, kind),
+                # Chosen by hand, two tables may play one sheet: their players never
+                # meet other rules there, which the set-up's warning said only once.
+                "same_as": [u.number for u in tables if u.pk != t.pk and u.rules == t.rules],
             }
             for t in tables
         ],

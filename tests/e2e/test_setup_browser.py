@@ -43,6 +43,17 @@ def test_choosing_a_game_keeps_the_seats_inside_its_range(facilitator_page, djan
     assert seats.input_value() == "6"
     page.locator('[name="game"][value="all_fives"]').check()
     assert seats.input_value() == "3"
+    # Choosing sheets per table: Five Tricks' choices say their rules (long lines),
+    # and still nothing is wider than the phone.
+    page.locator('[name="game"][value="five_tricks"]').check()
+    page.locator('[name="sheet_mode"][value="choose"]').check()
+    assert page.locator("#id_sheet_1").is_visible()
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, overflow
+    page.locator('[name="sheet_mode"][value="auto"]').check()
+    page.locator('[name="game"][value="all_fives"]').check()
     page.fill("#id_name", "Seats follow")
     page.locator("#setup-form [type=submit]").last.click()
     page.wait_for_url("**/workshops/*/")

@@ -763,3 +763,22 @@ def test_an_empty_post_is_answered_with_what_is_missing(fac):
     r = Client().post("/signup/", {})
     assert r.status_code == 400 and "This field is required" in text(r)
     assert not Workshop.objects.exists() and User.objects.count() == 1
+
+
+def test_the_settings_say_which_tables_play_the_same_rules(owner, fac):
+    """Chosen by hand, tables 1 and 2 play one sheet: the set-up's warning came once;
+    the panel's settings keep saying it."""
+    w = owned(owner, players=0, tables=3)
+    services.sheets_assign(workshop_id=w.pk, assignment={1: "guide-1", 2: "guide-1", 3: "guide-2"})
+    line = text(fac.get(f"/workshops/{w.pk}/")).split('id="settings-details"')[1].split("</ul>")[0]
+    assert "(the same rules as table 2)" in line and "(the same rules as table 1)" in line
+    assert line.count("the same rules as") == 2
+
+
+def test_the_wizard_says_what_each_five_tricks_sheet_says(fac):
+    """'Sheet 1 (Tournament guide)' and 'Sheet 3 (Appendix 2)' are the same rules:
+    each choice says its rules, so two equal sheets are seen before they are chosen."""
+    html = text(fac.get("/workshops/new/"))
+    for slug in ("guide-1", "appendix-3"):
+        option = re.search(rf'<option value="{slug}">([^<]+)</option>', html).group(1)
+        assert option.endswith("— Ace high, highest wins, spades trump, trump only when void")
