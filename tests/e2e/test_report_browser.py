@@ -67,6 +67,13 @@ def test_the_report_in_a_browser_and_in_print(
             .filter(card => card.scrollWidth > card.clientWidth + 1).length"""
     )
     assert page.locator(".result-card").count() >= 4 and clipped == 0
+    # Each dispute's cards print in one row (stacked down a narrow column, a dispute
+    # took a third of a page: 83 disputes were 25 pages).
+    rows_of_cards = page.evaluate(
+        """() => [...document.querySelectorAll('table.disputes tbody tr')].map(tr =>
+            new Set([...tr.querySelectorAll('.mini')].map(m => Math.round(m.getBoundingClientRect().top))).size)"""
+    )
+    assert rows_of_cards and set(rows_of_cards) == {1}, rows_of_cards
     # A 30-letter name of one word: the seating grid's chips kept it on one line
     # and the grid's last rounds fell off the printed page (which cannot scroll).
     Player.objects.filter(workshop=facts["workshop"], name="P02").update(
