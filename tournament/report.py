@@ -143,8 +143,19 @@ def kind_of(doc: dict) -> kinds.GameKind:
 
 
 def game_scores(game: dict, claims: bool) -> list:
-    """A game's per-seat score: Five Tricks' tricks won, any other game's stored scores."""
-    return list(game["tricks_won"]) if claims else list(game.get("scores") or [])
+    """A game's per-seat score: Five Tricks' tricks won, any other game's stored scores.
+
+    A Five Tricks game still in progress (a report read mid-round) has stored none
+    yet: its tricks so far are counted, not shown as nought each."""
+    if not claims:
+        return list(game.get("scores") or [])
+    if game["tricks_won"] or game.get("state") != "playing":
+        return list(game["tricks_won"])
+    won = [0] * len(game["players"])
+    for t in game.get("tricks", []):
+        if isinstance(t.get("winner"), int) and 0 <= t["winner"] < len(won):
+            won[t["winner"]] += 1
+    return won
 
 
 class Index:

@@ -215,6 +215,12 @@ def test_an_export_taken_mid_round_checks_ok():
     assert len(playing) == 2 and any(g["tricks"] for g in playing)
     checks = check_export.check_document(doc)
     assert len(checks) == len(doc["games"]) and all(c.ok for c in checks), [c.line() for c in checks]
+    # The report read now counts the tricks so far of the games in progress.
+    rows = [
+        g for rd in report.results(doc, report.Index(doc)) for t in rd["tables"] for g in t["games"]
+        if g["state"] == "playing"
+    ]
+    assert sum(x["tricks"] for g in rows for x in g["tricks"]) == sum(len(g["tricks"]) for g in playing)
     # A game in progress with a result stored is still found out.
     playing[0]["winners"] = [playing[0]["players"][0]]
     bad = [c for c in check_export.check_document(doc) if not c.ok]
