@@ -1168,6 +1168,10 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
             "bots": sum(1 for p in doc["players"] if p["is_bot"]),
             "rounds": sum(1 for r in doc["rounds"] if r["kind"] == "scored"),
             "games": len(ix.games),
+            # Beside "6 scored rounds": how many of the games were in them.
+            "scored_games": sum(
+                1 for g in ix.games if (ix.rounds.get(g["round"]) or {}).get("kind") == "scored"
+            ),
             "tricks": cl["tricks"],
             "clashes": cl["clash_count"],
             "disputes": cl["dispute_count"],

@@ -293,3 +293,16 @@ def test_the_guides_questions_are_headings_a_screen_reader_can_step_through(fac,
     assert [q for q, _ in questions] == ["expect", "notice", "feel", "act", "outside"]
     # Five links of the same words: each is described by its question.
     assert guide.count('aria-describedby="q-') == 5
+
+
+def test_the_headline_says_how_many_games_were_in_scored_rounds(fac, owner):
+    """'1 scored round · 4 games' counted the silent home round's games too."""
+    w = make_workshop(players=8, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    # The report counts the silent home round and the scored ones (study is practice).
+    games = Game.objects.filter(table__workshop=w, round__kind__in=["home", "scored"])
+    scored = games.filter(round=rnd).count()
+    assert games.count() > scored > 0  # the home round dealt games as well
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert f"{games.count()} games ({scored} in scored rounds)" in html
