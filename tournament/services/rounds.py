@@ -288,14 +288,24 @@ def round_resume(*, round_id: int) -> Round:
     rnd.paused_at = None
     rnd.state = RoundState.RUNNING
     rnd.save(update_fields=["deadline", "remaining_seconds", "paused_at", "state"])
+    # A skip-leave cuts a game and a late joiner may complete a table while the round
+    # is paused; neither deals until now.
+    _deal_where_idle(tables, rnd)
     for table in tables:
-        # A skip-leave cuts a game and a late joiner may complete a table while the
-        # round is paused; neither deals until now.
-        if not Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING).exists():
-            game_start(table=table, rnd=rnd)
         bump_table(table)
     bump_workshop(workshop)
     return rnd
+
+
+def _deal_where_idle(tables: list, rnd: Round) -> list:
+    """Deal a game of `rnd` at each of `tables` (locked) that has none; returns the
+    tables dealt to (a table too small for a game gets none)."""
+    dealt = []
+    for table in tables:
+        if not Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING).exists():
+            if game_start(table=table, rnd=rnd) is not None:
+                dealt.append(table)
+    return dealt
 
 
 @transaction.atomic
@@ -312,10 +322,8 @@ def round_extend(*, round_id: int, seconds: int) -> Round:
     if rnd.state == RoundState.RUNNING:
         # A game that ended after the time was up dealt no other (play._apply): with
         # the time added, its table plays on.
-        for table in lock_tables(workshop.pk):
-            if not Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING).exists():
-                if game_start(table=table, rnd=rnd) is not None:
-                    bump_table(table)
+        for table in _deal_where_idle(lock_tables(workshop.pk), rnd):
+            bump_table(table)
     bump_workshop(workshop)
     return rnd
 
