@@ -122,6 +122,17 @@ def check_version(table: Table, expected: int | None) -> None:
         raise StaleAction("The table has moved on since you acted; here is the current state.")
 
 
+def refuse_overfull(kind, sizes: dict[int, int], then: str = "") -> None:
+    """Refuse a seating that gives a table (number: players) more players than `kind`
+    deals to; `then` says what to do about it."""
+    for number, size in sorted(sizes.items()):
+        if size > kind.max_seats:
+            raise InvalidInput(
+                f"Table {number} would have {size} players; at most "
+                f"{kind.max_seats} can play a game of {kind.title}.{then}"
+            )
+
+
 def require_phase(workshop: Workshop, *phases: str) -> None:
     if workshop.phase not in phases:
         names = ", ".join(Phase(p).label for p in phases)

@@ -35,6 +35,7 @@ from tournament.services.common import (
     lock_tables,
     lock_workshop,
     now,
+    refuse_overfull,
     require_phase,
 )
 from tournament.services.play import game_start
@@ -383,13 +384,7 @@ def movement_edit(*, round_id: int, moves: list[dict]) -> dict:
     for m in clean:
         sizes[m["from"]] -= 1
         sizes[m["to"]] += 1
-    kind = kinds.get(workshop.game)
-    for number, size in sorted(sizes.items()):
-        if size > kind.max_seats:
-            raise InvalidInput(
-                f"Table {number} would have {size} players; at most "
-                f"{kind.max_seats} can play a game of {kind.title}."
-            )
+    refuse_overfull(kinds.get(workshop.game), sizes)
     computed = {(m["player"], m["to"]) for m in rnd.movement_preview.get("computed", [])}
     for m in clean:
         m["edited"] = (m["player"], m["to"]) not in computed

@@ -31,6 +31,7 @@ from tournament.services.common import (
     lock_tables,
     lock_workshop,
     now,
+    refuse_overfull,
     require_phase,
     running_round,
     share_workshop,
@@ -395,13 +396,11 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
             f"{kind.title} seats at most {kind.max_seats}. Remove players, or set up a "
             "workshop with more tables."
         )
-    for table in tables:
-        if sizes[table.pk] > kind.max_seats:
-            raise InvalidInput(
-                f"Table {table.number} would have {sizes[table.pk]} players; at most "
-                f"{kind.max_seats} can play a game of {kind.title}. Choose another table for "
-                "someone, or remove a player."
-            )
+    refuse_overfull(
+        kind,
+        {t.number: sizes[t.pk] for t in tables},
+        " Choose another table for someone, or remove a player.",
+    )
     Player.objects.filter(workshop=workshop).update(table=None, seat=None)
     next_seat = {t.pk: 0 for t in tables}
     for player in players:
