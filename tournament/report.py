@@ -165,6 +165,8 @@ class Index:
         self.doc = doc
         self.kind = kind_of(doc)
         self.claims = self.kind.records_tricks
+        # The table's sheet decided every trick: nobody claimed, no disputes.
+        self.referee = (doc.get("workshop") or {}).get("mode") == "referee"
         self.players = {p["id"]: p for p in doc["players"]}
         self.rounds = {r["number"]: r for r in doc["rounds"]}
         self.tables = [t["number"] for t in sorted(doc["tables"], key=lambda t: t["number"])]
@@ -1018,7 +1020,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
 def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
     """Questions for the facilitator, each with the figures that illustrate it."""
     disputes = cl["disputes"]
-    referee = (doc.get("workshop") or {}).get("mode") == "referee"
+    referee = ix.referee
     expect = _expect_lines(
         rev, mov, f"{_plural(len(rev['tables']), 'table')} played "
         f"{_plural(rev['distinct_sheets'], 'different sheet')}."
@@ -1153,7 +1155,7 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "game_title": ix.kind.title,
         # Five Tricks' claims make clashes and disputes; no other game has them.
         "claims": ix.claims,
-        "referee": (doc.get("workshop") or {}).get("mode") == "referee",
+        "referee": ix.referee,
         "score_label": ix.kind.score_label,
         "schema": doc["schema"],
         "exported_at": doc.get("exported_at"),
