@@ -287,9 +287,11 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["game"] = game_screen(game, player, now, state=tpart["state"], names=tpart["names"])
     elif game is not None:
         ctx["waiting_for_next_game"] = True
-    elif workshop.phase in PLAY_PHASES and len(tpart["seated"]) < kinds.get(workshop.game).min_seats:
+    elif workshop.phase in PLAY_PHASES and len(tpart["seated"]) < (
+        fewest := kinds.get(workshop.game).min_seats
+    ):
         # Nobody deals to a table this small: say so, not an empty table all round.
-        ctx["too_few"] = kinds.get(workshop.game).min_seats
+        ctx["too_few"] = fewest
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
     if previous is not None and player.pk in previous[2]:
         number, state, players, winners = previous

@@ -30,7 +30,7 @@
   }
   scrollers();
   window.addEventListener("resize", scrollers);
-  // A table inside closed <details> (the trick-by-trick clash list) measures nothing
-  // until it is opened.
+  // A table inside closed <details> (the trick-by-trick clash list): Chromium
+  // measures it closed, a browser that lays out nothing there until it opens does not.
   document.addEventListener("toggle", scrollers, true);
 })();
