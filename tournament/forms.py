@@ -82,12 +82,6 @@ def prefix(kind) -> str:
     return "" if kind.key == FIVE_TRICKS else f"{kind.key}_"
 
 
-def _value_label(value) -> str:
-    if value is None:
-        return "None"
-    return str(value).replace("_", " ").capitalize()
-
-
 def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
     """{knob: (label, "choice" | "bool" | "int", choices)} for a custom sheet of `kind`.
 
@@ -104,7 +98,7 @@ def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
                 seen[k].append(v)
     specs = {}
     for k, values in seen.items():
-        label = k.replace("_", " ").capitalize()
+        label = kind.knob_title(k)
         first = values[0]
         if isinstance(first, bool):
             specs[k] = (label, "bool", _BOOL)
@@ -114,7 +108,7 @@ def knob_specs(kind) -> dict[str, tuple[str, str, list]]:
             specs[k] = (
                 label,
                 "choice",
-                [("" if v is None else v, _value_label(v)) for v in values],
+                [("" if v is None else v, kind.knob_label(k, v)) for v in values],
             )
     return specs
 

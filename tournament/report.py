@@ -37,7 +37,6 @@ from itertools import combinations
 
 from games import kinds
 from games.cards import SUIT_NAMES
-from games.kinds.base import knob_text
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
 from tournament.movement import name_sort_key
@@ -267,7 +266,7 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
     tables = sorted(doc["tables"], key=lambda t: t["number"])
     values = [kind.rules_from_dict(t["rules"]).to_dict() for t in tables]
     knobs = list(dict.fromkeys([*kind.rules_from_dict({}).to_dict(), *(k for v in values for k in v)]))
-    titles = {k: k.replace("_", " ").capitalize() for k in knobs}
+    titles = {k: kind.knob_title(k) for k in knobs}
     rows = []
     for knob in knobs:
         cells = []
@@ -282,7 +281,7 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
                 {
                     "table": t["number"],
                     "value": value,
-                    "label": knob_text(value).capitalize(),
+                    "label": kind.knob_label(knob, value),
                     "differs": bool(neighbours),
                     "differs_from": neighbours,
                 }

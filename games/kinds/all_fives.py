@@ -174,6 +174,19 @@ class AllFives(GameKind):
     template = "play/games/all_fives.html"
     presets = PRESETS
     preset_titles = PRESET_TITLES
+    knob_titles = {"ace": "Ace", "wins": "Which card wins", "follow": "Following the lead"}
+    _KNOB_WORDS = {
+        "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
+        "wins": {"highest": "Highest wins", "lowest": "Lowest wins"},
+        "follow": {
+            "suit": "Follow suit",
+            "suit_or_trump": "Follow suit or trump",
+            "any": "Any card",
+        },
+    }
+
+    def knob_label(self, knob, value):
+        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> Sheet:

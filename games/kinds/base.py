@@ -92,6 +92,16 @@ class GameKind:
         people time before they move (the server's clock, tournament/timers.py)."""
         return False
 
+    # The facilitator's words for a knob (the custom sheet's field, the report's reveal).
+    knob_titles: ClassVar[Mapping[str, str]] = {}
+
+    def knob_title(self, knob: str) -> str:
+        return self.knob_titles.get(knob) or knob.replace("_", " ").capitalize()
+
+    def knob_label(self, knob: str, value: object) -> str:
+        """A knob's value as the reveal and the custom sheet's choices say it."""
+        return knob_text(value).capitalize()
+
     def summary(self, rules: dict) -> str:
         """One line of knobs for the facilitator ("hook on, 15 points a trick"): never shown
         to students. The default names each knob of ``rules_from_dict(rules).to_dict()``."""

@@ -384,6 +384,24 @@ class SevenUp(GameKind):
     template = "play/games/seven_up.html"
     presets = PRESETS
     preset_titles = PRESET_TITLES
+    knob_titles = {
+        "hook": "The dealer's hook",
+        "points_per_trick": "Points a trick bid (made exactly)",
+        "zero_bid_points": "Points for a zero bid made",
+        "ace": "Ace",
+        "wins": "Which card wins",
+    }
+    _KNOB_WORDS = {
+        "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
+        "wins": {"highest": "Highest wins", "lowest": "Lowest wins"},
+    }
+
+    def knob_label(self, knob, value):
+        if knob == "hook" and isinstance(value, bool):
+            return "On: the dealer may not make the bids add up" if value else "Off"
+        if knob in ("points_per_trick", "zero_bid_points") and type(value) is int:
+            return f"{value} point{'' if value == 1 else 's'}"
+        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> SevenUpRules:
@@ -391,6 +409,14 @@ class SevenUp(GameKind):
 
     def sheet(self, rules: dict) -> dict:
         return sheet_text(self.rules_from_dict(rules))
+
+    def summary(self, rules: dict) -> str:
+        """The facilitator's line: "Hook, 15 points a trick bid, 10 for a zero made, ace high, highest wins"."""
+        r = self.rules_from_dict(rules)
+        return (
+            f"{'Hook' if r.hook else 'No hook'}, {r.points_per_trick} points a trick bid, "
+            f"{r.zero_bid_points} for a zero made, ace {r.ace}, {r.wins} wins"
+        )
 
     # ---- play
     def config(self, *, table_rules: dict, n_seats: int) -> su.Config:

@@ -237,6 +237,10 @@ def swap_limit(actions: Iterable[dict]) -> int:
 # ---------------------------------------------------------------- the kind
 
 
+def _cards(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 class ThreeTricks(GameKind):
     key = "three_tricks"
     title = "3 Tricks"
@@ -249,6 +253,27 @@ class ThreeTricks(GameKind):
     template = "play/games/three_tricks.html"
     presets = PRESETS
     preset_titles = PRESET_TITLES
+    knob_titles = {
+        "aces": "Aces",
+        "block": "A block matches by",
+        "rank_match": "Blocking by rank takes",
+        "max_swap": "Swap at most",
+        "stock_floor": "Drawing stops at",
+        "count": "When drawing stops, the winner has",
+    }
+    _KNOB_WORDS = {
+        "aces": {"wild": "Wild", "low": "Low (A, 2, 3)", "high": "High (Q, K, A)"},
+        "block": {"suit_or_rank": "Suit or rank", "suit": "Suit only", "rank": "Rank only"},
+        "rank_match": {"pair": "A pair of the rank", "card": "Any card of the rank"},
+        "count": {"most": "Most blocked tricks", "fewest": "Fewest blocked tricks"},
+    }
+
+    def knob_label(self, knob, value):
+        if knob == "max_swap" and isinstance(value, int):
+            return "No swapping (pass only)" if value == 0 else _cards(value)
+        if knob == "stock_floor" and isinstance(value, int):
+            return "The last card" if value == 0 else f"{_cards(value)} left"
+        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> Config:

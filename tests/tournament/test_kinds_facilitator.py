@@ -160,6 +160,16 @@ def test_wizard_offers_the_game_its_presets_and_knobs(fac, key):
         assert f'name="{forms.prefix(kind)}custom_1_{knob}"' in wizard
 
 
+def test_the_custom_sheets_knobs_are_named_in_words(fac):
+    """3 Tricks' custom sheet asked for 'Stock floor' and 'Rank match: Card'."""
+    wizard = page(fac.get("/workshops/new/"))
+    for words in ("Drawing stops at", "Swap at most", "Any card of the rank", "Fewest blocked tricks",
+                  "The dealer's hook", "Following the lead", "Follow suit or trump"):
+        assert words in wizard, words
+    for code in ("Stock floor", "Rank match", "Zero bid points", "Suit_or", "Max swap"):
+        assert code not in wizard, code
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_wizard_creates_the_workshop_with_a_preset_and_a_custom_sheet(owner, fac, key):
     kind = kinds.get(key)

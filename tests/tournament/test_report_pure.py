@@ -253,6 +253,36 @@ def test_reveal_marks_knobs_that_differ_from_a_neighbour():
     assert rev["distinct_sheets"] == 4
 
 
+@pytest.mark.parametrize(
+    "game, presets, knob, title, labels",
+    [
+        ("three_tricks", ["seed", "pairs", "long-stock"], "stock_floor", "Drawing stops at",
+         ["5 cards left", "8 cards left", "The last card"]),
+        ("three_tricks", ["seed", "swap-one-short", "long-stock"], "max_swap", "Swap at most",
+         ["3 cards", "1 card", "4 cards"]),
+        ("seven_up", ["classic", "zero-pays-nothing", "upside-down"], "hook", "The dealer's hook",
+         ["On: the dealer may not make the bids add up", "On: the dealer may not make the bids add up", "Off"]),
+        ("all_fives", ["high_highest_suit", "high_highest_suit_or_trump", "high_highest_any"],
+         "follow", "Following the lead", ["Follow suit", "Follow suit or trump", "Any card"]),
+    ],
+)  # fmt: skip
+def test_other_games_reveal_their_knobs_in_words(game, presets, knob, title, labels):
+    """The reveal named 3 Tricks' knobs by their code ('Stock floor 5') and its values raw."""
+    from games import kinds
+
+    kind = kinds.get(game)
+    tables = [
+        {"number": i + 1, "preset": p, "rules": kind.presets[p].to_dict()}
+        for i, p in enumerate(presets)
+    ]
+    rev = report.reveal({"workshop": {"game": game}, "tables": tables})
+    row = next(r for r in rev["rows"] if r["knob"] == knob)
+    assert row["title"] == title
+    assert [c["label"] for c in row["cells"]] == labels
+    words = " ".join([r["title"] for r in rev["rows"]] + [c["label"] for r in rev["rows"] for c in r["cells"]])
+    assert "_" not in words and "True" not in words and "Stock floor" not in words
+
+
 def test_an_empty_workshop_still_makes_a_report():
     doc = {
         "schema": export.SCHEMA,
