@@ -825,10 +825,67 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
     }
 
 
+def revokes(doc: dict, ix: Index) -> dict | None:
+    """All Fives in Barnga mode: the cards that broke the table's sheet (revokes), and the
+    calls, per round and table, from each game's log replayed. None for a game that
+    records no such thing (or a referee workshop: the table's sheet refused those cards).
+
+    A call *upheld* named a revoke; a call *refused* named a card the table's sheet
+    allows (the caller expected other rules); an *unnoticed* revoke was never called."""
+    if ix.referee:
+        return None
+    rows: dict[tuple[int, int], Counter] = {}
+    per_player: dict[int, Counter] = defaultdict(Counter)
+    for g in sorted(ix.games, key=lambda g: (g["round"], g["table"], g["number"])):
+        br = ix.kind.rule_breaks(
+            table_rules=g["table_rules"],
+            seat_rules=g["seat_rules"],
+            mode=g["mode"],
+            seed=g["seed"],
+            actions=[a["payload"] for a in g["actions"]],
+        )
+        if br is None:
+            continue
+        players = g["players"]
+        newcomer = [ix.home(pid) != g["table"] for pid in players]
+        row = rows.setdefault((g["round"], g["table"]), Counter())
+        row["games"] += 1
+        row["tricks"] += br["tricks"]
+        row["clashes"] += br["clashes"]
+        for seat in br["revokes"]:
+            row["revokes"] += 1
+            row["by_newcomers"] += newcomer[seat]
+            per_player[players[seat]]["revokes"] += 1
+        for c in br["calls"]:
+            caller, accused = players[c["seat"]], players[c["accused"]]
+            per_player[caller]["calls"] += 1
+            if c["upheld"]:
+                row["upheld"] += 1
+                per_player[accused]["called_on"] += 1
+            else:
+                row["refused"] += 1
+                row["refused_by_newcomers"] += newcomer[c["seat"]]
+                per_player[caller]["refused"] += 1
+    if not rows:
+        return None
+    keys = ("games", "tricks", "clashes", "revokes", "by_newcomers", "upheld", "refused",
+            "refused_by_newcomers", "unnoticed")
+    out = []
+    for (rn, table), row in sorted(rows.items()):
+        row["unnoticed"] = row["revokes"] - row["upheld"]
+        out.append({"round": ix.label(rn), "table": table, **{k: row[k] for k in keys}})
+    return {
+        "rows": out,
+        "totals": {k: sum(r.get(k, 0) for r in out) for k in keys},
+        "by_player": {pid: dict(c) for pid, c in per_player.items()},
+    }
+
+
 # ---------------------------------------------------------------- 5. per player
 
 
-def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture_counts: dict) -> list[dict]:
+def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture_counts: dict,
+                revoke_counts: dict | None = None) -> list[dict]:
     won: Counter = Counter()
     played: Counter = Counter()
     scored_rounds = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
@@ -864,6 +921,7 @@ def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture
         pid = p["id"]
         journey = moves["journeys"].get(pid)
         st = stats[pid]
+        rv = (revoke_counts or {}).get(pid, {})
         rows.append(
             {
                 "id": pid,
@@ -886,6 +944,10 @@ def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture
                 "claim_won": st["claim_won"],
                 "sheet_won": st["sheet_won"],
                 "gestures": gesture_counts.get(pid, 0),
+                "revokes": rv.get("revokes", 0),
+                "called_on": rv.get("called_on", 0),
+                "calls": rv.get("calls", 0),
+                "calls_refused": rv.get("refused", 0),
             }
         )
     return rows
@@ -967,8 +1029,26 @@ def _movers_lines(players: list[dict]) -> list[str]:
     ]
 
 
+def _revoke_lines(rv: dict) -> list[str]:
+    t = rv["totals"]
+    lines = [
+        f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
+        f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never noticed."
+    ]
+    if t["refused"]:
+        lines.append(
+            f"{_plural(t['refused'], 'call')} named a card the table's sheet allows "
+            f"({t['refused_by_newcomers']} by newcomers): the caller expected other rules."
+        )
+    lines.append(
+        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} were judged differently by the "
+        "players' own sheets (the table's sheet decided each)."
+    )
+    return lines
+
+
 def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: dict,
-               players: list[dict]) -> list[dict]:
+               players: list[dict], rv: dict | None = None) -> list[dict]:
     """The debrief questions for a game without claims: the figures are sheets, scores,
     movement and gestures."""
     title = ix.kind.title
@@ -978,7 +1058,11 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
         f"{_plural(len(rev['tables']), 'table')} played {title} by "
         f"{_plural(rev['distinct_sheets'], 'different sheet')}.",
     )
-    notice = [f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."]
+    if rv:
+        # All Fives: a revoke call is the moment someone saw a card break their rules.
+        notice = _revoke_lines(rv)
+    else:
+        notice = [f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."]
     for rd in res:
         if not rd["scored"]:
             continue
@@ -1011,7 +1095,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
         {"expect": expect, "notice": notice, "feel": feel, "act": act,
          "outside": _movers_lines(players)},
         feel="How did it feel when the others played by rules you did not know?",
-        notice_section="results",
+        notice_section="revokes" if rv else "results",
         act_section="results",
     )
 
@@ -1143,11 +1227,13 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
     res = results(doc, ix)
     disputes = dispute_rows(doc, ix)
     cl = clashes(doc, ix, disputes, gesture_palette)
-    players = player_rows(doc, ix, mov, disputes, cl["gestures"]["by_player"])
+    rv = None if ix.claims else revokes(doc, ix)
+    players = player_rows(doc, ix, mov, disputes, cl["gestures"]["by_player"],
+                          (rv or {}).get("by_player", {}))
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players)
     else:
-        questions = kind_guide(doc, ix, rev, mov, res, cl, players)
+        questions = kind_guide(doc, ix, rev, mov, res, cl, players, rv)
     return {
         "workshop": doc["workshop"],
         "game": ix.kind.key,
@@ -1185,6 +1271,8 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "movement": mov,
         "results": res,
         "clashes": cl,
+        # All Fives: the cards that broke a table's sheet and the calls on them.
+        "revokes": rv,
         "players": players,
         "guide": questions,
     }

@@ -225,6 +225,28 @@ class AllFives(GameKind):
         config = self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode)
         return {"game": all_fives.GAME, **config.to_dict(), "seed": seed, "actions": list(actions)}
 
+    def rule_breaks(self, *, table_rules, seat_rules, mode, seed, actions):
+        """{"tricks", "clashes" (tricks the seats' sheets name different winners of),
+        "revokes" (the seat of each card that broke the table's sheet), "calls"
+        ([{"seat", "accused", "upheld"}] in order)}, replayed from the log."""
+        try:
+            state = self.new_state(table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed)
+            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": []}
+            for action in actions:
+                state, events = all_fives.apply(state, action)
+                for e in events:
+                    if e["type"] == "trick_won":
+                        out["tricks"] += 1
+                        out["clashes"] += len(set(e["verdicts"])) > 1
+                        out["revokes"] += e["revokes"]
+                    elif e["type"] == "revoke_called":
+                        out["calls"].append(
+                            {"seat": e["seat"], "accused": e["accused"], "upheld": e["upheld"]}
+                        )
+        except (all_fives.IllegalAction, KeyError, TypeError, ValueError):
+            return None
+        return out
+
     def replay_outcome(self, out: dict) -> dict:
         return {"winners": list(out["winners"]), "scores": list(out["scores"])}
 

@@ -133,6 +133,21 @@ class GameKind:
         replay command's output carries: ``outcome`` reads the live state's with it."""
         raise NotImplementedError
 
+    # ---- the debrief report
+    def rule_breaks(
+        self,
+        *,
+        table_rules: dict,
+        seat_rules: Sequence[dict],
+        mode: str,
+        seed: int,
+        actions: Sequence[dict],
+    ) -> dict | None:
+        """What a game's log shows of the sheets meeting, for a game that records it
+        (All Fives' revokes and calls); None for a game that does not, or a log that
+        does not play."""
+        return None
+
     # ---- phone
     def phone_action(self, state, seat: int, move: object) -> dict:
         """The engine action for ``seat`` from a phone's move, or MoveError."""

@@ -458,3 +458,81 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
             "label": "At home", "moves": [], "movement_applied_at": None}
     doc["rounds"].insert(0, home)
     assert [rd["round"] for rd in report.results(doc, report.Index(doc))] == [1]
+
+
+def _all_fives_game(seed: int, home: list[int], sheets: list[str], table_sheet: str) -> tuple[dict, object]:
+    """One All Fives game at table 1 played by bots (revoke calls now and then), as an
+    exported game record, and the engine's final state."""
+    from games import kinds
+
+    kind = kinds.get("all_fives")
+    rng = random.Random(seed)
+    seat_rules = [kind.presets[s].to_dict() for s in sheets]
+    table_rules = kind.presets[table_sheet].to_dict()
+    state = kind.new_state(table_rules=table_rules, seat_rules=seat_rules, mode="barnga", seed=seed)
+    log = []
+    while not kind.is_over(state):
+        for seat in kind.to_act(state):
+            action = kind.bot_action(state, seat, rng)
+            if action is not None:
+                state, _ = kind.apply(state, action)
+                log.append(action)
+                break
+    players = [100 + s for s in range(len(sheets))]
+    return {
+        "id": seed, "kind": "all_fives", "round": 2, "table": 1, "number": 1, "seed": seed,
+        "players": players, "mode": "barnga", "state": "over", "table_rules": table_rules,
+        "seat_rules": seat_rules, "tricks_won": [], "scores": list(state.scores),
+        "winners": [players[s] for s in state.winners], "claims": [], "tricks": [], "disputes": [],
+        "actions": [{"seq": i + 1, "payload": a} for i, a in enumerate(log)],
+    }, state  # fmt: skip
+
+
+def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
+    """All Fives' revoke calls, the one moment its log records of a rule clashing, never
+    reached the report ('All Fives has no claims: nothing records the moment …')."""
+    # Seat 1 is a newcomer from a table where any card may be played; the table follows suit.
+    game, state = _all_fives_game(7, [1, 2], ["high_highest_suit", "high_highest_any"], "high_highest_suit")
+    tricks = [t for h in state.history for t in h.tricks]
+    calls = [c for h in state.history for c in h.calls]
+    assert any(t.revokes for t in tricks) and any(c.upheld for c in calls), "the seed plays no called revoke"
+    doc = {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Fives", "game": "all_fives", "mode": "barnga"},
+        "tables": [{"number": n, "preset": p, "rules": report.kinds.get("all_fives").presets[p].to_dict()}
+                   for n, p in ((1, "high_highest_suit"), (2, "high_highest_any"))],
+        "players": [{"id": 100 + s, "name": name, "home_table": home, "is_bot": False, "has_left": False,
+                     "join_order": s} for s, (name, home) in enumerate((("Ana", 1), ("Ben", 2)))],
+        "rounds": [{"number": 2, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                    "seatings": [{"player": 100, "table": 1, "seat": 0}, {"player": 101, "table": 1, "seat": 1}],
+                    "moves": [], "started_at": None}],
+        "games": [game],
+        "gestures": [],
+    }  # fmt: skip
+    r = report.build_report(doc)
+    revokes = sum(len(t.revokes) for t in tricks)
+    upheld = sum(c.upheld for c in calls)
+    refused = sum(not c.upheld for c in calls)
+    by_ben = sum(t.revokes.count(1) for t in tricks)
+    assert revokes == by_ben, "only the newcomer's sheet lets a card break the table's"
+    assert r["revokes"]["rows"] == [
+        {"round": "Round 1", "table": 1, "games": 1, "tricks": len(tricks),
+         "clashes": sum(len(set(t.verdicts)) > 1 for t in tricks), "revokes": revokes,
+         "by_newcomers": by_ben, "upheld": upheld, "refused": refused,
+         "refused_by_newcomers": sum(not c.upheld and c.caller == 1 for c in calls),
+         "unnoticed": revokes - upheld}
+    ]  # fmt: skip
+    ben = next(p for p in r["players"] if p["name"] == "Ben")
+    assert ben["revokes"] == revokes and ben["called_on"] == upheld
+    notice = next(q for q in r["guide"] if q["id"] == "notice")
+    assert notice["section"] == "revokes"
+    assert notice["data"][0].startswith(f"{revokes} cards broke the sheet of the table they were played at")
+    assert f"{upheld} called, {revokes - upheld} never noticed" in notice["data"][0]
+
+
+def test_a_referee_all_fives_report_has_no_revokes():
+    game, _ = _all_fives_game(7, [1, 2], ["high_highest_suit", "high_highest_suit"], "high_highest_suit")
+    game["mode"] = "referee"
+    doc = {"schema": export.SCHEMA, "workshop": {"name": "Ref", "game": "all_fives", "mode": "referee"},
+           "tables": [], "players": [], "rounds": [], "games": [game], "gestures": []}  # fmt: skip
+    assert report.build_report(doc)["revokes"] is None
