@@ -1095,28 +1095,42 @@ def spectator_view(state: State) -> dict:
 # ---------------------------------------------------------------- bots
 
 
-# Chance that a bot calls a revoke on an opponent who did not follow the led suit.
+# Chance that a bot calls a revoke on an opponent whose card its own sheet forbids
+# if they held the led suit.
 CALL_SUSPECT = 0.5
 
 
-def choose_from_view(v: dict, rng: random.Random) -> dict | None:
+def _suspect(card: str, led: str, trump: str, sheet: Sheet) -> bool:
+    """Whether ``card`` played to a trick led in ``led`` would break ``sheet`` had its
+    player held the led suit (which nobody else can see)."""
+    if sheet.follow == "any" or card[-1] == led:
+        return False
+    return not (sheet.follow == "suit_or_trump" and card[-1] == trump)
+
+
+def choose_from_view(v: dict, rng: random.Random, sheet: Sheet | None = None) -> dict | None:
     """A seeded bot's action for the seat ``v`` was built for, or None (nothing to do).
 
     It begs with fewer than two trumps, runs the cards half the time, plays a
     random card its own sheet allows, and calls a revoke now and then on an
-    opponent who did not follow the led suit.
-    Once one of its own revokes has been called it learns, as players do, and
-    follows suit whenever it can. It reads only the view, so it cannot cheat.
+    opponent whose card its own ``sheet`` (following suit if not given) forbids to
+    a player holding the led suit: a bot whose sheet lets anyone play any card
+    calls nobody. Once one of its own revokes has been called it learns, as
+    players do, and follows suit whenever it can. It reads only the view and its
+    own sheet, so it cannot cheat.
     """
     actions = v["actions"]
     if not actions:
         return None
     seat = v["seat"]
+    own = sheet or Sheet()
     calls = [a for a in actions if a["type"] == "call_revoke"]
     if calls and v["tricks"]:
         last = v["tricks"][-1]
         led = last["cards"][0][1][-1]
-        suspects = {s for s, c in last["cards"] if c[-1] != led and s != seat}
+        suspects = {
+            s for s, c in last["cards"] if s != seat and _suspect(c, led, v["trump"], own)
+        }
         for a in calls:
             if a["accused"] in suspects and rng.random() < CALL_SUSPECT:
                 return a
@@ -1164,18 +1178,18 @@ def play_game(
         if state.calls_open:
             window = (state.hand_no, len(state.tricks))
             for seat in range(n):
-                action = choose_from_view(view(state, seat), rng)
+                action = choose_from_view(view(state, seat), rng, config.seat_rules[seat])
                 if action is not None and action["type"] == "call_revoke":
                     state, _ = apply(state, action)
                     log.append(action)
                 if (state.hand_no, len(state.tricks)) != window:
                     break
-        action = choose_from_view(view(state, state.to_act), rng)
+        action = choose_from_view(view(state, state.to_act), rng, config.seat_rules[state.to_act])
         while action is not None and action["type"] == "call_revoke":
             # The awaited seat suspects again: its move comes after the calls.
             state, _ = apply(state, action)
             log.append(action)
-            action = choose_from_view(view(state, state.to_act), rng)
+            action = choose_from_view(view(state, state.to_act), rng, config.seat_rules[state.to_act])
         state, _ = apply(state, action)
         log.append(action)
     return state, log

@@ -264,7 +264,7 @@ class AllFives(GameKind):
         return [seat] + [s for s in range(state.n_seats) if s != seat]
 
     def bot_action(self, state, seat: int, rng: random.Random):
-        return all_fives.choose_from_view(all_fives.view(state, seat), rng)
+        return all_fives.choose_from_view(all_fives.view(state, seat), rng, state.config.seat_rules[seat])
 
     def progress(self, state) -> int:
         """Tricks finished in the whole game."""

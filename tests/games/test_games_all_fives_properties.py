@@ -104,6 +104,45 @@ def test_seeded_bot_games_at_barnga_tables_end_and_replay():
     assert revokes and upheld  # the mix exercises the revoke rules
 
 
+def _call_view(card: str) -> dict:
+    """Seat 0's view after a trick led in hearts (trump spades) to which seat 1 played ``card``."""
+    return {
+        "seat": 0,
+        "trump": "S",
+        "actions": [
+            {"type": "call_revoke", "seat": 0, "accused": 1},
+            {"type": "play", "seat": 0, "card": "2D"},
+        ],
+        "tricks": [{"cards": [[0, "9H"], [1, card]]}],
+        "hand": ["2D"], "current": [], "calls": [], "history": [],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "follow, card, calls",
+    [
+        ("suit", "3C", True), ("suit", "3S", True), ("suit", "3H", False),
+        ("suit_or_trump", "3C", True), ("suit_or_trump", "3S", False),
+        ("any", "3C", False), ("any", "3S", False),
+    ],
+)  # fmt: skip
+def test_bots_call_revokes_only_on_cards_their_own_sheet_forbids(follow, card, calls):
+    """A bot whose sheet lets anyone play any card called a revoke on every card off
+    the led suit (7,267 refused calls in games where no sheet asked to follow)."""
+    sheet = af.Sheet(follow=follow)
+    rng = random.Random(1)
+    chosen = {af.choose_from_view(_call_view(card), rng, sheet)["type"] for _ in range(40)}
+    assert ("call_revoke" in chosen) is calls
+
+
+def test_bots_where_nobody_must_follow_never_call():
+    anyone = af.Sheet(follow="any")
+    cfg = af.Config(table_rules=af.Sheet(), seat_rules=(anyone, anyone, anyone), mode="barnga")
+    for seed in range(5):
+        state, log = af.play_game(cfg, seed)
+        assert not [a for a in log if a["type"] == "call_revoke"]
+
+
 def test_bots_learn_to_follow_suit_once_caught():
     v = {
         "seat": 1,

@@ -571,12 +571,14 @@ def test_the_clock_does_not_lock_the_table_for_bots_with_nothing_to_do(monkeypat
         assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 0
     assert asked == []
     assert state_of(game) == state
-    # The person's seat turns bot: the clock asks it, and it leads.
+    # The person's seat turns bot: the clock asks it, and it acts (leads, or calls the
+    # revoke first if its own sheet forbids the card).
+    expected = _bot_choice(game.seed, state, leader)["type"]
     Player.objects.filter(pk=game.players[leader]).update(is_bot=True)
     assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 1
     assert asked == [game.players[leader]]
     last = Action.objects.filter(game=game).order_by("-seq").first()
-    assert (last.kind, last.actor_id) == ("play", game.players[leader])
+    assert (last.kind, last.actor_id) == (expected, game.players[leader])
 
 
 @pytest.mark.django_db
