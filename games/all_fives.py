@@ -921,14 +921,17 @@ def result(state: State) -> dict:
 
     A finished game has exactly one winner. On an unfinished game (a round that
     ends mid-game) ``winners`` are the seats with the highest score so far, none
-    while every score is 0.
+    while every score is 0; a seat whose revoke was called in the hand being
+    played cannot win on that hand, so the highest of the others win (none if
+    every seat is barred).
     """
     scores = list(state.scores)
     if state.phase == PHASE_OVER:
         winners = list(state.winners)
     elif any(scores):
-        top = max(scores)
-        winners = [s for s, v in enumerate(scores) if v == top]
+        eligible = [s for s in range(len(scores)) if not state.barred[s]]
+        top = max((scores[s] for s in eligible), default=None)
+        winners = [s for s in eligible if scores[s] == top]
     else:
         winners = []
     return {

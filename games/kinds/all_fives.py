@@ -146,7 +146,8 @@ def sheet_text(sheet: Sheet) -> dict:
             f"The first player to reach {target} points when a hand is scored wins. If several "
             f"reach {target} in the same hand, the highest total wins; if they are tied, play "
             "another hand. If play is stopped early, the highest score so far wins (equal "
-            "scores share the win); while every score is 0, nobody wins.",
+            "scores share the win), but not a player whose revoke was called in the hand "
+            "being played; while every score is 0, nobody wins.",
         ),
         (
             "Revokes",

@@ -1,6 +1,7 @@
 """Scenario tests for games.all_fives from explicit decks: every rule and decision."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -453,6 +454,19 @@ def test_an_upheld_call_costs_the_revoker_three_points_and_bars_them():
         }
     ]
     assert state.scores == (0, -3) and state.barred == (False, True)
+
+
+def test_a_seat_barred_by_a_called_revoke_cannot_win_a_game_stopped_on_that_hand():
+    """RULES §4: the revoker 'cannot win the game on that hand'; a round ending the game
+    then credited the barred seat with the win for leading on points."""
+    begged = act(act(game(REVOKE_HANDS, "2S", seats=(SUIT, FREE), revoke_penalty=0), "beg"),
+                 "take_one")  # fmt: skip
+    state = play(begged, "2H", "7H", "8H", "AS")
+    state = act(state, "call_revoke", seat=0, accused=1)
+    assert state.scores == (0, 1) and state.barred == (False, True)
+    assert af.result(state)["winners"] == [0]
+    # Every seat barred: nobody wins.
+    assert af.result(replace(state, barred=(True, True)))["winners"] == []
 
 
 def test_bonus_style_gives_the_other_players_the_points_instead():
