@@ -297,7 +297,7 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
             "table": t["number"],
             "preset_title": t.get("preset_title") or "",
             "summary": kind.summary(t["rules"]),
-            "sections": kind.sheet(t["rules"])["sections"],
+            "sections": kind.sheet(t["rules"], mode=(doc.get("workshop") or {}).get("mode") or "barnga")["sections"],
         }
         for t in tables
     ]

@@ -272,7 +272,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "table": table,
         "version": table.version if table else 0,
         "wversion": workshop.version,
-        "sheet": kinds.get(workshop.game).sheet(player.rules)
+        "sheet": kinds.get(workshop.game).sheet(player.rules, mode=workshop.mode)
         if workshop.phase == Phase.STUDY and player.rules
         else None,
         "neighbours": [],

@@ -513,7 +513,7 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
         "round": _clock(rnd, now),
         "phase_label": Phase(workshop.phase).label,
         "phase": workshop.phase,
-        "sheet": kind.sheet(table.rules),
+        "sheet": kind.sheet(table.rules, mode=workshop.mode),
         "sheet_title": sheet_title(table, kind),
         "knobs": knobs_summary(table.rules, kind),
         "players": players,

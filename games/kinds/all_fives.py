@@ -96,7 +96,7 @@ def _follow_text(sheet: Sheet) -> str:
     )
 
 
-def sheet_text(sheet: Sheet) -> dict:
+def sheet_text(sheet: Sheet, *, mode: str = "barnga") -> dict:
     """The study sheet for ``sheet``: a title and {heading, text} sections, from the knobs only."""
     word = "highest" if sheet.wins == "highest" else "lowest"
     best, worst = _best_and_worst(sheet)
@@ -146,8 +146,10 @@ def sheet_text(sheet: Sheet) -> dict:
             f"The first player to reach {target} points when a hand is scored wins. If several "
             f"reach {target} in the same hand, the highest total wins; if they are tied, play "
             "another hand. If play is stopped early, the highest score so far wins (equal "
-            "scores share the win), but not a player whose revoke was called in the hand "
-            "being played; while every score is 0, nobody wins.",
+            "scores share the win)"
+            + (", but not a player whose revoke was called in the hand being played"
+               if mode != "referee" else "")
+            + "; while every score is 0, nobody wins.",
         ),
         (
             "Revokes",
@@ -155,6 +157,12 @@ def sheet_text(sheet: Sheet) -> dict:
             "the trick is complete and before the next card is led. A revoke that is called "
             f"costs the player {penalty} points, and they cannot win the game on this hand. A "
             "wrong call costs nothing.",
+        )
+        if mode != "referee"
+        else (
+            "Revokes",
+            "The phone refuses any card the rules do not allow, so nobody can revoke and "
+            "there is no revoke to call.",
         ),
     ]
     return {"title": TITLE, "sections": [{"heading": h, "text": t} for h, t in sections]}
@@ -193,8 +201,8 @@ class AllFives(GameKind):
     def rules_from_dict(self, d: object) -> Sheet:
         return Sheet.from_dict(d if d else Sheet().to_dict())
 
-    def sheet(self, rules: dict) -> dict:
-        return sheet_text(self.rules_from_dict(rules))
+    def sheet(self, rules: dict, *, mode: str = "barnga") -> dict:
+        return sheet_text(self.rules_from_dict(rules), mode=mode)
 
     def summary(self, rules: dict) -> str:
         """The facilitator's line: "Ace high, highest wins, follow suit"."""

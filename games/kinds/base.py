@@ -57,8 +57,9 @@ class GameKind:
     def default_rules(self) -> dict:
         return self.rules_from_dict({}).to_dict()
 
-    def sheet(self, rules: dict) -> dict:
-        """The study sheet: {"title": str, "sections": [{"heading", "text"}]}."""
+    def sheet(self, rules: dict, *, mode: str = "barnga") -> dict:
+        """The study sheet: {"title": str, "sections": [{"heading", "text"}]}; ``mode`` is
+        the workshop's ("referee": the table's sheet refuses what it forbids)."""
         raise NotImplementedError
 
     # ---- play

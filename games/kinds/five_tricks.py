@@ -46,7 +46,7 @@ class FiveTricks(GameKind):
     def rules_from_dict(self, d: object) -> TrickRules:
         return TrickRules.from_dict(d if d else TrickRules().to_dict())
 
-    def sheet(self, rules: dict) -> dict:
+    def sheet(self, rules: dict, *, mode: str = "barnga") -> dict:
         return sheet_text(TrickRules.from_dict(rules))
 
     def summary(self, rules: dict) -> str:

@@ -407,7 +407,7 @@ class SevenUp(GameKind):
     def rules_from_dict(self, d: object) -> SevenUpRules:
         return SevenUpRules.from_dict(d if d else {})
 
-    def sheet(self, rules: dict) -> dict:
+    def sheet(self, rules: dict, *, mode: str = "barnga") -> dict:
         return sheet_text(self.rules_from_dict(rules))
 
     def summary(self, rules: dict) -> str:

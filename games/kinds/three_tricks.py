@@ -279,7 +279,7 @@ class ThreeTricks(GameKind):
     def rules_from_dict(self, d: object) -> Config:
         return Config.from_dict(d if d else {})
 
-    def sheet(self, rules: dict) -> dict:
+    def sheet(self, rules: dict, *, mode: str = "barnga") -> dict:
         return sheet_for(self.rules_from_dict(rules))
 
     def summary(self, rules: dict) -> str:

@@ -101,6 +101,20 @@ def test_the_study_sheet_follows_the_knobs():
     )
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("mode", ["barnga", "referee"])
+def test_the_study_sheet_says_whether_revokes_can_be_called(mode):
+    """In referee mode the engine refuses a call ('there is no revoke to call'), yet the
+    sheet told students that any opponent may call a revoke, and what it costs."""
+    w = af_workshop(mode=mode)
+    study(w)
+    html = screen_html(w.players.order_by("pk").first().pk)
+    referee = mode == "referee"
+    assert ("Any opponent may call it" in html) is not referee
+    assert ("nobody can revoke" in html) is referee
+    assert ("whose revoke was called" in html) is not referee
+
+
 def test_phone_moves_become_the_seats_own_engine_actions():
     state = KIND.new_state(
         table_rules=Sheet().to_dict(), seat_rules=[Sheet().to_dict()] * 3, mode="barnga", seed=3
