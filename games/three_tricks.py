@@ -490,7 +490,10 @@ def apply(state: State, action: dict) -> tuple[State, list[dict]]:
     if kind == "block":
         return _block(state, seat, action)
     if kind == "pass":
-        new = _end_turn(state, seat, ("pass", seat, (), 0), passes=state.passes + 1)
+        # A pass facing a fresh trick lets it stand (the table changes): it does not
+        # count towards the two passes in a row that end the game.
+        passes = 0 if state.open else state.passes + 1
+        new = _end_turn(state, seat, ("pass", seat, (), 0), passes=passes)
         return _finish(new, [{"type": "passed", "seat": seat}])
     return _swap(state, seat, action)
 
@@ -573,6 +576,11 @@ def _block(state: State, seat: int, action: dict) -> tuple[State, list[dict]]:
     ]
     drawn = _draw(drawn, opponent, 2 * len(removed), events)
     new = _end_turn(drawn, seat, ("block", seat, cards, len(removed)), open=True)
+    if len(removed) == 2:
+        # The seed: after a second trick's block the blocked player draws four cards
+        # "and this will end their turn of play". The blocker plays again; their
+        # trick stands (it can no longer be blocked).
+        new = replace(new, turn=seat, open=False, turns=new.turns + 1)
     return _finish(new, events)
 
 
@@ -644,8 +652,11 @@ def _reshuffled(state: State, secondary: tuple[str, ...], index: int) -> tuple[s
 def _finish(state: State, events: list[dict]) -> tuple[State, list[dict]]:
     """End the game by the count if drawing has stopped or both players just passed.
 
-    Two passes in a row (one by each player) leave the table exactly as it was
-    two turns before; nothing forces a move, so the game would not end.
+    Two passes in a row (one by each player, neither facing a fresh trick) leave the
+    table exactly as it was two turns before; nothing forces a move, so the game
+    would not end. A pass facing a fresh trick is not counted: it lets the trick
+    stand, so the table is not as it was (and the passer may have had no other
+    move, with two tricks standing and no swap allowed).
     """
     if state.drawing_stopped:
         outcome = OUTCOME_STOPPED

@@ -155,7 +155,7 @@ def _end_text(c: Config) -> str:
     who = "most" if c.count == "most" else "fewest"
     return (
         "The game ends when drawing stops, or when both players pass one after the "
-        "other. Then each player counts the tricks in their own blocked-trick pile "
+        "other (a pass that lets a trick just laid stand does not count). Then each player counts the tricks in their own blocked-trick pile "
         f"(tricks still standing do not count): the player with the {who} blocked "
         "tricks wins. Equal piles are a draw. If play is stopped early, the piles so far "
         "are counted the same way; equal piles then mean nobody wins."
@@ -190,7 +190,9 @@ def sheet_for(config: Config) -> dict:
             "Blocked tricks",
             "The blocked player picks up every trick standing in front of them (blocking "
             "the second trick takes the first with it), puts them face down on their own "
-            "blocked-trick pile, and draws two cards for each of them.",
+            "blocked-trick pile, and draws two cards for each of them. Blocking the second "
+            "trick also takes the blocked player's turn: drawing the four cards is their "
+            "turn, and the blocker plays again.",
         ),
         ("Passing and swapping", _swap_text(config)),
         ("The stockpiles", _stock_text(config)),

@@ -328,6 +328,25 @@ def test_blocking_a_second_trick_sends_both_to_the_pile_and_the_player_draws_fou
     assert tt.result(state)["blocked"] == [2, 0]
 
 
+def test_blocking_a_second_trick_ends_the_blocked_players_turn():
+    """The seed: the blocked player draws four cards 'and this will end their turn of
+    play'. It used to be their turn next, free to block the blocker's trick back."""
+    state = act(start([P0, P1], STOCK), "lay", ["6S", "7S"])
+    state = act(act(state, "pass"), "lay", ["9D", "9S"])
+    state = act(state, "block", ["3S", "4S"])
+    assert (state.to_act, state.open) == (1, False)
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(state, "block", ["AC", "3H"], seat=0)
+    state = act(state, "lay", ["6H", "6D"])  # the blocker's trick stood: this is its second
+    assert state.standing[1] == (("3S", "4S"), ("6H", "6D")) and state.to_act == 0
+
+
+def test_blocking_a_first_trick_leaves_the_blocked_player_their_turn():
+    state = act(start([P0, P1], STOCK), "lay", ["6S", "7S"])
+    state = act(state, "block", ["6H", "6D"])
+    assert (state.to_act, state.open) == (0, True)
+
+
 def test_a_non_matching_block_is_refused_with_the_rule():
     hand1 = ["3S", "4S", "6H", "6D", "2C", "3C", "QC"]
     state = act(start([P0, hand1]), "lay", ["6S", "7S"])
@@ -473,6 +492,25 @@ def test_two_passes_in_a_row_end_the_game_but_a_pass_then_a_move_does_not():
     assert not tt.is_over(state) and state.passes == 1
     state = act(state, "pass")
     assert tt.is_over(state) and state.outcome == "both_passed"
+
+
+def test_a_pass_facing_a_fresh_trick_does_not_count_towards_two_passes():
+    """With two tricks standing, facing a fresh trick, a player may only pass or swap; the
+    opponent's pass then ended the game as a draw while the third trick was in hand."""
+    hand1 = ["2C", "3C", "8H", "8C", "JS", "QS", "KS"]
+    state = act(start([P0, hand1], STOCK), "pass")
+    state = act(state, "lay", ["2C", "3C"])
+    state = act(state, "pass")  # seat 0 faces it: lets it stand
+    state = act(state, "lay", ["8H", "8C"])
+    state = act(state, "pass")
+    state = act(state, "pass")  # seat 1, nothing facing it
+    state = act(state, "lay", ["6S", "7S"])
+    assert tt.legal_actions(state, 1) and not tt.can_block(state, 1)
+    state = act(state, "pass")  # facing the fresh trick: not counted
+    state = act(state, "pass")
+    assert not tt.is_over(state) and state.passes == 1
+    state = act(state, "lay", ["JS", "QS", "KS"])
+    assert tt.is_over(state) and state.outcome == "three_tricks" and state.winners == (1,)
 
 
 def test_result_of_an_unfinished_game_is_the_count_so_far():

@@ -65,7 +65,7 @@ def random_config(rng: random.Random) -> tt.Config:
 def test_seeded_bot_games_of_the_seeds_rules_all_end():
     outcomes = Counter()
     reshuffles = 0
-    for seed in range(150):
+    for seed in range(300):
         state, log = tt.play_game(tt.Config(), seed)
         assert tt.is_over(state)
         check_conserved(state)
@@ -253,6 +253,7 @@ def test_cli_explicit_deck_with_shorthand_passes(tmp_path):
         "actions": [
             {"type": "lay", "cards": ["6S", "7S"]},
             {"type": "block", "cards": ["6h", "6d"]},
+            "pass",  # facing the fresh block: lets it stand, not counted
             "pass",
             "pass",
         ],

@@ -250,6 +250,24 @@ def test_the_screen_for_a_first_a_third_and_a_winning_trick():
         assert 'data-action="act"' not in html
 
 
+def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
+    s0 = ["6S", "7S", "9H", "9D", "2C", "3C", "4C"]
+    s1 = ["2D", "3D", "9S", "KC", "7C", "10S", "QC"]
+    state = three_tricks.replay(
+        Config(),
+        [{"type": "lay", "seat": 0, "cards": ["6S", "7S"]}, {"type": "pass", "seat": 1},
+         {"type": "lay", "seat": 0, "cards": ["9H", "9D"]},
+         {"type": "block", "seat": 1, "cards": ["2D", "3D"]}],
+        deck=_deal(s0, s1), dealer=1,
+    )  # fmt: skip
+    bea = words(render_game(state, 1))
+    assert "Your turn." in bea
+    assert "You blocked 2 tricks with 2♦ 3♦ : drawing four cards took Ana's turn, so you play again." in bea
+    ana = words(render_game(state, 0))
+    assert "Bea is playing." in ana
+    assert "Bea blocked 2 tricks with 2♦ 3♦ : drawing four cards took your turn." in ana
+
+
 def test_the_screen_with_no_trick_in_hand():
     s0 = ["2S", "5H", "9S", "KD", "7D", "10H", "4S"]
     s1 = ["6S", "7S", "9H", "9D", "2C", "3C", "4C"]
