@@ -194,11 +194,18 @@ def _as_list(items: object, what: str) -> list:
 # ------------------------------------------------------------------------ ranking
 
 
+# Letters with a stroke or bar that Unicode does not decompose into a letter and a
+# mark, though the default collation orders them as that letter with an accent.
+_STROKES = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t",
+                          "ı": "i", "ƀ": "b", "ƶ": "z", "ǥ": "g", "ɨ": "i", "ʉ": "u"})  # fmt: skip
+
+
 def name_sort_key(name: str) -> str:
     """Key for case- and accent-insensitive alphabetical order of names.
 
     Compatibility-decomposes, drops combining marks and case-folds, so "Émile",
-    "emile" and "EMILE" get the same key, and "Zoë" the same as "zoe".
+    "emile" and "EMILE" get the same key, and "Zoë" the same as "zoe"; a letter
+    with a stroke counts as the letter ("Łukasz" as "lukasz", "Øyvind" as "oyvind").
     """
     if not isinstance(name, str):
         raise MovementError(f"name must be a string, got {type(name).__name__}")
@@ -208,7 +215,7 @@ def name_sort_key(name: str) -> str:
         return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
     # Case folding can itself produce decomposable characters, hence twice.
-    return strip_marks(strip_marks(name).casefold())
+    return strip_marks(strip_marks(name).casefold()).translate(_STROKES)
 
 
 def _ranked_positions(players: Sequence[Standing]) -> list[int]:

@@ -58,6 +58,13 @@ def test_name_sort_key_ignores_case_and_accents():
     assert name_sort_key("Straße") == name_sort_key("STRASSE")
 
 
+def test_letters_with_a_stroke_sort_as_the_letter():
+    """'Łukasz' sorted after 'Zoe' (NFKD leaves Ł whole), so a tie moved the wrong player."""
+    assert name_sort_key("Łukasz") == name_sort_key("lukasz")
+    assert name_sort_key("Øyvind") == "oyvind" and name_sort_key("Đorđe") == "dorde"
+    assert sorted(["Zoe", "Łukasz", "Anna"], key=name_sort_key) == ["Anna", "Łukasz", "Zoe"]
+
+
 def test_name_sort_key_rejects_non_strings():
     with pytest.raises(MovementError):
         name_sort_key(None)  # type: ignore[arg-type]
