@@ -214,8 +214,9 @@ class Game(models.Model):
     # The base game (games/kinds): its engine replays the log.
     kind = models.CharField(max_length=20, default="five_tricks")
     seed = models.BigIntegerField()
+    # The first dealer: the last seat, or the one the seed's cut chose (GameKind.first_dealer).
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="dealt_games")
-    # Engine seat i is players[i]: seat 0 sits at the dealer's left and leads first.
+    # Engine seat i is players[i] (Five Tricks, 7Up: seat 0 at the dealer's left leads first).
     players = models.JSONField()
     table_rules = models.JSONField()
     seat_rules = models.JSONField()

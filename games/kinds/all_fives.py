@@ -275,6 +275,10 @@ class AllFives(GameKind):
     def bot_action(self, state, seat: int, rng: random.Random):
         return all_fives.choose_from_view(all_fives.view(state, seat), rng, state.config.seat_rules[seat])
 
+    def first_dealer(self, state) -> int:
+        """The seed's cut chooses the first dealer."""
+        return state.dealer
+
     def progress(self, state) -> int:
         """Tricks finished in the whole game."""
         return sum(len(h.tricks) for h in state.history) + len(state.tricks)

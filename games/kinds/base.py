@@ -111,6 +111,11 @@ class GameKind:
             for k, v in self.rules_from_dict(rules).to_dict().items()
         )
 
+    def first_dealer(self, state) -> int | None:
+        """The seat the engine deals first from, where it chooses one itself (a cut from
+        the seed); None where the last seat deals (seat 0, at its left, leads)."""
+        return None
+
     def progress(self, state) -> int:
         """A number that grows as the game goes on (tricks, deals): gestures are tagged with it."""
         return 0

@@ -328,6 +328,10 @@ class ThreeTricks(GameKind):
             return None
         return three_tricks.choose_from_view(three_tricks.view(state, seat), rng)
 
+    def first_dealer(self, state) -> int:
+        """The seed's cut chooses the first dealer."""
+        return state.dealer
+
     def progress(self, state) -> int:
         return state.turns
 

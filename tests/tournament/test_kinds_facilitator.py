@@ -450,3 +450,31 @@ def test_monitor_counts_one_point_in_the_singular():
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
     )
     assert "1 point · 0 won" in html and "2 points · 0 won" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", ["all_fives", "three_tricks"])
+def test_the_recorded_dealer_is_the_one_the_seeds_cut_chose(key, monkeypatch):
+    """All Fives and 3 Tricks cut for the first dealer from the game's seed, but the game
+    row (and the export's `dealer`) named the last seat whatever the cut said."""
+    kind = kinds.get(key)
+    n = kind.min_seats
+
+    def first_dealer(seed):
+        seats = [{}] * n
+        return kind.new_state(table_rules={}, seat_rules=seats, mode="barnga", seed=seed).dealer
+
+    seed = next(s for s in range(100) if first_dealer(s) != n - 1)
+    monkeypatch.setattr("tournament.services.play.secrets.randbits", lambda bits: seed)
+    w = services.workshop_create(name="Cut", game=key, table_count=1, seats_per_table=n)
+    for i in range(n):
+        services.player_join(workshop_id=w.pk, name=f"P{i}")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    game = Game.objects.get(table__workshop=w)
+    assert game.seed == seed
+    assert game.dealer_id == game.players[first_dealer(seed)] != game.players[-1]
+    from tournament.export import workshop_document
+
+    doc = workshop_document(w)
+    assert doc["games"][0]["dealer"] == game.players[first_dealer(seed)]

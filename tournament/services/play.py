@@ -75,7 +75,8 @@ def game_start(*, table: Table, rnd: Round, number: int | None = None) -> Game |
     """Deal a new game at `table` in `rnd`. Caller holds the table lock.
 
     The dealer rotates one seat per game; engine seat 0 sits at the dealer's
-    left. A table with fewer than two players waits. `number`: the game's number in
+    left (a game whose engine cuts for its first dealer records the cut's). A table
+    with too few players for the game waits. `number`: the game's number in
     the round when the caller knows it (the game that just ended there, plus one).
     """
     workshop = rnd.workshop
@@ -95,7 +96,7 @@ def game_start(*, table: Table, rnd: Round, number: int | None = None) -> Game |
         number = Game.objects.filter(table=table, round=rnd).count() + 1
     dealer_index = (number - 1 + rnd.number) % len(players)
     order = players[dealer_index + 1 :] + players[: dealer_index + 1]
-    game = Game.objects.create(
+    game = Game(
         table=table,
         round=rnd,
         number=number,
@@ -111,7 +112,13 @@ def game_start(*, table: Table, rnd: Round, number: int | None = None) -> Game |
         ],
         mode=workshop.mode,
     )
-    gamestate.remember(game, gamestate.initial_state(game))
+    state = gamestate.initial_state(game)
+    # All Fives and 3 Tricks cut for the first dealer from the seed: record theirs.
+    seat = kind.first_dealer(state)
+    if seat is not None:
+        game.dealer = order[seat]
+    game.save(force_insert=True)
+    gamestate.remember(game, state)
     bump_table(table, deal=screencache.game_row(game))
     return game
 
