@@ -49,6 +49,10 @@ class TrickRules:
 
     def __post_init__(self) -> None:
         self.validate()
+        # Without trumps "trump at any time" and "only when out of the led suit" play
+        # alike (a player holding the led suit must play it): one sheet, not two.
+        if self.trump is None and self.trump_when != "void":
+            object.__setattr__(self, "trump_when", "void")
         # Cached rank -> strength table: the hot path looks ranks up here.
         object.__setattr__(self, "_order", _ORDER_TABLES[(self.ace, self.wins)])
 
