@@ -102,9 +102,12 @@ _TRICK_RULES = {
     for w in WINS_VALUES
     for s in SUITS
 }
-_NO_TRUMP = TrickRules(ace="high", wins="highest", trump=None)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-_SORT_KEY = {c: _SUIT_INDEX[c[-1]] * 100 + rank_order(c, _NO_TRUMP) for c in full_deck()}
+# Suit by suit, bottom to top as the sheet orders a suit: an ace-low table's ace first.
+_SORT_KEYS = {
+    ace: {c: _SUIT_INDEX[c[-1]] * 100 + rank_order(c, TrickRules(ace=ace)) for c in full_deck()}
+    for ace in ACE_VALUES
+}
 
 
 # ---------------------------------------------------------------- config
@@ -696,9 +699,10 @@ def replay(config: Config, actions: Iterable[dict], *, seed: int | str | None = 
 # ---------------------------------------------------------------- views
 
 
-def sort_hand(hand: Iterable[str]) -> list[str]:
-    """Suit by suit (S H D C), 2 up to the ace within a suit."""
-    return sorted(hand, key=_SORT_KEY.__getitem__)
+def sort_hand(hand: Iterable[str], ace: str = "high") -> list[str]:
+    """Suit by suit (S H D C), bottom to top within a suit: 2 up to the ace, or (ace
+    low) the ace up to the king, as the table's sheet lists them."""
+    return sorted(hand, key=_SORT_KEYS[ace].__getitem__)
 
 
 def _trick_dict(t: Trick) -> dict:
@@ -766,7 +770,7 @@ def view(state: State, seat: int) -> dict:
     my_turn = state.to_act == seat
     blind = state.blind
     out["seat"] = seat
-    out["hand"] = [] if blind else sort_hand(state.hands[seat])
+    out["hand"] = [] if blind else sort_hand(state.hands[seat], state.config.ace)
     out["hand_hidden"] = blind
     out["visible_cards"] = (
         [None if s == seat else list(h) for s, h in enumerate(state.hands)] if blind else None

@@ -37,7 +37,7 @@ def sheet_text(rules: TrickRules) -> dict:
             "Only 28 cards are used: the ace, 2, 3, 4, 5, 6 and 7 of each suit. "
             + _order_text(rules),
         ),
-        ("Players", "Usually 3 to 6 players."),
+        ("Players", "2 to 8 players; 3 to 6 play best."),
         (
             "Deal",
             "Shuffle and deal the cards one at a time, clockwise, starting with the player on the "
@@ -102,7 +102,7 @@ def sheet_text(rules: TrickRules) -> dict:
         ),
         (
             "End of the game",
-            "The game ends when all cards have been played. The player who took the most tricks wins; "
+            "The game ends when every player has played all their cards. The player who took the most tricks wins; "
             "players tied for the most tricks all win. If play is stopped early, the most tricks so "
             "far win; if not one trick has been finished, nobody wins.",
         ),

@@ -137,7 +137,7 @@ def sheet_text(sheet: Sheet, *, mode: str = "barnga") -> dict:
         ),
         (
             "Scoring",
-            "When all cards have been played, each player scores for the trumps in the tricks "
+            "When every player has played all their cards, each player scores for the trumps in the tricks "
             "they won: ace 4, king 3, queen 2, jack 1, ten 10, five 5. Other cards score "
             "nothing. Points are added to your total; the phone keeps score.",
         ),

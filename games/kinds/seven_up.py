@@ -135,6 +135,10 @@ def _order_text(rules: SevenUpRules) -> str:
     return f"Within a suit the cards run from bottom to top {order}."
 
 
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def sheet_text(rules: SevenUpRules) -> dict:
     """The study sheet for ``rules``: our wording, generated from the knobs alone."""
     best = "highest" if rules.wins == "highest" else "lowest"
@@ -185,9 +189,9 @@ def sheet_text(rules: SevenUpRules) -> dict:
         (
             "Scoring",
             "After the last trick of a deal, compare each player's tricks with their bid. "
-            f"Exactly right with a bid of 1 or more: {ppt} points for each trick bid "
+            f"Exactly right with a bid of 1 or more: {_points(ppt)} for each trick bid "
             f"(a bid of 3 made scores {3 * ppt}). Exactly right with a bid of 0: "
-            f"{zero} points. Any other result: no points. Your phone's score sheet "
+            f"{_points(zero)}. Any other result: no points. Your phone's score sheet "
             "keeps bid, tricks, made or missed and points, one row per deal.",
         ),
         (

@@ -127,10 +127,15 @@ def _swap_text(c: Config) -> str:
             "Instead of laying or blocking you may pass. Swapping cards is not allowed "
             "at this table."
         )
-    most = "one card" if c.max_swap == 1 else f"one to {c.max_swap} cards"
+    if c.max_swap == 1:
+        swap = "one card: put it face down on the secondary stockpile, then draw one"
+    else:
+        swap = (
+            f"up to {c.max_swap} cards: put them face down on the secondary stockpile, "
+            "then draw as many"
+        )
     return (
-        f"Instead of laying or blocking you may pass, or swap {most}: put them face "
-        "down on the secondary stockpile, then draw as many from the stockpile. Either "
+        f"Instead of laying or blocking you may pass, or swap {swap} from the stockpile. Either "
         "way your turn ends. A trick standing in front of you stays there while you "
         "pass or swap."
     )

@@ -7,6 +7,7 @@ import pytest
 
 from games import seven_up as su
 from games.errors import IllegalAction
+from games.tricks import TrickRules, rank_order
 
 # Deal 6 has one card each and deal 5 two. With 3 seats the default first dealer
 # (seat 2) deals deal 6, and first_dealer=0 makes seat 2 deal deal 5: seat 0 bids
@@ -134,3 +135,16 @@ def test_the_bot_values_cards_by_the_tables_order():
 class _NoNoise(random.Random):
     def random(self):  # never the noisy branch
         return 1.0
+
+
+@pytest.mark.parametrize(
+    "ace, hearts", [("high", ["2H", "KH", "AH"]), ("low", ["AH", "2H", "KH"])]
+)
+def test_the_hand_runs_bottom_to_top_as_the_sheet_orders_a_suit(ace, hearts):
+    """An ace-low table's sheet says the ace is the bottom card; the phone showed it last."""
+    assert su.sort_hand(["KH", "AH", "2H", "5S"], ace) == ["5S", *hearts]
+    order = TrickRules(ace=ace)
+    hand = su.view(su.new_match(su.Config.from_rules(3, {"ace": ace}), seed=4), 0)["hand"]
+    for a, b in zip(hand, hand[1:], strict=False):
+        if a[-1] == b[-1]:
+            assert rank_order(a, order) < rank_order(b, order)

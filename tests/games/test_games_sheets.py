@@ -72,6 +72,14 @@ def test_sheet_matches_the_preset_knobs(slug):
             assert "you must play one" in follow
 
 
+def test_the_sheet_says_how_many_play_and_when_the_game_ends_as_the_app_deals():
+    """'Usually 3 to 6 players' beside tables of 2 to 8; 'when all cards have been played'
+    while two or three players leave cards undealt."""
+    sheet = sheet_text(PRESETS["guide-1"])
+    assert _section(sheet, "Players") == "2 to 8 players; 3 to 6 play best."
+    assert "every player has played all their cards" in _section(sheet, "End of the game")
+
+
 def test_guide_9_says_heart_not_club():
     text = sheet_plain(PRESETS["guide-9"])
     assert "club" not in text.lower() and "Hearts are trumps." in text

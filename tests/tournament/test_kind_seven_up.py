@@ -203,6 +203,10 @@ def test_the_study_sheet_is_written_from_the_knobs():
     assert "the ace is the bottom card" in text["Cards"]
     assert "lowest trump takes the trick" in text["Play"]
     assert "The ace is the best card" in text["Play"]
+    ones = KIND.sheet({"points_per_trick": 1, "zero_bid_points": 1})
+    scoring = next(s["text"] for s in ones["sections"] if s["heading"] == "Scoring")
+    assert "1 point for each trick bid" in scoring and "a bid of 0: 1 point." in scoring
+    assert "1 points" not in scoring
 
 
 def test_a_custom_sheet_is_checked_and_stored_with_every_knob():

@@ -95,7 +95,7 @@ def test_the_study_sheet_follows_every_knob():
     seed = _sheet_text({})
     assert "Aces are wild" in seed and "aces alone" in seed
     assert "either hold a card of the same suit" in seed and "be a pair of the same rank" in seed
-    assert "swap one to 3 cards" in seed and "down to 5 cards" in seed
+    assert "swap up to 3 cards: put them" in seed and "down to 5 cards" in seed
     assert "the most blocked tricks wins" in seed and "Equal piles are a draw" in seed
     assert "pair" in seed and "run" in seed and "secondary stockpile" in seed
 
@@ -106,7 +106,9 @@ def test_the_study_sheet_follows_every_knob():
     rank = _sheet_text({"block": "rank", "rank_match": "card"})
     assert "hold a card of the same rank" in rank and "a matching suit is not enough" in rank
     assert "Swapping cards is not allowed" in _sheet_text({"max_swap": 0})
-    assert "swap one card:" in _sheet_text({"max_swap": 1})
+    assert "swap one card: put it face down on the secondary stockpile, then draw one from" in (
+        _sheet_text({"max_swap": 1})
+    )
     assert "the stockpile is empty and there is no secondary" in _sheet_text({"stock_floor": 0})
     assert "down to 12 cards" in _sheet_text({"stock_floor": 12})
     assert "the fewest blocked tricks wins" in _sheet_text({"count": "fewest"})
@@ -388,7 +390,7 @@ def test_study_deals_a_game_of_two_at_each_table_and_shows_the_sheet():
     html = screen_html(Player.objects.get(name="Ana").pk)
     assert "Your rules: 3 Tricks" in html
     assert "a matching rank is not enough" in html  # table 1 blocks by suit only
-    assert "swap one to 2 cards" in html
+    assert "swap up to 2 cards" in html
     html = screen_html(Player.objects.get(name="Bea").pk)
     assert "the lowest of each suit" in html
 
