@@ -208,16 +208,20 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# LOG_LEVEL sets every logger; unset, the app's own and channels-redis's log at INFO,
+# the rest (Django's included, which defaults to INFO) at WARNING.
+_LOG_LEVEL = os.environ.get("LOG_LEVEL") or None
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": _LOG_LEVEL or "WARNING"},
     "loggers": {
-        "tournament": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "tournament": {"level": _LOG_LEVEL or "INFO"},
         # channels-redis reports group messages dropped over capacity at INFO only:
         # show them, a dropped message is a player's screen that never updates.
-        "channels_redis": {"level": "INFO"},
+        "channels_redis": {"level": _LOG_LEVEL or "INFO"},
+        "django": {"level": _LOG_LEVEL or "WARNING"},
     },
 }
 
