@@ -173,7 +173,13 @@ class Index:
             t["number"]: self.kind.rules_from_dict(t["rules"]) for t in doc["tables"]
         }
         kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
-        self.games = [g for g in doc["games"] if kinds.get(g["round"]) in REPORT_KINDS]
+        # A game the round's end cut before anyone acted (a round skipped at once, as
+        # the demo's home round is) was dealt, not played: no results, no count.
+        self.games = [
+            g for g in doc["games"]
+            if kinds.get(g["round"]) in REPORT_KINDS
+            and (g.get("actions", True) or g.get("state") != "cut")
+        ]
         self.gestures = [
             x for x in doc["gestures"] if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
         ]
@@ -428,9 +434,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
         applied = r["kind"] == "scored" and r.get("movement_applied_at") is not None
         after = seated_next.get(r["number"]) if applied else None
         tables = []
-        # A round in which nobody played (a home round skipped at once) has no results:
-        # not a card of zeros per table.
-        if not any(rn == r["number"] for rn, _ in by_round_table):
+        # A home round in which nobody played (skipped at once) has no results: not a
+        # card of zeros per table. A scored round keeps them: its movement needs them.
+        if r["kind"] != "scored" and not any(rn == r["number"] for rn, _ in by_round_table):
             continue
         for n in ix.tables:
             games = sorted(by_round_table.get((r["number"], n), []), key=lambda g: g["number"])

@@ -458,6 +458,16 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
             "label": "At home", "moves": [], "movement_applied_at": None}
     doc["rounds"].insert(0, home)
     assert [rd["round"] for rd in report.results(doc, report.Index(doc))] == [1]
+    # The demo's home round deals a game at each table and the round's end cuts them
+    # before anyone plays: no results card of zeros, no count of those games either.
+    doc["games"] += [
+        {"id": 10 + n, "round": 0, "number": 1, "table": n, "players": [1, 2], "state": "cut",
+         "tricks_won": [0, 0], "winners": [], "tricks": [], "disputes": [], "claims": [],
+         "actions": []}
+        for n in (1, 2)
+    ]  # fmt: skip
+    assert [rd["round"] for rd in report.results(doc, report.Index(doc))] == [1]
+    assert [g["id"] for g in report.Index(doc).games] == [1]
 
 
 def _all_fives_game(seed: int, home: list[int], sheets: list[str], table_sheet: str) -> tuple[dict, object]:
