@@ -257,8 +257,25 @@ def reveal(doc: dict) -> dict:
             }
         )
     sheet_of = _sheet_numbers(tables, TrickRules.from_dict)
-    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": len(set(sheet_of.values())),
-            "tables": [t["number"] for t in tables], "sheet_of": sheet_of}
+    numbers = [t["number"] for t in tables]
+    return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
+            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "sheet_of": sheet_of}
+
+
+# The knob table's tables side by side: more than this many go on in another table
+# below (forty columns were cut off at the twelfth in print, and scroll far on screen).
+KNOB_COLUMNS = 10
+
+
+def _knob_blocks(rows: list[dict], tables: list[int]) -> list[dict]:
+    """The reveal's rows, KNOB_COLUMNS tables at a time."""
+    return [
+        {
+            "tables": tables[i : i + KNOB_COLUMNS],
+            "rows": [{**row, "cells": row["cells"][i : i + KNOB_COLUMNS]} for row in rows],
+        }
+        for i in range(0, len(tables), KNOB_COLUMNS)
+    ]
 
 
 def _sheet_numbers(tables: list[dict], rules_of) -> dict[int, int]:
@@ -308,8 +325,10 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
         for t in tables
     ]
     sheet_of = _sheet_numbers(tables, kind.rules_from_dict)
-    return {"rows": rows, "pairs": pairs, "sheets": sheets, "distinct_sheets": len(set(sheet_of.values())),
-            "tables": [t["number"] for t in tables], "full_sheets": True, "sheet_of": sheet_of}
+    numbers = [t["number"] for t in tables]
+    return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
+            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "full_sheets": True,
+            "sheet_of": sheet_of}
 
 
 # ---------------------------------------------------------------- 2. movement

@@ -283,6 +283,20 @@ def test_other_games_reveal_their_knobs_in_words(game, presets, knob, title, lab
     assert "_" not in words and "True" not in words and "Stock floor" not in words
 
 
+def test_the_knob_table_goes_ten_tables_at_a_time():
+    """Forty tables side by side printed as far as table 12; the rest were cut off."""
+    names = sorted(PRESETS)
+    tables = [
+        {"number": n, "preset": names[n % len(names)], "rules": PRESETS[names[n % len(names)]].to_dict()}
+        for n in range(1, 24)
+    ]
+    rev = report.reveal({"tables": tables})
+    assert [b["tables"] for b in rev["blocks"]] == [list(range(1, 11)), list(range(11, 21)), [21, 22, 23]]
+    for b in rev["blocks"]:
+        assert [r["knob"] for r in b["rows"]] == [r["knob"] for r in rev["rows"]]
+        assert all([c["table"] for c in r["cells"]] == b["tables"] for r in b["rows"])
+
+
 def test_an_empty_workshop_still_makes_a_report():
     doc = {
         "schema": export.SCHEMA,

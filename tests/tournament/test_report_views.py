@@ -296,6 +296,17 @@ def test_the_guides_questions_are_headings_a_screen_reader_can_step_through(fac,
     assert guide.count('aria-describedby="q-') == 5
 
 
+def test_twelve_tables_knobs_are_two_tables_of_ten_and_two(fac, owner):
+    w = make_workshop(players=12, tables=12, seats=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert html.count('<table class="knobs">') == 2
+    assert "Rule knobs per table, tables 1 to 10" in html
+    assert "Rule knobs per table, tables 11 to 12" in html
+    knobs = html.split("tables 11 to 12")[1].split("</table>")[0]
+    assert "Table 12</th>" in knobs and "Table 10</th>" not in knobs
+
+
 def test_the_headline_says_how_many_games_were_in_scored_rounds(fac, owner):
     """'1 scored round · 4 games' counted the silent home round's games too."""
     w = make_workshop(players=8, tables=2)
