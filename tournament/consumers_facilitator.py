@@ -72,7 +72,12 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         layerwatch.register(self)
         self._last = time.monotonic()
-        await self._send_regions(snapshot, force=True)
+        # The page says what it was drawn with (`have`): send only the regions that
+        # changed since, not the whole page again (700 kB at 200 players).
+        held = regions.parse_have((query.get("have") or [""])[0])
+        same = {k for k, v in snapshot.items() if held.get(k) == regions.digest(v)}
+        self._sent.update({k: regions.settled(snapshot[k]) for k in same})
+        await self._send_regions({k: v for k, v in snapshot.items() if k not in same}, force=True)
 
     async def disconnect(self, code):
         layerwatch.forget(self)

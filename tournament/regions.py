@@ -7,6 +7,7 @@ a root element whose id is the region's key below.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from django.template.loader import render_to_string
@@ -39,6 +40,30 @@ def settled(html: str) -> str:
     running clock carries its deadline, which pausing, resuming or adding time changes.
     """
     return _CLOCK_NOW.sub(r"\1\2", html)
+
+
+# A form's CSRF input: in the page (rendered with its request), never in a push.
+_CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+
+
+def digest(html: str) -> str:
+    """A short fingerprint of a region as a push would carry it (settled, no CSRF input)."""
+    return hashlib.sha1(settled(_CSRF_INPUT.sub("", html)).encode()).hexdigest()[:16]
+
+
+def have(parts: dict[str, str]) -> str:
+    """What a page holds, for its socket's first connection: "id:digest,id:digest"."""
+    return ",".join(f"{rid}:{digest(html)}" for rid, html in parts.items())
+
+
+def parse_have(text: str) -> dict[str, str]:
+    """`have`'s text back as {region id: digest}; anything malformed is left out."""
+    out = {}
+    for item in text.split(",")[:16]:
+        rid, _, value = item.partition(":")
+        if rid and re.fullmatch(r"[0-9a-f]{16}", value):
+            out[rid] = value
+    return out
 
 
 def context(view: str, workshop, *, table_number: int | None = None) -> dict | None:

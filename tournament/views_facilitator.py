@@ -18,12 +18,14 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
-from tournament import services, timing
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm
 from tournament.models import Phase, Player, RoundKind, RoundState
@@ -89,9 +91,21 @@ def workshop_new(request):
 # ---------------------------------------------------------------- pages
 
 
-def _panel_page(request, workshop, *, message=None, ok=True, status=200):
+def _panel_context(request, workshop, *, message=None, ok=True) -> dict:
+    """The panel's context and its regions drawn once: the page puts them in and tells
+    its socket their digests, so the first push carries only what changed since."""
     ctx = sf.panel(workshop)
     ctx.update(message=message, ok=ok)
+    parts = {
+        rid: render_to_string(tpl, ctx, request) for rid, tpl in regions.PANEL_REGIONS.items()
+    }
+    ctx["parts"] = {rid.removeprefix("fac-"): mark_safe(html) for rid, html in parts.items()}
+    ctx["have"] = regions.have(parts)
+    return ctx
+
+
+def _panel_page(request, workshop, *, message=None, ok=True, status=200):
+    ctx = _panel_context(request, workshop, message=message, ok=ok)
     return render(request, "facilitator/panel.html", ctx, status=status)
 
 
@@ -353,8 +367,7 @@ def workshop_action(request, workshop_id: int, name: str):
     except ServiceError as exc:
         message, ok, status = exc.message, False, STATUS.get(exc.code, 400)
     if request.htmx:
-        ctx = sf.panel(workshop)
-        ctx.update(message=message, ok=ok)
+        ctx = _panel_context(request, workshop, message=message, ok=ok)
         return render(request, "facilitator/_panel.html", ctx, status=status)
     if ok:
         messages.success(request, message)

@@ -193,6 +193,9 @@
   if (live && live.dataset.ws) {
     const socket = liveSocket({
       path: live.dataset.ws,
+      firstPath: live.dataset.have
+        ? live.dataset.ws + "&have=" + encodeURIComponent(live.dataset.have)
+        : null,
       reconnectingText: "Live updates lost — reconnecting…",
       onStatus: showConnection,
       onMessage(msg) {

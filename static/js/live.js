@@ -41,7 +41,11 @@
       clearTimeout(reconnectTimer);
       if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
-      ws = new WebSocket(proto + location.host + options.path);
+      // The first connection may say what the page was drawn with (firstPath); a
+      // reconnection asks for everything.
+      const path = options.firstPath || options.path;
+      options.firstPath = null;
+      ws = new WebSocket(proto + location.host + path);
       ws.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
       ws.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
       ws.onclose = (e) => {

@@ -278,6 +278,43 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all()
     await comm.disconnect()
 
 
+@database_sync_to_async
+def panel_have(username: str, workshop_id: int) -> str:
+    """The panel page's `have`: the digests of the regions it was drawn with."""
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    html = client.get(f"/workshops/{workshop_id}/").content.decode()
+    return html.split('data-have="')[1].split('"')[0]
+
+
+async def test_a_page_that_says_what_it_holds_is_not_sent_it_again():
+    """Every panel load sent the page twice: the HTML, then the same regions over the
+    socket (700 kB each at 200 players). The page hands its socket the digests of what
+    it drew; the first push carries only what changed since."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=3, tables=2)
+    have = await panel_have("ada", w.pk)
+    assert have.count(":") == 4
+    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    assert (await comm.connect())[0]
+    assert [m for m in await drain(comm) if m["t"] == "regions"] == []
+    # Changed since the page was drawn: only that region comes.
+    await comm.disconnect()
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
+    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    await comm.connect()
+    pushed = await regions(comm)
+    assert "fac-roster" in pushed["regions"] and "fac-monitor" not in pushed["regions"]
+    assert "Zed" in pushed["regions"]["fac-roster"]
+    await comm.disconnect()
+    # A garbled or foreign `have` is everything again.
+    for bad in ("fac-status:nothex,fac-roster", "x" * 500, ""):
+        comm = communicator(w.pk, cookie, query=f"view=panel&have={bad}")
+        await comm.connect()
+        assert len((await regions(comm))["regions"]) == 4
+        await comm.disconnect()
+
+
 async def test_the_next_push_waits_for_the_page_to_put_the_last_one_in():
     """A page slower than the server is sent the state as it is when it is ready, not
     a queue of old snapshots: until it acknowledges a push, no other is sent."""
