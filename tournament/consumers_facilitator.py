@@ -77,7 +77,10 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         held = regions.parse_have((query.get("have") or [""])[0])
         same = {k for k, v in snapshot.items() if held.get(k) == regions.digest(v)}
         self._sent.update({k: regions.settled(snapshot[k]) for k in same})
-        await self._send_regions({k: v for k, v in snapshot.items() if k not in same}, force=True)
+        # Sent even when empty: the page then knows it is live and up to date.
+        await self._send_regions(
+            {k: v for k, v in snapshot.items() if k not in same}, force=True, empty=True
+        )
 
     async def disconnect(self, code):
         layerwatch.forget(self)
@@ -98,12 +101,12 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._send_regions(snapshot, force=force)
 
-    async def _send_regions(self, snapshot: dict[str, str], *, force: bool):
+    async def _send_regions(self, snapshot: dict[str, str], *, force: bool, empty: bool = False):
         settled = {k: regions.settled(v) for k, v in snapshot.items()}
         regions_out = (
             snapshot if force else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
         )
-        if not regions_out:
+        if not regions_out and not empty:
             return
         self._sent.update({k: settled[k] for k in regions_out})
         self._acked.clear()
