@@ -85,8 +85,8 @@ AUTOPILOT_ROUNDS = 6
 
 
 def _autopilot(now: datetime) -> list[int]:
-    """Demo workshops: 15 s after a scored round ends, move the players and start the
-    next, up to AUTOPILOT_ROUNDS scored rounds."""
+    """Demo workshops: 15 s after a scored round ends, move the players; 15 s later
+    (their phones say where to go) start the next, up to AUTOPILOT_ROUNDS scored rounds."""
     from tournament import services
 
     started = []
@@ -103,6 +103,9 @@ def _autopilot(now: datetime) -> list[int]:
         try:
             if rnd.movement_applied_at is None:
                 services.movement_apply(round_id=rnd.pk)
+                continue
+            if now - rnd.movement_applied_at < AUTOPILOT_PAUSE:
+                continue
             started.append(services.round_start(workshop_id=workshop_id).pk)
         except ServiceError as exc:  # another process got there first
             log.info("autopilot for workshop %s: %s", workshop_id, exc.message)

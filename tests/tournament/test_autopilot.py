@@ -72,13 +72,17 @@ def test_autopilot_moves_players_and_starts_the_next_round():
     workshop.refresh_from_db()
     assert workshop.phase == Phase.BETWEEN
     assert timers.tick(now=timezone.now() + timedelta(seconds=5)).autopilot_rounds == []
-    # ...then the movement is applied and round 2 starts.
-    report = timers.tick(now=timezone.now() + timedelta(seconds=20))
+    # ...then the movement is applied, and the phones say where to go for a while...
+    assert timers.tick(now=timezone.now() + timedelta(seconds=20)).autopilot_rounds == []
+    first.refresh_from_db()
+    assert first.movement_applied_at is not None
+    workshop.refresh_from_db()
+    assert workshop.phase == Phase.BETWEEN
+    # ...before round 2 starts.
+    report = timers.tick(now=timezone.now() + timedelta(seconds=40))
     assert len(report.autopilot_rounds) == 1
     workshop.refresh_from_db()
-    first.refresh_from_db()
     assert workshop.phase == Phase.ROUND
-    assert first.movement_applied_at is not None
     assert Movement.objects.filter(round=first).count() == len(first.movement_preview["moves"])
     second = Round.objects.get(pk=report.autopilot_rounds[0])
     assert second.scored_number == 2 and second.state == RoundState.RUNNING
@@ -113,7 +117,8 @@ def test_every_base_game_runs_a_demo_round_and_moves_on(game, capsys):
     assert Action.objects.filter(game__round=first, game__kind=game).count() > 0
     Round.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert first.pk in timers.tick(bot_delay=0).rounds_finalised
-    report = timers.tick(now=timezone.now() + timedelta(seconds=20))
+    timers.tick(now=timezone.now() + timedelta(seconds=20))  # the movement
+    report = timers.tick(now=timezone.now() + timedelta(seconds=40))
     assert len(report.autopilot_rounds) == 1
     second = Round.objects.get(pk=report.autopilot_rounds[0])
     assert second.scored_number == 2 and second.state == RoundState.RUNNING
