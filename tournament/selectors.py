@@ -11,9 +11,11 @@ from tournament.models import (
     Dispute,
     Game,
     GameState,
+    Movement,
     Phase,
     Player,
     Round,
+    RoundKind,
     RoundState,
     Table,
     Workshop,
@@ -134,7 +136,7 @@ def _consistent(read, current_version, attempts: int = 3):
 def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> dict | None:
     """What every player of a workshop sees alike: its phase and the current round.
 
-    Three queries. Every change to these bumps `Workshop.version`, so a copy read at
+    Three queries (four from the second scored round on: who the movement moved). Every change to these bumps `Workshop.version`, so a copy read at
     version w stays right until the next `workshop.changed` message. `with_players`
     adds every player's row (those fields, as tuples) under "players": seating,
     moves and renames bump the workshop version too.
@@ -150,6 +152,7 @@ def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> di
             "version": workshop.version,
             "round": rnd,
             "round_id": rnd.pk if rnd else None,
+            "arrivals": _arrivals(rnd),
             # What a player's screen shows of it: equal digests render equal screens.
             "digest": (
                 workshop.phase,
@@ -169,6 +172,19 @@ def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> di
         read,
         lambda: Workshop.objects.filter(pk=workshop_id).values_list("version", flat=True).first(),
     )
+
+
+def _arrivals(rnd) -> dict[int, tuple[int, int]]:
+    """In a scored round, who the movement before it (the last scored round's, stored
+    when applied) moved: {player id: (from, to)}. One query, none in the first round."""
+    if rnd is None or rnd.kind != RoundKind.SCORED or (rnd.scored_number or 0) < 2:
+        return {}
+    moves = Movement.objects.filter(
+        round__workshop_id=rnd.workshop_id,
+        round__kind=RoundKind.SCORED,
+        round__scored_number=rnd.scored_number - 1,
+    ).values_list("player_id", "from_table", "to_table")
+    return {pid: (a, b) for pid, a, b in moves if a != b}
 
 
 def table_part(table_id: int, *, round_id: int | None) -> dict | None:
@@ -278,7 +294,13 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "neighbours": [],
         "game": None,
         "last_game": None,
+        # Moved here by the movement before this round: the phone says so all round
+        # (a phone asleep between rounds, or a demo's quick start, never saw "Go to").
+        "arrived": None,
     }
+    arrived = (wpart.get("arrivals") or {}).get(player.pk)
+    if arrived and table is not None and workshop.phase == Phase.ROUND and arrived[1] == table.number:
+        ctx["arrived"] = {"from": arrived[0], "to": arrived[1]}
     if tpart is None:
         return ctx
     ctx["neighbours"] = list(tpart["neighbours"])

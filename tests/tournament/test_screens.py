@@ -404,6 +404,22 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     assert "You won 1 game this round." in after
     stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
     assert "You stay at table 1 for the next round." in seat_screen(stayer.pk)
+    # In the next round the phone still says so (one asleep between rounds, or a
+    # demo starting the round at once, never saw 'Go to table 2').
+    services.round_start(workshop_id=w.pk)
+    line = "You moved up to table 2 (from table 1)."
+    assert line in seat_screen(winner)
+    assert "You moved" not in seat_screen(stayer.pk)
+    down = next(m for m in moved.values() if m["to"] < m["from"])
+    assert "You moved down to table 1 (from table 2)." in seat_screen(down["player"])
+    # A round later, after a movement that kept them there: not any more.
+    nxt = Round.objects.filter(workshop=w).order_by("-number").first()
+    services.round_end_now(round_id=nxt.pk)
+    services.movement_edit(round_id=nxt.pk, moves=[{"player": winner, "to": 2}])
+    services.movement_apply(round_id=nxt.pk)
+    services.round_start(workshop_id=w.pk)
+    assert Player.objects.get(pk=winner).table.number == 2
+    assert "You moved" not in seat_screen(winner)
 
 
 
