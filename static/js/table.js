@@ -94,16 +94,27 @@
     const tpl = document.createElement("template");
     tpl.innerHTML = msg.html.trim();
     const next = tpl.content.firstElementChild;
-    const focusedKey = document.activeElement && document.activeElement.dataset
-      ? (document.activeElement.dataset.card || document.activeElement.dataset.winner) : null;
+    // What had the keyboard's focus in the old screen, as a selector for the new one.
+    const active = document.activeElement;
+    const hadFocus = Boolean(active && active !== current && current.contains(active));
+    const focusedKey = hadFocus
+      ? ["card", "winner", "pick", "bid", "move"]
+        .filter((k) => active.dataset[k] !== undefined)
+        .map((k) => `[data-${k}="${CSS.escape(active.dataset[k])}"]`)[0] || null
+      : null;
     // Cards picked for a move (a swap, a trick to lay) stay picked across a new view
     // of the same game while they are still in the hand.
     const picked = selected(current);
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
-    // The study sheet stays as the student left it (open, or closed), not as drawn.
-    const sheet = current.querySelector("details.sheet");
-    const sheetAgain = next.querySelector("details.sheet");
-    if (sheet && sheetAgain) sheetAgain.open = sheet.open;
+    // The study sheet, the last trick, a hand's points: each stays as the student left
+    // it (open, or closed), not as drawn. Matched by their class and place.
+    const detailsKey = (d, i, all) => d.className + ":" + all.slice(0, i).filter((o) => o.className === d.className).length;
+    const wasOpen = new Map();
+    Array.from(current.querySelectorAll("details")).forEach((d, i, all) => wasOpen.set(detailsKey(d, i, all), d.open));
+    Array.from(next.querySelectorAll("details")).forEach((d, i, all) => {
+      const open = wasOpen.get(detailsKey(d, i, all));
+      if (open !== undefined) d.open = open;
+    });
     // The new screen goes in before the old one leaves, so #talk (which may sit in
     // the old screen's slot) moves straight into its new place.
     current.before(next);
@@ -116,12 +127,16 @@
       }
       updatePicks(next);
     }
-    if (focusedKey) {
-      // The same card or seat again; or, when it is gone (the card was played, the
-      // claim step is over), the hand, rather than the top of the page.
-      const again = next.querySelector(`[data-card="${focusedKey}"],[data-winner="${focusedKey}"],[data-pick="${focusedKey}"]`)
-        || next.querySelector(".hand[tabindex]");
-      if (again) again.focus({ preventScroll: true });
+    if (hadFocus) {
+      // The same card, seat, bid or move again; or, when it is gone (the card was
+      // played, the bidding is over), the hand; or the screen itself: never the top of
+      // the page, a dozen Tabs away from the next move.
+      let again = (focusedKey && next.querySelector(focusedKey)) || next.querySelector(".hand[tabindex]");
+      if (!again) {
+        next.setAttribute("tabindex", "-1");
+        again = next;
+      }
+      again.focus({ preventScroll: true });
     }
     talk.hidden = next.dataset.canGesture !== "1";
     announce(next);
@@ -180,6 +195,7 @@
   }
 
   // ---- taps
+  let lastAction = { key: "", at: 0 };
   app.addEventListener("click", (e) => {
     // A double tap is one move, and picks a card once: the browser counts the taps
     // (detail), and the second was sent too (refused, with an error), landed on what
@@ -195,7 +211,14 @@
     }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
-    if (button.dataset.action) hideToast();
+    if (button.dataset.action) {
+      // Enter pressed twice on a card or a move (a keyboard's click has no tap count,
+      // and focus comes back to the same card on the new screen): one move.
+      const key = [button.dataset.action, button.dataset.card, button.dataset.move, button.dataset.winner].join("|");
+      if (key === lastAction.key && Date.now() - lastAction.at < 600) return;
+      lastAction = { key, at: Date.now() };
+      hideToast();
+    }
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
     if (button.dataset.action === "act") {

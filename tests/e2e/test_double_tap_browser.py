@@ -65,3 +65,33 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
     assert Claim.objects.filter(player_id=ana).count() == claims + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
     page.context.close()
+
+
+def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
+    """Enter pressed twice on a card played it and then sent it again (refused: 'The
+    table has moved on'): a keyboard's click has no tap count. After a move, focus fell
+    to the page's top (a dozen Tabs from the next move); an opened 'last trick' closed
+    at the next screen."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Keys", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat and state.completed)
+    wait_version(page, Table.objects.get(workshop=w).version)
+    # The last trick, opened by the student, stays open across the next screens.
+    last = page.locator("#screen details.last-trick")
+    last.locator("summary").click()
+    assert last.evaluate("d => d.open")
+    played = Action.objects.filter(actor_id=ana).count()
+    before = version(page)
+    page.locator(".hand .card.legal").first.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    wait_change(page, before)
+    page.wait_for_timeout(600)  # long enough for a second move to come back refused
+    assert Action.objects.filter(actor_id=ana).count() == played + 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    # Focus is still in the screen (the hand), not on the page's body.
+    assert page.evaluate("() => document.getElementById('screen').contains(document.activeElement)")
+    assert page.locator("#screen details.last-trick").evaluate("d => d.open")
+    page.context.close()

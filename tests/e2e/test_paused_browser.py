@@ -21,13 +21,15 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
     play_until(game, lambda s: game.players[s.to_act] == ana)
     page.wait_for_selector(".hand .card.legal", timeout=8000)
     legal = page.locator(".hand .card.legal").first
-    assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
+    assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
     before = version(page)
     services.round_pause(round_id=game.round_id)
     wait_change(page, before)
     page.wait_for_selector("#screen[data-paused='1']")
     assert page.locator(".status .timer").inner_text().strip() == "Paused"
     legal = page.locator(".hand .card.legal").first
-    assert float(legal.evaluate("e => getComputedStyle(e).opacity")) < 0.5
+    # Not playable: a dashed frame on grey, the face unfaded (readable at arm's length).
+    assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
+    assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
     assert legal.evaluate("e => getComputedStyle(e).boxShadow") == "none"
     page.context.close()

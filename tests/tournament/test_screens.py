@@ -367,6 +367,9 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
         '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
         f"</span>: won by {names[leader]}"
     ) in html
+    # The winner's own line: the emoji is seen, not read out ('party popper').
+    assert (f"won by {names[leader]} — that's you!<span aria-hidden=\"true\"> 🎉</span>."
+            in seat_screen(leader).replace("&#x27;", "'").replace("&#39;", "'"))  # fmt: skip
 
 
 def test_a_paused_round_is_a_line_the_phone_announces():
