@@ -862,13 +862,16 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     rows: dict[tuple[int, int], Counter] = {}
     per_player: dict[int, Counter] = defaultdict(Counter)
     for g in sorted(ix.games, key=lambda g: (g["round"], g["table"], g["number"])):
-        br = ix.kind.rule_breaks(
-            table_rules=g["table_rules"],
-            seat_rules=g["seat_rules"],
-            mode=g["mode"],
-            seed=g["seed"],
-            actions=[a["payload"] for a in g["actions"]],
-        )
+        try:
+            br = ix.kind.rule_breaks(
+                table_rules=g["table_rules"],
+                seat_rules=g["seat_rules"],
+                mode=g["mode"],
+                seed=g["seed"],
+                actions=[a["payload"] for a in g["actions"]],
+            )
+        except (KeyError, TypeError):  # a garbled record: check_export names it
+            br = None
         if br is None:
             continue
         players = g["players"]
