@@ -136,7 +136,8 @@ def _consistent(read, current_version, attempts: int = 3):
 def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> dict | None:
     """What every player of a workshop sees alike: its phase and the current round.
 
-    Three queries (four from the second scored round on: who the movement moved). Every change to these bumps `Workshop.version`, so a copy read at
+    Three queries (four from the second scored round on: who the movement moved).
+    Every change to these bumps `Workshop.version`, so a copy read at
     version w stays right until the next `workshop.changed` message. `with_players`
     adds every player's row (those fields, as tuples) under "players": seating,
     moves and renames bump the workshop version too.
