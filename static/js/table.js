@@ -64,6 +64,10 @@
     if (fresh.length) announcer.textContent = fresh.join(" ");
   }
 
+  // The last move sent: the same one again within 600 ms is a second Enter, not a
+  // second move, unless the first was refused (then trying again is the point).
+  let lastAction = { key: "", at: 0 };
+
   // Nothing is queued while offline: a tap then only says so and reconnects.
   function send(msg) {
     if (socket.send(msg)) return true;
@@ -76,7 +80,7 @@
     switch (msg.t) {
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
-      case "error": return showToast(msg.message);
+      case "error": lastAction = { key: "", at: 0 }; return showToast(msg.message);
       case "gesture": return react(msg);
       case "stroke": if (msg.by !== me) drawStroke(msg.points); return;
       case "strokes": clearPad(); (msg.strokes || []).forEach(drawStroke); return;
@@ -98,7 +102,7 @@
     const active = document.activeElement;
     const hadFocus = Boolean(active && active !== current && current.contains(active));
     const focusedKey = hadFocus
-      ? ["card", "winner", "pick", "bid", "move"]
+      ? ["card", "winner", "pick", "bid", "move", "gesture"]
         .filter((k) => active.dataset[k] !== undefined)
         .map((k) => `[data-${k}="${CSS.escape(active.dataset[k])}"]`)[0] || null
       : null;
@@ -127,8 +131,11 @@
       }
       updatePicks(next);
     }
-    if (hadFocus) {
-      // The same card, seat, bid or move again; or, when it is gone (the card was
+    // A control that moved with the new screen (the gestures, #talk) keeps its focus.
+    const kept = document.activeElement && document.activeElement !== document.body
+      && document.activeElement !== current && document.contains(document.activeElement);
+    if (hadFocus && !kept) {
+      // The same card, seat, bid, move or gesture again; or, when it is gone (the card was
       // played, the bidding is over), the hand; or the screen itself: never the top of
       // the page, a dozen Tabs away from the next move.
       let again = (focusedKey && next.querySelector(focusedKey)) || next.querySelector(".hand[tabindex]");
@@ -195,7 +202,6 @@
   }
 
   // ---- taps
-  let lastAction = { key: "", at: 0 };
   app.addEventListener("click", (e) => {
     // A double tap is one move, and picks a card once: the browser counts the taps
     // (detail), and the second was sent too (refused, with an error), landed on what
