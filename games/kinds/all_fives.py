@@ -22,7 +22,7 @@ from games import all_fives
 from games.all_fives import Sheet
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
 
-from .base import GameKind, MoveError, clean_card
+from .base import ACE_AND_WINS_WORDS, GameKind, MoveError, clean_card
 
 TITLE = "All Fives"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -184,18 +184,14 @@ class AllFives(GameKind):
     presets = PRESETS
     preset_titles = PRESET_TITLES
     knob_titles = {"ace": "Ace", "wins": "Which card wins", "follow": "Following the lead"}
-    _KNOB_WORDS = {
-        "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
-        "wins": {"highest": "Highest wins", "lowest": "Lowest wins"},
+    knob_words = {
+        **ACE_AND_WINS_WORDS,
         "follow": {
             "suit": "Follow suit",
             "suit_or_trump": "Follow suit or trump",
             "any": "Any card",
         },
     }
-
-    def knob_label(self, knob, value):
-        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> Sheet:

@@ -28,6 +28,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+# The words for the knobs a 52-card game shares with Five Tricks (``ace``, ``wins``).
+ACE_AND_WINS_WORDS: dict[str, dict[object, str]] = {
+    "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
+    "wins": {"highest": "Highest wins", "lowest": "Lowest wins"},
+}
+
 
 class MoveError(ValueError):
     """A phone's move that is not even a well-formed action of this game."""
@@ -93,15 +99,17 @@ class GameKind:
         people time before they move (the server's clock, tournament/timers.py)."""
         return False
 
-    # The facilitator's words for a knob (the custom sheet's field, the report's reveal).
+    # The facilitator's words for a knob and its values (the custom sheet's fields and
+    # choices, the report's reveal): {knob: title}, {knob: {value: words}}.
     knob_titles: ClassVar[Mapping[str, str]] = {}
+    knob_words: ClassVar[Mapping[str, Mapping[object, str]]] = {}
 
     def knob_title(self, knob: str) -> str:
         return self.knob_titles.get(knob) or knob.replace("_", " ").capitalize()
 
     def knob_label(self, knob: str, value: object) -> str:
         """A knob's value as the reveal and the custom sheet's choices say it."""
-        return knob_text(value).capitalize()
+        return self.knob_words.get(knob, {}).get(value) or knob_text(value).capitalize()
 
     def summary(self, rules: dict) -> str:
         """One line of knobs for the facilitator ("hook on, 15 points a trick"): never shown

@@ -19,7 +19,7 @@ from games import seven_up as su
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
 from games.tricks import ACE_VALUES, WINS_VALUES
 
-from .base import GameKind, MoveError, clean_card
+from .base import ACE_AND_WINS_WORDS, GameKind, MoveError, clean_card
 
 POINTS_MAX = 100
 
@@ -395,17 +395,14 @@ class SevenUp(GameKind):
         "ace": "Ace",
         "wins": "Which card wins",
     }
-    _KNOB_WORDS = {
-        "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
-        "wins": {"highest": "Highest wins", "lowest": "Lowest wins"},
-    }
+    knob_words = ACE_AND_WINS_WORDS
 
     def knob_label(self, knob, value):
         if knob == "hook" and isinstance(value, bool):
             return "On: the dealer may not make the bids add up" if value else "Off"
         if knob in ("points_per_trick", "zero_bid_points") and type(value) is int:
-            return f"{value} point{'' if value == 1 else 's'}"
-        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
+            return _points(value)
+        return super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> SevenUpRules:

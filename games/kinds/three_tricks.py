@@ -268,7 +268,7 @@ class ThreeTricks(GameKind):
         "stock_floor": "Drawing stops at",
         "count": "When drawing stops, the winner has",
     }
-    _KNOB_WORDS = {
+    knob_words = {
         "aces": {"wild": "Wild", "low": "Low (A, 2, 3)", "high": "High (Q, K, A)"},
         "block": {"suit_or_rank": "Suit or rank", "suit": "Suit only", "rank": "Rank only"},
         "rank_match": {"pair": "A pair of the rank", "card": "Any card of the rank"},
@@ -280,7 +280,7 @@ class ThreeTricks(GameKind):
             return "No swapping (pass only)" if value == 0 else _cards(value)
         if knob == "stock_floor" and isinstance(value, int):
             return "The last card" if value == 0 else f"{_cards(value)} left"
-        return self._KNOB_WORDS.get(knob, {}).get(value) or super().knob_label(knob, value)
+        return super().knob_label(knob, value)
 
     # ---- rules
     def rules_from_dict(self, d: object) -> Config:
