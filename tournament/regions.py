@@ -90,4 +90,10 @@ def render(
     ctx = context(view, workshop, table_number=table_number)
     if ctx is None:
         return None
-    return {rid: render_to_string(tpl, ctx) for rid, tpl in templates(view).items()}
+    return draw(view, ctx)
+
+
+def draw(view: str, ctx: dict, request=None) -> dict[str, str]:
+    """Every region of `view` from its context, as {id: html}: a push (no request) or
+    a page (its request adds the forms' CSRF inputs, which `digest` leaves out)."""
+    return {rid: render_to_string(tpl, ctx, request) for rid, tpl in templates(view).items()}

@@ -18,7 +18,6 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -96,9 +95,7 @@ def _panel_context(request, workshop, *, message=None, ok=True) -> dict:
     its socket their digests, so the first push carries only what changed since."""
     ctx = sf.panel(workshop)
     ctx.update(message=message, ok=ok)
-    parts = {
-        rid: render_to_string(tpl, ctx, request) for rid, tpl in regions.PANEL_REGIONS.items()
-    }
+    parts = regions.draw("panel", ctx, request)
     ctx["parts"] = {rid.removeprefix("fac-"): mark_safe(html) for rid, html in parts.items()}
     ctx["have"] = regions.have(parts)
     return ctx
@@ -242,7 +239,7 @@ def _bots_remove(workshop, data):
     return _bots_text(removed, "removed: their seats are free.", "There are no bots to remove.")
 
 
-ORDER = [Phase.LOBBY, Phase.STUDY, Phase.HOME, Phase.ROUND, Phase.BETWEEN, Phase.DEBRIEF]
+ORDER = list(Phase)  # declared in the order a workshop goes through them
 
 
 def _started_already(workshop, exc: WrongPhase, step: Phase, what: str) -> WrongPhase:

@@ -27,8 +27,9 @@
     clockTimer = setInterval(tick, 250);
   }
 
-  // options: path, onMessage(msg), onStatus(text or ""), onClose(code) → true when
-  // the close is final (no reconnect), offlineText.
+  // options: path (firstPath: the first connection's, if it differs), onMessage(msg),
+  // onStatus(text or ""), onClose(code) → true when the close is final (no
+  // reconnect), offlineText.
   const OFFLINE = "Offline — waiting for the network…";
 
   function liveSocket(options) {
@@ -36,16 +37,16 @@
     let backoff = 500;
     let reconnectTimer = null;
     let lastMessage = Date.now();
+    // The first connection may say what the page was drawn with; a reconnection asks
+    // for everything.
+    let firstPath = options.firstPath || null;
 
     function connect() {
       clearTimeout(reconnectTimer);
       if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
-      // The first connection may say what the page was drawn with (firstPath); a
-      // reconnection asks for everything.
-      const path = options.firstPath || options.path;
-      options.firstPath = null;
-      ws = new WebSocket(proto + location.host + path);
+      ws = new WebSocket(proto + location.host + (firstPath || options.path));
+      firstPath = null;
       ws.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
       ws.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
       ws.onclose = (e) => {
