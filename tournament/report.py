@@ -256,10 +256,16 @@ def reveal(doc: dict) -> dict:
                 "sections": [s for s in text["sections"] if s["heading"] in REVEAL_SECTIONS],
             }
         )
-    sheet_of = _sheet_numbers(tables, TrickRules.from_dict)
+    return _reveal(tables, rows, pairs, sheets, TrickRules.from_dict)
+
+
+def _reveal(tables: list[dict], rows: list, pairs: list, sheets: list, rules_of, **extra) -> dict:
+    """The reveal of either kind of game from its rows, pairs and sheets."""
+    sheet_of = _sheet_numbers(tables, rules_of)
     numbers = [t["number"] for t in tables]
     return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
-            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "sheet_of": sheet_of}
+            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "sheet_of": sheet_of,
+            **extra}
 
 
 # The knob table's tables side by side: more than this many go on in another table
@@ -324,11 +330,7 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
         }
         for t in tables
     ]
-    sheet_of = _sheet_numbers(tables, kind.rules_from_dict)
-    numbers = [t["number"] for t in tables]
-    return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
-            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "full_sheets": True,
-            "sheet_of": sheet_of}
+    return _reveal(tables, rows, pairs, sheets, kind.rules_from_dict, full_sheets=True)
 
 
 # ---------------------------------------------------------------- 2. movement
