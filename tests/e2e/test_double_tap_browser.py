@@ -80,6 +80,8 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
     wait_version(page, Table.objects.get(workshop=w).version)
     # The last trick, opened by the student, stays open across the next screens.
     last = page.locator("#screen details.last-trick")
+    # A one-line summary, a 44 px target (it was its text's 26 px).
+    assert last.locator("summary").bounding_box()["height"] >= 44
     last.locator("summary").click()
     assert last.evaluate("d => d.open")
     played = Action.objects.filter(actor_id=ana).count()

@@ -30,6 +30,8 @@ LANDSCAPE = {"width": 844, "height": 390}
 SMALL = {"width": 800, "height": 360}
 # An iPhone SE sideways: seven cards of 44 px need most of its right column.
 SE = {"width": 667, "height": 375}
+# A common small Android phone (360x640) sideways.
+TINY = {"width": 640, "height": 360}
 
 
 def in_view(page, selector: str) -> bool:
@@ -75,8 +77,8 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
 
 @pytest.mark.parametrize(
     ("seats", "size"),
-    [(5, LANDSCAPE), (5, SMALL), (5, SE), (8, LANDSCAPE)],
-    ids=["5-844", "5-800", "5-667", "8-844"],
+    [(5, LANDSCAPE), (5, SMALL), (5, SE), (5, TINY), (8, LANDSCAPE)],
+    ids=["5-844", "5-800", "5-667", "5-640", "8-844"],
 )
 def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     live_server_url, browser, seats, size
@@ -123,7 +125,7 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     page.context.close()
 
 
-@pytest.mark.parametrize("size", [LANDSCAPE, SMALL, SE], ids=["844", "800", "667"])
+@pytest.mark.parametrize("size", [LANDSCAPE, SMALL, SE, TINY], ids=["844", "800", "667", "640"])
 @pytest.mark.parametrize("game", list(OTHER_GAMES))
 def test_the_other_games_sideways_show_table_turn_moves_and_hand(
     live_server_url, browser, game, size

@@ -29,6 +29,8 @@ def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
     ana = Player.objects.get(workshop=w, name="Ana").pk
     sheet = page.locator("details.sheet")
     assert sheet.get_attribute("open") == ""  # open from the start, game or not
+    # The status bar's link to the rules is a target of 24 px or more (it was 21).
+    assert page.locator(".status a.to-rules").bounding_box()["height"] >= 24
 
     def others_play_a_card():
         before = version(page)

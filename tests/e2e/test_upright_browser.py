@@ -25,8 +25,11 @@ pytestmark = [pytest.mark.browser]
 WAIT = 8000
 
 
-# An iPhone SE's screen, and a common small Android one.
-SMALL_PHONES = pytest.mark.parametrize("size", [(375, 667), (360, 740)], ids=["375x667", "360x740"])
+# An iPhone SE's screen, and two common small Android ones (360x640 is also what a
+# taller phone keeps under its browser's bars).
+SMALL_PHONES = pytest.mark.parametrize(
+    "size", [(375, 667), (360, 740), (360, 640)], ids=["375x667", "360x740", "360x640"]
+)
 
 
 @SMALL_PHONES
