@@ -90,7 +90,9 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
             # Read out in full; on screen the struck-out 5 and "hook" at 14 px or more.
             assert hooked.get_attribute("aria-label") == "Bid 5: not allowed: hook"
             assert hooked.inner_text().split() == ["5", "hook"]
-            small = hooked.locator("small").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+            small = hooked.locator("small").evaluate(
+                "e => parseFloat(getComputedStyle(e).fontSize)"
+            )
             assert small >= 14, small
             assert hooked.get_attribute("data-action") is None
             assert page.locator(".su-bid-button[data-action=act]").count() == 7
