@@ -290,6 +290,10 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
                         expected_version=version,
                         client_action_id=client_id,
                     )
+            elif action == "rules_read":
+                # Only this seat's screen changes: rendered again from its row.
+                await in_db_thread(services.player_rules_read)(player_id=self.player_id)
+                self.request_view(force=True)
             elif action == "gesture":
                 kind = content.get("kind")
                 payload = {"points": content.get("points")} if kind == "drawing" else {}

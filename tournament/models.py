@@ -122,6 +122,9 @@ class Player(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True)
     pin = models.CharField(max_length=8)
+    # Joined after the study phase, so never read their own sheet: it is on their
+    # screen until they say they have read it (services.player_rules_read).
+    rules_unread = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

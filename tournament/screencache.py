@@ -40,7 +40,7 @@ _tables: dict[int, dict] = {}
 
 PLAYER_FIELDS = (
     "id", "workshop_id", "name", "join_order", "home_table_id", "rules", "table_id",
-    "seat", "is_bot", "has_left", "pin",
+    "seat", "is_bot", "has_left", "pin", "rules_unread",
 )
 
 
@@ -262,7 +262,15 @@ def player_from_row(row: tuple) -> Player:
 
 def player_digest(player: Player) -> tuple:
     """What a player's screen shows of their own row."""
-    return (player.table_id, player.seat, player.name, player.pin, player.rules, player.has_left)
+    return (
+        player.table_id,
+        player.seat,
+        player.name,
+        player.pin,
+        player.rules,
+        player.has_left,
+        player.rules_unread,
+    )
 
 
 def clear() -> None:

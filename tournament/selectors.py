@@ -101,7 +101,8 @@ def player_screen(player_id: int, now=None) -> dict | None:
 
     The engine's `view` for the player's seat is the only source of game facts;
     other seats appear as names, counts and (in a dispute) claims. The player's
-    own sheet is included only while studying.
+    own sheet is included only while studying, or until a player who joined after
+    the study phase says they have read it.
 
     Read fresh from the database (the page load). Sockets compose the same
     context from parts cached per version (`tournament.screencache`): what the
@@ -290,8 +291,14 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "version": table.version if table else 0,
         "wversion": workshop.version,
         "sheet": kinds.get(workshop.game).sheet(player.rules, mode=workshop.mode)
-        if workshop.phase == Phase.STUDY and player.rules
+        if player.rules
+        and (
+            workshop.phase == Phase.STUDY
+            or (player.rules_unread and workshop.phase in SILENT_PHASES)
+        )
         else None,
+        # Joined after the study phase: the sheet stays until they have read it.
+        "sheet_late": workshop.phase != Phase.STUDY,
         "neighbours": [],
         "game": None,
         "last_game": None,

@@ -236,6 +236,8 @@
       send({ action: "play", card: button.dataset.card, version, id });
     } else if (button.dataset.action === "claim") {
       send({ action: "claim", winner: Number(button.dataset.winner), version, id });
+    } else if (button.dataset.action === "rules-read") {
+      send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
       if (button.dataset.gesture === "clear") clearPad();
       send({ action: "gesture", kind: button.dataset.gesture });

@@ -1,6 +1,7 @@
 """Studying on a phone while the table plays a practice game: the rules are open from
 the start, and a card played by someone else neither closes them nor reopens them
-once the student closed them (each move redraws the whole screen). Chromium."""
+once the student closed them (each move redraws the whole screen); a student who
+joins after the study reads their own rules until they say they have. Chromium."""
 
 from __future__ import annotations
 
@@ -48,4 +49,31 @@ def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
     assert page.locator("details.sheet").get_attribute("open") is None
     others_play_a_card()
     assert page.locator("details.sheet").get_attribute("open") is None
+    page.context.close()
+
+
+def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server_url, browser):
+    """Joining in a scored round, the phone says so at the top and shows the student's
+    own sheet, open, until they tap "I have read my rules": then it goes, for good."""
+    w = services.workshop_create(name="Latecomer", table_count=1, seats_per_table=5, seed=3)
+    for name in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page = touch_phone(browser, {"width": 360, "height": 640})
+    join(page, live_server_url, w.code, "Ana")
+    page.wait_for_selector("#screen[data-phase=round] details.sheet[open]", timeout=8000)
+    assert "You joined after the others studied the rules" in page.inner_text(".late-rules")
+    assert "until you have read them" in page.inner_text("details.sheet summary")
+    done = page.get_by_role("button", name="I have read my rules")
+    assert done.bounding_box()["height"] >= 44
+    done.click()
+    page.wait_for_selector("#screen details.sheet", state="detached", timeout=8000)
+    assert page.locator(".late-rules").count() == 0
+    assert Player.objects.get(workshop=w, name="Ana").rules_unread is False
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round]")
+    assert page.locator("#screen details.sheet").count() == 0
     page.context.close()

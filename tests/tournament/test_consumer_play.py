@@ -315,3 +315,31 @@ async def test_a_pad_shows_its_own_strokes_since_the_last_clear_oldest_first():
     assert mine == [[[0.2, 0.2]], [[0.3, 0.3]]]
     assert newest == [[[0.3, 0.3]]]
     assert theirs == [[[0.9, 0.9]]]
+
+
+@database_sync_to_async
+def late_joiner():
+    """A workshop in its silent play at home, and a student who joins then."""
+    w = make_workshop(players=4, tables=1, seats=5)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    return services.player_join(workshop_id=w.pk, name="Late")
+
+
+async def test_a_late_joiner_says_they_have_read_their_rules_and_the_sheet_goes():
+    late = await late_joiner()
+    comm = communicator(late)
+    assert (await comm.connect())[0]
+    first = await receive_type(comm, "view")
+    assert 'id="your-rules"' in first["html"] and 'data-action="rules-read"' in first["html"]
+    await comm.send_json_to({"action": "rules_read", "id": "r1"})
+    got = {}  # the ack and the new screen, in either order
+    while not {"ack", "view"} <= got.keys():
+        msg = await comm.receive_json_from(timeout=3)
+        got.setdefault(msg["t"], msg)
+    assert got["ack"]["id"] == "r1"
+    assert 'id="your-rules"' not in got["view"]["html"]
+    assert "joined after" not in got["view"]["html"]
+    read = await database_sync_to_async(Player.objects.get)(pk=late.pk)
+    assert read.rules_unread is False
+    await comm.disconnect()

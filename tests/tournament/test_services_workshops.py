@@ -289,6 +289,54 @@ def test_late_join_during_study_and_between_rounds():
     assert sorted(len(seated(t)) for t in tables_of(w)) == [3, 3]
 
 
+def _screen_html(player) -> str:
+    from django.template.loader import render_to_string
+
+    from tournament import selectors
+
+    return render_to_string("play/_screen.html", selectors.player_screen(player.pk))
+
+
+def test_a_joiner_after_the_study_reads_their_sheet_until_they_say_they_have():
+    """Nobody showed a student who came after the study phase their sheet: they
+    played by rules they never saw. Their screen shows it (and nobody else's does)
+    until they tap "I have read my rules"; a joiner during study studies as usual."""
+    w = make_workshop(players=4, tables=2)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    studied = fresh(join(w, "Student"))
+    assert studied.rules_unread is False
+    assert "visible only while you study" in _screen_html(studied)
+    services.workshop_start_home(workshop_id=w.pk)
+    assert 'id="your-rules"' not in _screen_html(studied)
+
+    late = fresh(join(w, "Late"))  # in the silent play at home
+    assert late.rules_unread is True
+    html = _screen_html(late)
+    assert 'id="your-rules"' in html and "until you have read them" in html
+    assert 'data-action="rules-read"' in html
+    assert "You joined after the others studied the rules" in html
+    others = Player.objects.filter(workshop=w).exclude(pk=late.pk)
+    assert all('id="your-rules"' not in _screen_html(p) for p in others)
+
+    rnd = services.round_start(workshop_id=w.pk)
+    assert 'data-action="rules-read"' in _screen_html(fresh(late))  # until read
+    assert services.player_rules_read(player_id=late.pk) is True
+    assert services.player_rules_read(player_id=late.pk) is False  # said twice: no change
+    assert fresh(late).rules_unread is False
+    assert 'id="your-rules"' not in _screen_html(fresh(late))
+    assert "joined after" not in _screen_html(fresh(late))
+
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(w).phase == Phase.BETWEEN
+    between = fresh(join(w, "Between"))
+    assert between.rules_unread is True
+    assert 'id="your-rules"' in _screen_html(between)
+    for bad in (None, "x", 10**9):
+        with pytest.raises(NotFound):
+            services.player_rules_read(player_id=bad)
+
+
 def test_late_joiner_at_a_table_without_a_game_gets_one():
     # One player at table 2: no game there. A late joiner makes two: they should play.
     w = make_workshop(players=3, tables=2)

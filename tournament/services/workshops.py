@@ -233,6 +233,9 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     player = _add_player(workshop, clean, is_bot=False)
     if workshop.phase != Phase.LOBBY:
         table, seated_before = _smallest_table(workshop, max_seats)
+        # After the study phase nobody shows them their sheet: their screen does,
+        # until they say they have read it.
+        player.rules_unread = workshop.phase != Phase.STUDY
         _seat(player, table, home=True)
         if seated_before + 1 == kind.min_seats:  # this player makes the table playable
             _deal_if_idle(workshop, table)
@@ -331,7 +334,7 @@ def _seat(player: Player, table: Table, *, home: bool) -> None:
     if home:
         player.home_table = table
         player.rules = table.rules
-        fields += ["home_table", "rules"]
+        fields += ["home_table", "rules", "rules_unread"]
     player.save(update_fields=fields)
 
 
@@ -580,6 +583,19 @@ def player_set_connected(*, player_id: int, connected: bool) -> None:
     if row is None:
         raise NotFound("Unknown player.")
     broadcast.connection_changed_on_commit(workshop_id=row[0], player_id=pk, connected=connected)
+
+
+def player_rules_read(*, player_id: int) -> bool:
+    """A player who joined after the study phase has read their sheet: it leaves
+    their screen. True when it was still unread. One statement; only their own
+    screen changes (their socket renders it again from their row)."""
+    try:
+        pk = int(player_id)
+    except (TypeError, ValueError):
+        raise NotFound("Unknown player.") from None
+    if not Player.objects.filter(pk=pk).exists():
+        raise NotFound("Unknown player.")
+    return bool(Player.objects.filter(pk=pk, rules_unread=True).update(rules_unread=False))
 
 
 @transaction.atomic
