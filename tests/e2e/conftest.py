@@ -168,8 +168,36 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.barnga_failed = report.failed
+    return report
+
+
+def dump_pages(browser, path: Path) -> None:
+    """Each open page's address and screen (versions, phase, text) when a browser
+    test failed: a failure that only CI's load brings out can then be read."""
+    lines = []
+    for c, context in enumerate(browser.contexts):
+        for p, page in enumerate(context.pages):
+            try:
+                screen = page.evaluate(
+                    """() => { const s = document.getElementById('screen');
+                       return s ? [s.dataset.version, s.dataset.wversion, s.dataset.phase,
+                                   s.innerText] : null; }"""
+                )
+            except Exception as exc:  # a crashed or closed page says so
+                screen = f"unreadable: {exc}"
+            lines.append(f"--- context {c} page {p}: {page.url}\n{screen}\n")
+    text = "\n".join(lines) or "no open pages\n"
+    path.write_text(text)
+    print(f"Open pages when the test failed ({path}):\n{text[:8000]}", file=sys.stderr)
+
+
 @pytest.fixture
-def browser():
+def browser(request):
     path = chromium_path()
     if path is None:
         pytest.fail(
@@ -181,12 +209,15 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
             yield b
+            if getattr(request.node, "barnga_failed", False):
+                ARTIFACTS.mkdir(exist_ok=True)
+                dump_pages(b, ARTIFACTS / f"failed-{request.node.name[:120]}.txt")
         finally:
             b.close()
 
 
 @pytest.fixture
-def phone(browser):
+def phone(browser, request):
     """A factory of phone-sized touch contexts; traces kept under artifacts/."""
     contexts = []
 
@@ -201,8 +232,10 @@ def phone(browser):
         return ctx.new_page()
 
     yield make
-    for ctx in contexts:
-        ctx.close()
+    # Left open for the browser fixture's dump when the test failed (it closes them).
+    if not getattr(request.node, "barnga_failed", False):
+        for ctx in contexts:
+            ctx.close()
 
 
 @pytest.fixture(autouse=True)
