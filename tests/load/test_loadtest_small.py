@@ -50,6 +50,9 @@ def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
     kinds = re.search(r"errors by kind: (\{[^}]*\})", done.stderr)
     other = {k: n for k, n in (ast.literal_eval(kinds.group(1)) if kinds else {}).items() if k != "error:stale"}
     assert other == {}, (figures, done.stderr[-3000:])
+    # A clean run leaves no server logs behind in the temporary directory.
+    logs = re.search(r"logs in (\S+)", done.stderr)
+    assert logs and not os.path.exists(logs.group(1)), done.stderr[-3000:]
     assert figures["errors"] <= 5, (figures, done.stderr[-3000:])
     # Where the machine's time went, per action, beside the figures (README, "Figures").
     cpu = re.search(r"cpu ms per action: web ([\d.]+) · bot clients ([\d.]+)", done.stderr)

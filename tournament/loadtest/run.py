@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -308,6 +309,14 @@ def run(
     summary, errors = summarise(
         players=players, seconds=seconds, results=results, lost=lost, duplicated=duplicated
     )
+    # The servers' logs are for reading a run that went wrong: a clean run's go (each
+    # run, the test suite's among them, left a folder in the temporary directory). A
+    # `stale` refusal is the protocol at work (a tap on a view the table had left).
+    faults = {kind: n for kind, n in errors.items() if kind != "error:stale"}
+    if procs and (faults or lost or duplicated):
+        log(f"server logs kept in {log_dir}")
+    else:
+        shutil.rmtree(log_dir, ignore_errors=True)
     for sample in [x for r in results for x in r.get("samples", [])][:5]:
         log(f"refused: {sample}")
     for line in (latency_breakdown(results), latency_over_time(results)):
