@@ -30,7 +30,7 @@
 
   // ---- edits in progress
   const dirty = new WeakSet();
-  document.addEventListener("input", (e) => { if (e.target.form) dirty.add(e.target.form); });
+  document.addEventListener("input", (e) => { if (e.target.form && !e.target.dataset.find) dirty.add(e.target.form); });
   document.addEventListener("change", (e) => { if (e.target.form) dirty.add(e.target.form); });
   // A press in progress: a region replaced between pointerdown and click would
   // take the button with it, and the click would be lost.
@@ -67,8 +67,14 @@
       const again = next.querySelector("#" + CSS.escape(d.id));
       if (again) again.open = true;
     });
+    // A name filter keeps what was typed, and hides the new rows that do not match.
+    const finding = Array.from(current.querySelectorAll("input[data-find]"), (i) => [i.id, i.value]);
     const focused = focusKey(current);
     current.replaceWith(next);
+    for (const [fid, value] of finding) {
+      const again = document.getElementById(fid);
+      if (again && value) { again.value = value; find(again); }
+    }
     fixForms(next);
     if (window.htmx) window.htmx.process(next);
     refocus(next, focused);
@@ -96,6 +102,23 @@
     }
     if (el) el.focus({ preventScroll: true });
   }
+  // ---- name filters (facilitator/_find.html)
+  const plain = (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  function find(input) {
+    const query = plain(input.value.trim());
+    const rows = document.querySelectorAll(`[data-find-row="${CSS.escape(input.dataset.find)}"]`);
+    let shown = 0;
+    rows.forEach((row) => {
+      const hit = !query || plain(row.dataset.findText || "").includes(query);
+      row.hidden = !hit;
+      if (hit) shown += 1;
+    });
+    const fold = input.dataset.findOpen && document.getElementById(input.dataset.findOpen);
+    if (fold && query) fold.open = true;
+    const out = document.getElementById(input.getAttribute("aria-describedby"));
+    if (out) out.textContent = query ? `${shown} of ${rows.length} shown` : "";
+  }
+  document.addEventListener("input", (e) => { if (e.target.matches("input[data-find]")) find(e.target); });
   function flushPending() {
     for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
     startClocks();

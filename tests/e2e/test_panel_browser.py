@@ -220,9 +220,7 @@ def test_a_long_name_without_spaces_stays_on_the_screen(facilitator_page, django
             page.context.close()
 
 
-def test_the_movement_plans_table_choice_is_on_a_phones_screen(
-    facilitator_page, django_user_model
-):
+def test_the_movement_plans_table_choice_is_on_a_phones_screen(facilitator_page, django_user_model):
     """Between rounds on the facilitator's phone: the 'Goes to' choice of each player
     is on the screen without scrolling sideways (it was the last of five columns, off
     the edge of a 390 px screen)."""
@@ -236,3 +234,52 @@ def test_the_movement_plans_table_choice_is_on_a_phones_screen(
     for i in range(8):
         b = box(selects.nth(i))
         assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], b
+
+
+def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
+    facilitator_page, django_user_model
+):
+    """Sixty names are metres of list: typing part of one (any case, any accents)
+    leaves only the players who match, says how many, and keeps doing so when the
+    list is drawn again; in the movement plan the rows hidden are still applied."""
+    from tournament.models import Player
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    names = [f"Student {i:02d}" for i in range(58)] + ["Zoë", "Zoltan"]
+    w = make_workshop(names=names, tables=12, seats=5, seed=3, facilitator=user)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    rows = page.locator("#fac-roster .roster-row")
+    find = page.get_by_label("Find a player", exact=True)
+    find.fill("ZOE")
+    assert [r.inner_text().split("\n")[0] for r in rows.all() if r.is_visible()] == ["Zoë"]
+    assert page.locator("#found-roster").inner_text() == "1 of 60 shown"
+    find.fill("student 3")
+    assert sum(r.is_visible() for r in rows.all()) == 10  # 30 to 39
+    # The list is drawn again (someone joins): the filter stays, the newcomer hidden.
+    page.locator("h1").first.click()  # focus leaves the field: the panel may redraw
+    services.player_join(workshop_id=w.pk, name="Late Comer")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#fac-roster .roster-row').length === 61"
+    )
+    assert find.input_value() == "student 3"
+    assert sum(r.is_visible() for r in rows.all()) == 10
+    assert page.locator("#found-roster").inner_text() == "10 of 61 shown"
+    find.fill("")
+    assert sum(r.is_visible() for r in rows.all()) == 61
+
+    # The movement plan after a round: filtered, then applied whole.
+    page.context.close()
+    Player.objects.filter(name="Late Comer").delete()
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    plan = page.locator("#movement-form tbody tr")
+    assert plan.count() == 60
+    page.get_by_label("Find a player in the plan").fill("zol")
+    assert [r.locator("th").inner_text() for r in plan.all() if r.is_visible()] == ["Zoltan"]
+    moving = {p.pk: p.table_id for p in Player.objects.filter(workshop=w)}
+    page.locator("#do-movement-apply-top").click()
+    page.wait_for_selector("#fac-movement >> text=Applied.", timeout=8000)
+    moved = sum(1 for p in Player.objects.filter(workshop=w) if p.table_id != moving[p.pk])
+    assert moved > 1  # players whose rows were hidden moved too
+    page.context.close()
