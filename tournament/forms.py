@@ -232,7 +232,9 @@ class WorkshopForm(forms.Form):
         label="Bots may fill empty seats", required=False, initial=False
     )
     leave_policy = forms.ChoiceField(
-        label="When a player leaves", choices=LeavePolicy.choices, initial=LeavePolicy.BOT
+        label="When you remove a player after the lobby",
+        choices=LeavePolicy.choices,
+        initial=LeavePolicy.BOT,
     )
 
     def __init__(self, *args, **kwargs):

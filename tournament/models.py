@@ -30,8 +30,10 @@ class Mode(models.TextChoices):
 
 
 class LeavePolicy(models.TextChoices):
-    BOT = "bot", "A bot takes the seat"
-    SKIP = "skip", "The seat is removed after the current game"
+    """What Remove does to a seat during play (services.player_kick)."""
+
+    BOT = "bot", "A bot plays their seat"
+    SKIP = "skip", "Their seat goes (the table's game is dealt again without it)"
 
 
 class Workshop(models.Model):

@@ -26,6 +26,7 @@ from tournament.models import (
     Dispute,
     Game,
     GameState,
+    LeavePolicy,
     Movement,
     Phase,
     Player,
@@ -172,6 +173,13 @@ def panel(workshop: Workshop, now=None) -> dict:
         # A conference's roster, once play begins, is folded: metres of rows otherwise.
         "roster_folded": len(roster) > ROSTER_UNFOLDED and workshop.phase != Phase.LOBBY,
         "left": [p for p in players if p.has_left and p.table_id is None],
+        # What Remove does after the lobby (the set-up's leave policy), said in its
+        # confirmation.
+        "remove_then": ""
+        if workshop.phase == Phase.LOBBY
+        else " A bot will play their seat."
+        if workshop.leave_policy == LeavePolicy.BOT
+        else " Their seat goes: their table's game is dealt again without them.",
         "unseated": [p.name for p in players if p.table_id is None and not p.has_left],
         "humans": humans,
         "bots": sum(1 for p in players if p.is_bot),

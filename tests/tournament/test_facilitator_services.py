@@ -17,7 +17,7 @@ from tournament_helpers import (
 from games.presets import PRESETS
 from tournament import services
 from tournament.errors import InvalidInput, NotFound, WrongPhase
-from tournament.models import Game, GameState, Phase, Player, Table, Workshop
+from tournament.models import Action, Game, GameState, Phase, Player, Table, Workshop
 
 pytestmark = pytest.mark.django_db
 
@@ -147,7 +147,7 @@ def test_kick_a_seated_lobby_player_bumps_their_table():
 
 
 def test_kick_during_play_removes_the_seat_and_redeals():
-    w = make_workshop(players=5, tables=1, seats=5)
+    w = make_workshop(players=5, tables=1, seats=5, leave_policy="skip")
     to_home(w)
     table = tables_of(w)[0]
     game = game_at(table)
@@ -160,6 +160,37 @@ def test_kick_during_play_removes_the_seat_and_redeals():
     new = game_at(table)
     assert new is not None and p.pk not in new.players and len(new.players) == 4
     assert Game.objects.filter(pk=game.pk).exists()  # the record stays
+
+
+def test_kick_during_play_with_the_bot_policy_leaves_a_bot_in_the_seat():
+    """The set-up's "when you remove a player" choice: Remove always cut the game and
+    dropped the seat, whatever the facilitator had chosen. With "a bot plays their
+    seat" (the default) the game goes on, the bot plays for them, and only their
+    phone and PIN lose the seat."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournament import gamestate, timers
+
+    w = make_workshop(players=4, tables=1, seats=4)
+    assert w.leave_policy == "bot"
+    to_home(w)
+    table = tables_of(w)[0]
+    game = game_at(table)
+    state = gamestate.load_state(game)
+    p = Player.objects.get(pk=game.players[state.to_act])  # the seat the game waits for
+    pin = p.pin
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    p = fresh(p)
+    assert p.has_left and p.table_id == table.pk and p.pin != pin
+    assert game_at(table).pk == game.pk  # not cut
+    seq = game.seq
+    report = timers.tick(timezone.now() + timedelta(seconds=5), bot_delay=0)
+    assert report.bot_actions >= 1
+    assert fresh(game).seq > seq  # the bot played the seat's turn
+    assert Action.objects.filter(game=game, actor_id=p.pk).exists()
+    assert_refused(lambda: services.player_rejoin(code=w.code, name=p.name, pin=pin), InvalidInput)
 
 
 def test_kick_refusals():

@@ -782,3 +782,31 @@ def test_the_wizard_says_what_each_five_tricks_sheet_says(fac):
     for slug in ("guide-1", "appendix-3"):
         option = re.search(rf'<option value="{slug}">([^<]+)</option>', html).group(1)
         assert option.endswith("— Ace high, highest wins, spades trump, trump only when void")
+
+
+@pytest.mark.parametrize(
+    ("policy", "then"),
+    [
+        ("bot", "A bot will play their seat."),
+        ("skip", "Their seat goes: their table&#x27;s game is dealt again without them."),
+    ],
+)
+def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, fac, policy, then):
+    """Remove followed the set-up's leave policy nowhere: its confirmation now says what
+    will happen, and a player a bot plays for keeps a row without Remove."""
+    w = owned(owner, players=4, tables=1, seats=4, leave_policy=policy)
+    services.players_seat_home(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert 'hx-confirm="Remove P01 from the workshop?"' in html  # the lobby: just gone
+    services.workshop_start_study(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert f'hx-confirm="Remove P01 from the workshop? {then}"' in html
+    p1 = Player.objects.get(workshop=w, name="P01")
+    r = do(fac, w, "kick", {"player": p1.pk}, htmx=True)
+    assert r.status_code == 200
+    row = re.search(rf'<li class="roster-row" id="player-{p1.pk}".*?</li>', text(r), re.S)
+    if policy == "bot":
+        assert fresh(p1).table_id is not None
+        assert "left · bot plays" in row.group(0) and "Rename or remove" not in row.group(0)
+    else:
+        assert fresh(p1).table_id is None and row is None  # listed under "Left"

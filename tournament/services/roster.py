@@ -11,7 +11,7 @@ from django.db import transaction
 
 from tournament import broadcast, names
 from tournament.errors import InvalidInput, NotFound, WrongPhase
-from tournament.models import LeavePolicy, Phase, Player, Table, Workshop
+from tournament.models import Phase, Player, Table, Workshop
 from tournament.services.common import bump_table, bump_workshop, lock_workshop
 from tournament.services.workshops import player_leave, sheets_assign, workshop_create
 
@@ -77,10 +77,10 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
 
     In the lobby the player is deleted: nothing was played yet, the name is free
     again, and their phone, finding no player behind its cookie, returns to the
-    join page. Later their games must stay in the record, so the seat is removed
-    as when a player leaves with the "skip" policy (the game in progress at their
-    table is cut and redealt without them), their device's token and their rejoin PIN
-    stop working and their socket is closed.
+    join page. Later their games must stay in the record, so they leave as the
+    workshop's leave policy says: a bot plays their seat, or the seat goes (the game
+    in progress at their table is cut and redealt without them). Either way their
+    device's token and their rejoin PIN stop working and their socket is closed.
     """
     workshop = lock_workshop(workshop_id)
     player = _lock_member(workshop, player_id)
@@ -97,7 +97,7 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         return
     if player.has_left:
         raise InvalidInput(f"{player.name} has already left the workshop.")
-    player_leave(player_id=player.pk, policy=LeavePolicy.SKIP)
+    player_leave(player_id=player.pk, policy=workshop.leave_policy)
     # No PIN either: a removed player cannot take the seat back by rejoining.
     Player.objects.filter(pk=player.pk).update(token=names.new_token(), pin="", connected=False)
     broadcast.player_replaced_on_commit(player_id=player.pk, removed=True)
