@@ -183,6 +183,45 @@ def test_edit_refuses_a_table_the_engine_cannot_deal_to():
     assert len(game_at(t1).players) == 8
 
 
+def test_apply_refuses_a_plan_a_late_joiner_has_overfilled_and_changes_nothing():
+    """3 Tricks deals to two: a student removed at table 2 and a latecomer sat in
+    their place after the round; the plan (made before) then put three at table 2.
+    Applied, nothing could move anyone again and no round could start. Apply refuses,
+    the facilitator changes the plan, and the next round starts."""
+    w = make_workshop(players=6, tables=3, seats=2, game="three_tricks", leave_policy="skip")
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    t1, t2, t3 = tables_of(w)
+    plan = fresh(rnd).movement_preview["moves"]
+    arriving = [m for m in plan if m["to"] == 2]
+    leaving = [m for m in plan if m["from"] == 2]
+    assert arriving and leaving
+    # Table 2 loses a player who stays there under the plan, if any, else one who leaves.
+    stayer = next((p for p in seated(t2) if p.pk not in {m["player"] for m in leaving}), None)
+    services.player_kick(workshop_id=w.pk, player_id=(stayer or seated(t2)[0]).pk)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert fresh(late).table_id == t2.pk
+    sizes = Counter(
+        next((m["to"] for m in plan if m["player"] == p.pk), p.table.number)
+        for p in Player.objects.filter(workshop=w, table__isnull=False).select_related("table")
+    )
+    assert sizes[2] > 2, sizes  # the plan now overfills table 2 (else pick another seed)
+    before = where(w)
+    exc = assert_refused(lambda: services.movement_apply(round_id=rnd.pk), InvalidInput)
+    assert f"Table 2 would have {sizes[2]} players" in exc.message
+    assert "Change the plan" in exc.message
+    assert where(w) == before and fresh(rnd).movement_applied_at is None
+    # Late goes to the table with room instead; then it applies and a round starts.
+    roomy = min((n for n in (1, 3) if sizes[n] < 2), default=None)
+    here = set(Player.objects.filter(workshop=w, table__isnull=False).values_list("pk", flat=True))
+    moves = [{"player": m["player"], "to": m["to"]} for m in plan if m["player"] in here]
+    moves.append({"player": late.pk, "to": roomy})
+    services.movement_edit(round_id=rnd.pk, moves=moves)
+    services.movement_apply(round_id=rnd.pk)
+    assert sorted(len(seated(t)) for t in (t1, t2, t3)) == [2, 2, 2]
+    services.round_start(workshop_id=w.pk)
+
+
 def test_round_start_refuses_a_table_of_more_than_eight_cleanly():
     # Nine at one table cannot be dealt to. Chosen by hand, seating refuses it; two
     # full tables of eight and a seventeenth who joined in the lobby, the study's start.

@@ -430,6 +430,14 @@ def movement_apply(*, round_id: int) -> list[Movement]:
         .select_related("table")
         .order_by("table__number", "seat")
     )
+    # A student who joined since the plan was made sits where they joined: the plan
+    # may now put more players at a table than the game deals to, and once applied
+    # nothing could move them (the next round would refuse to start).
+    refuse_overfull(
+        kinds.get(workshop.game),
+        Counter(target.get(p.pk, p.table.number) for p in seated),
+        then=" Change the plan before applying it.",
+    )
     stay = [p for p in seated if p.pk not in target]
     arrive = [p for p in seated if p.pk in target]
     Player.objects.filter(pk__in=[p.pk for p in seated]).update(seat=None)
