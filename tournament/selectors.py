@@ -305,6 +305,11 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # Moved here by the movement before this round: the phone says so all round
         # (a phone asleep between rounds, or a demo's quick start, never saw "Go to").
         "arrived": None,
+        # Between rounds: games won this round, where the movement sends them, or (not
+        # in the round's standings: joined since) the table they play at next.
+        "games_won": None,
+        "moved": None,
+        "joined_since": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
     if arrived and table is not None and workshop.phase == Phase.ROUND and arrived[1] == table.number:
@@ -349,6 +354,9 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
         return
     mine = next((r for r in rnd.standings.get("players", []) if r["id"] == player.pk), None)
     if mine is None:
+        # Joined after the round: they won nothing in it and the movement leaves them be.
+        ctx["games_won"] = None
+        ctx["joined_since"] = table.number if table is not None else None
         return
     ctx["games_won"] = mine["games_won"]
     if rnd.movement_applied_at is not None and table is not None:

@@ -307,11 +307,26 @@ def test_a_player_who_left_between_rounds_does_not_block_the_movement(ended):
 
 
 def test_late_joiner_between_rounds_is_seated_and_moved_by_nobody(ended):
+    """Their phone said 'You won 0 games this round. Wait for the next round: you may
+    move to another table': they played no game in it and nobody moves them."""
+    from django.template.loader import render_to_string
+
+    from tournament import selectors
+
+    def screen():
+        return render_to_string("play/_screen.html", selectors.player_screen(late.pk))
+
     w, rnd, t1, t2, *_ = ended
     late = services.player_join(workshop_id=w.pk, name="Late")
-    records = services.movement_apply(round_id=rnd.pk)
+    number = fresh(late).table.number
+    for _ in ("before the movement", "after it"):
+        html = screen()
+        assert f"You joined after it: you play at table {number} in the next round." in html
+        assert "You won" not in html and "you may move" not in html
+        if fresh(rnd).movement_applied_at is None:
+            records = services.movement_apply(round_id=rnd.pk)
     assert late.pk not in {r.player_id for r in records}
-    assert fresh(late).table_id is not None
+    assert fresh(late).table.number == number
     assert_seats_compact(w)
 
 
