@@ -353,7 +353,10 @@ def movement(doc: dict, ix: Index) -> dict:
     # After the last round's movement there is no seating row: rebuild it from the moves.
     if columns and columns[-1]["moves"]:
         last = columns[-1]
-        where = {pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()}
+        # Who sat where at the round's end (a student who joined during it too), then
+        # everyone seated at its start, then the moves.
+        where = {s["id"]: (s["table"], 0) for s in last.get("standings", [])}
+        where.update({pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()})
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
         cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})
@@ -466,6 +469,13 @@ def results(doc: dict, ix: Index) -> list[dict]:
             # (movement moves them too).
             at_table = [s["player"] for s in r["seatings"] if s["table"] == n]
             at_table += [m["player"] for m in r["moves"] if m["from"] == n]
+            # Seated there at the round's end though neither at its start nor moved: a
+            # student who joined during it (the round's standings list them).
+            at_table += [
+                s["id"]
+                for s in r.get("standings", [])
+                if s["table"] == n and s["id"] not in at_table
+            ]
             if not games and not at_table:
                 continue
             won: Counter = Counter()

@@ -356,3 +356,27 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[1] == ["'=1+1", "'-3", "-3"]
     assert rows[2] == ["'@x", "ok", "true"]
+
+
+def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_after():
+    """The report left out a student who joined mid-round and was not moved: the
+    round's standings had them at their table, the results card and the 'after'
+    column did not (a review found it)."""
+    from tournament_helpers import fresh, make_workshop, to_scored_round
+
+    from tournament import services
+
+    w = make_workshop(players=10, tables=2, seats=6)
+    rnd = to_scored_round(w)
+    late = services.player_join(workshop_id=w.pk, name="Pz")
+    table = fresh(late).table.number
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    rep = report.build_report(export.workshop_document(fresh(w)))
+    scored = next(r for r in rep["results"] if r["label"].startswith("Round"))
+    card = next(t for t in scored["tables"] if t["table"] == table)
+    assert "Pz" in [p["name"] for p in card["players"]]
+    assert rep["movement"]["journeys"][late.pk]["tables"][-1] == table
+    after = rep["movement"]["grid"][table - 1]["cells"][-1]
+    assert "Pz" in [chip["name"] for chip in after]
