@@ -311,6 +311,8 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                         "is_bot": p.is_bot,
                         "has_left": p.has_left,
                         "connected": p.connected,
+                        # Joined after the study: still reading their sheet.
+                        "reading": p.rules_unread,
                         "games_won": won[p.pk],
                         "tricks": tricks.get(p.pk) if game else None,
                         "score": scores.get(p.pk) if game else None,

@@ -297,7 +297,7 @@ def _screen_html(player) -> str:
     return render_to_string("play/_screen.html", selectors.player_screen(player.pk))
 
 
-def test_a_joiner_after_the_study_reads_their_sheet_until_they_say_they_have():
+def test_a_joiner_after_the_study_reads_their_sheet_until_they_say_they_have(monkeypatch):
     """Nobody showed a student who came after the study phase their sheet: they
     played by rules they never saw. Their screen shows it (and nobody else's does)
     until they tap "I have read my rules"; a joiner during study studies as usual."""
@@ -321,9 +321,22 @@ def test_a_joiner_after_the_study_reads_their_sheet_until_they_say_they_have():
 
     rnd = services.round_start(workshop_id=w.pk)
     assert 'data-action="rules-read"' in _screen_html(fresh(late))  # until read
+
+    def reading():  # the facilitator's monitor: who is still reading their rules
+        from tournament import selectors_facilitator as sf
+
+        return {p["name"] for t in sf.monitor(fresh(w)) for p in t["players"] if p["reading"]}
+
+    assert reading() == {"Late"}
+    from tournament import broadcast
+
+    told = []
+    monkeypatch.setattr(broadcast, "roster_changed_on_commit", lambda **kw: told.append(kw))
     assert services.player_rules_read(player_id=late.pk) is True
     assert services.player_rules_read(player_id=late.pk) is False  # said twice: no change
+    assert told == [{"workshop_id": w.pk}]  # the facilitator's panel hears it once
     assert fresh(late).rules_unread is False
+    assert reading() == set()
     assert 'id="your-rules"' not in _screen_html(fresh(late))
     assert "joined after" not in _screen_html(fresh(late))
 

@@ -587,15 +587,19 @@ def player_set_connected(*, player_id: int, connected: bool) -> None:
 
 def player_rules_read(*, player_id: int) -> bool:
     """A player who joined after the study phase has read their sheet: it leaves
-    their screen. True when it was still unread. One statement; only their own
-    screen changes (their socket renders it again from their row)."""
+    their screen. True when it was still unread. Only their own screen changes
+    (their socket renders it again from their row), and the facilitator's monitor."""
     try:
         pk = int(player_id)
     except (TypeError, ValueError):
         raise NotFound("Unknown player.") from None
-    if not Player.objects.filter(pk=pk).exists():
+    workshop_id = Player.objects.filter(pk=pk).values_list("workshop_id", flat=True).first()
+    if workshop_id is None:
         raise NotFound("Unknown player.")
-    return bool(Player.objects.filter(pk=pk, rules_unread=True).update(rules_unread=False))
+    done = bool(Player.objects.filter(pk=pk, rules_unread=True).update(rules_unread=False))
+    if done:  # the monitor's "reading the rules" goes
+        broadcast.roster_changed_on_commit(workshop_id=workshop_id)
+    return done
 
 
 @transaction.atomic
