@@ -27,7 +27,7 @@ from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm
-from tournament.models import Phase, Player, RoundKind, RoundState
+from tournament.models import Phase, Player, Round, RoundKind, RoundState
 from tournament.services.common import current_round
 from tournament.templatetags.facilitator import clock
 
@@ -167,10 +167,22 @@ def _player(workshop, data) -> Player:
     return player
 
 
-def _round(workshop):
+def _round(workshop, data=None):
+    """The current round. A control drawn for a round sends its id: pressed on a
+    page left open since that round (another tab, another device), it is refused
+    rather than acting on the round that is current now."""
     rnd = current_round(workshop)
     if rnd is None:
         raise WrongPhase("No round has started yet.")
+    drawn_for = (data or {}).get("round")
+    if drawn_for not in (None, "") and drawn_for != str(rnd.pk):
+        pk = _int(drawn_for, "a round")
+        earlier = Round.objects.filter(workshop=workshop, pk=pk).first() if 0 < pk < 2**63 else None
+        was = f"for {earlier}" if earlier is not None else "for another round"
+        raise WrongPhase(
+            f"That button was {was}, on a page left open: nothing was done. "
+            f"The panel now shows {rnd}."
+        )
     return rnd
 
 
@@ -283,19 +295,19 @@ def _start_round(workshop, data):
 
 @action("pause")
 def _pause(workshop, data):
-    rnd = services.round_pause(round_id=_round(workshop).pk)
+    rnd = services.round_pause(round_id=_round(workshop, data).pk)
     return f"{rnd} is paused."
 
 
 @action("resume")
 def _resume(workshop, data):
-    rnd = services.round_resume(round_id=_round(workshop).pk)
+    rnd = services.round_resume(round_id=_round(workshop, data).pk)
     return f"{rnd} continues."
 
 
 @action("extend")
 def _extend(workshop, data):
-    rnd = services.round_extend(round_id=_round(workshop).pk, seconds=60)
+    rnd = services.round_extend(round_id=_round(workshop, data).pk, seconds=60)
     # The time now left: pressed twice, the second message says so (it read the same).
     left = timing.remaining(rnd.deadline, timezone.now(), rnd.remaining_seconds)
     return f"{rnd}: one more minute, {clock(left)} left now."
@@ -303,7 +315,7 @@ def _extend(workshop, data):
 
 @action("end-now")
 def _end_now(workshop, data):
-    rnd = _round(workshop)
+    rnd = _round(workshop, data)
     if not services.round_end_now(round_id=rnd.pk):
         raise WrongPhase(f"{rnd} is already over.")
     return f"{rnd} is over."
@@ -319,8 +331,8 @@ def _moves(data) -> list[dict] | None:
     return moves or None
 
 
-def _scored_round(workshop):
-    rnd = _round(workshop)
+def _scored_round(workshop, data=None):
+    rnd = _round(workshop, data)
     if rnd.kind != RoundKind.SCORED:
         raise WrongPhase("Movement is decided after a scored round has ended.")
     return rnd
@@ -328,14 +340,14 @@ def _scored_round(workshop):
 
 @action("movement-edit")
 def _movement_edit(workshop, data):
-    rnd = _scored_round(workshop)
+    rnd = _scored_round(workshop, data)
     services.movement_edit(round_id=rnd.pk, moves=_moves(data) or [])
     return "Movement plan saved. Apply it when you are ready."
 
 
 @action("movement-apply")
 def _movement_apply(workshop, data):
-    rnd = _scored_round(workshop)
+    rnd = _scored_round(workshop, data)
     with transaction.atomic():  # the edit and the move, or neither
         moves = _moves(data)
         if moves is not None:

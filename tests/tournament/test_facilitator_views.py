@@ -810,3 +810,37 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
         assert "left · bot plays" in row.group(0) and "Rename or remove" not in row.group(0)
     else:
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
+
+
+def test_a_page_left_open_since_an_earlier_round_cannot_end_or_move_the_current_one(owner, fac):
+    """Two tabs (a laptop and a phone): End now, Pause or Apply pressed on a panel
+    still showing Round 1 ended Round 2, or applied Round 1's plan to Round 2 and
+    cancelled its moves. Each control says which round it was drawn for; a press
+    for another round is refused and changes nothing."""
+    w = owned(owner, players=8, tables=2)
+    r1 = to_scored_round(w)
+    stale = text(fac.get(f"/workshops/{w.pk}/"))  # tab A, drawn during Round 1
+    assert f'name="round" value="{r1.pk}"' in stale
+    services.round_end_now(round_id=r1.pk)
+    old_plan = text(fac.get(f"/workshops/{w.pk}/"))  # tab A again: Round 1's plan
+    fields = dict(
+        re.findall(r'<select name="(to_\d+)"[^>]*>.*?value="(\d+)" selected', old_plan, re.S)
+    )
+    assert fields and f'name="round" value="{r1.pk}"' in old_plan
+    services.movement_apply(round_id=r1.pk)
+    r2 = services.round_start(workshop_id=w.pk)
+    for action in ("end-now", "pause", "extend"):
+        r = do(fac, w, action, {"round": r1.pk}, htmx=True)
+        assert r.status_code == 409, action
+        assert "That button was for Round 1" in message_of(r) and "Round 2" in message_of(r)
+    assert fresh(r2).state == "running"
+    services.round_end_now(round_id=r2.pk)
+    plan = fresh(r2).movement_preview
+    r = do(fac, w, "movement-apply", {"round": r1.pk, **fields}, htmx=True)
+    assert r.status_code == 409 and fresh(r2).movement_applied_at is None
+    assert fresh(r2).movement_preview == plan
+    r = do(fac, w, "movement-edit", {"round": "not a round"}, htmx=True)
+    assert r.status_code == 400 and fresh(r2).movement_preview == plan
+    # Drawn for the current round (or sent without one), it acts as before.
+    r = do(fac, w, "movement-apply", {"round": r2.pk}, htmx=True)
+    assert r.status_code == 200 and fresh(r2).movement_applied_at is not None
