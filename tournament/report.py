@@ -868,7 +868,7 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     records no such thing (or a referee workshop: the table's sheet refused those cards).
 
     A call *upheld* named a revoke; a call *refused* named a card the table's sheet
-    allows (the caller expected other rules); an *unnoticed* revoke was never called."""
+    allows (a wrong guess, or other rules expected); an *unnoticed* revoke was never called."""
     if ix.referee:
         return None
     rows: dict[tuple[int, int], Counter] = {}
@@ -1078,7 +1078,8 @@ def _revoke_lines(rv: dict) -> list[str]:
     if t["refused"]:
         lines.append(
             f"{_plural(t['refused'], 'call')} named a card the table's sheet allows "
-            f"({t['refused_by_newcomers']} by newcomers): the caller expected other rules."
+            f"({t['refused_by_newcomers']} by newcomers): a wrong guess about the player's "
+            "hand, or a caller who expected other rules."
         )
     lines.append(
         f"{t['clashes']} of {_plural(t['tricks'], 'trick')} were judged differently by the "

@@ -56,7 +56,11 @@ def report_page(request, workshop_id: int):
             "workshop": workshop,
             "r": rep,
             "charts": report_charts.all_charts(rep),
-            "csv_kinds": export.CSV_KINDS,
+            # Only Five Tricks records tricks, claims and disputes: for the other
+            # games those files hold a header and nothing else (still served).
+            "csv_kinds": export.CSV_KINDS
+            if rep["claims"]
+            else tuple(k for k in export.CSV_KINDS if k not in ("tricks", "claims", "disputes")),
         },
     )
 

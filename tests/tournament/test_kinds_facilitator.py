@@ -279,6 +279,13 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     assert kind.title in report and preset_title in report
     won = next(g for g in games if g.state == GameState.OVER)
     assert "Games won" in report
+    # The single CSV tables offered: tricks, claims and disputes only where there are
+    # any (for the other games they were a header and nothing else).
+    offered = set(re.findall(r"report/(\w+)\.csv", text(r)))
+    assert ({"tricks", "claims", "disputes"} <= offered) == kind.records_tricks, offered
+    assert {"actions", "games", "moves", "seatings", "gestures"} <= offered
+    # A sheet's line under its table says its title once (All Fives' summary is it).
+    assert f"{preset_title}: {preset_title}" not in report
     if kind.records_tricks:
         assert 'id="disputes"' in report
     else:
