@@ -296,21 +296,27 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
     values = [kind.rules_from_dict(t["rules"]).to_dict() for t in tables]
     knobs = list(dict.fromkeys([*kind.rules_from_dict({}).to_dict(), *(k for v in values for k in v)]))
     titles = {k: kind.knob_title(k) for k in knobs}
+    def applies(knob, i):
+        return kind.knob_applies(knob, values[i])
+
+    def differ(knob, i, j):
+        # A knob that means nothing on either sheet is no difference of its own: the
+        # knob that turns it off already shows it.
+        return applies(knob, i) and applies(knob, j) and values[i].get(knob) != values[j].get(knob)
+
     rows = []
     for knob in knobs:
         cells = []
         for i, t in enumerate(tables):
             neighbours = [
-                tables[j]["number"]
-                for j in (i - 1, i + 1)
-                if 0 <= j < len(tables) and values[i].get(knob) != values[j].get(knob)
+                tables[j]["number"] for j in (i - 1, i + 1) if 0 <= j < len(tables) and differ(knob, i, j)
             ]
-            value = values[i].get(knob)
+            value = values[i].get(knob) if applies(knob, i) else None
             cells.append(
                 {
                     "table": t["number"],
                     "value": value,
-                    "label": kind.knob_label(knob, value),
+                    "label": kind.knob_label(knob, value) if applies(knob, i) else "—",
                     "differs": bool(neighbours),
                     "differs_from": neighbours,
                 }
@@ -318,7 +324,7 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
         rows.append({"knob": knob, "title": titles[knob], "cells": cells})
     pairs = []
     for i in range(len(tables) - 1):
-        diff = [k for k in knobs if values[i].get(k) != values[i + 1].get(k)]
+        diff = [k for k in knobs if differ(k, i, i + 1)]
         pairs.append({"a": tables[i]["number"], "b": tables[i + 1]["number"], "knobs": diff,
                       "titles": [titles[k] for k in diff]})
     sheets = [

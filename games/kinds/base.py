@@ -107,6 +107,12 @@ class GameKind:
     def knob_title(self, knob: str) -> str:
         return self.knob_titles.get(knob) or knob.replace("_", " ").capitalize()
 
+    def knob_applies(self, knob: str, rules: Mapping[str, object]) -> bool:
+        """Whether `knob` changes anything under `rules` (a sheet's knobs): the reveal
+        neither shows nor marks one that does not (3 Tricks' blocking by rank on a
+        sheet that blocks by suit only)."""
+        return True
+
     def knob_label(self, knob: str, value: object) -> str:
         """A knob's value as the reveal and the custom sheet's choices say it."""
         return self.knob_words.get(knob, {}).get(value) or knob_text(value).capitalize()

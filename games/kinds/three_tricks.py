@@ -275,6 +275,10 @@ class ThreeTricks(GameKind):
         "count": {"most": "Most blocked tricks", "fewest": "Fewest blocked tricks"},
     }
 
+    def knob_applies(self, knob, rules):
+        # What a rank match takes means nothing where blocks match by suit only.
+        return not (knob == "rank_match" and rules.get("block") == "suit")
+
     def knob_label(self, knob, value):
         if knob == "max_swap" and isinstance(value, int):
             return "No swapping (pass only)" if value == 0 else _cards(value)

@@ -283,6 +283,28 @@ def test_other_games_reveal_their_knobs_in_words(game, presets, knob, title, lab
     assert "_" not in words and "True" not in words and "Stock floor" not in words
 
 
+def test_3_tricks_reveal_neither_shows_nor_marks_a_rank_match_where_blocks_take_suits():
+    """A sheet that blocks by suit only ('a matching rank is not enough') showed 'Blocking
+    by rank takes: A pair of the rank', starred as differing from its neighbour."""
+    from games import kinds
+
+    kind = kinds.get("three_tricks")
+    knobs = [
+        {"block": "suit", "rank_match": "pair"},
+        {"block": "suit_or_rank", "rank_match": "card"},
+        {"block": "suit_or_rank", "rank_match": "pair"},
+    ]
+    tables = [
+        {"number": i + 1, "preset": "", "rules": {**kind.presets["seed"].to_dict(), **k}}
+        for i, k in enumerate(knobs)
+    ]
+    rev = report.reveal({"workshop": {"game": "three_tricks"}, "tables": tables})
+    row = next(r for r in rev["rows"] if r["knob"] == "rank_match")
+    assert [c["label"] for c in row["cells"]] == ["—", "Any card of the rank", "A pair of the rank"]
+    assert [c["differs_from"] for c in row["cells"]] == [[], [3], [2]]
+    assert [p["knobs"] for p in rev["pairs"]] == [["block"], ["rank_match"]]
+
+
 def test_the_knob_table_goes_ten_tables_at_a_time():
     """Forty tables side by side printed as far as table 12; the rest were cut off."""
     names = sorted(PRESETS)
