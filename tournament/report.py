@@ -354,15 +354,15 @@ def movement(doc: dict, ix: Index) -> dict:
     columns = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS and r["seatings"]]
     cols = []
     for r in columns:
-        where = {s["player"]: (s["table"], s["seat"]) for s in r["seatings"]}
+        # Seated at the round's start; a student who joined during it, at the table the
+        # round's standings list them at (after those seated at the start).
+        where = {s["id"]: (s["table"], 10**6) for s in r.get("standings", [])}
+        where.update({s["player"]: (s["table"], s["seat"]) for s in r["seatings"]})
         cols.append({"round": r["number"], "label": _short_label(r), "where": where})
     # After the last round's movement there is no seating row: rebuild it from the moves.
     if columns and columns[-1]["moves"]:
         last = columns[-1]
-        # Who sat where at the round's end (a student who joined during it too), then
-        # everyone seated at its start, then the moves.
-        where = {s["id"]: (s["table"], 0) for s in last.get("standings", [])}
-        where.update({pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()})
+        where = {pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()}
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
         cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})

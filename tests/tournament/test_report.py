@@ -360,8 +360,8 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
 
 def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_after():
     """The report left out a student who joined mid-round and was not moved: the
-    round's standings had them at their table, the results card and the 'after'
-    column did not (a review found it)."""
+    round's standings had them at their table, the results card, the round's column
+    of the movement chart and the 'after' column did not (reviews found it)."""
     from tournament_helpers import fresh, make_workshop, to_scored_round
 
     from tournament import services
@@ -377,6 +377,9 @@ def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_a
     scored = next(r for r in rep["results"] if r["label"].startswith("Round"))
     card = next(t for t in scored["tables"] if t["table"] == table)
     assert "Pz" in [p["name"] for p in card["players"]]
-    assert rep["movement"]["journeys"][late.pk]["tables"][-1] == table
+    labels = [c["label"] for c in rep["movement"]["columns"]]
+    journey = rep["movement"]["journeys"][late.pk]["tables"]
+    # In the round they joined during (the chart had "—" there), and after it.
+    assert journey[labels.index("Round 1")] == table and journey[-1] == table
     after = rep["movement"]["grid"][table - 1]["cells"][-1]
     assert "Pz" in [chip["name"] for chip in after]
