@@ -543,8 +543,11 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     ix.players.get(x["id"], {}).get("join_order", 0),
                 )
             )
-            best = max(x["games_won"] for x in rows)
-            worst = min(x["games_won"] for x in rows)
+            # Most and fewest among those who played: a student who joined late, or sat
+            # alone at a table too small to deal to, played none ("0 of 0" in the table).
+            ranked = [x for x in rows if x["games_played"]]
+            best = max((x["games_won"] for x in ranked), default=0)
+            worst = min((x["games_won"] for x in ranked), default=0)
             tables.append(
                 {
                     "table": n,
@@ -554,8 +557,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "games_cut": sum(1 for g in games if g["state"] == "cut"),
                     "players": rows,
                     "tied": best == worst,
-                    "top": [x["name"] for x in rows if x["games_won"] == best],
-                    "bottom": [] if best == worst else [x["name"] for x in rows if x["games_won"] == worst],
+                    "top": [x["name"] for x in ranked if x["games_won"] == best],
+                    "bottom": [] if best == worst else [x["name"] for x in ranked if x["games_won"] == worst],
                     "best": best,
                     "worst": worst,
                     "moved_up": [x["name"] for x in rows if x["moved"] == "up"],
@@ -1116,7 +1119,8 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
         played = sum(t["games_played"] for t in rd["tables"])
         cut = sum(t["games_cut"] for t in rd["tables"])
         notice.append(
-            f"{rd['label']}: {_plural(played, 'game')} at {_plural(len(rd['tables']), 'table')}"
+            f"{rd['label']}: {_plural(played, 'game')} at "
+            f"{_plural(sum(1 for t in rd['tables'] if t['games_played']), 'table')}"
             + (f", {cut} cut short by the end of the round." if cut else ".")
         )
     g = cl["gestures"]

@@ -377,6 +377,9 @@ def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_a
     scored = next(r for r in rep["results"] if r["label"].startswith("Round"))
     card = next(t for t in scored["tables"] if t["table"] == table)
     assert "Pz" in [p["name"] for p in card["players"]]
+    # They played no game in it: neither the table's most nor its fewest games won.
+    assert next(p for p in card["players"] if p["name"] == "Pz")["games_played"] == 0
+    assert "Pz" not in card["top"] + card["bottom"]
     labels = [c["label"] for c in rep["movement"]["columns"]]
     journey = rep["movement"]["journeys"][late.pk]["tables"]
     # In the round they joined during (the chart had "—" there), and after it.

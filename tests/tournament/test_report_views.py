@@ -240,8 +240,12 @@ def test_a_player_alone_at_a_table_is_in_the_rounds_results(fac, owner):
     services.movement_apply(round_id=rnd.pk)
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     results = html.split('id="results"')[1]
-    table2 = results.split("<caption>Table 2: 0 games.")[1].split("</table>")[0]
+    table2 = results.split("<caption>Table 2: no game (too few players to deal to).")[1]
+    table2 = table2.split("</table>")[0]
     assert alone.name in table2
+    # Nobody there is "most" or "fewest", and there is no empty list of its games.
+    assert "Most games won" not in table2 and "All tied" not in table2
+    assert "Games at table 2" not in results
 
 
 def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac, owner):
