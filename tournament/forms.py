@@ -25,8 +25,8 @@ FIVE_TRICKS = "five_tricks"
 GAME_TITLES = dict(kinds.TITLES)
 # One line per game for the wizard's radio buttons (a kind without one gets its seats only).
 DESCRIPTIONS = {
-    "five_tricks": "The Barnga game: five tricks a game, the most tricks wins; "
-    "tables differ in trumps and card order.",
+    "five_tricks": "The Barnga game: the hand is played out in tricks, the most tricks "
+    "wins; tables differ in trumps and card order.",
     "seven_up": "Bid the tricks you will take, 14 deals from 7 cards down to 1 and back; "
     "exact bids score.",
     "all_fives": "Take trumps worth points in tricks; the first to 61 points wins.",
@@ -222,7 +222,8 @@ class WorkshopForm(forms.Form):
     sheet_mode = forms.ChoiceField(
         label="Rule sheets",
         choices=[
-            ("auto", "Automatic: every table a different sheet"),
+            ("auto", "Automatic: a different sheet at every table while the game has enough, "
+             "neighbours always differing"),
             ("choose", "Choose per table"),
         ],
         initial="auto",

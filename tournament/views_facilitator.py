@@ -360,7 +360,10 @@ def _movement_apply(workshop, data):
 
 @action("debrief")
 def _debrief(workshop, data):
-    services.workshop_start_debrief(workshop_id=workshop.pk)
+    try:
+        services.workshop_start_debrief(workshop_id=workshop.pk)
+    except WrongPhase as exc:
+        raise _started_already(workshop, exc, Phase.DEBRIEF, "The debrief") from None
     return "The tournament is over: time for the debrief."
 
 

@@ -493,6 +493,7 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
         ("start-home", "round", "Silent play at the home tables has already started"),
         ("start-round", "round", "Round 1 has already started."),
         ("debrief", None, "Not possible during"),
+        ("debrief", "debrief", "The debrief has already started"),  # pressed twice
         ("kick", "debrief", "The tournament is over"),
     ],
 )
