@@ -260,12 +260,19 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
     after = defaultdict(int)
     for r in rows:
         after[r["to"]] += 1
+    # ...or leave a player alone at a table too small to deal to (they sit a round out).
+    least = kind_of(workshop).min_seats
     sizes = [
-        {"number": n, "count": after[n], "over": after[n] > workshop.seats_per_table}
+        {
+            "number": n,
+            "count": after[n],
+            "over": after[n] > workshop.seats_per_table,
+            "few": 0 < after[n] < least,
+        }
         for n in table_numbers
     ]
     return {"round": rnd, "applied": False, "rows": rows, "sizes": sizes,
-            "seats": workshop.seats_per_table}
+            "seats": workshop.seats_per_table, "least": least}
 
 
 def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[dict]:

@@ -258,18 +258,21 @@
       if (!s.options[s.selectedIndex].defaultSelected) changed = true;
     });
     const seats = Number(form.dataset.seats);
+    const least = Number(form.dataset.least || 0);
     form.querySelectorAll("[data-size-table]").forEach((span) => {
       const n = counts[span.dataset.sizeTable] || 0;
       span.querySelector(".n").textContent = String(n);
-      span.classList.toggle("over", n > seats);
+      // Too many to seat, or a player left alone at a table too small to deal to.
+      const words = n > seats ? " (more than " + seats + " seats)"
+        : n > 0 && n < least ? " (too few to play: a game needs " + least + ")" : "";
+      span.classList.toggle("over", Boolean(words));
       let note = span.querySelector("strong");
-      if (n > seats && !note) {
+      if (words && !note) {
         note = document.createElement("strong");
-        note.textContent = " (more than " + seats + " seats)";
         span.appendChild(note);
-      } else if (n <= seats && note) {
-        note.remove();
       }
+      if (words) note.textContent = words;
+      else if (note) note.remove();
     });
     form.querySelector(".sizes-what").textContent = changed
       ? "With the changes shown (not saved yet; Apply takes them)"

@@ -234,6 +234,16 @@ def test_the_movement_plans_table_choice_is_on_a_phones_screen(facilitator_page,
     for i in range(8):
         b = box(selects.nth(i))
         assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], b
+    # The line of table sizes follows the choices: three of table 2 sent to table 1
+    # leave one there, too few to play; sent back, the note goes.
+    line = page.locator('[data-size-table="2"]')
+    at_2 = [s for s in selects.all() if s.input_value() == "2"]
+    for s in at_2[1:]:
+        s.select_option("1")
+    assert line.inner_text() == "table 2: 1 (too few to play: a game needs 2)"
+    for s in at_2[1:]:
+        s.select_option("2")
+    assert line.inner_text() == f"table 2: {len(at_2)}"
 
 
 def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(

@@ -845,3 +845,19 @@ def test_a_page_left_open_since_an_earlier_round_cannot_end_or_move_the_current_
     # Drawn for the current round (or sent without one), it acts as before.
     r = do(fac, w, "movement-apply", {"round": r2.pk}, htmx=True)
     assert r.status_code == 200 and fresh(r2).movement_applied_at is not None
+
+
+def test_the_plan_says_when_a_table_would_have_too_few_to_play(owner, fac):
+    """A plan that left one player alone at a table was saved, applied and started
+    without a word; that player then sat the whole round out (found by a review)."""
+    w = owned(owner, players=8, tables=2)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    table2 = list(Player.objects.filter(workshop=w, table__number=2))
+    moves = {f"to_{p.pk}": "1" for p in table2[1:]}
+    moves.update({f"to_{p.pk}": "1" for p in Player.objects.filter(workshop=w, table__number=1)})
+    r = do(fac, w, "movement-edit", moves, htmx=True)
+    assert r.status_code == 200
+    sizes = plain(text(r).split('class="movement-sizes"')[1].split("</p>")[0])
+    assert "table 2: 1 (too few to play: a game needs 2)" in sizes, sizes
+    assert 'data-least="2"' in text(r)
