@@ -314,6 +314,19 @@
         seats.value = String(Math.min(Math.max(asked || range[0], range[0]), range[1]));
       }
     });
+    // Create pressed twice (a double click, an impatient second press) made two
+    // workshops: the form goes once. Back to this page from the next, it may go again.
+    let sent = false;
+    setup.addEventListener("submit", (e) => {
+      if (sent) { e.preventDefault(); return; }
+      sent = true;
+      setup.querySelector('button[type="submit"]').setAttribute("aria-disabled", "true");
+    });
+    window.addEventListener("pageshow", (e) => {
+      if (!e.persisted) return;
+      sent = false;
+      setup.querySelector('button[type="submit"]').removeAttribute("aria-disabled");
+    });
     // Sent back with errors: the keyboard and the screen reader start at the summary
     // (Tab goes on to the fields, each with its own error).
     const errors = document.getElementById("setup-errors");

@@ -60,3 +60,20 @@ def test_choosing_a_game_keeps_the_seats_inside_its_range(facilitator_page, djan
     made = Workshop.objects.get()
     assert (made.game, made.seats_per_table) == ("all_fives", 3)
     page.context.close()
+
+
+def test_create_pressed_twice_makes_one_workshop(facilitator_page, django_user_model):
+    """A double click on Create sent the form twice: two workshops, two join codes."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    page = facilitator_page(user, "/workshops/new/", viewport={"width": 1280, "height": 800})
+    page.fill("#id_name", "Pressed twice")
+    # Two presses in quick succession, the second before the next page arrives.
+    page.evaluate(
+        """() => { const f = document.getElementById('setup-form');
+                   const b = f.querySelector('[type=submit]');
+                   b.click(); setTimeout(() => b.click(), 50); }"""
+    )
+    page.wait_for_url("**/workshops/*/")
+    page.wait_for_timeout(1000)  # long enough for a second request to have landed
+    assert Workshop.objects.filter(name="Pressed twice").count() == 1
+    page.context.close()
