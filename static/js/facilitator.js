@@ -46,7 +46,10 @@
     const active = document.activeElement;
     if (active && active !== document.body && region.contains(active) &&
         active.matches("input, select, textarea")) return true;
-    for (const form of region.querySelectorAll("form")) if (dirty.has(form)) return true;
+    // A form typed in and then folded away (a rename box closed unsent) holds nothing
+    // back: else the roster stopped showing joins until some control was pressed.
+    const open = (el) => !el.closest("details:not([open])");
+    for (const form of region.querySelectorAll("form")) if (dirty.has(form) && open(form)) return true;
     // Inputs tied to a form elsewhere (the seating selects use form="seat-form").
     for (const el of region.querySelectorAll("[form]")) if (el.form && dirty.has(el.form)) return true;
     return false;
@@ -129,6 +132,7 @@
     sayChanges();
   }
   document.addEventListener("focusout", () => setTimeout(flushPending, 0));
+  document.addEventListener("toggle", (e) => { if (!e.target.open) setTimeout(flushPending, 0); }, true);
   document.addEventListener("htmx:beforeRequest", (e) => {
     const form = e.detail.elt.closest ? e.detail.elt.closest("form") : null;
     if (form) dirty.delete(form);

@@ -84,3 +84,27 @@ def test_a_push_that_leaves_the_clock_as_it_was_does_not_set_it_back(
     page.evaluate("window.Barnga.startClocks()")  # what a push of another region does
     assert page.evaluate("document.querySelector('#fac-status .timer').dataset.end") == end
     page.context.close()
+
+
+def test_a_rename_typed_then_folded_away_does_not_freeze_the_roster(
+    facilitator_page, django_user_model
+):
+    """A name typed in a rename box that was then closed unsent held the roster back
+    for good: joins stopped showing until some control was pressed (found by a
+    review). Open and typed in, it still waits; closed, the roster is live again."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    roster = page.locator("#fac-roster")
+    ana = w.players.get(name="Ana").pk
+    page.locator(f"#tools-{ana} summary").click()
+    page.fill(f"#rename-{ana}", "Anna")
+    page.locator("h1").first.click()  # focus leaves the box, which stays open
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Cai")
+    wait_push(page, before)
+    page.wait_for_timeout(300)
+    assert "Cai" not in roster.inner_text()  # held: the facilitator may come back to it
+    page.locator(f"#tools-{ana} summary").click()  # folded away unsent
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Cai')")
+    page.context.close()
