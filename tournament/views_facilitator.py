@@ -217,7 +217,7 @@ def _rename(workshop, data):
 @action("seat-auto")
 def _seat_auto(workshop, data):
     seated = services.players_seat_home(workshop_id=workshop.pk)
-    return f"{_players_text(len(seated))} seated, tables balanced."
+    return f"{_seated_text(workshop, seated)} seated, tables balanced."
 
 
 @action("seat")
@@ -228,11 +228,18 @@ def _seat(workshop, data):
         if key.startswith("home_") and value:
             assignment[_int(key[5:], "a player")] = _int(value, "a table")
     seated = services.players_seat_home(workshop_id=workshop.pk, assignment=assignment)
-    return f"{_players_text(len(seated))} seated at their home tables."
+    return f"{_seated_text(workshop, seated)} seated at their home tables."
 
 
 def _players_text(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
+
+
+def _seated_text(workshop, seated: dict) -> str:
+    """'6 players and 2 bots': the bots in their seats are not people seated."""
+    bots = Player.objects.filter(workshop=workshop, pk__in=seated, is_bot=True).count()
+    people = _players_text(len(seated) - bots)
+    return f"{people} and {bots} bot{'s' if bots != 1 else ''}" if bots else people
 
 
 def _bots_text(n: int, done: str, none: str) -> str:

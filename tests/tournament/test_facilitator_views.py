@@ -740,6 +740,13 @@ def test_seating_one_player_says_one_player(owner, fac):
     assert message_of(do(fac, w, "seat-auto", htmx=True)) == "1 player seated, tables balanced."
     w2 = owned(owner, players=2, tables=2)
     assert message_of(do(fac, w2, "seat", htmx=True)) == "2 players seated at their home tables."
+    # Balanced again once bots fill the seats: the people and the bots, each counted.
+    w3 = owned(owner, players=3, tables=2, seats=4, bots_enabled=True)
+    do(fac, w3, "seat-auto")
+    do(fac, w3, "bots")
+    assert message_of(do(fac, w3, "seat-auto", htmx=True)) == (
+        "3 players and 5 bots seated, tables balanced."
+    )
 
 
 def test_the_settings_line_names_the_mode_only_where_it_decides_something(owner, fac):
