@@ -1237,9 +1237,10 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             f"Players adapted (changed their claim) {adapted} times and held their claim "
             f"{held} times{why_text}."
         )
-    # People, not the bots: the class talks about its own.
+    # People, not the bots: the class talks about its own. Nor someone who left: a bot
+    # played on for them, and the log does not say which claims were theirs.
     adapters = sorted(
-        (p for p in players if p["adapted"] and not p["bot"]),
+        (p for p in players if p["adapted"] and not p["bot"] and not p["left"]),
         key=lambda p: (-p["adapted"], p["name"].lower()),
     )[:3]
     if adapters:

@@ -236,6 +236,13 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
     named = " ".join(line for line in act if line.startswith("Adapted most"))
     assert adapters[0]["name"] not in named
+    # Nor one who left: a bot played on for them (its claims counted as theirs).
+    doc = json.loads(json.dumps(scripted["doc"]))
+    for p in doc["players"]:
+        p["has_left"] = p["has_left"] or p["id"] == adapters[0]["id"]
+    act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
+    named = " ".join(line for line in act if line.startswith("Adapted most"))
+    assert adapters[0]["name"] not in named
 
 
 # ------------------------------------------------------------------ exports
