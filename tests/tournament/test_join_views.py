@@ -229,18 +229,20 @@ def test_a_pin_that_is_not_the_digits_is_refused_clearly(typed):
     assert list(Player.objects.values_list("token", "pin")) == before
 
 
-def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin():
-    workshop = make_workshop(players=4, tables=1)
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin(policy):
+    workshop = make_workshop(players=4, tables=1, leave_policy=policy)
     to_scored_round(workshop)
     player = Player.objects.filter(workshop=workshop, is_bot=False).first()
-    old_pin = player.pin
+    old_pin, seat = player.pin, player.table_id
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
     r = Client().post(
         "/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin}
     )
     assert r.status_code == 400 and "do not match" in r.content.decode()
     player.refresh_from_db()
-    assert player.has_left and player.table_id is None
+    # A bot plays the seat on, or the seat is gone: either way not theirs again.
+    assert player.has_left and player.table_id == (seat if policy == "bot" else None)
 
 
 def test_a_blank_code_is_asked_for_and_not_counted_as_a_wrong_guess(settings):
