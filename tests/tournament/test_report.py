@@ -230,19 +230,14 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     # The most adaptable are named; a bot among them is not held up to the class.
     adapters = [p for p in scripted["report"]["players"] if p["adapted"]]
     assert adapters and all(p["name"] in text["act"] for p in adapters[:3])
-    doc = json.loads(json.dumps(scripted["doc"]))
-    for p in doc["players"]:
-        p["is_bot"] = p["is_bot"] or p["id"] == adapters[0]["id"]
-    act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
-    named = " ".join(line for line in act if line.startswith("Adapted most"))
-    assert adapters[0]["name"] not in named
     # Nor one who left: a bot played on for them (its claims counted as theirs).
-    doc = json.loads(json.dumps(scripted["doc"]))
-    for p in doc["players"]:
-        p["has_left"] = p["has_left"] or p["id"] == adapters[0]["id"]
-    act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
-    named = " ".join(line for line in act if line.startswith("Adapted most"))
-    assert adapters[0]["name"] not in named
+    for flag in ("is_bot", "has_left"):
+        doc = json.loads(json.dumps(scripted["doc"]))
+        for p in doc["players"]:
+            p[flag] = p[flag] or p["id"] == adapters[0]["id"]
+        act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
+        named = " ".join(line for line in act if line.startswith("Adapted most"))
+        assert adapters[0]["name"] not in named, flag
 
 
 # ------------------------------------------------------------------ exports
