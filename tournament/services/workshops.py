@@ -230,12 +230,12 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
         and workshop.players.filter(has_left=False).count() >= workshop.table_count * max_seats
     ):
         raise JoiningClosed("Every table is full.")
-    player = _add_player(workshop, clean, is_bot=False)
+    # After the study phase nobody shows them their sheet: their screen does, until
+    # they say they have read it.
+    late = workshop.phase not in (Phase.LOBBY, Phase.STUDY)
+    player = _add_player(workshop, clean, is_bot=False, rules_unread=late)
     if workshop.phase != Phase.LOBBY:
         table, seated_before = _smallest_table(workshop, max_seats)
-        # After the study phase nobody shows them their sheet: their screen does,
-        # until they say they have read it.
-        player.rules_unread = workshop.phase != Phase.STUDY
         _seat(player, table, home=True)
         if seated_before + 1 == kind.min_seats:  # this player makes the table playable
             _deal_if_idle(workshop, table)
@@ -250,7 +250,9 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
 ADD_ATTEMPTS = 50
 
 
-def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
+def _add_player(
+    workshop: Workshop, clean_name: str, *, is_bot: bool, rules_unread: bool = False
+) -> Player:
     """A new player with a name no other player of the workshop has (ignoring case
     and accents) and the next join order. Caller holds the workshop's lock, shared
     (joins) or its own.
@@ -282,6 +284,7 @@ def _add_player(workshop: Workshop, clean_name: str, *, is_bot: bool) -> Player:
                     name=names.distinct_name(clean_name, taken),
                     join_order=order,
                     is_bot=is_bot,
+                    rules_unread=rules_unread,
                     token=names.new_token(),
                     pin=names.new_pin(),
                 )
@@ -334,7 +337,7 @@ def _seat(player: Player, table: Table, *, home: bool) -> None:
     if home:
         player.home_table = table
         player.rules = table.rules
-        fields += ["home_table", "rules", "rules_unread"]
+        fields += ["home_table", "rules"]
     player.save(update_fields=fields)
 
 
