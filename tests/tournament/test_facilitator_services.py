@@ -122,6 +122,25 @@ def test_rename_may_change_only_the_case_of_ones_own_name():
     assert fresh(p).name == "p01"
 
 
+def test_rename_refuses_a_removed_player_and_the_debrief():
+    """The panel offers no Rename for a removed player or once the tournament is over;
+    a page left open since then could still rename them."""
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_home(w)
+    gone = Player.objects.get(name="P01")
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    exc = assert_refused(
+        lambda: services.player_rename(workshop_id=w.pk, player_id=gone.pk, name="Ann"), InvalidInput
+    )
+    assert "has left" in exc.message and fresh(gone).name == "P01"
+    services.workshop_start_debrief(workshop_id=w.pk)
+    other = Player.objects.get(name="P02")
+    exc = assert_refused(
+        lambda: services.player_rename(workshop_id=w.pk, player_id=other.pk, name="Bea"), WrongPhase
+    )
+    assert "over" in exc.message and fresh(other).name == "P02"
+
+
 # ------------------------------------------------------------------ player_kick
 
 

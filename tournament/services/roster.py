@@ -46,10 +46,16 @@ def player_rename(*, workshop_id: int, player_id: int, name) -> Player:
     """Give a player another name, under the same rules as joining (tournament.names).
 
     A name another player of the workshop already has (ignoring case and accents)
-    is refused rather than numbered: the facilitator chose it on purpose.
+    is refused rather than numbered: the facilitator chose it on purpose. A player
+    who has left, and everyone once the tournament is over, keep their names.
     """
     workshop = lock_workshop(workshop_id)
     player = _lock_member(workshop, player_id)
+    # As the panel, which offers no Rename then: a page left open must not either.
+    if workshop.phase == Phase.DEBRIEF:
+        raise WrongPhase("The tournament is over: names stay as they were played.")
+    if player.has_left:
+        raise InvalidInput(f"{player.name} has left the workshop: the name stays as it was played.")
     try:
         clean = names.clean_name(name)
     except names.NameError_ as exc:
