@@ -1,10 +1,12 @@
 """The student's way in: /join, the QR short link, the rejoin PIN, and the limits."""
 
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import Client
-from tournament_helpers import make_workshop, to_scored_round
+from tournament_helpers import make_workshop, to_home, to_scored_round
 
 from tournament import names, services
 from tournament.identity import COOKIE
@@ -225,8 +227,29 @@ def test_a_pin_that_is_not_the_digits_is_refused_clearly(typed):
     r = Client().post("/join/rejoin", {"code": workshop.code, "name": "Zoë", "pin": typed})
     assert r.status_code == 400
     page = r.content.decode()
-    assert "digits shown at the bottom of your old screen" in page or "do not match" in page
+    assert "digits under “Rejoin PIN” at the bottom of your old screen" in page or "do not match" in page
     assert list(Player.objects.values_list("token", "pin")) == before
+
+
+def test_the_pin_shows_in_the_lobby_and_hides_in_play():
+    """Name and PIN take the seat to another phone and log this one out: in play a
+    neighbour glancing at the screen must not read the PIN; it hides under a closed
+    "Rejoin PIN" the student opens. The lobby, where they just joined, says it."""
+    workshop = make_workshop(players=3, tables=1, seats=4)
+    client = Client()
+    client.post("/join", {"code": workshop.code, "name": "Zoë"})
+    pin = Player.objects.get(name="Zoë").pin
+    lobby = client.get("/play/").content.decode()
+    notice = lobby.split('<section class="notice"')[1].split("</section>")[0]
+    assert pin in notice and "keep it to yourself" in notice
+    to_home(workshop)
+    screen = client.get("/play/").content.decode()
+    before, hidden = screen.split('<details class="pin-show">')
+    # Its text, not attributes: a deadline's digits may hold the PIN's by chance.
+    assert pin not in re.sub(r"<[^>]*>", " ", before)
+    assert f"<strong>{pin}</strong>" in hidden.split("</details>")[0]
+    assert "Rejoin PIN" in hidden.split("</summary>")[0]
+    assert "Playing as Zoë" in screen
 
 
 @pytest.mark.parametrize("policy", ["bot", "skip"])

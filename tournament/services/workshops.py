@@ -631,7 +631,7 @@ def player_rejoin(*, code, name, pin) -> Player:
     pin = unicodedata.normalize("NFKC", pin).strip()
     pin = "".join(str(unicodedata.decimal(c, c)) for c in pin)  # and "١٢٣٤" too
     if not (pin.isascii() and pin.isdigit()):
-        raise InvalidInput("The PIN is the digits shown at the bottom of your old screen.")
+        raise InvalidInput("The PIN is the four digits under “Rejoin PIN” at the bottom of your old screen.")
     lock_workshop(workshop_id)
     candidates = [
         p
