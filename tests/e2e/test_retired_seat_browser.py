@@ -6,10 +6,10 @@ happened and the way to the join page remain. Chromium, real sockets."""
 from __future__ import annotations
 
 import pytest
-from phones import one_phone_at_a_round, touch_phone
+from phones import one_phone_at_a_round, touch_phone, version, wait_change
 
 from tournament import services
-from tournament.models import Player
+from tournament.models import Player, Round
 
 pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
@@ -20,6 +20,18 @@ def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_ser
         browser, live_server_url, name="Retire", seats=4, size=PHONE
     )
     ana = Player.objects.get(workshop=w, name="Ana")
+    # Her PIN takes the seat, so in play it is not on the screen for a neighbour to
+    # read: it opens on a tap, and stays open over a new screen.
+    pin = page.locator("details.pin-show strong")
+    assert not pin.is_visible() and ana.pin not in page.inner_text("#screen")
+    page.click("details.pin-show summary")
+    assert pin.is_visible() and pin.inner_text() == ana.pin
+    rnd = Round.objects.filter(workshop=w).latest("number")
+    before = version(page)
+    services.round_pause(round_id=rnd.pk)
+    wait_change(page, before)
+    assert page.locator("#screen[data-paused]").count() == 1 and pin.is_visible()
+    services.round_resume(round_id=rnd.pk)
     # Ana's seat moves to a laptop with her PIN: the phone drops hand and PIN.
     laptop = touch_phone(browser, {"width": 1280, "height": 800})
     laptop.goto(f"{live_server_url}/join?code={w.code}")
