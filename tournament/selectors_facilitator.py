@@ -38,6 +38,7 @@ from tournament.models import (
 )
 from tournament.selectors import round_clock
 from tournament.templatetags.cards import card_face
+from tournament.templatetags.facilitator import say_now
 
 FIVE_TRICKS = "five_tricks"
 # A roster longer than this is folded once play begins.
@@ -145,6 +146,14 @@ def _controls(workshop: Workshop, rnd: Round | None, humans: int) -> dict:
 def _next_round_label(workshop: Workshop) -> str:
     done = Round.objects.filter(workshop=workshop, kind=RoundKind.SCORED).count()
     return f"Start round {done + 1}"
+
+
+def panel_say(workshop: Workshop, now=None) -> str:
+    """What the panel's status region would have a screen reader say now (its
+    data-say), without drawing the panel: a control's answer carries it, so the change
+    the control made is not said again when the socket brings the region."""
+    rnd = _fresh_with_round(workshop)
+    return say_now(Phase(workshop.phase).label, _clock(rnd, now or timezone.now()), workshop.phase)
 
 
 def panel(workshop: Workshop, now=None) -> dict:

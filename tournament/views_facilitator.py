@@ -2,7 +2,9 @@
 one table's full view and the projector.
 
 Every control is a POST to `workshop_action`. With htmx it answers with the
-panel partial (refusals with a 4xx status the page is configured to swap); without
+panel partial (refusals with a 4xx status the page is configured to swap), or,
+when the page says its socket is live (X-Barnga-Live), with the message alone and
+the socket brings the changed regions; without
 JavaScript it redirects back to the panel on success and re-renders the page with
 the refusal otherwise. A workshop that is not the user's is a 404, whatever the
 action.
@@ -22,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
@@ -385,6 +388,18 @@ def workshop_action(request, workshop_id: int, name: str):
         message, ok, status = handler(workshop, request.POST), True, 200
     except ServiceError as exc:
         message, ok, status = exc.message, False, STATUS.get(exc.code, 400)
+    if request.htmx and request.headers.get("X-Barnga-Live") == "1":
+        # The page's socket is live and brings whatever the control changed, region by
+        # region, past any form being edited: the answer is the message alone. (The
+        # whole panel was 700 kB at 200 players, drawn twice, and a refused Apply
+        # put back the saved plan over the choices on screen.)
+        response = render(
+            request,
+            "facilitator/_message.html",
+            {"message": message, "ok": ok, "say": sf.panel_say(workshop)},
+            status=status,
+        )
+        return reswap(retarget(response, "#fac-message"), "outerHTML")
     if request.htmx:
         ctx = _panel_context(request, workshop, message=message, ok=ok)
         return render(request, "facilitator/_panel.html", ctx, status=status)

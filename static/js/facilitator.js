@@ -1,7 +1,7 @@
 // The facilitator's pages: keep server-rendered regions live over one websocket,
 // count clocks down between pushes, and shape the set-up wizard.
 // Controls are ordinary forms that htmx posts; the socket only ever replaces
-// whole regions by id. A region the facilitator is editing (focus in a field, or a
+// whole regions by id (with it live, a control's answer is only its message). A region the facilitator is editing (focus in a field, or a
 // form changed but not sent) or pressing (a pointer down in it) is left alone until
 // they are done with it; a button or link with focus has it again after a swap.
 (function () {
@@ -41,8 +41,12 @@
   }
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
+  // A form whose request is on its way: its region stays until the answer (which
+  // finds its message by the form's place in the page, and may refuse the edit).
+  const inFlight = new Set();
   function busy(region) {
     if (pressed && region.contains(pressed)) return true;
+    for (const form of inFlight) if (region.contains(form)) return true;
     const active = document.activeElement;
     if (active && active !== document.body && region.contains(active) &&
         active.matches("input, select, textarea")) return true;
@@ -133,9 +137,31 @@
   }
   document.addEventListener("focusout", () => setTimeout(flushPending, 0));
   document.addEventListener("toggle", (e) => { if (!e.target.open) setTimeout(flushPending, 0); }, true);
+  // A form sent is no longer an edit in progress; if it is refused, it is again (a
+  // refused Apply keeps the tables chosen on screen, a refused rename its name).
+  const sentDirty = new WeakSet();
   document.addEventListener("htmx:beforeRequest", (e) => {
     const form = e.detail.elt.closest ? e.detail.elt.closest("form") : null;
-    if (form) dirty.delete(form);
+    if (!form) return;
+    if (dirty.has(form)) sentDirty.add(form);
+    else sentDirty.delete(form);
+    dirty.delete(form);
+    inFlight.add(form);
+  });
+  function landed(e) {
+    const form = e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest("form") : null;
+    if (!form || !inFlight.delete(form)) return;
+    // Never arrived: what it carried is still to be sent.
+    if (e.type === "htmx:sendError" && sentDirty.has(form)) dirty.add(form);
+    setTimeout(flushPending, 0);
+  }
+  document.addEventListener("htmx:afterRequest", landed);
+  document.addEventListener("htmx:sendError", landed);
+  // With the socket live a control's answer is its message alone (X-Barnga-Live):
+  // the socket brings the regions it changed. Without it, the whole panel.
+  let synced = false;
+  document.addEventListener("htmx:configRequest", (e) => {
+    if (synced) e.detail.headers["X-Barnga-Live"] = "1";
   });
   // The answer to the last control stays until the workshop moves on without it.
   let messageAt = 0;
@@ -143,21 +169,36 @@
     const message = document.getElementById("fac-message");
     if (message && messageAt && Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
   }
-  // The panel is replaced whole, so the button just pressed is gone with it: focus
-  // goes to the answer (a screen reader reads it; Tab goes on to the controls after
-  // it), or back to the same control when there is no answer.
+  // Focus goes to the answer (a screen reader reads it; Tab goes on to the controls
+  // after it), or back to the same control when there is no answer (the panel,
+  // replaced whole, took the button just pressed with it).
   let focusedId = null;
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
     focusedId = active && active.id ? active.id : null;
   });
+  const answerOnly = (detail) => Boolean(detail.xhr && detail.xhr.getResponseHeader("HX-Retarget"));
   document.addEventListener("htmx:afterSwap", (e) => {
-    // The panel came back from a POST: it is current, nothing is being edited in it.
     messageAt = Date.now();
-    pending.clear();
     fixForms(document);
     startClocks();
-    if (!e.detail.target || e.detail.target.id !== "panel") return;
+    if (answerOnly(e.detail)) {
+      // Done: the rename box or the tools it was sent from fold away, as the whole
+      // panel's did. Refused: what was chosen in it stays an edit in progress.
+      // (The event's own elt is what was swapped in; the request's is what sent it.)
+      const sender = e.detail.requestConfig && e.detail.requestConfig.elt;
+      const form = sender && sender.closest ? sender.closest("form") : null;
+      if (form && e.detail.xhr.status < 300) {
+        const box = form.closest("details[open]");
+        if (box) box.open = false;
+      } else if (form && sentDirty.has(form)) {
+        dirty.add(form);
+      }
+    } else {
+      if (!e.detail.target || e.detail.target.id !== "panel") return;
+      // The panel came back from a POST: it is current, nothing is being edited in it.
+      pending.clear();
+    }
     const message = document.getElementById("fac-message");
     const again = focusedId && document.getElementById(focusedId);
     if (message && message.textContent.trim()) {
@@ -193,14 +234,21 @@
   let known = situation();
   let sending = 0;
   document.addEventListener("htmx:beforeRequest", () => { sending += 1; });
-  document.addEventListener("htmx:afterRequest", () => {
+  // An answer alone says the status its control left (data-say): the socket brings
+  // that region after it, and it is not said again when it comes.
+  let expected = "";
+  document.addEventListener("htmx:afterRequest", (e) => {
     sending = Math.max(0, sending - 1);
+    const message = document.getElementById("fac-message");
+    expected = (answerOnly(e.detail) && message && message.dataset.say) || "";
     known = { status: situation().status, disputes: known.disputes };
   });
   function sayChanges() {
     const now = situation();
     const lines = [];
-    if (!sending && now.status && now.status !== known.status) lines.push(now.status);
+    const changed = !sending && now.status && now.status !== known.status;
+    if (changed && now.status === expected) expected = "";
+    else if (changed) lines.push(now.status);
     const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
     if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
     known = { status: sending ? known.status : now.status, disputes: now.disputes };
@@ -231,6 +279,7 @@
       onStatus: showConnection,
       onMessage(msg) {
         if (msg.t !== "regions") return;
+        synced = true;
         ageMessage();
         for (const [id, html] of Object.entries(msg.regions)) swapRegion(id, html, false);
         startClocks();
@@ -240,6 +289,7 @@
         socket.send({ action: "ack" });
       },
       onClose(code) {
+        synced = false;
         if (code !== 4403) return false;
         showConnection("This workshop is not yours, or you were logged out. Reload to log in.");
         return true;

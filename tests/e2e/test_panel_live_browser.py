@@ -108,3 +108,81 @@ def test_a_rename_typed_then_folded_away_does_not_freeze_the_roster(
     page.locator(f"#tools-{ana} summary").click()  # folded away unsent
     page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Cai')")
     page.context.close()
+
+
+def answer_of(page, press):
+    """Press a control; its response's status, whether it was the message alone, and
+    the message shown."""
+    with page.expect_response(lambda r: "/do/" in r.url) as info:
+        press()
+    response = info.value
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'fac-message'",
+        timeout=8000,
+    )
+    alone = response.headers.get("hx-retarget") == "#fac-message"
+    return response.status, alone, page.inner_text("#fac-message").strip()
+
+
+def test_with_the_socket_live_an_answer_is_its_message_and_a_refusal_keeps_the_edit(
+    facilitator_page, django_user_model
+):
+    """A control's answer was the whole panel (700 kB at 200 players), drawn again for
+    the socket, and put in over everything: a refused rename lost the name typed.
+    With the socket live the answer is the message; the socket brings the roster."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")  # the socket's first push: live
+    roster = page.locator("#fac-roster")
+    ana, bo = w.players.get(name="Ana").pk, w.players.get(name="Bo").pk
+
+    page.locator(f"#tools-{bo} summary").click()
+    page.fill(f"#rename-{bo}", "ana")
+    status, alone, said = answer_of(page, lambda: page.click(f"#do-rename-{bo}"))
+    assert (status, alone) == (400, True) and "already called" in said
+    # The box stays open with what was typed; a push meanwhile does not take it.
+    assert page.locator(f"#tools-{bo}").get_attribute("open") == ""
+    assert page.input_value(f"#rename-{bo}") == "ana"
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Cai")
+    wait_push(page, before)
+    page.wait_for_timeout(300)
+    assert page.input_value(f"#rename-{bo}") == "ana" and "Cai" not in roster.inner_text()
+
+    page.fill(f"#rename-{bo}", "Bodil")
+    status, alone, said = answer_of(page, lambda: page.click(f"#do-rename-{bo}"))
+    assert (status, alone, said) == (200, True, "Bo is now called Bodil.")
+    page.wait_for_function(
+        "() => /Bodil/.test(document.getElementById('fac-roster').innerText)", timeout=8000
+    )
+    assert "Cai" in roster.inner_text()  # held no more
+    assert page.locator(f"#tools-{bo}").get_attribute("open") is None  # folded, as done
+    assert page.locator(f"#tools-{ana}").get_attribute("open") is None
+    page.context.close()
+
+
+def test_a_refused_apply_keeps_the_tables_chosen_on_screen(facilitator_page, django_user_model):
+    """Apply takes the tables chosen on screen; refused (3 Tricks is two to a table),
+    the whole panel came back with the saved plan and every choice was lost."""
+    from tournament_helpers import to_scored_round
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=4, tables=2, seats=2, seed=3, game="three_tricks", facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")
+    selects = page.locator("#movement-form select")
+    chosen = next(s for s in selects.all() if s.input_value() == "2")
+    chosen.select_option("1")
+    line = page.locator('[data-size-table="1"]')
+    assert line.inner_text().startswith("table 1: 3")
+    status, alone, said = answer_of(page, lambda: page.click("#do-movement-apply"))
+    assert (status, alone) == (400, True) and "Table 1 would have 3 players" in said, said
+    assert chosen.input_value() == "1" and line.inner_text().startswith("table 1: 3")
+    chosen.select_option("2")
+    status, alone, said = answer_of(page, lambda: page.click("#do-movement-apply"))
+    assert (status, alone) == (200, True) and said.startswith("Movement applied"), said
+    page.wait_for_selector("#fac-movement >> text=Applied.", timeout=8000)
+    page.context.close()

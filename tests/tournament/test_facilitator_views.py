@@ -69,8 +69,12 @@ def owned(owner, **kw):
     return fresh(w)
 
 
-def do(client, w, action, data=None, htmx=False):
-    return client.post(f"/workshops/{w.pk}/do/{action}/", data or {}, **(HX if htmx else {}))
+LIVE = {**HX, "HTTP_X_BARNGA_LIVE": "1"}  # a page whose socket is live (facilitator.js)
+
+
+def do(client, w, action, data=None, htmx=False, live=False):
+    headers = LIVE if live else HX if htmx else {}
+    return client.post(f"/workshops/{w.pk}/do/{action}/", data or {}, **headers)
 
 
 def text(response) -> str:
@@ -868,3 +872,24 @@ def test_the_plan_says_when_a_table_would_have_too_few_to_play(owner, fac):
     sizes = plain(text(r).split('class="movement-sizes"')[1].split("</p>")[0])
     assert "table 2: 1 (too few to play: a game needs 2)" in sizes, sizes
     assert 'data-least="2"' in text(r)
+
+
+def test_with_the_socket_live_a_control_answers_with_its_message_alone(owner, fac):
+    """The whole panel was 700 kB at 200 players, drawn for the answer and again for
+    the socket, and a refused Apply put the saved plan back over the tables chosen on
+    screen. A page whose socket is live gets the message (and the status it leaves,
+    for the screen reader); the socket brings the regions."""
+    w = owned(owner, players=8, tables=2, seats=4)
+    r = do(fac, w, "seat-auto", live=True)
+    assert r.status_code == 200
+    assert r["HX-Retarget"] == "#fac-message" and r["HX-Reswap"] == "outerHTML"
+    html = text(r)
+    assert html.lstrip().startswith('<div id="fac-message"') and "8 players seated" in message_of(r)
+    assert 'data-say="Now: Lobby."' in html and 'id="fac-roster"' not in html
+    r = do(fac, w, "start-home", live=True)  # refused: still in the lobby
+    assert r.status_code == 409 and r["HX-Retarget"] == "#fac-message"
+    assert 'role="alert"' in text(r) and 'id="fac-status"' not in text(r)
+    assert fresh(w).phase == Phase.LOBBY
+    # Without the header (no socket yet, or a lost one) the answer is the panel.
+    r = do(fac, w, "start-study", htmx=True)
+    assert r.status_code == 200 and 'id="fac-roster"' in text(r) and "HX-Retarget" not in r
