@@ -93,3 +93,36 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
         status = page.inner_text(".af .whose")
         assert ("Your turn" in status) == (name == winner), (name, status)
     pages[winner].screenshot(path=str(artifacts / "all_fives_after_trick.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640), (640, 360), (844, 390)])
+def test_the_hand_stays_put_through_a_trick_its_end_and_revoke_calls(
+    live_server_url, browser, size
+):
+    """The revoke calls' row came above the hand when a trick ended and went at the
+    next lead, the last trick's line made the table taller, and each call added a
+    line: the hand moved 15-70 px down and back, and a tap meant for a card could
+    land on "Call revoke". Through the first trick, its end, two calls and the next
+    lead, the hand stays as far below the table as it was. (Upright, a seat's line
+    that wraps when its long name gets the "to play" badge still moves it: not
+    changed here.)"""
+    from phones import first_moves, other_game_at_a_round
+
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, "all_fives", {"width": size[0], "height": size[1]}, "Steady"
+    )
+    gaps = {i: set() for i in range(len(pages))}
+    seen = set()
+    for step, _ in first_moves(pages, w, 7):
+        if step == 0:
+            continue  # standing or begging: not yet in play
+        for i, page in enumerate(pages):
+            hand = page.locator(".hand .cards").bounding_box()
+            table = page.locator(".board.af .trick").bounding_box()
+            gaps[i].add(round(hand["y"] - table["y"]))
+            seen.add((page.locator(".af-revoke button").count() > 0, page.locator(".af-calls li").count()))
+    # The moves went through both: calls open and not, and calls made.
+    assert {open_ for open_, _ in seen} == {True, False} and max(n for _, n in seen) >= 1, seen
+    assert all(len(g) == 1 for g in gaps.values()), gaps
+    for page in pages:
+        page.context.close()
