@@ -1,8 +1,9 @@
 // The facilitator's pages: keep server-rendered regions live over one websocket,
 // count clocks down between pushes, and shape the set-up wizard.
 // Controls are ordinary forms that htmx posts; the socket only ever replaces
-// whole regions by id (with it live, a control's answer is only its message). A region the facilitator is editing (focus in a field, or a
-// form changed but not sent) or pressing (a pointer down in it) is left alone until
+// whole regions by id (with it live, a control's answer is only its message). A
+// region the facilitator is editing (focus in a field, or a form changed but not
+// sent), pressing (a pointer down in it) or sending a form from is left alone until
 // they are done with it; a button or link with focus has it again after a swap.
 (function () {
   "use strict";
