@@ -44,10 +44,10 @@
   document.addEventListener("pointercancel", released, true);
   // A form whose request is on its way: its region stays until the answer (which
   // finds its message by the form's place in the page, and may refuse the edit).
-  const inFlight = new Set();
+  const inFlight = new Map(); // form → its requests on their way
   function busy(region) {
     if (pressed && region.contains(pressed)) return true;
-    for (const form of inFlight) if (region.contains(form)) return true;
+    for (const form of inFlight.keys()) if (region.contains(form)) return true;
     const active = document.activeElement;
     if (active && active !== document.body && region.contains(active) &&
         active.matches("input, select, textarea")) return true;
@@ -147,17 +147,21 @@
     if (dirty.has(form)) sentDirty.add(form);
     else sentDirty.delete(form);
     dirty.delete(form);
-    inFlight.add(form);
+    inFlight.set(form, (inFlight.get(form) || 0) + 1);
   });
   function landed(e) {
     const form = e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest("form") : null;
-    if (!form || !inFlight.delete(form)) return;
-    // Never arrived: what it carried is still to be sent.
-    if (e.type === "htmx:sendError" && sentDirty.has(form)) dirty.add(form);
+    const n = form ? inFlight.get(form) : 0;
+    if (!n) return;
+    if (n > 1) inFlight.set(form, n - 1);
+    else inFlight.delete(form);
+    // No answer (the network failed, or the request was aborted or timed out): what
+    // it carried is still to be sent.
+    if (!(e.detail.xhr && e.detail.xhr.status) && sentDirty.has(form)) dirty.add(form);
     setTimeout(flushPending, 0);
   }
+  // (htmx fires it for an error, an abort and a timeout too, before their own events.)
   document.addEventListener("htmx:afterRequest", landed);
-  document.addEventListener("htmx:sendError", landed);
   // With the socket live a control's answer is its message alone (X-Barnga-Live):
   // the socket brings the regions it changed. Without it, the whole panel.
   let synced = false;
@@ -233,13 +237,12 @@
     return "tables " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1];
   }
   let known = situation();
-  let sending = 0;
-  document.addEventListener("htmx:beforeRequest", () => { sending += 1; });
+  // A control on its way: every control is a form (see inFlight, above).
+  const sending = () => inFlight.size > 0;
   // An answer alone says the status its control left (data-say): the socket brings
   // that region after it, and it is not said again when it comes.
   let expected = "";
   document.addEventListener("htmx:afterRequest", (e) => {
-    sending = Math.max(0, sending - 1);
     const message = document.getElementById("fac-message");
     expected = (answerOnly(e.detail) && message && message.dataset.say) || "";
     known = { status: situation().status, disputes: known.disputes };
@@ -247,12 +250,12 @@
   function sayChanges() {
     const now = situation();
     const lines = [];
-    const changed = !sending && now.status && now.status !== known.status;
+    const changed = !sending() && now.status && now.status !== known.status;
     if (changed && now.status === expected) expected = "";
     else if (changed) lines.push(now.status);
     const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
     if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
-    known = { status: sending ? known.status : now.status, disputes: now.disputes };
+    known = { status: sending() ? known.status : now.status, disputes: now.disputes };
     if (announcer && lines.length) {
       // Emptied first, so the same words said again (a new dispute at the same table) are heard.
       announcer.textContent = "";

@@ -186,3 +186,27 @@ def test_a_refused_apply_keeps_the_tables_chosen_on_screen(facilitator_page, dja
     assert (status, alone) == (200, True) and said.startswith("Movement applied"), said
     page.wait_for_selector("#fac-movement >> text=Applied.", timeout=8000)
     page.context.close()
+
+
+def test_a_rename_that_never_arrived_is_still_an_edit(facilitator_page, django_user_model):
+    """The network drops a control on its way: what was typed stays, and a push does
+    not take it (the form was counted as sent, and its edit given up)."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")
+    bo = w.players.get(name="Bo").pk
+    page.route("**/do/rename/", lambda route: route.abort())
+    page.locator(f"#tools-{bo} summary").click()
+    page.fill(f"#rename-{bo}", "Bodil")
+    with page.expect_event("requestfailed"):
+        page.click(f"#do-rename-{bo}")
+    page.locator("h1").first.click()  # focus leaves the box, which stays open
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Cai")
+    wait_push(page, before)
+    page.wait_for_timeout(300)
+    assert page.input_value(f"#rename-{bo}") == "Bodil"
+    assert "Cai" not in page.inner_text("#fac-roster")  # held for the edit
+    assert w.players.get(pk=bo).name == "Bo"
+    page.context.close()
