@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
@@ -124,6 +125,19 @@ def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, 
     return player_with_versions(player_id), strokes
 
 
+def page_shows(scope, fresh: Player) -> bool:
+    """Whether the page opening this socket says (`have=V.W.R`: table version, workshop
+    version, rules unread 0 or 1) it shows the screen of `fresh`, a row read with its
+    versions (`player_with_versions`). A screen is drawn from those versions and the
+    player's row, and every change to the row but "rules read" bumps the workshop's."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        v, w, r = (int(n) for n in (query.get("have") or [""])[0].split("."))
+    except ValueError:
+        return False
+    return (v, w, r) == (fresh.table_version or 0, fresh.workshop_version, int(fresh.rules_unread))
+
+
 def player_with_versions(player_id: int) -> Player | None:
     """The player's row as it is now, with its workshop's and table's current versions
     (`workshop_version`, `table_version`: None when not seated)."""
@@ -221,6 +235,12 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         fresh, strokes = await in_db_thread(connect_reads)(self.player_id, self.table_id)
         if self.table_id:
             await self.send_json({"t": "strokes", "strokes": strokes})
+        if fresh is not None and fresh.table_id == self.table_id and page_shows(self.scope, fresh):
+            # The page was drawn from this very state a moment ago: the same screen
+            # again would only replace the one the student may be tapping.
+            self.player, self.player_w = fresh, fresh.workshop_version
+            self.shown_v, self.shown_w = fresh.table_version or 0, fresh.workshop_version
+            return
         await self.send_view(force=True, fresh=fresh)
 
     async def disconnect(self, code):

@@ -322,6 +322,9 @@
 
   const socket = liveSocket({
     path: app.dataset.ws,
+    // The first connection says which screen the page was drawn with: the server
+    // sends it again only if it is no longer the current one.
+    firstPath: app.dataset.have ? app.dataset.ws + "?have=" + encodeURIComponent(app.dataset.have) : null,
     onMessage: handle,
     onStatus: showConnection,
     onClose(code) {
