@@ -103,9 +103,8 @@ def test_the_hand_stays_put_through_a_trick_its_end_and_revoke_calls(
     next lead, the last trick's line made the table taller, and each call added a
     line: the hand moved 15-70 px down and back, and a tap meant for a card could
     land on "Call revoke". Through the first trick, its end, two calls and the next
-    lead, the hand stays as far below the table as it was. (Upright, a seat's line
-    that wraps when its long name gets the "to play" badge still moves it: not
-    changed here.)"""
+    lead, the hand stays as far below the table as it was. (A seat's line as tall
+    at its turn as not: test_seat_lines_browser.)"""
     from phones import first_moves, other_game_at_a_round
 
     pages, w = other_game_at_a_round(

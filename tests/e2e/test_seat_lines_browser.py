@@ -1,0 +1,83 @@
+"""The seats' lines above the table: a line as tall whoever's turn it is. A long name
+whose line wrapped when its "to play" badge came moved the table and the hand down
+(21 px at 390 px wide) at that seat's turn, and back after it: a tap meant for a
+card could land on the one beside it. Chromium, played through to the second trick
+by bots with long names and one phone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from phones import MOVE, join, touch_phone, version, wait_change, wait_version
+
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player
+
+pytestmark = [pytest.mark.browser]
+# Each seat's line: its height, whether it has the turn, and its text without what
+# says whose turn it is (the "to play" badge; words only a screen reader reads).
+LINES = """() => Array.from(document.querySelectorAll("#screen .seats > li"), (li) => {
+  const copy = li.cloneNode(true);
+  copy.querySelectorAll(".turn-badge, .visually-hidden").forEach((e) => e.remove());
+  return {
+    text: copy.textContent.replace(/\\s+/g, " ").trim(),
+    turn: li.classList.contains("turn"),
+    height: Math.round(li.getBoundingClientRect().height),
+  };
+})"""
+LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Cai"]
+
+
+def table_version(game) -> int:
+    game.table.refresh_from_db()
+    return game.table.version
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+@pytest.mark.parametrize("key", ["five_tricks", "seven_up", "all_fives"])
+def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, size):
+    seats = 3 if key == "all_fives" else 4
+    w = services.workshop_create(
+        name="Seat lines", game=key, table_count=1, seats_per_table=seats, seed=3, bots_enabled=True
+    )
+    page = touch_phone(browser, {"width": size[0], "height": size[1]})
+    join(page, live_server_url, w.code, "Ana")
+    services.players_seat_home(workshop_id=w.pk)
+    for bot, name in zip(services.bots_fill(workshop_id=w.pk), LONG[: seats - 1], strict=True):
+        services.player_rename(workshop_id=w.pk, player_id=bot.pk, name=name)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    ana = game.players.index(Player.objects.get(workshop=w, name="Ana").pk)
+    rng = random.Random(5)
+    heights: dict[tuple, set] = {}  # (seat, what its line shows) → heights seen
+    for _ in range(24):
+        for i, line in enumerate(page.evaluate(LINES)):
+            heights.setdefault((i, line["text"]), set()).add((line["turn"], line["height"]))
+        game.refresh_from_db()
+        kind = gamestate.kind_of(game)
+        state = gamestate.load_state(game)
+        before = version(page)
+        mine = kind.bot_action(state, ana, rng)
+        if mine is not None and key == "five_tricks":  # what Ana's sheet says, tapped
+            if mine["type"] == "play":
+                page.locator(f'#screen [data-action=play][data-card="{mine["card"]}"]').click()
+            else:
+                winner = game.players[mine["winner"]]
+                page.locator(f'#screen [data-action=claim][data-winner="{winner}"]').first.click()
+        elif mine is not None:
+            page.locator(MOVE).first.click()
+        else:  # the bots, in seat order, until one has a move
+            bots = [s for s in range(len(game.players)) if s != ana]
+            assert any(services.game_bot_act(player_id=game.players[s], rng=rng) for s in bots)
+        wait_change(page, before)
+        wait_version(page, table_version(game))
+    # The same line (seat and text) is as tall whether it is that seat's turn or not...
+    assert all(len({h for _, h in seen}) == 1 for seen in heights.values()), heights
+    # ...and that was seen: at least two seats had the turn and not, showing the same.
+    both = {i for (i, _), seen in heights.items() if {t for t, _ in seen} == {True, False}}
+    assert len(both) >= 2, heights
+    page.context.close()
