@@ -176,7 +176,13 @@
       send({ action: "sync" });
       return;
     }
-    if (!seat.querySelector(".claimed-badge")) {
+    // The mark's place is kept in every seat's line from the claim step's start (a
+    // mark that came in made the line wrap, and the cards to claim moved down).
+    const place = seat.querySelector(".unclaimed-mark");
+    if (place) {
+      place.className = "badge claimed-badge";
+      place.removeAttribute("aria-hidden");
+    } else if (!seat.querySelector(".claimed-badge")) {
       const mark = document.createElement("span");
       mark.className = "badge claimed-badge";
       mark.textContent = "claimed";

@@ -81,3 +81,57 @@ def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, siz
     both = {i for (i, _), seen in heights.items() if {t for t, _ in seen} == {True, False}}
     assert len(both) >= 2, heights
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def test_the_cards_to_claim_stay_put_while_the_others_claim(live_server_url, browser, size):
+    """Five Tricks' claim step: each seat's "claimed" mark came into its line as the
+    seat claimed, and a line that wrapped moved the cards to claim down under the
+    finger of a student choosing one. Every line keeps the mark's place from the
+    step's start: the cards stay where they were through four claims."""
+    w = services.workshop_create(
+        name="Claims", table_count=1, seats_per_table=5, seed=3, bots_enabled=True
+    )
+    page = touch_phone(browser, {"width": size[0], "height": size[1]})
+    join(page, live_server_url, w.code, "Ana")
+    services.players_seat_home(workshop_id=w.pk)
+    # Names whose line is full without the mark: with it, it wrapped.
+    names = ["Bartholomew Smith", "Anastasia Lopez", "Maximilian Chen", "Cai"]
+    for bot, name in zip(services.bots_fill(workshop_id=w.pk), names, strict=True):
+        services.player_rename(workshop_id=w.pk, player_id=bot.pk, name=name)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    ana = game.players.index(Player.objects.get(workshop=w, name="Ana").pk)
+    kind, rng = gamestate.kind_of(game), random.Random(5)
+    while (state := gamestate.load_state(game)).phase == "play":  # the first trick
+        seat = kind.to_act(state)[0]
+        if seat == ana:
+            card = kind.bot_action(state, ana, rng)["card"]
+            services.game_play(player_id=game.players[ana], card=card)
+        else:
+            services.game_bot_act(player_id=game.players[seat], rng=rng)
+        game.refresh_from_db()
+    page.wait_for_selector("#screen [data-action=claim]", timeout=8000)
+    wait_version(page, table_version(game))
+
+    def cards_and_lines():
+        return page.evaluate(
+            """() => [
+              Array.from(document.querySelectorAll("#screen .trick [data-action=claim]"),
+                         (b) => Math.round(b.getBoundingClientRect().y)),
+              Array.from(document.querySelectorAll("#screen .seats > li"),
+                         (li) => Math.round(li.getBoundingClientRect().height)),
+            ]"""
+        )
+
+    at_start = cards_and_lines()
+    for seat in [s for s in range(5) if s != ana]:
+        before = version(page)
+        services.game_bot_act(player_id=game.players[seat], rng=rng)
+        wait_change(page, before)
+        assert page.locator(".seats > li").nth(seat).locator(".claimed-badge").count() == 1
+        assert cards_and_lines() == at_start
+    assert page.locator(".claimed-badge").count() == 4  # Ana's claim is still to make
+    page.context.close()

@@ -21,6 +21,7 @@ from tournament.models import Game, GameState, Player
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 CLAIM = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
+PLACE = '<span class="badge unclaimed-mark" aria-hidden="true">claimed</span>'
 SEAT_ITEM = re.compile(r'<li class="seat[^"]*">.*?</li>', re.S)
 
 
@@ -41,10 +42,15 @@ async def receive_type(comm, *types, timeout=3):
 
 
 def marked(html: str, seat: int, v: int) -> str:
-    """static/js/table.js markClaimed, on the HTML: the seat's item gets the mark
-    (unless it has one), the screen the new version."""
+    """static/js/table.js markClaimed, on the HTML: the seat's item gets the mark in
+    its place (or at its end, unless it has one), the screen the new version."""
     item = list(SEAT_ITEM.finditer(html))[seat]
-    if "claimed-badge" not in item.group(0):
+    if PLACE in item.group(0):
+        marked_item = item.group(0).replace(
+            PLACE, '<span class="badge claimed-badge">claimed</span>'
+        )
+        html = html[: item.start()] + marked_item + html[item.end() :]
+    elif "claimed-badge" not in item.group(0):
         end = item.end() - len("</li>")
         html = html[:end] + '<span class="badge claimed-badge">claimed</span>' + html[end:]
     return re.sub(r'data-version="\d+"', f'data-version="{v}"', html, count=1)
@@ -82,7 +88,9 @@ async def connect_all(seats):
 
 async def claim(comm, screen, cid):
     winner = int(CLAIM.search(screen["html"]).group(1))
-    await comm.send_json_to({"action": "claim", "winner": winner, "version": screen["v"], "id": cid})
+    await comm.send_json_to(
+        {"action": "claim", "winner": winner, "version": screen["v"], "id": cid}
+    )
 
 
 @pytest.mark.asyncio
