@@ -330,6 +330,24 @@ def test_late_joiner_between_rounds_is_seated_and_moved_by_nobody(ended):
     assert_seats_compact(w)
 
 
+def test_a_late_joiner_between_rounds_sits_where_the_plan_leaves_most_room(ended):
+    """Two tables of four; the facilitator's plan brings two of table 2 to table 1
+    (six and two next round). A student who joins now sat at the smallest table as
+    it was (table 1, the lower number of two fours): seven and two. They sit where
+    the plan leaves fewest, table 2: six and three; the plan and its moves are as
+    saved, and it applies."""
+    w, rnd, t1, t2, *_ = ended
+    two = [p.pk for p in seated(t2)][:2]
+    services.movement_edit(round_id=rnd.pk, moves=[{"player": pk, "to": 1} for pk in two])
+    plan = fresh(rnd).movement_preview
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert fresh(late).table_id == t2.pk
+    assert fresh(rnd).movement_preview == plan
+    services.movement_apply(round_id=rnd.pk)
+    assert (len(seated(t1)), len(seated(t2))) == (6, 3)
+    assert_seats_compact(w)
+
+
 def test_movement_refused_once_the_debrief_has_begun(ended):
     w, rnd = ended[0], ended[1]
     services.workshop_start_debrief(workshop_id=w.pk)

@@ -20,6 +20,8 @@ from tournament.models import (
     Mode,
     Phase,
     Player,
+    Round,
+    RoundKind,
     RoundState,
     Table,
     Workshop,
@@ -235,7 +237,7 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     late = workshop.phase not in (Phase.LOBBY, Phase.STUDY)
     player = _add_player(workshop, clean, is_bot=False, rules_unread=late)
     if workshop.phase != Phase.LOBBY:
-        table, seated_before = _smallest_table(workshop, max_seats)
+        table, seated_before = _smallest_table(workshop, max_seats, _planned_change(workshop))
         _seat(player, table, home=True)
         if seated_before + 1 == kind.min_seats:  # this player makes the table playable
             _deal_if_idle(workshop, table)
@@ -305,15 +307,45 @@ def _deal_if_idle(workshop: Workshop, table: Table) -> None:
         game_start(table=table, rnd=rnd)
 
 
-def _smallest_table(workshop: Workshop, max_seats: int | None = None) -> tuple[Table, int]:
+def _planned_change(workshop: Workshop) -> Counter:
+    """Between rounds, before the last scored round's movement is applied: how many
+    players each table (by number) gains or loses by the plan as saved. Else empty."""
+    change: Counter = Counter()
+    if workshop.phase != Phase.BETWEEN:
+        return change
+    rnd = (
+        Round.objects.filter(workshop=workshop, kind=RoundKind.SCORED, state=RoundState.FINISHED)
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None or rnd.movement_applied_at is not None:
+        return change
+    seated = dict(
+        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
+            "pk", "table__number"
+        )
+    )
+    for m in (rnd.movement_preview or {}).get("moves", []):
+        if seated.get(m["player"]) not in (None, m["to"]):
+            change[seated[m["player"]]] -= 1
+            change[m["to"]] += 1
+    return change
+
+
+def _smallest_table(
+    workshop: Workshop, max_seats: int | None = None, planned: Counter | None = None
+) -> tuple[Table, int]:
     """The table with the fewest players seated (then the lowest number), locked, and
     that number. Joins run side by side (they share the workshop's lock), so the count
     is taken again under the table's lock: a table another join filled meanwhile is
     passed over. Only the chosen table is locked (its seats change), not every table,
     which would hold up the games at all of them. `max_seats` None: no limit (the
-    caller holds the workshop's own lock and decides)."""
+    caller holds the workshop's own lock and decides). `planned` (by table number):
+    what the movement about to be applied adds or takes; fewest counts after it (a
+    latecomer seated by the sizes before it could make the plan overfill a table)."""
+    planned = planned or Counter()
     counts = {
-        pk: (n, number)
+        pk: (n + planned[number], number)
         for pk, number, n in Table.objects.filter(workshop=workshop)
         .annotate(n=Count("seated_players"))
         .values_list("pk", "number", "n")
