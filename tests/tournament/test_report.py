@@ -388,3 +388,26 @@ def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_a
     assert journey[labels.index("Round 1")] == table and journey[-1] == table
     after = rep["movement"]["grid"][table - 1]["cells"][-1]
     assert "Pz" in [chip["name"] for chip in after]
+
+
+@pytest.mark.django_db
+def test_a_game_cut_before_anyone_acted_counts_in_the_standings_not_the_results():
+    """docs/export.md: the stored standings count a game dealt and cut at once as
+    played; the report's results leave it out (dealt, not played)."""
+    from tournament_helpers import fresh, game_at, make_workshop, tables_of, to_scored_round
+
+    from tournament import services
+
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    untouched = game_at(tables_of(w)[0])
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(untouched).state == "cut" and not untouched.actions.exists()
+    doc = export.workshop_document(fresh(w))
+    scored = next(r for r in doc["rounds"] if r["number"] == rnd.number)
+    seated = set(untouched.players)
+    assert {s["games_played"] for s in scored["standings"] if s["id"] in seated} == {1}
+    rows = next(x for x in report.results(doc, report.Index(doc)) if x["round"] == rnd.number)
+    table = next(t for t in rows["tables"] if t["table"] == 1)
+    assert table["games_played"] == 0
+    assert {p["games_played"] for p in table["players"] if p["id"] in seated} == {0}
