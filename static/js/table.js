@@ -185,7 +185,7 @@
     } else if (!seat.querySelector(".claimed-badge")) {
       const mark = document.createElement("span");
       mark.className = "badge claimed-badge";
-      mark.textContent = "claimed";
+      mark.innerHTML = '<span aria-hidden="true">✓</span><span class="visually-hidden">claimed</span>';
       seat.appendChild(mark);
     }
     current.dataset.version = String(msg.v);

@@ -26,6 +26,7 @@ LINES = """() => Array.from(document.querySelectorAll("#screen .seats > li"), (l
     height: Math.round(li.getBoundingClientRect().height),
   };
 })"""
+WIDTH = "() => [window.innerWidth, document.documentElement.scrollWidth]"
 LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Cai"]
 
 
@@ -55,6 +56,9 @@ def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, siz
     rng = random.Random(5)
     heights: dict[tuple, set] = {}  # (seat, what its line shows) → heights seen
     for _ in range(24):
+        # One line each, cut short, and never wider than the phone (a mobile browser
+        # would show the whole page smaller).
+        assert page.evaluate(WIDTH) == [size[0], size[0]]
         for i, line in enumerate(page.evaluate(LINES)):
             heights.setdefault((i, line["text"]), set()).add((line["turn"], line["height"]))
         game.refresh_from_db()

@@ -21,7 +21,8 @@ from tournament.models import Game, GameState, Player
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 CLAIM = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
-PLACE = '<span class="badge unclaimed-mark" aria-hidden="true">claimed</span>'
+MARK = '<span aria-hidden="true">✓</span><span class="visually-hidden">claimed</span>'
+PLACE = f'<span class="badge unclaimed-mark" aria-hidden="true">{MARK}</span>'
 SEAT_ITEM = re.compile(r'<li class="seat[^"]*">.*?</li>', re.S)
 
 
@@ -47,12 +48,12 @@ def marked(html: str, seat: int, v: int) -> str:
     item = list(SEAT_ITEM.finditer(html))[seat]
     if PLACE in item.group(0):
         marked_item = item.group(0).replace(
-            PLACE, '<span class="badge claimed-badge">claimed</span>'
+            PLACE, f'<span class="badge claimed-badge">{MARK}</span>'
         )
         html = html[: item.start()] + marked_item + html[item.end() :]
     elif "claimed-badge" not in item.group(0):
         end = item.end() - len("</li>")
-        html = html[:end] + '<span class="badge claimed-badge">claimed</span>' + html[end:]
+        html = html[:end] + f'<span class="badge claimed-badge">{MARK}</span>' + html[end:]
     return re.sub(r'data-version="\d+"', f'data-version="{v}"', html, count=1)
 
 
