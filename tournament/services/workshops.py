@@ -20,7 +20,6 @@ from tournament.models import (
     Mode,
     Phase,
     Player,
-    Round,
     RoundKind,
     RoundState,
     Table,
@@ -29,6 +28,7 @@ from tournament.models import (
 from tournament.services.common import (
     bump_table,
     bump_workshop,
+    current_round,
     get_player,
     lock_tables,
     lock_workshop,
@@ -313,12 +313,13 @@ def _planned_change(workshop: Workshop) -> Counter:
     change: Counter = Counter()
     if workshop.phase != Phase.BETWEEN:
         return change
-    rnd = (
-        Round.objects.filter(workshop=workshop, kind=RoundKind.SCORED, state=RoundState.FINISHED)
-        .order_by("-number")
-        .first()
-    )
-    if rnd is None or rnd.movement_applied_at is not None:
+    rnd = current_round(workshop)  # the round just ended, as the panel's plan reads it
+    if (
+        rnd is None
+        or rnd.kind != RoundKind.SCORED
+        or rnd.state != RoundState.FINISHED
+        or rnd.movement_applied_at is not None
+    ):
         return change
     seated = dict(
         Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
