@@ -176,17 +176,16 @@
       send({ action: "sync" });
       return;
     }
-    // The mark's place is kept in every seat's line from the claim step's start (a
-    // mark that came in made the line wrap, and the cards to claim moved down).
+    // Every unclaimed seat's line has the mark's place from the claim step's start (a
+    // mark that came in made the line wrap, and the cards to claim moved down); a seat
+    // marked already (a changed claim) stays so. Neither: ask for the whole screen.
     const place = seat.querySelector(".unclaimed-mark");
     if (place) {
       place.className = "badge claimed-badge";
       place.removeAttribute("aria-hidden");
     } else if (!seat.querySelector(".claimed-badge")) {
-      const mark = document.createElement("span");
-      mark.className = "badge claimed-badge";
-      mark.innerHTML = '<span aria-hidden="true">✓</span><span class="visually-hidden">claimed</span>';
-      seat.appendChild(mark);
+      send({ action: "sync" });
+      return;
     }
     current.dataset.version = String(msg.v);
   }

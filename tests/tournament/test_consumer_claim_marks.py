@@ -44,16 +44,16 @@ async def receive_type(comm, *types, timeout=3):
 
 def marked(html: str, seat: int, v: int) -> str:
     """static/js/table.js markClaimed, on the HTML: the seat's item gets the mark in
-    its place (or at its end, unless it has one), the screen the new version."""
+    its place (unless it has the mark: the phone asks for the screen when it has
+    neither), the screen the new version."""
     item = list(SEAT_ITEM.finditer(html))[seat]
     if PLACE in item.group(0):
         marked_item = item.group(0).replace(
             PLACE, f'<span class="badge claimed-badge">{MARK}</span>'
         )
         html = html[: item.start()] + marked_item + html[item.end() :]
-    elif "claimed-badge" not in item.group(0):
-        end = item.end() - len("</li>")
-        html = html[:end] + f'<span class="badge claimed-badge">{MARK}</span>' + html[end:]
+    else:
+        assert f'<span class="badge claimed-badge">{MARK}</span>' in item.group(0)
     return re.sub(r'data-version="\d+"', f'data-version="{v}"', html, count=1)
 
 
