@@ -22,6 +22,12 @@ def wait_version(page, at_least: int, timeout=5000):
     )
 
 
+def table_version(game) -> int:
+    """The version of `game`'s table as stored now (what every phone there shows next)."""
+    game.table.refresh_from_db()
+    return game.table.version
+
+
 def wait_change(page, before: int, timeout=5000):
     """Until the screen shows a newer version than `before`."""
     wait_version(page, before + 1, timeout=timeout)

@@ -8,17 +8,12 @@ tap their playable cards until a trick is complete. Every phone's screen follows
 from __future__ import annotations
 
 import pytest
-from phones import dealt_table, wait_version
+from phones import dealt_table, table_version, wait_version
 
 from tournament import gamestate, services
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
-
-
-def table_version(game) -> int:
-    game.table.refresh_from_db()
-    return game.table.version
 
 
 def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, artifacts):

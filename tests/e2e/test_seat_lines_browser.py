@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from phones import MOVE, join, touch_phone, version, wait_change, wait_version
+from phones import MOVE, join, table_version, touch_phone, version, wait_change, wait_version
 
 from tournament import gamestate, services
 from tournament.models import Game, GameState, Player
@@ -28,11 +28,6 @@ LINES = """() => Array.from(document.querySelectorAll("#screen .seats > li"), (l
 })"""
 WIDTH = "() => [window.innerWidth, document.documentElement.scrollWidth]"
 LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Cai"]
-
-
-def table_version(game) -> int:
-    game.table.refresh_from_db()
-    return game.table.version
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
