@@ -372,6 +372,40 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
             in seat_screen(leader).replace("&#x27;", "'").replace("&#39;", "'"))  # fmt: skip
 
 
+def test_a_game_the_round_cut_short_says_so_between_rounds():
+    """The round's end cuts the game in progress; it counts with the tricks taken so
+    far (RULES). The phone's last-game line says it was cut short, or with no trick
+    yet "no winner" would read as a finished game nobody won."""
+    from tournament.models import Round
+
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    finish_trick(game, winner_seat=2)
+    services.round_end_now(round_id=rnd.pk)
+    winner = game.players[2]
+    assert fresh(game).winners == [winner]
+    line = f'Last game<span class="visually-hidden"> (game 1)</span>, cut short: won by {names[winner]}.'
+    assert line in seat_screen(game.players[0])
+    assert "cut short: won by" in seat_screen(winner)
+
+    # Next round, cut before any trick: nobody had won yet.
+    services.movement_apply(round_id=rnd.pk)
+    services.round_start(workshop_id=w.pk)
+    nxt = Round.objects.filter(workshop=w).order_by("-number").first()
+    services.round_end_now(round_id=nxt.pk)
+    html = seat_screen(game.players[0])
+    assert ", cut short: no winner yet when it stopped." in html, html
+    # A game played to its end says neither.
+    services.movement_apply(round_id=nxt.pk)
+    services.round_start(workshop_id=w.pk)
+    game = game_at(t1)
+    while fresh(game).state != "over":
+        finish_trick(game, winner_seat=0)
+    html = seat_screen(game.players[1])
+    assert "cut short" not in html and f"</span>: won by {names[game.players[0]]}." in html
+
+
 def test_a_paused_round_is_a_line_the_phone_announces():
     w, rnd, (t1,) = scored(4, 1)
     me = game_at(t1).players[0]
