@@ -396,9 +396,11 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
                 "turn": v["to_act"] == s,
                 "claimed": v["claimed"][s],
                 "claim": v["claims"][s] if v["claims"] else None,
-                "claim_name": names.get(game.players[v["claims"][s]])
-                if v["claims"] and v["claims"][s] is not None
-                else None,
+                "claim_name": None
+                if not v["claims"] or v["claims"][s] is None
+                else "you"
+                if v["claims"][s] == seat
+                else names.get(game.players[v["claims"][s]]),
             }
         )
     my_claim = game.players[v["my_claim"]] if v["my_claim"] is not None else None
@@ -409,6 +411,8 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
                 "seat": s,
                 "id": game.players[s],
                 "name": seats[s]["name"],
+                # Under a card and in its label: the phone's own card is "you".
+                "by": "you" if s == seat else seats[s]["name"],
                 "card": c,
                 "me": s == seat,
                 "my_claim": game.players[s] == my_claim,
@@ -437,14 +441,17 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
         else None,
         "my_claim": my_claim,
         "my_claim_name": names.get(my_claim),
+        "my_claim_is_me": my_claim is not None and my_claim == game.players[seat],
         "suggested_name": names.get(game.players[v["suggested_claim"]])
         if v["suggested_claim"] is not None
         else None,
+        "suggested_is_me": v["suggested_claim"] == seat,
         "dispute": v["dispute"],
         "claim_seconds": deadline,
         "last_trick": {
             "cards": with_names(last["cards"]),
             "winner": seats[last["winner"]]["name"],
+            "winner_is_me": last["winner"] == seat,
             # Not agreed: the time limit decided (the most claims, or the sheet).
             "timed_out": last["resolution"] == "timeout",
         }

@@ -298,8 +298,18 @@ class AllFives(GameKind):
         return {**all_fives.spectator_view(state), "names": list(names)}
 
 
-def _named_cards(cards, names) -> list[dict]:
-    return [{"seat": s, "name": names[s], "card": c} for s, c in cards]
+def _named_cards(cards, names, me: int) -> list[dict]:
+    """Cards with who played them; under a card and in its label the phone's own is "you"."""
+    return [
+        {
+            "seat": s,
+            "name": names[s],
+            "by": "you" if s == me else names[s],
+            "card": c,
+            "me": s == me,
+        }
+        for s, c in cards
+    ]
 
 
 def screen_context(v: dict, names: Sequence[str]) -> dict:
@@ -330,7 +340,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         t = v["tricks"][-1]
         last_trick = {
             "number": len(v["tricks"]),
-            "cards": _named_cards(t["cards"], names),
+            "cards": _named_cards(t["cards"], names, seat),
             "winner": names[t["winner"]],
             "winner_is_me": t["winner"] == seat,
         }
@@ -398,7 +408,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             if a["type"] == "call_revoke"
         ],
         "hand": [{"card": c, "legal": c in legal, "trump": c[-1] == trump} for c in v["hand"]],
-        "current": _named_cards(v["current"], names),
+        "current": _named_cards(v["current"], names, seat),
         "last_trick": last_trick,
         "tricks_done": len(v["tricks"]),
         "calls": calls,

@@ -325,7 +325,8 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         last_trick = {
             "number": len(v["tricks"]),
             "winner": names[t["winner"]],
-            "cards": [{"card": c, "name": names[s]} for s, c in t["cards"]],
+            "winner_is_me": t["winner"] == me,
+            "cards": [{"card": c, "name": names[s], "me": s == me} for s, c in t["cards"]],
         }
     trump = v["trump"]
     totals = v["totals"]
@@ -354,7 +355,11 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         "foreheads": foreheads,
         "can_play_blind": v["can_play_blind"],
         "blind_move": json.dumps({"type": "play_blind"}),
-        "current": [{"card": c, "name": names[s], "me": s == me} for s, c in v["current"]],
+        # Under a card and in its label the phone's own is "you".
+        "current": [
+            {"card": c, "name": names[s], "by": "you" if s == me else names[s], "me": s == me}
+            for s, c in v["current"]
+        ],
         "last_trick": last_trick,
         "names": list(names),
         "sheet_rows": _sheet_rows(v, names),

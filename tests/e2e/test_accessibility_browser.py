@@ -157,7 +157,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         before = version(page)
         page.locator(".trick .card").nth(i % 2).click()
         wait_change(page, before)
-        wait_announced(page, "You said:")  # the claimer hears their own claim
+        wait_announced(page, "You said")  # the claimer hears their own claim
     wait_announced(seats[0], "Claims differ")
     assert "✋" not in announced(seats[0])  # not "raised hand"
     # A gesture is seen as its emoji and heard as words in the table's reactions log.
@@ -185,14 +185,14 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         assert_accessible(fac, where)
 
     # The two who claimed the second card give in: the first card takes the trick,
-    # and each phone hears who took it.
-    first = seats[1].locator(".trick .card").nth(0)
-    taker = first.locator(".by").inner_text()
+    # and each phone hears who took it (its player's own card is "you").
+    takers = [page.locator(".trick .card").nth(0).locator(".by").inner_text() for page in seats]
+    assert takers.count("you") == 1 and len(set(takers)) == 2, takers
     for page in (seats[1], seats[3]):
         before = version(page)
         page.locator(".trick .card").nth(0).click()
         wait_change(page, before)
-    for page in seats:
+    for page, taker in zip(seats, takers, strict=True):
         wait_announced(page, f"Trick 1 won by {taker}")
     assert_accessible(seats[1], "phone, after a trick")
 

@@ -70,9 +70,10 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
             wait_version(other, target)
         game.refresh_from_db()
         if len(gamestate.load_state(game).tricks) == 0:
-            # The card is on every phone's table, named with its player.
-            for other in pages.values():
-                assert f"played by {name}" in other.locator(".trick").inner_html()
+            # The card is on every phone's table, named with its player ("you" on its own).
+            for other_name, other in pages.items():
+                by = "you" if other is page else name
+                assert f'played by {by}"' in other.locator(".trick").inner_html(), other_name
             if state.current:
                 pages[name].screenshot(path=str(artifacts / "all_fives_trick.png"), full_page=True)
         assert played not in page.locator(".hand").inner_html()

@@ -174,9 +174,9 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         page.click(".su-play-blind")
         wait_seq(game, before)
         if seat == first:
-            # Once played, the card is on the table for its owner too.
+            # Once played, the card is on the table for its owner too (as "you").
             page.wait_for_selector(
-                f'.trick .card[aria-label="{card_name(own)} played by {names[seat]}"]', timeout=5000
+                f'.trick .card[aria-label="{card_name(own)} played by you"]', timeout=5000
             )
     state = state_of(game)
     assert state.deal_no == su.BLIND_DEAL + 1 and len(state.history) == su.BLIND_DEAL + 1

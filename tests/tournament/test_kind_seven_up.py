@@ -406,7 +406,10 @@ def test_playing_marks_legal_cards_only_for_the_seat_to_play():
         assert (f'{{"type": "play", "card": "{card}"}}' in moves) == (card in legal)
     led_seat, led_card = state.current[0]
     for s, page in enumerate(pages):
-        assert f"{card_name(led_card)} played by" in page
+        # The phone's own card is "you" (heard as "played by you"), the others' named.
+        by = "you" if s == led_seat else Player.objects.get(pk=game.players[led_seat]).name
+        assert f'{card_name(led_card)} played by {by}">' in page
+        assert '<span class="by">you</span>' in page if s == led_seat else "by\">you<" not in page
         assert ("Your turn to play" in page) == (s == seat)
         if s != seat:
             assert 'data-action="act"' not in page
@@ -448,7 +451,13 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     own = state.hands[seat][0]
     act(game, seat, {"type": "play_blind"})
     # Once played the card is on the table for everyone, its owner included.
-    assert f"{card_name(own)} played by" in html_for(game.players[seat])
+    assert f"{card_name(own)} played by you" in html_for(game.players[seat])
+    name = Player.objects.get(pk=game.players[seat]).name
+    assert all(
+        f"{card_name(own)} played by {name}" in html_for(pid)
+        for pid in game.players
+        if pid != game.players[seat]
+    )
     for _ in range(2):
         act(game, state_of(game).to_act, {"type": "play_blind"})
     state = state_of(game)
@@ -536,6 +545,7 @@ def test_a_finished_trick_is_a_line_the_phone_announces_with_its_number():
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
     for n in (1, 2):
         state = play_until(game, lambda s, n=n: len(s.tricks) == n and not s.current)
-        taker = names[game.players[state.tricks[-1].winner]]
+        winner = game.players[state.tricks[-1].winner]
         for pid in game.players:
+            taker = "you" if pid == winner else names[winner]
             assert f"<summary data-announce>Trick {n} taken by {taker}</summary>" in html_for(pid)

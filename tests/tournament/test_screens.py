@@ -328,12 +328,14 @@ def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_
     game = game_at(t1)
     state = play_until_claim(game)
     names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
-    me = game.players[0]
-    suggested = game.players[five_tricks.view(state, 0)["suggested_claim"]]
-    other = next(pid for pid in game.players if pid != suggested)
+    # A seat whose own sheet names another player's card.
+    seat = next(s for s in range(4) if five_tricks.view(state, s)["suggested_claim"] != s)
+    me = game.players[seat]
+    suggested = game.players[five_tricks.view(state, seat)["suggested_claim"]]
+    other = next(pid for pid in game.players if pid not in (suggested, me))
 
     button = f'class="primary" data-action="claim" data-winner="{suggested}"'
-    assert button in seat_screen(me) and "You said:" not in seat_screen(me)
+    assert button in seat_screen(me) and "You said" not in seat_screen(me)
     services.game_claim(player_id=me, winner_player_id=other)
     # Her own claim is said in words, not only by her seat's mark; the button still
     # offers her own sheet's winner.
@@ -342,6 +344,41 @@ def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_
     services.game_claim(player_id=me, winner_player_id=suggested)
     html = seat_screen(me)
     assert f"You said: {names[suggested]} won." in html and button not in html
+
+
+def test_a_phone_calls_its_own_player_you_in_the_claim_step():
+    """A screen reader read the phone's own card as "played by <own name>", and the
+    suggestion said "<own name> won" to that very player."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    state = play_until_claim(game)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    top = five_tricks.view(state, 0)["suggested_claim"]
+    assert five_tricks.view(state, top)["suggested_claim"] == top  # one sheet at the table
+    winner = game.players[top]
+    loser = next(pid for pid in game.players if pid != winner)
+
+    html = seat_screen(winner)
+    assert '<span aria-hidden="true">✓ </span>I won' in html
+    assert "played by you: claim it won" in html and f"played by {names[winner]}" not in html
+    assert '<span class="by">you</span>' in html and f'<span class="by">{names[loser]}</span>' in html
+    html = seat_screen(loser)
+    assert f'<span aria-hidden="true">✓ </span>{names[winner]} won' in html
+    assert f"played by {names[winner]}: claim it won" in html
+    services.game_claim(player_id=winner, winner_player_id=winner)
+    assert "You said you won." in seat_screen(winner)
+    # Claims that differ: each seat's line says whom it named, the phone's player as "you".
+    services.game_claim(player_id=loser, winner_player_id=loser)
+    for pid in game.players:
+        if pid not in (winner, loser):
+            services.game_claim(player_id=pid, winner_player_id=winner)
+    assert Dispute.objects.filter(game=game, resolved_at__isnull=True).exists()
+    badge = '<span class="badge claim-badge">'
+    html = seat_screen(winner)
+    assert html.count(badge) == 4 and html.count(" you</span>") == 3, html
+    assert f" {names[loser]}</span>" in html
+    html = seat_screen(loser)
+    assert html.count(" you</span>") == 1 and html.count(f" {names[winner]}</span>") == 3
 
 
 def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
@@ -484,4 +521,5 @@ def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
     dispute = Dispute.objects.get(game=game)
     timers.tick(now=dispute.deadline + timedelta(seconds=1))
     for pid in game.players:
-        assert re.search(r"Trick \d won by P\d\d \(time ran out: not agreed\)", seat_screen(pid))
+        line = r"Trick \d won by (P\d\d|you) \(time ran out: not agreed\)"
+        assert re.search(line, seat_screen(pid))
