@@ -30,9 +30,8 @@ WIDTH = "() => [window.innerWidth, document.documentElement.scrollWidth]"
 LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Cai"]
 
 
-@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
-@pytest.mark.parametrize("key", ["five_tricks", "seven_up", "all_fives"])
-def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, size):
+def long_named_table(browser, live_server_url, key, size):
+    """Ana's phone of `size` at a table of `key` with bots of long names, in round 1."""
     seats = 3 if key == "all_fives" else 4
     w = services.workshop_create(
         name="Seat lines", game=key, table_count=1, seats_per_table=seats, seed=3, bots_enabled=True
@@ -48,6 +47,36 @@ def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, siz
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)
     game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
     ana = game.players.index(Player.objects.get(workshop=w, name="Ana").pk)
+    return page, game, ana
+
+
+def next_move(page, game, ana, key, rng) -> None:
+    """Ana's move as her sheet's bot would make it, tapped; else the bots' next move.
+    Returns once the phone shows the table's new version."""
+    game.refresh_from_db()
+    kind = gamestate.kind_of(game)
+    state = gamestate.load_state(game)
+    before = version(page)
+    mine = kind.bot_action(state, ana, rng)
+    if mine is not None and key == "five_tricks":  # what Ana's sheet says, tapped
+        if mine["type"] == "play":
+            page.locator(f'#screen [data-action=play][data-card="{mine["card"]}"]').click()
+        else:
+            winner = game.players[mine["winner"]]
+            page.locator(f'#screen [data-action=claim][data-winner="{winner}"]').first.click()
+    elif mine is not None:
+        page.locator(MOVE).first.click()
+    else:  # the bots, in seat order, until one has a move
+        bots = [s for s in range(len(game.players)) if s != ana]
+        assert any(services.game_bot_act(player_id=game.players[s], rng=rng) for s in bots)
+    wait_change(page, before)
+    wait_version(page, table_version(game))
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+@pytest.mark.parametrize("key", ["five_tricks", "seven_up", "all_fives"])
+def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, size):
+    page, game, ana = long_named_table(browser, live_server_url, key, size)
     rng = random.Random(5)
     heights: dict[tuple, set] = {}  # (seat, what its line shows) → heights seen
     for _ in range(24):
@@ -56,29 +85,55 @@ def test_a_seat_line_is_as_tall_whoever_plays(live_server_url, browser, key, siz
         assert page.evaluate(WIDTH) == [size[0], size[0]]
         for i, line in enumerate(page.evaluate(LINES)):
             heights.setdefault((i, line["text"]), set()).add((line["turn"], line["height"]))
-        game.refresh_from_db()
-        kind = gamestate.kind_of(game)
-        state = gamestate.load_state(game)
-        before = version(page)
-        mine = kind.bot_action(state, ana, rng)
-        if mine is not None and key == "five_tricks":  # what Ana's sheet says, tapped
-            if mine["type"] == "play":
-                page.locator(f'#screen [data-action=play][data-card="{mine["card"]}"]').click()
-            else:
-                winner = game.players[mine["winner"]]
-                page.locator(f'#screen [data-action=claim][data-winner="{winner}"]').first.click()
-        elif mine is not None:
-            page.locator(MOVE).first.click()
-        else:  # the bots, in seat order, until one has a move
-            bots = [s for s in range(len(game.players)) if s != ana]
-            assert any(services.game_bot_act(player_id=game.players[s], rng=rng) for s in bots)
-        wait_change(page, before)
-        wait_version(page, table_version(game))
+        next_move(page, game, ana, key, rng)
     # The same line (seat and text) is as tall whether it is that seat's turn or not...
     assert all(len({h for _, h in seen}) == 1 for seen in heights.values()), heights
     # ...and that was seen: at least two seats had the turn and not, showing the same.
     both = {i for (i, _), seen in heights.items() if {t for t, _ in seen} == {True, False}}
     assert len(both) >= 2, heights
+    page.context.close()
+
+
+CALLS = """() => Array.from(document.querySelectorAll("#screen .af-revoke button"), (b) => ({
+  label: b.getAttribute("aria-label"),
+  overflow: b.scrollWidth - b.clientWidth,
+  right: Math.round(b.getBoundingClientRect().right),
+  height: Math.round(b.getBoundingClientRect().height),
+  row: parseFloat(getComputedStyle(b.parentElement).minHeight),
+}))"""
+# Where the hand is on the page (a tap on a card can scroll the page to it).
+HAND = """() => Math.round(
+  document.querySelector("#screen .hand .cards").getBoundingClientRect().top + window.scrollY
+)"""
+
+
+@pytest.mark.parametrize("size", [(640, 360), (360, 640)], ids=["640x360", "360x640"])
+def test_all_fives_with_long_names_keeps_the_hand_where_it_was(live_server_url, browser, size):
+    """All Fives with long names moved the hand down mid-hand, and back: "Call
+    revoke: Bartholomew Okonkwo-Fitzgerald" wrapped to four lines in its button (off
+    the screen sideways at 640x360); "<name> is playing" and "Trick 1 won by
+    <name>" wrapped at that player's turn or trick (the won line, unwrapped, then
+    widened the page); a seat's line wrapped when its first points in tricks came.
+    Each is one line now, a long name cut short (a button's label, or a screen
+    reader, says it whole): through two calls and 12 moves in play the hand stays
+    where it was."""
+    page, game, ana = long_named_table(browser, live_server_url, "all_fives", size)
+    rng = random.Random(5)
+    seen, tops, in_play = set(), set(), 0
+    for _ in range(24):
+        assert page.evaluate(WIDTH) == [size[0], size[0]]
+        if page.locator("#screen .af .trick:not(.af-settling)").count():  # in play
+            tops.add(page.evaluate(HAND))
+            in_play += 1
+        for call in page.evaluate(CALLS):
+            assert call["overflow"] <= 0 and call["right"] <= size[0], call
+            # As tall as the calls' row kept for them: a call on "Cai" is.
+            assert call["height"] <= round(call["row"]), call
+            seen.add(call["label"])
+        next_move(page, game, ana, "all_fives", rng)
+    # Both bots' long names were called on (the whole name in each label).
+    assert seen == {f"Call revoke on {n}'s card in the last trick" for n in LONG[:2]}, seen
+    assert len(tops) == 1 and max(tops) < size[1] and in_play >= 12, (tops, in_play)
     page.context.close()
 
 
