@@ -81,18 +81,20 @@ def play_until(game, until):
 OTHERS = ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
-def one_phone_at_a_round(browser, live_server_url, *, seats, size, player="Ana", **workshop):
+def one_phone_at_a_round(
+    browser, live_server_url, *, seats, size, player="Ana", others=OTHERS, **workshop
+):
     """A phone of `size` joins a new one-table workshop (`workshop`: more of
     workshop_create's arguments) as `player`; the table's other `seats - 1` players
-    join through the services (no phone), and the first round starts. Returns the
-    page (once its hand is dealt), the workshop and the game."""
+    (named from `others`) join through the services (no phone), and the first round
+    starts. Returns the page (once its hand is dealt), the workshop and the game."""
     from tournament import services
     from tournament.models import Game, GameState
 
     w = services.workshop_create(table_count=1, seats_per_table=seats, seed=3, **workshop)
     page = touch_phone(browser, size)
     join(page, live_server_url, w.code, player)
-    for other in OTHERS[: seats - 1]:
+    for other in others[: seats - 1]:
         services.player_join(code=w.code, name=other)
     first_round(w.pk)
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=8000)

@@ -8,6 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from phones import (
     OTHER_GAMES,
+    OTHERS,
     assert_in_view,
     first_moves,
     first_round,
@@ -75,13 +76,25 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
     sideways.context.close()
 
 
+# Names cut short under every card on the table: at 640x360 five such cards wrapped
+# four and one, the fifth card to claim below the screen's edge.
+LONG = ["Bartholomew Okonkwo", "Anastasia Papadopoulou", "Maximilian Weber", "Christopher Lee"]
+
+
 @pytest.mark.parametrize(
-    ("seats", "size"),
-    [(5, LANDSCAPE), (5, SMALL), (5, SE), (5, TINY), (8, LANDSCAPE)],
-    ids=["5-844", "5-800", "5-667", "5-640", "8-844"],
+    ("seats", "size", "others"),
+    [
+        (5, LANDSCAPE, OTHERS),
+        (5, SMALL, OTHERS),
+        (5, SE, OTHERS),
+        (5, TINY, OTHERS),
+        (5, TINY, LONG),
+        (8, LANDSCAPE, OTHERS),
+    ],
+    ids=["5-844", "5-800", "5-667", "5-640", "5-640-long-names", "8-844"],
 )
 def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
-    live_server_url, browser, seats, size
+    live_server_url, browser, seats, size, others
 ):
     """A table of five (the default) or eight: the seats are lines (two columns from
     six), so the left column never pushes the hand, the claim or the gestures down.
@@ -89,7 +102,7 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     hand and (in a dispute) every gesture and the pad's switch are in view, and the
     cards to tap are at least 44 px."""
     page, w, game = one_phone_at_a_round(
-        browser, live_server_url, name="Full table", seats=seats, size=size
+        browser, live_server_url, name="Full table", seats=seats, size=size, others=others
     )
 
     def check(moment, parts, tappable):
