@@ -148,15 +148,16 @@ def assert_in_view(page, parts, label, *, controls=False):
     ), label
 
 
-def other_game_at_a_round(browser, live_server_url, game, size, name):
-    """A one-table workshop of `game` (`name`) with a phone of `size` per seat, at its
-    first round once every hand is dealt. Returns the pages and the workshop."""
+def other_game_at_a_round(browser, live_server_url, game, size, name, others=OTHERS):
+    """A one-table workshop of `game` (`name`) with a phone of `size` per seat (Ana's,
+    then `others`), at its first round once every hand is dealt. Returns the pages
+    and the workshop."""
     from tournament import services
 
     seats = OTHER_GAMES[game][0]
     w = services.workshop_create(name=name, game=game, table_count=1, seats_per_table=seats, seed=3)
     pages = []
-    for player in ["Ana", *OTHERS][:seats]:
+    for player in ["Ana", *others][:seats]:
         pages.append(touch_phone(browser, size))
         join(pages[-1], live_server_url, w.code, player)
     first_round(w.pk)

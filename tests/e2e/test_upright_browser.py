@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from phones import (
     OTHER_GAMES,
+    OTHERS,
     assert_in_view,
     first_moves,
     not_in_view,
@@ -95,9 +96,40 @@ def test_the_other_games_upright_show_the_seat_on_turn_its_moves_and_hand(
     turns): a seat with a move sees the table, whose turn, every control (44 px or
     more) and its whole hand, one row of up to seven cards, with nothing wider than
     the phone."""
+    upright_turns(live_server_url, browser, game, size, OTHERS)
+
+
+LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Maximilian Weber"]
+# Each name on the table (seat lines, 3 Tricks' sides) in px: its height, and its
+# font's size.
+NAMES = """() => Array.from(
+  document.querySelectorAll("#screen :is(.seat > .name, .tt-name)"),
+  (e) => [e.textContent.trim(), e.getBoundingClientRect().height,
+          parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+@pytest.mark.parametrize("game", list(OTHER_GAMES))
+def test_the_other_games_upright_with_long_names(live_server_url, browser, game):
+    """As above at 360x640 with names of up to 30 characters: a name is one line, cut
+    short (3 Tricks' side headers took two lines each and its moves went to the
+    screen's edge)."""
+
+    def one_line(page):
+        names = page.evaluate(NAMES)
+        assert names and all(h < 1.8 * size for _, h, size in names), names
+
+    upright_turns(live_server_url, browser, game, (360, 640), LONG, one_line)
+
+
+def upright_turns(live_server_url, browser, game, size, others, check=None):
     parts = OTHER_GAMES[game][1]
     pages, w = other_game_at_a_round(
-        browser, live_server_url, game, {"width": size[0], "height": size[1]}, f"Upright {game}"
+        browser,
+        live_server_url,
+        game,
+        {"width": size[0], "height": size[1]},
+        f"Upright {game}",
+        others,
     )
     for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
         for page in on_turn:
@@ -108,5 +140,7 @@ def test_the_other_games_upright_show_the_seat_on_turn_its_moves_and_hand(
             }
             assert len(rows) == 1, (game, step, rows)
             assert_in_view(page, present, (game, step), controls=True)
+            if check is not None:
+                check(page)
     for page in pages:
         page.context.close()
