@@ -33,14 +33,30 @@ SMALL_PHONES = pytest.mark.parametrize(
 )
 
 
-@SMALL_PHONES
-def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(live_server_url, browser, size):
+# Names a phone cuts short: seat lines, claim badges, 3 Tricks' sides.
+LONG = [
+    "Bartholomew Okonkwo-Fitzgerald",
+    "Anastasia Papadopoulou",
+    "Maximilian Weber",
+    "Christopher Lee-Montgomery",
+]
+
+
+@pytest.mark.parametrize(
+    ("size", "others"),
+    [((375, 667), OTHERS), ((360, 740), OTHERS), ((360, 640), OTHERS), ((360, 640), LONG)],
+    ids=["375x667", "360x740", "360x640", "360x640-long-names"],
+)
+def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(
+    live_server_url, browser, size, others
+):
     page, w, game = one_phone_at_a_round(
         browser,
         live_server_url,
         name="Upright",
         seats=5,
         size={"width": size[0], "height": size[1]},
+        others=others,
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
     # The others play (through the services) until it is Ana's turn.
@@ -99,7 +115,6 @@ def test_the_other_games_upright_show_the_seat_on_turn_its_moves_and_hand(
     upright_turns(live_server_url, browser, game, size, OTHERS)
 
 
-LONG = ["Bartholomew Okonkwo-Fitzgerald", "Anastasia Papadopoulou", "Maximilian Weber"]
 # Each name on the table (seat lines, 3 Tricks' sides) in px: its height, and its
 # font's size.
 NAMES = """() => Array.from(
