@@ -464,7 +464,18 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     assert state.deal_no == su.BLIND_DEAL + 1 and len(state.history) == su.BLIND_DEAL + 1
     assert gamestate.replay_log(fresh(game)) == state
     html = html_for(game.players[0])
-    assert '<abbr title="blind deal">b</abbr>' in html
+    # The blind deal's row is "1 b" to the eye, "1, blind deal" to a screen reader.
+    assert (
+        '<abbr title="blind deal" aria-hidden="true">b</abbr>'
+        '<span class="visually-hidden">, blind deal</span>'
+    ) in html
+    # Each player's four columns are a column group under their name (scope=colgroup
+    # needs one), and the abbreviated headers are heard in words.
+    assert html.count('<colgroup span="4"></colgroup>') == len(game.players)
+    assert html.index('<colgroup span="2"></colgroup>') < html.index("<colgroup span=\"4\">")
+    assert html.count('scope="colgroup" colspan="4"') == len(game.players)
+    for words in ("tricks taken", "made or missed", "points"):
+        assert html.count(f'<span class="visually-hidden">{words}</span></th>') == len(game.players)
     said = ('<span class="visually-hidden">made</span>', '<span class="visually-hidden">missed</span>')
     assert html.count(said[0]) + html.count(said[1]) == 3 * 8  # ✓ and ✗ in words
 
