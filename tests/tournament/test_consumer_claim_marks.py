@@ -107,7 +107,9 @@ async def test_other_seats_get_the_mark_and_it_makes_the_rendered_screen():
     assert ack["v"] == v0 + 1
     own = await receive_type(comms[0], "view", "claimed")
     assert own["t"] == "view" and own["v"] == v0 + 1  # the claimer's own screen changed
-    assert "You said:" in own["html"]
+    # Her claim in words (her own card's winning is "you").
+    winner = int(CLAIM.search(screens[0]["html"]).group(1))
+    assert ("You said you won." if winner == seats[0].pk else "You said: ") in own["html"]
     for seat in (1, 2, 3):
         mark = await receive_type(comms[seat], "view", "claimed")
         assert mark == {"t": "claimed", "v": v0 + 1, "from": v0, "seat": 0}
@@ -174,7 +176,8 @@ async def test_a_socket_that_missed_a_version_gets_the_screen_not_the_mark(monke
         assert got["html"].count("claimed-badge") == 2
     # Seat 2 (its own claim unseen, seat 0's new) gets the screen too.
     got = await receive_type(comms[2], "view", "claimed")
-    assert got["t"] == "view" and "You said:" in got["html"]
+    said = "You said you won." if winner == seats[2].pk else "You said: "
+    assert got["t"] == "view" and said in got["html"]
     for comm in comms:
         await comm.disconnect()
 
