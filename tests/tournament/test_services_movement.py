@@ -21,6 +21,8 @@ from tournament_helpers import (
 from tournament import services
 from tournament.errors import InvalidInput, NotFound, WrongPhase
 from tournament.models import Movement, Phase, Player, RoundState
+from tournament.services.common import sizes_after
+from tournament.services.workshops import _planned_change
 
 pytestmark = pytest.mark.django_db
 
@@ -340,12 +342,25 @@ def test_a_late_joiner_between_rounds_sits_where_the_plan_leaves_most_room(ended
     two = [p.pk for p in seated(t2)][:2]
     services.movement_edit(round_id=rnd.pk, moves=[{"player": pk, "to": 1} for pk in two])
     plan = fresh(rnd).movement_preview
+    # What the join counts on: each table's change by the plan, not its size after it.
+    assert +_planned_change(fresh(w)) == {1: 2} and -_planned_change(fresh(w)) == {2: 2}
     late = services.player_join(workshop_id=w.pk, name="Late")
     assert fresh(late).table_id == t2.pk
     assert fresh(rnd).movement_preview == plan
     services.movement_apply(round_id=rnd.pk)
     assert (len(seated(t1)), len(seated(t2))) == (6, 3)
     assert_seats_compact(w)
+
+
+def test_sizes_after_a_plan_count_who_stays_who_moves_and_not_who_left():
+    seated = {10: 1, 11: 1, 12: 1, 20: 2, 21: 2}
+    moves = [
+        {"player": 10, "to": 2},  # moves
+        {"player": 20, "to": 2},  # "moves" where they sit
+        {"player": 99, "to": 1},  # left since the plan: lapses
+    ]
+    assert sizes_after(seated, moves) == {1: 2, 2: 3}
+    assert sizes_after(seated, []) == {1: 3, 2: 2}
 
 
 def test_movement_refused_once_the_debrief_has_begun(ended):

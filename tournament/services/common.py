@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import connection
 from django.utils import timezone
 
@@ -120,6 +122,23 @@ def check_version(table: Table, expected: int | None) -> None:
         raise StaleAction("That view is from the future: please reload.")
     if expected < table.barrier:
         raise StaleAction("The table has moved on since you acted; here is the current state.")
+
+
+def seated_tables(workshop: Workshop) -> dict[int, int]:
+    """{player id: table number} for everyone seated in `workshop`."""
+    return dict(
+        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
+            "pk", "table__number"
+        )
+    )
+
+
+def sizes_after(seated: dict[int, int], moves) -> Counter:
+    """How many players each table (by number) seats once `moves` ([{"player": id,
+    "to": number}]) are made from `seated` ({player id: table number}). A move for
+    someone no longer seated (they left since the plan) lapses."""
+    target = {m["player"]: m["to"] for m in moves}
+    return Counter(target.get(pid, number) for pid, number in seated.items())
 
 
 def refuse_overfull(kind, sizes: dict[int, int], then: str = "") -> None:

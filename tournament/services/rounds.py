@@ -7,7 +7,7 @@ the same deadline, one finalises and the others find it finished.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import timedelta
 
 from django.db import transaction
@@ -37,6 +37,8 @@ from tournament.services.common import (
     now,
     refuse_overfull,
     require_phase,
+    seated_tables,
+    sizes_after,
 )
 from tournament.services.play import game_start
 from tournament.services.workshops import seat_unseated
@@ -376,15 +378,7 @@ def movement_edit(*, round_id: int, moves: list[dict]) -> dict:
         raise WrongPhase("That movement has already been applied.")
     clean = _clean_moves(workshop, moves)
     # Once applied a movement cannot be undone: refuse now a table the engine cannot deal to.
-    sizes = Counter(
-        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
-            "table__number", flat=True
-        )
-    )
-    for m in clean:
-        sizes[m["from"]] -= 1
-        sizes[m["to"]] += 1
-    refuse_overfull(kinds.get(workshop.game), sizes)
+    refuse_overfull(kinds.get(workshop.game), sizes_after(seated_tables(workshop), clean))
     computed = {(m["player"], m["to"]) for m in rnd.movement_preview.get("computed", [])}
     for m in clean:
         m["edited"] = (m["player"], m["to"]) not in computed
@@ -435,7 +429,7 @@ def movement_apply(*, round_id: int) -> list[Movement]:
     # nothing could move them (the next round would refuse to start).
     refuse_overfull(
         kinds.get(workshop.game),
-        Counter(target.get(p.pk, p.table.number) for p in seated),
+        sizes_after({p.pk: p.table.number for p in seated}, moves),
         then=" Change the plan before applying it.",
     )
     stay = [p for p in seated if p.pk not in target]

@@ -36,7 +36,9 @@ from tournament.services.common import (
     refuse_overfull,
     require_phase,
     running_round,
+    seated_tables,
     share_workshop,
+    sizes_after,
 )
 from tournament.sheet_assignment import AssignmentError, auto_assign, check_assignment
 
@@ -321,15 +323,9 @@ def _planned_change(workshop: Workshop) -> Counter:
         or rnd.movement_applied_at is not None
     ):
         return change
-    seated = dict(
-        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
-            "pk", "table__number"
-        )
-    )
-    for m in (rnd.movement_preview or {}).get("moves", []):
-        if seated.get(m["player"]) not in (None, m["to"]):
-            change[seated[m["player"]]] -= 1
-            change[m["to"]] += 1
+    seated = seated_tables(workshop)
+    change = sizes_after(seated, (rnd.movement_preview or {}).get("moves", []))
+    change.subtract(seated.values())
     return change
 
 
