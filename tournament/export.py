@@ -138,6 +138,8 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             "state": g.state,
             "started_at": iso(g.started_at),
             "finished_at": iso(g.finished_at),
+            # What cut a game short ("round_end" | "player_left"); None unless cut.
+            "cut_by": g.cut_by or None,
             "table_rules": g.table_rules,
             "seat_rules": g.seat_rules,
             "tricks_won": list(g.tricks_won),

@@ -209,7 +209,14 @@ class Round(models.Model):
 class GameState(models.TextChoices):
     PLAYING = "playing", "Playing"
     OVER = "over", "Over"
-    CUT = "cut", "Cut short by the end of the round"
+    CUT = "cut", "Cut short"
+
+
+class CutBy(models.TextChoices):
+    """What cut a game short (GameState.CUT)."""
+
+    ROUND_END = "round_end", "The end of the round"
+    PLAYER_LEFT = "player_left", "A player left the table"
 
 
 class Game(models.Model):
@@ -236,6 +243,8 @@ class Game(models.Model):
     winners = models.JSONField(default=list, blank=True, help_text="Player ids credited a game won")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set when the game is cut short (state "cut"), else blank.
+    cut_by = models.CharField(max_length=12, choices=CutBy.choices, blank=True)
 
     class Meta:
         ordering = ["round__number", "table__number", "number"]

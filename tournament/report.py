@@ -59,6 +59,7 @@ DISPUTE_OUTCOMES = {
     "changed": "Settled when someone changed their claim",
     "timeout": "Time ran out: the most-claimed player won",
     "cut": "Cut short by the end of the round",
+    "left": "Cut short when a player left the table",
     "open": "Still open",
 }
 TRICK_OUTCOMES = {
@@ -67,6 +68,7 @@ TRICK_OUTCOMES = {
     "timeout": "Time ran out",
     "rules": "Decided by the table's sheet (referee)",
     "cut": "A dispute cut short by the end of the round (no trick awarded)",
+    "left": "A dispute cut short when a player left (no trick awarded)",
     "open": "A dispute still open",
 }
 ORIGINS = {
@@ -134,6 +136,21 @@ def _names_text(names: list[str]) -> str:
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def cut_by_leaving(game: dict) -> bool:
+    """A game cut short when a player left (leave policy "skip"), not by its round's
+    end; an export from before `cut_by` was recorded has none of these."""
+    return game.get("state") == "cut" and game.get("cut_by") == "player_left"
+
+
+def _cut_words(by_end: int, by_leaving: int) -> str:
+    """The end of "3 games at 2 tables…": how many were cut short, and by what."""
+    if by_leaving and by_end:
+        return f", {by_end} cut short by the end of the round and {by_leaving} when a player left."
+    if by_leaving:
+        return f", {by_leaving} cut short when a player left."
+    return f", {by_end} cut short by the end of the round." if by_end else "."
 
 
 def kind_of(doc: dict) -> kinds.GameKind:
@@ -502,6 +519,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     {
                         "number": g["number"],
                         "state": g["state"],
+                        "cut_by_leaving": cut_by_leaving(g),
                         "winners": [ix.name(p) for p in g["winners"]],
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
@@ -555,6 +573,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "games_played": len(games),
                     "games_completed": sum(1 for g in games if g["state"] == "over"),
                     "games_cut": sum(1 for g in games if g["state"] == "cut"),
+                    "games_cut_by_leaving": sum(1 for g in games if cut_by_leaving(g)),
                     "players": rows,
                     "tied": best == worst,
                     "top": [x["name"] for x in ranked if x["games_won"] == best],
@@ -612,6 +631,8 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
             verdicts = _verdicts_for(g, d["trick_index"], cards)
             resolution = d["resolution"] or "open"
             outcome = "changed" if resolution == "unanimous" else resolution
+            if outcome == "cut" and cut_by_leaving(g):
+                outcome = "left"
             winner = d["winner"]
             seats = list(range(len(g["players"])))
             locals_ = [s for s in seats if ix.home(g["players"][s]) == g["table"]]
@@ -749,9 +770,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         per_cell[(d["round"], d["table"])]["disputes"] += 1
         if d["outcome"] == "timeout":
             per_cell[(d["round"], d["table"])]["timeouts"] += 1
-        elif d["outcome"] in ("cut", "open"):
-            # A dispute the round's end cut short (or still open) awarded no trick:
-            # count its claim step.
+        elif d["outcome"] in ("cut", "left", "open"):
+            # A dispute cut short (or still open) awarded no trick: count its claim step.
             per_cell[(d["round"], d["table"])]["cut"] += 1
             outcomes[d["outcome"]] += 1
 
@@ -805,14 +825,14 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "trick_outcomes": [
             {"key": k, "label": TRICK_OUTCOMES[k], "count": outcomes.get(k, 0)}
             for k in TRICK_OUTCOMES
-            if outcomes.get(k, 0) or k not in ("rules", "cut", "open")
+            if outcomes.get(k, 0) or k not in ("rules", "cut", "left", "open")
         ],
         "disputes": disputes,
         "dispute_count": len(disputes),
         "dispute_outcomes": [
             {"key": k, "label": DISPUTE_OUTCOMES[k], "count": dispute_outcomes.get(k, 0)}
             for k in DISPUTE_OUTCOMES
-            if dispute_outcomes.get(k, 0) or k != "open"
+            if dispute_outcomes.get(k, 0) or k not in ("left", "open")
         ],
         "outcome_counts": {k: dispute_outcomes.get(k, 0) for k in DISPUTE_OUTCOMES},
         "duration": {
@@ -1118,10 +1138,11 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
             continue
         played = sum(t["games_played"] for t in rd["tables"])
         cut = sum(t["games_cut"] for t in rd["tables"])
+        left = sum(t["games_cut_by_leaving"] for t in rd["tables"])
         notice.append(
             f"{rd['label']}: {_plural(played, 'game')} at "
             f"{_plural(sum(1 for t in rd['tables'] if t['games_played']), 'table')}"
-            + (f", {cut} cut short by the end of the round." if cut else ".")
+            + _cut_words(cut - left, left)
         )
     g = cl["gestures"]
     feel = [f"{_plural(g['total'], 'gesture')} were made."]
@@ -1215,14 +1236,16 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         "players did when it went against their own sheet."
         if referee
         else f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed "
-        f"claim, {oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round."
+        f"claim, {oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round"
+        + (f", {oc['left']} when a player left." if oc.get("left") else ".")
     ]
     adapted = sum(p["adapted"] for p in players)
     held = sum(p["held"] for p in players)
     if adapted or held:
         # Holding a claim is not stubbornness when it is the claim that won: say which.
+        # Without a winner: cut short ("cut", "left") or still open.
         kept = Counter(
-            "open" if d["winner_seat"] is None else "won" if s["initial_won"] else "lost"
+            d["outcome"] if d["winner_seat"] is None else "won" if s["initial_won"] else "lost"
             for d in disputes
             for s in d["seats"]
             if not s["adapted"]
@@ -1230,7 +1253,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         why = [
             f"{kept['won']} the claim that won" if kept["won"] else "",
             f"{kept['lost']} outvoted when time ran out" if kept["lost"] else "",
-            f"{kept['open']} until the round ended" if kept["open"] else "",
+            f"{kept['cut']} until the round ended" if kept["cut"] else "",
+            f"{kept['left']} until a player left" if kept["left"] else "",
+            f"{kept['open']} in a dispute still open" if kept["open"] else "",
         ]
         why_text = f" ({'; '.join(w for w in why if w)})" if held else ""
         act.append(
@@ -1314,8 +1339,10 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
             "tricks": cl["tricks"],
             "clashes": cl["clash_count"],
             "disputes": cl["dispute_count"],
-            # Cut short by a round's end: no trick completed, so no clash counted for it.
-            "disputes_unfinished": cl["outcome_counts"].get("cut", 0),
+            # Cut short (a round's end, a player leaving): no trick completed, so no
+            # clash counted for it.
+            "disputes_unfinished": cl["outcome_counts"]["cut"] + cl["outcome_counts"]["left"],
+            "disputes_cut_by_leaving": cl["outcome_counts"]["left"],
             "gestures": cl["gestures"]["total"],
             "left": sum(1 for p in doc["players"] if p["has_left"]),
         },

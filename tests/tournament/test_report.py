@@ -85,7 +85,7 @@ def test_disputes_how_they_ended_how_long_and_whose_sheet_prevailed(scripted):
     w = scripted["winners"]
     g1, g2, h1 = (scripted["games"][k] for k in ("g1", "g2", "h1"))
     assert cl["dispute_count"] == 4 == scripted["db"]["disputes"]
-    assert cl["outcome_counts"] == {"changed": 2, "timeout": 1, "cut": 1, "open": 0}
+    assert cl["outcome_counts"] == {"changed": 2, "timeout": 1, "cut": 1, "left": 0, "open": 0}
     rows = {(d["game"], d["trick_index"]): d for d in cl["disputes"]}
     d1, d3, d5, d2 = rows[(g1.pk, 0)], rows[(g2.pk, 0)], rows[(g2.pk, 1)], rows[(h1.pk, 0)]
     assert [d["outcome"] for d in (d1, d3, d5, d2)] == ["changed", "changed", "cut", "timeout"]

@@ -15,9 +15,11 @@ from tournament_helpers import (
     HIGH,
     LOW,
     finish_trick,
+    fresh,
     game_at,
     make_workshop,
     open_dispute,
+    play_one,
     set_seat_sheets,
     tables_of,
     to_home,
@@ -193,7 +195,80 @@ def test_a_dispute_still_open_is_counted_as_open_not_as_cut(owner):
     r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
     outcomes = {o["key"]: o["count"] for o in r["clashes"]["trick_outcomes"]}
     assert outcomes.get("open") == 1 and "cut" not in outcomes
+    act = " ".join(next(q["data"] for q in r["guide"] if q["id"] == "act"))
+    assert "held their claim 4 times (4 in a dispute still open)." in act
     assert sum(c["cut"] for t in r["clashes"]["by_table_round"] for c in t["rounds"]) == 1
+
+
+def test_a_dispute_cut_when_a_player_left_is_not_called_cut_by_the_rounds_end(fac, owner):
+    """Leave policy "skip": the leaver's table stops its game and deals again without
+    them, and a dispute open there ends with it. The report said of both "cut short
+    by the end of the round"."""
+    w = make_workshop(players=8, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    left = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    open_dispute(left)
+    services.player_leave(player_id=left.players[0], policy="skip")
+    ended = game_at(t2)
+    play_one(ended)  # a card down: the round's end cuts a game that was played
+    services.round_end_now(round_id=rnd.pk)
+
+    doc = json.loads(fac.get(f"/workshops/{w.pk}/report.json").content)
+    cut_by = {g["id"]: g["cut_by"] for g in doc["games"]}
+    assert (cut_by[left.pk], cut_by[ended.pk]) == ("player_left", "round_end")
+    assert all(c.ok for c in check_export.check_document(doc))
+    r = report.build_report(doc)
+    (dispute,) = r["clashes"]["disputes"]
+    assert (dispute["resolution"], dispute["outcome"]) == ("cut", "left")
+    assert dispute["outcome_label"] == "Cut short when a player left the table"
+    assert {k: v for k, v in r["clashes"]["outcome_counts"].items() if v} == {"left": 1}
+    tricks = {o["key"]: o["count"] for o in r["clashes"]["trick_outcomes"]}
+    assert tricks["left"] == 1 and "cut" not in tricks
+    assert r["counts"]["disputes_unfinished"] == 1
+    text = {q["id"]: " ".join(q["data"]) for q in r["guide"]}
+    assert "0 cut by the end of a round, 1 when a player left." in text["act"]
+    # Everyone held their claim in it, each "until the round ended" before.
+    assert "held their claim 4 times (4 until a player left)." in text["act"]
+    t1_results = r["results"][-1]["tables"][0]
+    assert (t1_results["games_cut"], t1_results["games_cut_by_leaving"]) == (1, 1)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "Game 2 (cut short when a player left)" in html
+    assert "Game 1 (cut short)" in html  # table 2's, by the round's end
+    assert "(1 cut short when a player left: no trick awarded)" in html
+
+
+def test_the_guide_tells_games_cut_when_a_player_left_from_the_rounds_end():
+    """7Up has no claims: the debrief guide counts each round's games and how many
+    were cut short, which it put down to the round's end."""
+    w = services.workshop_create(
+        name="Bids", table_count=2, seats_per_table=4, seed=3, game="seven_up",
+        bots_enabled=True,
+    )
+    services.bots_fill(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    for _ in range(4):
+        timers.tick(bot_delay=0)
+    left = game_at(t1)
+    assert left.seq > 0 and game_at(t2).seq > 0  # played, so counted
+    services.player_leave(player_id=left.players[0], policy="skip")
+    for _ in range(4):
+        timers.tick(bot_delay=0)
+    assert game_at(t1).seq > 0
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(left).cut_by == "player_left"
+    cut = Game.objects.filter(round=rnd, state="cut")
+    by_end = cut.filter(cut_by="round_end").count()
+    assert by_end >= 2 and cut.count() == by_end + 1
+    played = Game.objects.filter(round=rnd).count()
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    notice = " ".join(next(q["data"] for q in r["guide"] if q["id"] == "notice"))
+    assert (
+        f"Round {rnd.scored_number}: {played} games at 2 tables, {by_end} cut short by the end of the round "
+        "and 1 when a player left." in notice
+    ), notice
 
 
 def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):

@@ -207,12 +207,13 @@ def set_seat_sheets(table, sheets: list[dict]) -> Game:
     """Cut the game in progress at `table` and deal a new one in which engine seat i
     plays by `sheets[i]`, which also becomes that player's own sheet. Test setup,
     before the new game's first action."""
+    from tournament.models import CutBy
     from tournament.services.play import game_start
     from tournament.services.rounds import cut_game
 
     game = game_at(table)
     rnd = game.round
-    cut_game(game)
+    cut_game(game, CutBy.ROUND_END)  # as the words before "cut_by" had it
     new = game_start(table=Table.objects.get(pk=table.pk), rnd=rnd)
     assert new is not None and len(new.players) == len(sheets)
     for pid, sheet in zip(new.players, sheets, strict=True):

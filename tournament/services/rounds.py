@@ -16,6 +16,7 @@ from games import kinds
 from tournament import gamestate, movement, timing
 from tournament.errors import InvalidInput, NotFound, WrongPhase
 from tournament.models import (
+    CutBy,
     Dispute,
     Game,
     GameState,
@@ -147,8 +148,9 @@ def workshop_start_debrief(*, workshop_id: int) -> Workshop:
     return workshop
 
 
-def cut_game(game: Game) -> None:
-    """Stop a game in progress: it counts with the tricks taken so far.
+def cut_game(game: Game, by: str) -> None:
+    """Stop a game in progress: it counts with the tricks taken so far. `by`: a
+    CutBy value, what cut it (the round's end, or a player leaving).
 
     A trick still being claimed is not taken, so it does not count; its open
     dispute is closed as "cut". Caller holds the table lock.
@@ -158,7 +160,8 @@ def cut_game(game: Game) -> None:
     state = gamestate.load_state(game)
     at = now()
     fields = record_outcome(game, gamestate.kind_of(game).outcome(state), GameState.CUT, at)
-    game.save(update_fields=fields)
+    game.cut_by = CutBy(by)
+    game.save(update_fields=[*fields, "cut_by"])
     Dispute.objects.filter(game=game, resolved_at__isnull=True).update(
         resolved_at=at, resolution="cut"
     )
@@ -211,7 +214,7 @@ def _finalise(workshop: Workshop, rnd: Round, by: str) -> None:
     """Caller holds the workshop and round locks and has checked the round is not finished."""
     for table in lock_tables(workshop.pk):
         for game in Game.objects.filter(table=table, round=rnd, state=GameState.PLAYING):
-            cut_game(game)
+            cut_game(game, CutBy.ROUND_END)
         bump_table(table)
     rnd.state = RoundState.FINISHED
     rnd.finished_at = now()

@@ -14,6 +14,7 @@ from games import kinds
 from tournament import broadcast, names
 from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound
 from tournament.models import (
+    CutBy,
     Game,
     GameState,
     LeavePolicy,
@@ -582,7 +583,7 @@ def player_leave(*, player_id: int, policy: str | None = None) -> Player:
             if game is not None and player.pk in game.players:
                 from tournament.services.rounds import cut_game
 
-                cut_game(game)
+                cut_game(game, CutBy.PLAYER_LEFT)
                 if game.round.state == RoundState.RUNNING:
                     game_start(table=table, rnd=game.round)
         bump_table(table)
