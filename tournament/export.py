@@ -210,6 +210,7 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "rules": p.rules or None,
                 "is_bot": p.is_bot,
                 "has_left": p.has_left,
+                "left_at": iso(p.left_at),
             }
             for rank, p in enumerate(players, start=1)
         ],

@@ -120,6 +120,8 @@ class Player(models.Model):
     is_bot = models.BooleanField(default=False)
     # A human who left; a bot plays their seat (LeavePolicy.BOT) or it is removed.
     has_left = models.BooleanField(default=False)
+    # When they left (None: they did not, or left before it was recorded).
+    left_at = models.DateTimeField(null=True, blank=True)
     connected = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True)

@@ -953,6 +953,25 @@ def revokes(doc: dict, ix: Index) -> dict | None:
 # ---------------------------------------------------------------- 5. per player
 
 
+def left_when(doc: dict, left_at: str | None) -> str:
+    """When in the workshop a player left ("during Round 2", "after the silent home
+    play"); "" when it was not recorded."""
+    at = parse_time(left_at)
+    if at is None:
+        return ""
+    last = None
+    for r in sorted(doc["rounds"], key=lambda r: r["number"]):
+        if r.get("started_at") and parse_time(r["started_at"]) <= at:
+            last = r
+    if last is None:
+        return "before play began"
+    name = {"study": "the study round", "home": "the silent home play"}.get(
+        last["kind"], _short_label(last)
+    )
+    finished = parse_time(last.get("finished_at"))
+    return f"during {name}" if finished is None or at <= finished else f"after {name}"
+
+
 def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture_counts: dict,
                 revoke_counts: dict | None = None) -> list[dict]:
     won: Counter = Counter()
@@ -998,6 +1017,7 @@ def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture
                 "home_table": p["home_table"],
                 "bot": p["is_bot"],
                 "left": p["has_left"],
+                "left_when": left_when(doc, p.get("left_at")),
                 "journey": journey["tables"] if journey else [],
                 "journey_text": journey["text"] if journey else "—",
                 "moves": journey["moves"] if journey else 0,

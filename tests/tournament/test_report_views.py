@@ -185,6 +185,27 @@ def test_a_player_who_left_is_explained_under_the_players_table(fac, owner, play
     services.player_leave(player_id=Player.objects.filter(workshop=w).first().pk, policy="bot")
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert note in html and "what it did from then on is counted in their row" in html
+    assert '<span class="tag">left</span> <span class="muted">before play began</span>' in html
+
+
+def test_the_players_table_says_when_each_player_left(fac, owner):
+    w = make_workshop(players=8, tables=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    first, second = Player.objects.filter(workshop=w).order_by("join_order")[:2]
+    services.player_leave(player_id=first.pk, policy="bot")
+    services.round_end_now(round_id=rnd.pk)
+    services.player_leave(player_id=second.pk, policy="bot")
+    doc = json.loads(fac.get(f"/workshops/{w.pk}/report.json").content)
+    assert all(p["left_at"] for p in doc["players"] if p["has_left"])
+    rows = {p["name"]: p for p in report.build_report(doc)["players"]}
+    assert (rows[first.name]["left_when"], rows[second.name]["left_when"]) == (
+        "during Round 1",
+        "after Round 1",
+    )
+    assert {p["left_when"] for p in rows.values() if not p["left"]} == {""}
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert f'{first.name} <span class="tag">left</span> <span class="muted">during Round 1</span>' in html
 
 
 def test_a_dispute_still_open_is_counted_as_open_not_as_cut(owner):

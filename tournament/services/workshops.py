@@ -565,8 +565,9 @@ def player_leave(*, player_id: int, policy: str | None = None) -> Player:
     if player.has_left:
         raise InvalidInput("That player has already left.")
     player.has_left = True
+    player.left_at = now()
     player.connected = False
-    fields = ["has_left", "connected"]
+    fields = ["has_left", "left_at", "connected"]
     table = Table.objects.select_for_update(no_key=True).get(pk=player.table_id) if player.table_id else None
     if policy == LeavePolicy.SKIP:
         player.table = None
