@@ -506,12 +506,14 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 g["finished_at"] or "",
                 g.get("kind", "five_tricks"),
                 " ".join(str(x) for x in g.get("scores", [])),
+                # A document from before cut_by: a cut game was put down to the round's end.
+                g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
             ]
         )
     out["games"] = (
         gh
         + ["state", "mode", "seed", "players_in_seat_order", "tricks_won", "winners",
-           "tricks", "disputes", "started_at", "finished_at", "kind", "scores"],
+           "tricks", "disputes", "started_at", "finished_at", "kind", "scores", "cut_by"],
         rows,
     )
     return out

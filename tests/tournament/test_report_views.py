@@ -239,6 +239,9 @@ def test_a_dispute_cut_when_a_player_left_is_not_called_cut_by_the_rounds_end(fa
     doc = json.loads(fac.get(f"/workshops/{w.pk}/report.json").content)
     cut_by = {g["id"]: g["cut_by"] for g in doc["games"]}
     assert (cut_by[left.pk], cut_by[ended.pk]) == ("player_left", "round_end")
+    games_csv = fac.get(f"/workshops/{w.pk}/report/games.csv").content.decode("utf-8-sig")
+    rows = {int(r["game_id"]): r["cut_by"] for r in csv.DictReader(io.StringIO(games_csv))}
+    assert (rows[left.pk], rows[ended.pk]) == ("player_left", "round_end")
     assert all(c.ok for c in check_export.check_document(doc))
     r = report.build_report(doc)
     (dispute,) = r["clashes"]["disputes"]
