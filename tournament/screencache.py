@@ -215,7 +215,7 @@ def _followed_move(part: dict, move: dict) -> dict | None:
         wins = dict(part["wins"])
         for pid in winners:
             wins[pid] = wins.get(pid, 0) + 1
-        previous = (old_game.number, GameState.OVER.value, old_game.players, winners)
+        previous = (old_game.number, GameState.OVER.value, old_game.players, winners, "")
         return dict(part, game=None, state=None, previous=previous, wins=wins)
     game = _copy_row(old_game)
     game.seq = move["seq"]

@@ -8,6 +8,7 @@ from django.utils import timezone
 from games import five_tricks, kinds
 from tournament import gamestate, names, rawsql, timing
 from tournament.models import (
+    CutBy,
     Dispute,
     Game,
     GameState,
@@ -238,15 +239,15 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
         if g.state == GameState.PLAYING:
             game = game or g
         elif g.round_id == round_id:
-            finished.append((g.number, g.state, g.players, g.winners))
+            finished.append((g.number, g.state, g.players, g.winners, g.cut_by))
     names = {p.pk: p.name for p in seated}
     wanted = set(game.players if game else []) | set(finished[0][2] if finished else [])
     missing = wanted - names.keys()
     if missing:  # someone who left the table mid-game or since the last game
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
     wins: dict[int, int] = {}
-    for _, _, _, winners in finished:
-        for pid in winners:
+    for finished_game in finished:
+        for pid in finished_game[3]:
             wins[pid] = wins.get(pid, 0) + 1
     return {
         "table": table,
@@ -329,13 +330,18 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["too_few"] = fewest
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
     if previous is not None and player.pk in previous[2]:
-        number, state, players, winners = previous
+        number, state, players, winners, cut_by = previous
         names = tpart["names"]
         ctx["last_game"] = {
             "number": number,
             "winners": [names.get(pid, "?") for pid in winners],
             "i_won": player.pk in winners,
             "cut": state == GameState.CUT,
+            # Cut when a player left (leave policy "skip"): who, those of its players
+            # no longer at the table (the round's end cut the others).
+            "left": [names.get(pid, "?") for pid in players if pid not in tpart["seated"]]
+            if cut_by == CutBy.PLAYER_LEFT
+            else None,
             # Everyone at the table a co-winner (3 Tricks' level count, a tie of all):
             # a draw, which counts as a game won for each (RULES §1).
             "draw": len(players) > 1 and set(winners) >= set(players),

@@ -443,6 +443,29 @@ def test_a_game_the_round_cut_short_says_so_between_rounds():
     assert "cut short" not in html and f"</span>: won by {names[game.players[0]]}." in html
 
 
+def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
+    """Leave policy "skip": the leaver's game stops and a new one is dealt at once.
+    The others saw a new hand and "cut short" with no word why."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    finish_trick(game, winner_seat=2)
+    leaver = game.players[0]
+    services.player_leave(player_id=leaver, policy="skip")
+    assert game_at(t1).pk != game.pk
+    line = (
+        f'Last game<span class="visually-hidden"> (game 1)</span>, cut short when '
+        f"{names[leaver]} left: won by {names[game.players[2]]}"
+    )
+    for pid in game.players[1:]:  # the winner's line goes on: " — that's you!"
+        assert line in seat_screen(pid)
+    # The new game's end cut by the round's: "cut short", no one named.
+    services.round_end_now(round_id=rnd.pk)
+    html = seat_screen(game.players[1])
+    assert "(game 2)</span>, cut short: no winner yet when it stopped." in html
+    assert " left" not in html.split('class="last-game"')[1].split("</p>")[0]
+
+
 def test_a_paused_round_is_a_line_the_phone_announces():
     w, rnd, (t1,) = scored(4, 1)
     me = game_at(t1).players[0]
