@@ -22,6 +22,16 @@ def wait_version(page, at_least: int, timeout=5000):
     )
 
 
+def whose_turn(pages):
+    """The page with a card to play, once every page shows the newest screen any of
+    them does: the next seat's page may show a play a moment after the page that
+    made it, and read then it has no card to play yet."""
+    newest = max(version(p) for p in pages)
+    for page in pages:
+        wait_version(page, newest)
+    return next(p for p in pages if p.locator(".hand .card.legal").count())
+
+
 def table_version(game) -> int:
     """The version of `game`'s table as stored now (what every phone there shows next)."""
     game.table.refresh_from_db()
@@ -79,6 +89,13 @@ def play_until(game, until):
 
 
 OTHERS = ["Bartholomew", "Cai", "Dev", "Eve", "Fay", "Gus", "Hal"]
+# The others with names a phone must cut short (30 characters at most, as joining allows).
+LONG = [
+    "Bartholomew Okonkwo-Fitzgerald",
+    "Anastasia Papadopoulou",
+    "Maximilian Weber",
+    "Christopher Lee-Montgomery",
+]
 
 
 def one_phone_at_a_round(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
-from phones import dealt_table, join, version, wait_change
+from phones import dealt_table, join, version, wait_change, whose_turn
 
 from tournament import services
 from tournament.models import Round, RoundKind
@@ -137,7 +137,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
 
     # A trick's four cards: each phone hears whose turn it is as it changes.
     for _ in range(4):
-        on_turn = next(p for p in pages.values() if p.locator(".hand .card.legal").count())
+        on_turn = whose_turn(list(pages.values()))
         wait_announced(on_turn, "Your turn.")
         before = version(on_turn)
         on_turn.locator(".hand .card.legal").first.click()

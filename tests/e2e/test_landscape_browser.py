@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from phones import (
+    LONG,
     OTHER_GAMES,
     OTHERS,
     assert_in_view,
@@ -20,6 +21,7 @@ from phones import (
     touch_phone,
     version,
     wait_change,
+    whose_turn,
 )
 
 from tournament import services
@@ -66,7 +68,7 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
 
     # The claim step: the question and the cards to tap are in view too.
     for _ in range(4):
-        on_turn = next(p for p in pages if p.locator(".hand .card.legal").count())
+        on_turn = whose_turn(pages)
         before = version(on_turn)
         on_turn.locator(".hand .card.legal").first.click()
         wait_change(on_turn, before)
@@ -78,7 +80,6 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
 
 # Names cut short under every card on the table: at 640x360 five such cards wrapped
 # four and one, the fifth card to claim below the screen's edge.
-LONG = ["Bartholomew Okonkwo", "Anastasia Papadopoulou", "Maximilian Weber", "Christopher Lee"]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from phones import (
+    LONG,
     OTHER_GAMES,
     OTHERS,
     assert_in_view,
@@ -34,12 +35,6 @@ SMALL_PHONES = pytest.mark.parametrize(
 
 
 # Names a phone cuts short: seat lines, claim badges, 3 Tricks' sides.
-LONG = [
-    "Bartholomew Okonkwo-Fitzgerald",
-    "Anastasia Papadopoulou",
-    "Maximilian Weber",
-    "Christopher Lee-Montgomery",
-]
 
 
 @pytest.mark.parametrize(
