@@ -121,3 +121,77 @@ def test_the_hand_stays_put_through_a_trick_its_end_and_revoke_calls(
     assert all(len(g) == 1 for g in gaps.values()), gaps
     for page in pages:
         page.context.close()
+
+
+def _seed_for_runs(runs: int) -> int:
+    """A game seed whose first hand, begged and run, ends with `runs` runs (the cards
+    are run again while the turned-up suit is the first trump's)."""
+    from games import kinds
+
+    kind = kinds.get("all_fives")
+    rules = kind.default_rules()
+    for seed in range(1, 5000):
+        state = kind.new_state(table_rules=rules, seat_rules=[rules] * 3, mode="barnga", seed=seed)
+        if state.phase != "beg":
+            continue
+        state, _ = kind.apply(state, {"type": "beg", "seat": state.eldest})
+        state, _ = kind.apply(state, {"type": "run", "seat": state.dealer})
+        if state.runs == runs and state.redeals == 0:
+            return seed
+    raise AssertionError(f"no seed with {runs} runs")
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "runs"),
+    [(640, 360, 1), (667, 375, 1), (844, 390, 1), (360, 640, 1), (640, 360, 2), (360, 640, 2)],
+    ids=["640x360-9", "667x375-9", "844x390-9", "360x640-9", "640x360-12", "360x640-12"],
+)
+def test_a_hand_after_the_cards_are_run_is_one_row_in_view(
+    live_server_url, browser, artifacts, monkeypatch, width, height, runs
+):
+    """Nine cards after a run (twelve after two) made two rows, the second below the
+    screen's edge on a small phone held either way. One row, every card's face whole."""
+    from axe_playwright_python.sync_playwright import Axe
+    from phones import other_game_at_a_round, version
+
+    from tournament.models import Game, GameState
+    from tournament.services import play
+    from tournament.templatetags.cards import card_face, card_name
+
+    # Games are dealt here (the test's process) with a seed that runs the cards so often.
+    seed = _seed_for_runs(runs)
+    monkeypatch.setattr(play, "secrets", type("Seeds", (), {"randbits": staticmethod(lambda n: seed)}))
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, "all_fives", {"width": width, "height": height}, "Run"
+    )
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    assert game.seq == 0 and game.seed == seed
+    state = gamestate.load_state(game)
+    services.game_act(player_id=game.players[state.eldest], move={"type": "beg"})
+    services.game_act(player_id=game.players[state.dealer], move={"type": "run"})
+    target = table_version(game)
+    for page in pages:
+        wait_version(page, target, timeout=8000)
+    page = pages[0]
+    assert version(page) == target
+    page.screenshot(path=str(artifacts / f"all_fives_run_{width}x{height}_{runs}.png"))
+    cards = page.locator(".hand .card").evaluate_all(
+        """els => els.map(e => {
+            const r = e.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, width: r.width, fits: e.scrollWidth <= e.clientWidth,
+                    face: e.innerText.replace(/\\s/g, ''), card: e.dataset.card,
+                    label: e.getAttribute('aria-label')};
+        })"""
+    )
+    assert len(cards) == 3 + 3 * (runs + 1), cards
+    assert len({round(c["top"]) for c in cards}) == 1, cards  # one row
+    assert max(c["bottom"] for c in cards) <= height, cards  # in view
+    assert all(c["fits"] and c["width"] >= 24 for c in cards), cards
+    # Each face is its rank and suit (stacked), each card still named in words.
+    assert all(c["face"] == card_face(c["card"]) for c in cards), cards
+    assert all(c["label"].startswith(card_name(c["card"])) for c in cards), cards
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -35,11 +35,24 @@ _DECK = [rank + suit for suit in SUITS for rank in RANKS]
 _FACES = {c: mark_safe(escape(_face(c))) for c in _DECK}
 _NAMES = {c: mark_safe(escape(_name(c))) for c in _DECK}
 _COLOURS = {c: mark_safe(_colour(c)) for c in _DECK}
+# The rank above the suit, for a card too narrow for both on one line.
+_PARTS = {
+    c: mark_safe(f'<span class="rank">{escape(c[:-1])}</span><span class="suit">{SYMBOLS[c[-1]]}</span>')
+    for c in _DECK
+}
 
 
 @register.filter
 def card_face(card: str) -> str:
     return _FACES.get(card) or _face(card)
+
+
+@register.filter
+def card_parts(card: str) -> str:
+    """The face as rank and suit, each its own element (stacked in a narrow card)."""
+    return _PARTS.get(card) or mark_safe(
+        f'<span class="rank">{escape(card[:-1])}</span><span class="suit">{escape(SYMBOLS.get(card[-1:], ""))}</span>'
+    )
 
 
 @register.filter
