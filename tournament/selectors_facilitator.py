@@ -295,6 +295,8 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
         seated[p.table_id].append(p)
     won: dict[int, int] = defaultdict(int)
     games_done: dict[int, int] = defaultdict(int)
+    # Of those, cut short (a player left; between rounds, the round's end too).
+    games_cut: dict[int, int] = defaultdict(int)
     playing: dict[int, Game] = {}
     if rnd is not None:
         for game in Game.objects.filter(round=rnd).order_by("number"):
@@ -302,6 +304,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 playing[game.table_id] = game
             else:
                 games_done[game.table_id] += 1
+                games_cut[game.table_id] += game.state == GameState.CUT
             for pid in game.winners:
                 won[pid] += 1
     disputes = set(
@@ -336,6 +339,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                     for p in seated[table.pk]
                 ],
                 "games_done": games_done[table.pk],
+                "games_cut": games_cut[table.pk],
                 "game": glance,
                 "score_label": kind.score_label,
                 # Seated but too few to deal a game: the table sits idle until more come.

@@ -594,6 +594,28 @@ def test_monitor_shows_cards_tricks_wins_and_disputes_but_no_hands(owner, fac):
             assert f">{card_face(card)}<" not in monitor
 
 
+def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
+    """A player who left (seat skipped) stopped their table's game: the monitor
+    counted it as one more game finished."""
+    w = owned(owner, players=8, tables=2)
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    services.player_leave(player_id=game_at(t1).players[0], policy="skip")
+
+    def monitor_of(number):
+        html = text(fac.get(f"/workshops/{w.pk}/"))
+        region = html[html.index('id="fac-monitor"') :]
+        return region[region.index(f'data-table="{number}"') :].split("</article>")[0]
+
+    assert "· 1 game finished (1 cut short)" in monitor_of(1)
+    game = game_at(t2)
+    while fresh(game).state != "over":
+        finish_trick(game, winner_seat=0)
+    assert "· 1 game finished" in monitor_of(2) and "cut short" not in monitor_of(2)
+    services.round_end_now(round_id=rnd.pk)
+    assert "· 2 games finished (2 cut short)" in monitor_of(1)
+
+
 def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     w = owned(owner, players=4, tables=1, seats=4)
     to_home(w)
