@@ -408,6 +408,8 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             if a["type"] == "call_revoke"
         ],
         "hand": [{"card": c, "legal": c in legal, "trump": c[-1] == trump} for c in v["hand"]],
+        # After a run (nine cards or more): narrow cards, the rank above the suit.
+        "hand_narrow": len(v["hand"]) > 7,
         "current": _named_cards(v["current"], names, seat),
         "last_trick": last_trick,
         "tricks_done": len(v["tricks"]),

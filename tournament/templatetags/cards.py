@@ -24,6 +24,13 @@ def _name(card: str) -> str:
     return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[card[-1]]}"
 
 
+def _parts(card: str) -> str:
+    return (
+        f'<span class="rank">{escape(card[:-1])}</span>'
+        f'<span class="suit">{escape(SYMBOLS.get(card[-1:], ""))}</span>'
+    )
+
+
 def _colour(card: str) -> str:
     return "red" if card[-1] in "HD" else "black"
 
@@ -36,10 +43,7 @@ _FACES = {c: mark_safe(escape(_face(c))) for c in _DECK}
 _NAMES = {c: mark_safe(escape(_name(c))) for c in _DECK}
 _COLOURS = {c: mark_safe(_colour(c)) for c in _DECK}
 # The rank above the suit, for a card too narrow for both on one line.
-_PARTS = {
-    c: mark_safe(f'<span class="rank">{escape(c[:-1])}</span><span class="suit">{SYMBOLS[c[-1]]}</span>')
-    for c in _DECK
-}
+_PARTS = {c: mark_safe(_parts(c)) for c in _DECK}
 
 
 @register.filter
@@ -50,9 +54,7 @@ def card_face(card: str) -> str:
 @register.filter
 def card_parts(card: str) -> str:
     """The face as rank and suit, each its own element (stacked in a narrow card)."""
-    return _PARTS.get(card) or mark_safe(
-        f'<span class="rank">{escape(card[:-1])}</span><span class="suit">{escape(SYMBOLS.get(card[-1:], ""))}</span>'
-    )
+    return _PARTS.get(card) or mark_safe(_parts(card))
 
 
 @register.filter
