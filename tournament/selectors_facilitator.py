@@ -340,6 +340,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 ],
                 "games_done": games_done[table.pk],
                 "games_cut": games_cut[table.pk],
+                "games_note": _games_note(games_done[table.pk], games_cut[table.pk]),
                 "game": glance,
                 "score_label": kind.score_label,
                 # Seated but too few to deal a game: the table sits idle until more come.
@@ -347,6 +348,14 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
             }
         )
     return out
+
+
+def _games_note(done: int, cut: int) -> str:
+    """The monitor's count of a table's games this round: "2 games finished (1 cut short)"."""
+    if not done:
+        return ""
+    note = f"{done} game{'s' if done != 1 else ''} finished"
+    return f"{note} ({cut} cut short)" if cut else note
 
 
 def _game_glance(game: Game, all_names: dict, open_dispute: bool) -> dict:
