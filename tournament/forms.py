@@ -135,6 +135,55 @@ def knobs_from_data(kind, data: dict, n: int) -> dict:
 MAX_TABLES = min(LIMITS["table_count"][1], CLASS_TABLES)
 
 
+def _in_minutes(seconds: int, limits: tuple[int, int]) -> Decimal:
+    """A length in seconds as the wizard's minutes field takes it (a tenth of a minute)."""
+    low, high = limits
+    return Decimal(min(max(seconds, low), high) / 60).quantize(Decimal("0.1"))
+
+
+def initial_like(workshop) -> dict:
+    """The wizard's fields as ``workshop`` was set up: another class, the same workshop.
+
+    Its sheets come back chosen per table, each table's as it was (a preset by its
+    name, a custom sheet by its knobs), while the game lets them be chosen one by one;
+    past that they are automatic again, as they were.
+    """
+    kind = kinds.get(workshop.game) if workshop.game in GAMES else kinds.get(GAMES[0])
+    initial = {
+        "name": workshop.name,
+        "game": kind.key,
+        "mode": workshop.mode,
+        "table_count": min(workshop.table_count, MAX_TABLES),
+        "seats_per_table": min(max(workshop.seats_per_table, kind.min_seats), kind.max_seats),
+        "round_minutes": _in_minutes(workshop.round_seconds, LIMITS["round_seconds"]),
+        "study_minutes": _in_minutes(workshop.study_seconds, LIMITS["study_seconds"]),
+        "home_minutes": _in_minutes(workshop.home_seconds, LIMITS["home_seconds"]),
+        "dispute_seconds": min(
+            max(workshop.dispute_seconds, LIMITS["dispute_seconds"][0]), LIMITS["dispute_seconds"][1]
+        ),
+        "bots_enabled": workshop.bots_enabled,
+        "leave_policy": workshop.leave_policy,
+        "sheet_mode": "auto",
+    }
+    tables = list(workshop.tables.order_by("number"))
+    if not tables or len(tables) > chooser_tables(kind):
+        return initial
+    initial["sheet_mode"] = "choose"
+    pre, specs = prefix(kind), knob_specs(kind)
+    for table in tables:
+        preset = kind.presets.get(table.preset)
+        if preset is not None and preset.to_dict() == table.rules:
+            initial[f"{pre}sheet_{table.number}"] = table.preset
+            continue
+        initial[f"{pre}sheet_{table.number}"] = CUSTOM
+        for knob, (_, how, _) in specs.items():
+            value = table.rules.get(knob)
+            if how == "bool":
+                value = "on" if value else "off"
+            initial[f"{pre}custom_{table.number}_{knob}"] = "" if value is None else value
+    return initial
+
+
 def _game_label(kind) -> str:
     line = DESCRIPTIONS.get(kind.key, "")
     return f"{kind.title} — {seats_text(kind)} players per table" + (f". {line}" if line else ".")
@@ -289,7 +338,7 @@ class WorkshopForm(forms.Form):
         return json.dumps({k: [kind.min_seats, kind.max_seats] for k, kind in kinds.KINDS.items()})
 
     def chosen_game(self) -> str:
-        value = self.data.get("game") if self.is_bound else None
+        value = self.data.get("game") if self.is_bound else self.initial.get("game")
         return value if value in GAMES else self.fields["game"].initial
 
     def _rows(self, kind):

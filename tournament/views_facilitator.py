@@ -29,7 +29,7 @@ from django_htmx.http import reswap, retarget
 from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
-from tournament.forms import WorkshopForm
+from tournament.forms import WorkshopForm, initial_like
 from tournament.models import Phase, Player, Round, RoundKind, RoundState
 from tournament.services.common import current_round
 from tournament.templatetags.facilitator import clock
@@ -70,7 +70,17 @@ def home(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def workshop_new(request):
-    form = WorkshopForm(request.POST if request.method == "POST" else None)
+    like = None
+    if request.method == "GET" and "like" in request.GET:
+        # "Set up again": the wizard filled in as one of the facilitator's workshops was.
+        like_id = request.GET["like"]
+        if not (like_id.isascii() and like_id.isdigit()):
+            raise Http404("No such workshop")
+        like = _own_or_404(request, int(like_id))
+    form = WorkshopForm(
+        request.POST if request.method == "POST" else None,
+        initial=initial_like(like) if like else None,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             workshop, warnings = services.workshop_setup(
@@ -86,7 +96,10 @@ def workshop_new(request):
                 messages.warning(request, warning)
             return redirect("workshop", workshop.pk)
     return render(
-        request, "facilitator/setup.html", {"form": form}, status=400 if form.errors else 200
+        request,
+        "facilitator/setup.html",
+        {"form": form, "like": like},
+        status=400 if form.errors else 200,
     )
 
 

@@ -14,6 +14,7 @@ import html
 import io
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import User
@@ -180,6 +181,100 @@ def test_wizard_creates_the_workshop_with_a_preset_and_a_custom_sheet(owner, fac
     assert t1.preset == first and t1.rules == kind.presets[first].to_dict()
     assert t2.preset == "custom"
     assert t2.rules == kind.rules_from_dict(custom_rules(kind)).to_dict()
+
+
+class _FormValues(HTMLParser):
+    """What a browser sends for a page's form: inputs' values, checked boxes and
+    radios, each select's selected option (its first when none is)."""
+
+    def __init__(self):
+        super().__init__()
+        self.data: dict[str, str] = {}
+        self._select: str | None = None
+        self._first: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in ("submit", "button"):
+            if a.get("type") in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.data[name] = a.get("value") or "on"
+            else:
+                self.data[name] = a.get("value") or ""
+        elif tag == "select":
+            self._select, self._first = name, None
+        elif tag == "option" and self._select:
+            value = a.get("value") or ""
+            if self._first is None:
+                self._first = value
+            if "selected" in a:
+                self.data[self._select] = value
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select:
+            self.data.setdefault(self._select, self._first or "")
+            self._select = None
+
+
+def form_values(response) -> dict[str, str]:
+    parser = _FormValues()
+    parser.feed(text(response))
+    return parser.data
+
+
+SETTINGS = ("game", "mode", "table_count", "seats_per_table", "round_seconds", "study_seconds",
+            "home_seconds", "dispute_seconds", "bots_enabled", "leave_policy")
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
+    """Another class, the same workshop: the wizard comes back filled in with its
+    settings and each table's sheet (a preset, a custom sheet), and sent as it is
+    makes the same workshop, with no players."""
+    kind = kinds.get(key)
+    fac.post("/workshops/new/", wizard_data(
+        kind, mode="referee", round_minutes="7.5", study_minutes="2", home_minutes="1.5",
+        dispute_seconds="30", leave_policy="skip",
+    ))
+    old = Workshop.objects.get()
+    services.player_join(workshop_id=old.pk, name="Ann")
+    assert f'href="/workshops/new/?like={old.pk}"' in text(fac.get("/"))
+    r = fac.get(f"/workshops/new/?like={old.pk}")
+    assert r.status_code == 200
+    assert f"Filled in as “{old.name}” was set up, each table's sheet as it was" in page(r)
+    sent = fac.post("/workshops/new/", form_values(r))
+    assert sent.status_code == 302, text(sent)[:3000]
+    new = Workshop.objects.exclude(pk=old.pk).get()
+    assert new.name == old.name and new.code != old.code
+    assert [getattr(new, f) for f in SETTINGS] == [getattr(old, f) for f in SETTINGS]
+    assert (new.mode, new.round_seconds, new.leave_policy) == ("referee", 450, "skip")
+
+    def sheets(w):
+        return [(t.preset, t.rules) for t in Table.objects.filter(workshop=w).order_by("number")]
+
+    assert sheets(new) == sheets(old) and sheets(new)[1][0] == "custom"
+    assert not new.players.exists()
+
+
+def test_set_up_again_is_only_for_ones_own_workshops(owner, fac):
+    other = User.objects.create_user("bea", password="a-long-pass-123")
+    theirs = services.workshop_create(facilitator=other, name="Bea's class")
+    assert fac.get(f"/workshops/new/?like={theirs.pk}").status_code == 404
+    assert fac.get("/workshops/new/?like=12ab").status_code == 404
+    assert fac.get("/workshops/new/?like=").status_code == 404
+    assert Workshop.objects.count() == 1
+
+
+def test_set_up_again_past_the_tables_one_may_choose_gives_automatic_sheets(owner, fac):
+    """A conference's twenty tables of Five Tricks came with automatic sheets (17
+    differ): set up again, they are automatic again, not twenty chosen ones."""
+    w = services.workshop_create(facilitator=owner, name="Conference", table_count=20)
+    r = fac.get(f"/workshops/new/?like={w.pk}")
+    values = form_values(r)
+    assert values["sheet_mode"] == "auto" and values["table_count"] == "20"
+    assert "each table's sheet as it was" not in page(r)
+    assert fac.post("/workshops/new/", values).status_code == 302
 
 
 @pytest.mark.parametrize("key", KEYS)
