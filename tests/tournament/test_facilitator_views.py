@@ -474,6 +474,8 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     r = do(fac, w, "debrief", htmx=True)
     assert r.status_code == 200 and fresh(w).phase == Phase.DEBRIEF
     assert f'href="/workshops/{w.pk}/report/"' in text(r)
+    # The next class: the wizard as this workshop was set up (test_kinds_facilitator).
+    assert f'href="/workshops/new/?like={w.pk}">Set up again for another class<' in text(r)
     # Round 2's movement was never applied: nothing to edit or apply now, and
     # nobody can join a finished workshop.
     assert "do-movement-apply" not in text(r) and "Movement after Round 2" not in text(r)
