@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import all_fives, five_tricks, kinds, seven_up, three_tricks
@@ -60,16 +61,20 @@ def own_workshop(workshop_id: int, user) -> Workshop | None:
 
 
 def workshops_of(user) -> list[dict]:
-    rows = []
-    for w in Workshop.objects.filter(facilitator=user).order_by("-created_at"):
-        rows.append(
-            {
-                "workshop": w,
-                "phase_label": Phase(w.phase).label,
-                "players": w.players.filter(is_bot=False, has_left=False).count(),
-            }
-        )
-    return rows
+    """The facilitator's workshops, newest first, each with its game and the people
+    still in it (one query, however many workshops)."""
+    here = Count("players", filter=Q(players__is_bot=False, players__has_left=False))
+    return [
+        {
+            "workshop": w,
+            "phase_label": Phase(w.phase).label,
+            "game_title": kinds.TITLES.get(w.game, w.game),
+            "players": w.people,
+        }
+        for w in Workshop.objects.filter(facilitator=user)
+        .annotate(people=here)
+        .order_by("-created_at")
+    ]
 
 
 def kind_of(workshop: Workshop) -> kinds.GameKind:

@@ -140,6 +140,23 @@ def test_home_lists_only_ones_own_workshops(owner, fac):
     assert f"/workshops/{theirs.pk}/" not in html
 
 
+def test_home_says_each_workshops_game_and_people_in_one_query(owner, fac, django_assert_max_num_queries):
+    """Each row counted its players with a query of its own; and two workshops of
+    the same name could not be told apart by their game."""
+    for players in (3, 0, 5):
+        owned(owner, players=players)
+    seven = services.workshop_create(facilitator=owner, name="Sevens", game="seven_up")
+    services.player_join(workshop_id=seven.pk, name="Ann")
+    left = services.player_join(workshop_id=seven.pk, name="Bo")
+    services.player_leave(player_id=left.pk)
+    with django_assert_max_num_queries(4):  # session, user, workshops (+ messages)
+        html = text(fac.get("/"))
+    rows = [plain(li) for li in html.split("<li>")[1:]]
+    assert "Sevens" in rows[0] and "7Up7Down · code" in rows[0] and "1 player ·" in rows[0]
+    assert ["Five Tricks · code" in r for r in rows[1:]] == [True] * 3
+    assert ["5 players" in rows[1], "0 players" in rows[2], "3 players" in rows[3]] == [True] * 3
+
+
 def test_another_facilitators_pages_are_404(owner, intruder):
     w = owned(owner)
     for url in [
