@@ -77,3 +77,44 @@ def test_create_pressed_twice_makes_one_workshop(facilitator_page, django_user_m
     page.wait_for_timeout(1000)  # long enough for a second request to have landed
     assert Workshop.objects.filter(name="Pressed twice").count() == 1
     page.context.close()
+
+
+def test_set_up_again_shows_the_workshops_game_and_sheets(facilitator_page, django_user_model):
+    """Set up again from the workshop list: the wizard opens on the earlier
+    workshop's game, its per-table sheets shown (a custom sheet with its knobs),
+    the tables it did not have hidden; created, the sheets are the same."""
+    from games import kinds
+    from tournament import services
+    from tournament.models import Table
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    kind = kinds.get("seven_up")
+    first, second = list(kind.presets)[:2]
+    custom = {**kind.presets[second].to_dict(), "points_per_trick": 3}
+    old = services.workshop_create(facilitator=user, name="Period 1", game="seven_up",
+                                   table_count=3, seats_per_table=4)
+    services.sheets_assign(workshop_id=old.pk, assignment={1: first, 2: custom})
+    page = facilitator_page(user, "/", viewport={"width": 390, "height": 844})
+    page.get_by_role("link", name="Set up again…").click()
+    page.wait_for_url(f"**/workshops/new/?like={old.pk}")
+    assert page.locator('[name="game"][value="seven_up"]').is_checked()
+    assert page.locator('[name="sheet_mode"][value="choose"]').is_checked()
+    assert page.locator("#id_seven_up_sheet_1").is_visible()
+    assert page.locator("#id_seven_up_sheet_1").input_value() == first
+    assert page.locator("#id_seven_up_sheet_2").input_value() == "custom"
+    assert page.locator("#id_seven_up_custom_2_points_per_trick").is_visible()
+    assert page.locator("#id_seven_up_custom_2_points_per_trick").input_value() == "3"
+    assert not page.locator("#id_seven_up_custom_1_points_per_trick").is_visible()
+    assert not page.locator("#id_seven_up_sheet_4").is_visible()  # three tables
+    assert not page.locator("#id_sheet_1").is_visible()  # Five Tricks' sheets
+    page.fill("#id_name", "Period 2")
+    page.locator("#setup-form [type=submit]").last.click()
+    page.wait_for_url("**/workshops/*/")
+    new = Workshop.objects.get(name="Period 2")
+
+    def sheets(w):
+        return [(t.preset, t.rules) for t in Table.objects.filter(workshop=w).order_by("number")]
+
+    assert (new.game, new.table_count, new.seats_per_table) == ("seven_up", 3, 4)
+    assert sheets(new) == sheets(old)
+    page.context.close()
