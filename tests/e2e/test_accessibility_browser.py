@@ -108,7 +108,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     ana = pages["Ana"]
     assert_accessible(ana, "phone, waiting for a seat")
 
-    for path, where in [("/", "facilitator's workshops"), ("/workshops/new/", "set-up wizard")]:
+    for path, where in [("/", "facilitator's workshops"), ("/workshops/new/", "set-up wizard"),
+                        (f"/workshops/new/?like={w.pk}", "set-up wizard, set up again")]:
         fac.goto(url + path)
         assert_accessible(fac, where)
 

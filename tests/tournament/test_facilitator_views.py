@@ -155,6 +155,8 @@ def test_home_says_each_workshops_game_and_people_in_one_query(owner, fac, djang
     assert "Sevens" in rows[0] and "7Up7Down · code" in rows[0] and "1 player ·" in rows[0]
     assert ["Five Tricks · code" in r for r in rows[1:]] == [True] * 3
     assert ["5 players" in rows[1], "0 players" in rows[2], "3 players" in rows[3]] == [True] * 3
+    # Each row's links say whose they are to a screen reader, as they are read out of the list.
+    assert "Projector of Sevens Set up again… like Sevens Delete… Sevens" in rows[0]
 
 
 def test_another_facilitators_pages_are_404(owner, intruder):
