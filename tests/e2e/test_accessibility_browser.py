@@ -112,6 +112,10 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
                         (f"/workshops/new/?like={w.pk}", "set-up wizard, set up again")]:
         fac.goto(url + path)
         assert_accessible(fac, where)
+    # Sheets chosen per table (shown): their headings came after the h1 as h3s.
+    fac.goto(url + "/workshops/new/")
+    fac.locator('[name="sheet_mode"][value="choose"]').check()
+    assert_accessible(fac, "set-up wizard, choosing the sheets")
 
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
