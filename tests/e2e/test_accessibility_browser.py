@@ -115,7 +115,9 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     # Sheets chosen per table (shown): their headings came after the h1 as h3s.
     fac.goto(url + "/workshops/new/")
     fac.locator('[name="sheet_mode"][value="choose"]').check()
-    assert_accessible(fac, "set-up wizard, choosing the sheets")
+    fac.select_option("#id_sheet_1", "custom")
+    assert fac.locator("#id_custom_1_trump").is_visible()
+    assert_accessible(fac, "set-up wizard, choosing the sheets, a custom one")
 
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
