@@ -107,6 +107,12 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         join(pages[name], url, w.code, name)
     ana = pages["Ana"]
     assert_accessible(ana, "phone, waiting for a seat")
+    # A name already in the workshop: asked about, the rejoin PIN's form open.
+    guest.goto(url + f"/j/{w.code}")
+    guest.fill("#name", "Ana")
+    guest.click("button[type=submit]")
+    guest.wait_for_selector("details.rejoin[open]")
+    assert_accessible(guest, "join form, the name already here")
 
     for path, where in [("/", "facilitator's workshops"), ("/workshops/new/", "set-up wizard"),
                         (f"/workshops/new/?like={w.pk}", "set-up wizard, set up again")]:
@@ -217,6 +223,12 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     assert_accessible(ana, "phone, debrief")
     fac.goto(f"{url}/workshops/{w.pk}/report/")
     assert_accessible(fac, "debrief report")
+    for path, where in [
+        (f"/workshops/{w.pk}/", "facilitator's panel, debrief"),
+        (f"/workshops/{w.pk}/delete/", "deleting a workshop"),
+    ]:
+        fac.goto(url + path)
+        assert_accessible(fac, where)
     laptop.close()
 
 
