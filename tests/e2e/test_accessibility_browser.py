@@ -16,7 +16,7 @@ is. The round's clock ticks outside any live region.
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_check import assert_accessible
 from django.contrib.auth.models import User
 from phones import dealt_table, join, version, wait_change, whose_turn
 
@@ -24,21 +24,7 @@ from tournament import services
 from tournament.models import Round, RoundKind
 
 pytestmark = [pytest.mark.browser]
-AXE = Axe()
 WAIT = 8000
-
-
-TEMPLATE_SYNTAX = ("{#", "#}", "{%", "%}", "{{", "}}")
-
-
-def assert_accessible(page, where: str) -> None:
-    results = AXE.run(page)
-    assert results.violations_count == 0, f"{where} ({page.url}):\n{results.generate_report()}"
-    # A template's syntax left in the page (a comment over several lines, which Django
-    # does not allow with {# #}) is read out to the class and read aloud.
-    text = page.inner_text("body")
-    leaked = [s for s in TEMPLATE_SYNTAX if s in text]
-    assert not leaked, f"{where} ({page.url}) shows template syntax {leaked}:\n{text[:600]}"
 
 
 def announced(page) -> str:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from axe_check import assert_accessible
 
 from tournament import services
 
@@ -267,6 +268,7 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     assert [r.inner_text().split("\n")[0] for r in rows.all() if r.is_visible()] == ["Łukasz"]
     find.fill("student 3")
     assert sum(r.is_visible() for r in rows.all()) == 10  # 30 to 39
+    assert_accessible(page, "panel, the roster found by name")
     # The list is drawn again (someone joins): the filter stays, the newcomer hidden.
     page.locator("h1").first.click()  # focus leaves the field: the panel may redraw
     services.player_join(workshop_id=w.pk, name="Late Comer")
@@ -289,6 +291,7 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     assert plan.count() == 60
     page.get_by_label("Find a player in the plan").fill("zol")
     assert [r.locator("th").inner_text() for r in plan.all() if r.is_visible()] == ["Zoltan"]
+    assert_accessible(page, "panel, the movement plan found by name")
     moving = {p.pk: p.table_id for p in Player.objects.filter(workshop=w)}
     page.locator("#do-movement-apply-top").click()
     page.wait_for_selector("#fac-movement >> text=Applied.", timeout=8000)
