@@ -268,7 +268,10 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     assert [r.inner_text().split("\n")[0] for r in rows.all() if r.is_visible()] == ["Łukasz"]
     find.fill("student 3")
     assert sum(r.is_visible() for r in rows.all()) == 10  # 30 to 39
-    assert_accessible(page, "panel, the roster found by name")
+    page.locator("#fac-roster .roster-row:visible summary").first.click()  # Rename or remove
+    assert page.locator("#fac-roster .row-tools[open] input[name=name]").is_visible()
+    assert_accessible(page, "panel, the roster found by name, a row's tools open")
+    page.locator("#fac-roster .row-tools[open] summary").click()
     # The list is drawn again (someone joins): the filter stays, the newcomer hidden.
     page.locator("h1").first.click()  # focus leaves the field: the panel may redraw
     services.player_join(workshop_id=w.pk, name="Late Comer")
