@@ -6,6 +6,7 @@ joins after the study reads their own rules until they say they have. Chromium."
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_accessible
 from phones import join, play_until, touch_phone, version, wait_change
 
 from tournament import services
@@ -67,6 +68,9 @@ def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server
     page.wait_for_selector("#screen[data-phase=round] details.sheet[open]", timeout=8000)
     assert "You joined after the others studied the rules" in page.inner_text(".late-rules")
     assert "until you have read them" in page.inner_text("details.sheet summary")
+    page.locator("details.pin-show summary").click()  # the rejoin PIN, shown
+    assert page.locator("details.pin-show[open]").is_visible()
+    assert_accessible(page, "phone, joined late, reading the rules, the PIN shown")
     done = page.get_by_role("button", name="I have read my rules")
     assert done.bounding_box()["height"] >= 44
     done.click()
