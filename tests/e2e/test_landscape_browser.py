@@ -5,7 +5,7 @@ the other three games."""
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_check import assert_accessible
 from phones import (
     LONG,
     OTHER_GAMES,
@@ -63,8 +63,7 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
 
     for selector in (".seats", ".trick", ".whose", ".hand .card"):
         assert in_view(sideways, selector), selector
-    results = Axe().run(sideways)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(sideways, "phone sideways")
 
     # The claim step: the question and the cards to tap are in view too.
     for _ in range(4):
@@ -134,8 +133,7 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
         [".seats .seat", ".trick .card", ".dispute-title", ".palette button", ".pad-wrap summary"],
         ".trick .card, .palette button",
     )
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(page, "phone sideways, a dispute")
     page.context.close()
 
 
@@ -149,8 +147,7 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
     view, nothing wider than the phone, and the accessibility audit passes."""
     parts = OTHER_GAMES[game][1]
     pages, w = other_game_at_a_round(browser, live_server_url, game, size, f"Sideways {game}")
-    results = Axe().run(pages[0])
-    assert results.violations_count == 0, results.generate_report()
+    assert_accessible(pages[0], f"{game} sideways")
 
     for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
         for page in pages:
