@@ -90,8 +90,10 @@ def test_a_phone_held_sideways_sees_table_turn_and_hand_at_once(live_server_url,
         (5, TINY, OTHERS),
         (5, TINY, LONG),
         (8, LANDSCAPE, OTHERS),
+        (4, SE, OTHERS),
+        (4, TINY, OTHERS),
     ],
-    ids=["5-844", "5-800", "5-667", "5-640", "5-640-long-names", "8-844"],
+    ids=["5-844", "5-800", "5-667", "5-640", "5-640-long-names", "8-844", "4-667", "4-640"],
 )
 def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     live_server_url, browser, seats, size, others
@@ -111,6 +113,9 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
         assert missing == [], (seats, moment, missing)
         sizes = [el.bounding_box() for el in page.locator(tappable).all()]
         assert sizes and all(min(b["width"], b["height"]) >= 44 for b in sizes), (moment, sizes)
+        # The hand is one row (seven cards at four seats too).
+        rows = {round(el.bounding_box()["y"]) for el in page.locator(".hand .card").all()}
+        assert len(rows) == 1, (moment, rows)
 
     # Play: the whole table's trick but the last card, through the services.
     play_until(game, lambda state: len(state.current) == seats - 1)
