@@ -5,6 +5,7 @@ Chromium."""
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_accessible
 from phones import one_phone_at_a_round
 
 pytestmark = [pytest.mark.browser]
@@ -22,6 +23,7 @@ def test_offline_is_said_until_the_network_is_back(live_server_url, browser):
     )
     page.wait_for_timeout(1500)  # the socket's close and a reconnect attempt or two
     assert banner.is_visible() and banner.inner_text() == OFFLINE
+    assert_accessible(page, "phone, offline")
     page.context.set_offline(False)
     banner.wait_for(state="hidden", timeout=15000)
     page.context.close()

@@ -5,6 +5,7 @@ toast). Chromium."""
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_accessible
 from phones import one_phone_at_a_round, play_until, version, wait_change
 
 from tournament import services
@@ -32,4 +33,5 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
     assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
     assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
     assert legal.evaluate("e => getComputedStyle(e).boxShadow") == "none"
+    assert_accessible(page, "phone, round paused")
     page.context.close()

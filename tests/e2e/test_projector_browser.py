@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from axe_check import assert_accessible
 
 from tournament import services
 
@@ -87,6 +88,7 @@ def test_forty_tables_fit_and_a_closed_workshop_shows_no_way_to_join(
     page.wait_for_selector(".proj-clock", timeout=WAIT)
     assert page.locator(".proj-tables li").count() == 40
     assert below_the_screen(page) == []
+    assert_accessible(page, "projector, forty tables")
     join = page.locator(".proj-join")
     assert join.is_visible()
     services.workshop_set_joining(workshop_id=w.pk, locked=True)
@@ -98,6 +100,7 @@ def test_forty_tables_fit_and_a_closed_workshop_shows_no_way_to_join(
     services.workshop_start_debrief(workshop_id=w.pk)
     page.wait_for_selector(".proj-locked", timeout=WAIT)
     assert not join.is_visible()
+    assert_accessible(page, "projector, debrief")
     page.context.close()
 
 
