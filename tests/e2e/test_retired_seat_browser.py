@@ -6,6 +6,7 @@ happened and the way to the join page remain. Chromium, real sockets."""
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_accessible
 from phones import one_phone_at_a_round, touch_phone, version, wait_change
 
 from tournament import services
@@ -45,6 +46,7 @@ def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_ser
     assert ana.pin not in page.inner_text("body")
     page.click("text=Go to the join page")
     page.wait_for_selector("text=This phone's seat is no longer in the game")
+    assert_accessible(page, "join page, this phone's seat gone")
 
     # The facilitator removes Ana (now on the laptop): the laptop says so, nothing else.
     services.player_kick(workshop_id=w.pk, player_id=ana.pk)

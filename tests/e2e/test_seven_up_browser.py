@@ -13,6 +13,7 @@ import random
 import time
 
 import pytest
+from axe_check import assert_accessible
 from phones import dealt_table
 from playwright.sync_api import expect
 
@@ -189,3 +190,4 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         assert rows.count() == 14
         blind_row = rows.nth(su.BLIND_DEAL).inner_text()
         assert ("✓" in blind_row) or ("✗" in blind_row)
+    assert_accessible(page, "7Up7Down, after the blind deal, its score sheet")

@@ -9,6 +9,7 @@ move. Screenshots go to artifacts/.
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_accessible
 from phones import join, version, wait_change
 
 from games import three_tricks
@@ -81,6 +82,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
         assert layer.get_attribute(f'[data-pick="{card}"]', "aria-pressed") == "true"
     assert layer.inner_text(".tt-hand [data-picked-count]") == "2"
     assert lay_button.is_enabled()
+    assert_accessible(layer, "3 Tricks, two cards picked to lay")
     layer.screenshot(path=str(artifacts / "three_tricks_pick.png"), full_page=True)
     before = (version(layer), version(blocker))
     lay_button.click()
