@@ -200,6 +200,7 @@ def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
         "Dispute at table 2.",
         "Now: Scored round, Round 1 paused.",
     ]
+    assert_accessible(page, "a table's page, its dispute open, the round paused")
     page.context.close()
 
 
