@@ -134,3 +134,42 @@ def test_the_report_in_a_browser_and_in_print(
     found = Axe().run(small).response["violations"]
     assert [v["id"] for v in found if v["id"] == "scrollable-region-focusable"] == []
     small.context.close()
+
+
+@pytest.mark.parametrize(("game", "seats"), [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)])
+def test_the_other_games_reports_pass_axe(request, transactional_db, django_user_model, game, seats):
+    """Each game's report has parts of its own (7Up7Down's scores, All Fives' revoke
+    calls and cards that broke a sheet, 3 Tricks' piles): played by bots through a
+    scored round, each passes the audit on a laptop and on a phone."""
+    from axe_check import assert_accessible
+    from django.utils import timezone
+
+    from tournament import services, timers
+    from tournament.models import Game, GameState, Round, RoundKind
+
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    w = services.workshop_create(facilitator=user, name=f"Report {game}", game=game,
+                                 table_count=2, seats_per_table=seats, bots_enabled=True, seed=5)
+    human = services.player_join(workshop_id=w.pk, name="Ann")
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.player_leave(player_id=human.pk, policy="bot")
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    for _ in range(3000):
+        if Game.objects.filter(table__workshop=w, state=GameState.OVER).exists():
+            break
+        timers.tick(timezone.now(), bot_delay=0)
+    else:
+        pytest.fail("the bots did not finish a game")
+    services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    # The server starts now, on the rows the bots left (its timer loop has nothing to do).
+    open_page = request.getfixturevalue("facilitator_page")
+    path = f"/workshops/{w.pk}/report/"
+    for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        page = open_page(user, path, viewport=viewport)
+        assert page.locator("h1").inner_text() == f"Report {game}"
+        assert_accessible(page, f"{game} report at {viewport['width']} px")
+        page.context.close()
