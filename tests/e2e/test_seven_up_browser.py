@@ -23,6 +23,14 @@ from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
+# Upright (an iPhone SE) and sideways (an iPhone SE, a browser's toolbar taking part
+# of 800x390, a 360x640 Android).
+SMALL_PHONES = (
+    {"width": 375, "height": 667},
+    {"width": 667, "height": 375},
+    {"width": 800, "height": 360},
+    {"width": 640, "height": 360},
+)
 
 
 def state_of(game):
@@ -151,6 +159,13 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         state = state_of(game)
         page = by_seat[state.to_act]
         page.wait_for_selector(".su-bid-button[data-action=act]", timeout=5000)
+        # On a small phone either way up the bids are in view beside the others' cards.
+        for size in SMALL_PHONES:
+            page.set_viewport_size(size)
+            for part in (".su-bids", ".su-foreheads"):
+                box = page.locator(part).bounding_box()
+                assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (size, part, box)
+        page.set_viewport_size({"width": 390, "height": 844})
         before = game.seq
         page.locator(".su-bid-button[data-action=act]").first.click()
         wait_seq(game, before)
@@ -163,7 +178,7 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         page.wait_for_selector(".su-play-blind", timeout=5000)
         # On a small phone too, the move and the cards already played are in view
         # (under the foreheads the button was below the screen's edge).
-        for size in ({"width": 375, "height": 667}, {"width": 667, "height": 375}):
+        for size in SMALL_PHONES:
             page.set_viewport_size(size)
             for part in (".su-play-blind", "#screen .trick"):
                 box = page.locator(part).bounding_box()
