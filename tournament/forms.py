@@ -135,10 +135,14 @@ def knobs_from_data(kind, data: dict, n: int) -> dict:
 MAX_TABLES = min(LIMITS["table_count"][1], CLASS_TABLES)
 
 
+def _within(value: int, limits: tuple[int, int]) -> int:
+    low, high = limits
+    return min(max(value, low), high)
+
+
 def _in_minutes(seconds: int, limits: tuple[int, int]) -> Decimal:
     """A length in seconds as the wizard's minutes field takes it (a tenth of a minute)."""
-    low, high = limits
-    return Decimal(min(max(seconds, low), high) / 60).quantize(Decimal("0.1"))
+    return Decimal(_within(seconds, limits) / 60).quantize(Decimal("0.1"))
 
 
 def initial_like(workshop) -> dict:
@@ -153,14 +157,12 @@ def initial_like(workshop) -> dict:
         "name": workshop.name,
         "game": kind.key,
         "mode": workshop.mode,
-        "table_count": min(workshop.table_count, MAX_TABLES),
-        "seats_per_table": min(max(workshop.seats_per_table, kind.min_seats), kind.max_seats),
+        "table_count": _within(workshop.table_count, (1, MAX_TABLES)),
+        "seats_per_table": _within(workshop.seats_per_table, (kind.min_seats, kind.max_seats)),
         "round_minutes": _in_minutes(workshop.round_seconds, LIMITS["round_seconds"]),
         "study_minutes": _in_minutes(workshop.study_seconds, LIMITS["study_seconds"]),
         "home_minutes": _in_minutes(workshop.home_seconds, LIMITS["home_seconds"]),
-        "dispute_seconds": min(
-            max(workshop.dispute_seconds, LIMITS["dispute_seconds"][0]), LIMITS["dispute_seconds"][1]
-        ),
+        "dispute_seconds": _within(workshop.dispute_seconds, LIMITS["dispute_seconds"]),
         "bots_enabled": workshop.bots_enabled,
         "leave_policy": workshop.leave_policy,
         "sheet_mode": "auto",

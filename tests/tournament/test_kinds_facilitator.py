@@ -263,6 +263,7 @@ def test_set_up_again_is_only_for_ones_own_workshops(owner, fac):
     assert fac.get(f"/workshops/new/?like={theirs.pk}").status_code == 404
     assert fac.get("/workshops/new/?like=12ab").status_code == 404
     assert fac.get("/workshops/new/?like=").status_code == 404
+    assert fac.get("/workshops/new/?like=" + "9" * 30).status_code == 404
     assert Workshop.objects.count() == 1
 
 
@@ -273,6 +274,11 @@ def test_set_up_again_past_the_tables_one_may_choose_gives_automatic_sheets(owne
     r = fac.get(f"/workshops/new/?like={w.pk}")
     values = form_values(r)
     assert values["sheet_mode"] == "auto" and values["table_count"] == "20"
+    # Made another way (the load test's 200 tables, a round of 100 s): what the wizard
+    # can take, the nearest it offers.
+    big = services.workshop_create(facilitator=owner, name="Load", table_count=200, round_seconds=100)
+    values_big = form_values(fac.get(f"/workshops/new/?like={big.pk}"))
+    assert (values_big["table_count"], values_big["round_minutes"]) == ("40", "1.7")
     assert "each table's sheet as it was" not in page(r)
     assert fac.post("/workshops/new/", values).status_code == 302
 
