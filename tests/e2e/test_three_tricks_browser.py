@@ -102,6 +102,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     for card in block["cards"]:
         blocker.click(f'[data-pick="{card}"]')
     blocker.screenshot(path=str(artifacts / "three_tricks_block.png"), full_page=True)
+    assert_accessible(blocker, "3 Tricks, facing a trick, its blocking cards picked")
     # On a small phone, facing the trick with two cards picked: block, swap and pass
     # all in view, the page not scrolled (Pass and Swap were below the edge).
     blocker.set_viewport_size({"width": 375, "height": 667})
