@@ -281,8 +281,24 @@ def _reveal(tables: list[dict], rows: list, pairs: list, sheets: list, rules_of,
     sheet_of = _sheet_numbers(tables, rules_of)
     numbers = [t["number"] for t in tables]
     return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
+            "sheet_groups": _sheet_groups(sheets, sheet_of),
             "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "sheet_of": sheet_of,
             **extra}
+
+
+def _sheet_groups(sheets: list[dict], sheet_of: dict[int, int]) -> list[dict]:
+    """Each different sheet once, with the tables that played it ("Tables 1, 18 and 35"):
+    forty tables repeat seventeen sheets, and forty cards were ten printed pages."""
+    groups: dict[int, dict] = {}
+    for s in sheets:
+        group = groups.setdefault(sheet_of[s["table"]], {**s, "tables": [], "titles": []})
+        group["tables"].append(s["table"])
+        if s["preset_title"] and s["preset_title"] not in group["titles"]:
+            group["titles"].append(s["preset_title"])
+    for group in groups.values():
+        numbers = [str(n) for n in group["tables"]]
+        group["heading"] = f"Table{'s' if len(numbers) > 1 else ''} {_names_text(numbers)}"
+    return list(groups.values())
 
 
 # The knob table's tables side by side: more than this many go on in another table

@@ -426,3 +426,36 @@ def test_the_headline_says_how_many_games_were_in_scored_rounds(fac, owner):
     assert home.count() > 1 and played > scored > 0
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert f"{played} games ({scored} in scored rounds)" in html
+
+
+def test_a_sheet_played_at_several_tables_is_shown_once_with_them(fac, owner):
+    """Forty tables repeat Five Tricks' seventeen sheets: the reveal showed forty sheet
+    cards (ten printed pages). Each different sheet is one card naming its tables;
+    the knob table still has every table."""
+    w = services.workshop_create(name="Conference", facilitator=owner, table_count=20, seed=3)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    cards = re.findall(r'<section class="sheet-card"[^>]*>\s*<h3[^>]*>([^<]*)</h3>', html)
+    assert len(cards) == 17 and "20 tables played 17 different sheets." in html
+    named = [int(n) for c in cards for n in re.findall(r"\d+", c)]
+    assert sorted(named) == list(range(1, 21))  # every table under one card, once
+    rules = {t.number: t.rules for t in Workshop.objects.get(pk=w.pk).tables.all()}
+    shared = [c for c in cards if c.startswith("Tables ")]
+    assert len(shared) == 3, cards  # 20 tables, 17 sheets
+    for card in shared:
+        numbers = [int(n) for n in re.findall(r"\d+", card)]
+        assert re.fullmatch(r"Tables \d+(, \d+)* and \d+", card)
+        assert all(rules[n] == rules[numbers[0]] for n in numbers)
+        assert f"The whole sheet of {card.lower()}" not in html  # Five Tricks: sections shown
+    assert html.count('<table class="knobs">') == 2
+
+
+def test_another_games_shared_sheet_opens_as_the_sheet_of_its_tables(fac, owner):
+    from games import kinds
+
+    distinct = len(set(kinds.get("seven_up").presets.values()))
+    w = services.workshop_create(
+        name="Sevens", facilitator=owner, game="seven_up", table_count=distinct + 1, seats_per_table=3
+    )
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert html.count('<section class="sheet-card"') == distinct
+    assert re.search(r"<summary>The whole sheet of tables \d+ and \d+</summary>", html)
