@@ -113,9 +113,11 @@
   // ---- name filters (facilitator/_find.html)
   // As the server compares names (tournament/names.py, movement.py): no case, no
   // accents, ß as ss, and the letters with a stroke as their letter.
-  const STROKES = { "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t", "ı": "i" };
+  // STROKES is movement.py's _STROKES (tests/tournament/test_movement.py compares them).
+  const STROKES = { "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t",
+    "ı": "i", "ƀ": "b", "ƶ": "z", "ǥ": "g", "ɨ": "i", "ʉ": "u" };
   const plain = (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/ß/g, "ss").replace(/[łøđðħŧı]/g, (c) => STROKES[c]);
+    .replace(/ß/g, "ss").replace(/[łøđðħŧıƀƶǥɨʉ]/g, (c) => STROKES[c]);
   function find(input) {
     const query = plain(input.value.trim());
     const rows = document.querySelectorAll(`[data-find-row="${CSS.escape(input.dataset.find)}"]`);

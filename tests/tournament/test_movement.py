@@ -569,3 +569,22 @@ def test_ranking_ignores_join_order_when_names_differ(players, random):
     shuffled = list(players)
     random.shuffle(shuffled)
     assert rank_table(shuffled) == rank_table(players)
+
+
+def test_the_find_fields_letters_with_a_stroke_are_the_servers():
+    """The panel's Find field (static/js/facilitator.js) folds a letter with a stroke
+    as name_sort_key does: its map had seven of the server's twelve, so "Ƶofia" was
+    found by "zofia" in the sorted names but not in the field."""
+    import json
+    import re
+    from pathlib import Path
+
+    from tournament.movement import _STROKES
+
+    js = (Path(__file__).resolve().parents[2] / "static/js/facilitator.js").read_text()
+    found = re.search(r"const STROKES = (\{[^}]*\});", js)
+    table = {chr(k): v for k, v in _STROKES.items()}
+    assert found and json.loads(found.group(1)) == table
+    # The letters it replaces are the map's own.
+    letters = re.search(r"\.replace\(/\[([^\]]+)\]/g, \(c\) => STROKES\[c\]\)", js)
+    assert letters and set(letters.group(1)) == set(table)
