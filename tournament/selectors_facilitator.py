@@ -343,8 +343,6 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                     }
                     for p in seated[table.pk]
                 ],
-                "games_done": games_done[table.pk],
-                "games_cut": games_cut[table.pk],
                 "games_note": _games_note(games_done[table.pk], games_cut[table.pk]),
                 "game": glance,
                 "score_label": kind.score_label,

@@ -552,7 +552,7 @@ def test_monitor_counts_one_point_in_the_singular():
 
     row = {"name": "Ann", "is_bot": False, "has_left": False, "connected": True,
            "tricks": None, "games_won": 0}
-    table = {"number": 1, "score_label": "points", "game": None, "games_done": 0,
+    table = {"number": 1, "score_label": "points", "game": None, "games_note": "",
              "players": [{**row, "score": 1}, {**row, "name": "Ben", "score": 2}]}
     html = render_to_string(
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
