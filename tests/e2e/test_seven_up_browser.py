@@ -14,7 +14,7 @@ import time
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table
+from phones import dealt_table, not_in_view
 from playwright.sync_api import expect
 
 from games import seven_up as su
@@ -31,6 +31,16 @@ SMALL_PHONES = (
     {"width": 800, "height": 360},
     {"width": 640, "height": 360},
 )
+
+
+def in_view_on_small_phones(page, parts, moment):
+    """Each of `parts` wholly on the screen of every one of SMALL_PHONES, then the
+    phone back to its own size."""
+    for size in SMALL_PHONES:
+        page.set_viewport_size(size)
+        missing = [m for p in parts for m in not_in_view(page, p)]
+        assert missing == [], (size, moment, missing)
+    page.set_viewport_size({"width": 390, "height": 844})
 
 
 def state_of(game):
@@ -160,12 +170,7 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         page = by_seat[state.to_act]
         page.wait_for_selector(".su-bid-button[data-action=act]", timeout=5000)
         # On a small phone either way up the bids are in view beside the others' cards.
-        for size in SMALL_PHONES:
-            page.set_viewport_size(size)
-            for part in (".su-bids", ".su-foreheads"):
-                box = page.locator(part).bounding_box()
-                assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (size, part, box)
-        page.set_viewport_size({"width": 390, "height": 844})
+        in_view_on_small_phones(page, (".su-bids", ".su-foreheads"), "bidding")
         before = game.seq
         page.locator(".su-bid-button[data-action=act]").first.click()
         wait_seq(game, before)
@@ -178,12 +183,7 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         page.wait_for_selector(".su-play-blind", timeout=5000)
         # On a small phone too, the move and the cards already played are in view
         # (under the foreheads the button was below the screen's edge).
-        for size in SMALL_PHONES:
-            page.set_viewport_size(size)
-            for part in (".su-play-blind", "#screen .trick"):
-                box = page.locator(part).bounding_box()
-                assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (size, part)
-        page.set_viewport_size({"width": 390, "height": 844})
+        in_view_on_small_phones(page, (".su-play-blind", "#screen .trick"), "playing blind")
         own = state.hands[seat][0]
         assert card_face(own) not in split_sheet(screen_html(page))[0]
         before = game.seq

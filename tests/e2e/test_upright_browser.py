@@ -34,9 +34,6 @@ SMALL_PHONES = pytest.mark.parametrize(
 )
 
 
-# Names a phone cuts short: seat lines, claim badges, 3 Tricks' sides.
-
-
 @pytest.mark.parametrize(
     ("size", "others"),
     [((375, 667), OTHERS), ((360, 740), OTHERS), ((360, 640), OTHERS), ((360, 640), LONG)],
