@@ -142,10 +142,10 @@ def test_the_other_games_reports_pass_axe(request, transactional_db, django_user
     calls and cards that broke a sheet, 3 Tricks' piles): played by bots through a
     scored round, each passes the audit on a laptop and on a phone."""
     from axe_check import assert_accessible
-    from django.utils import timezone
+    from tournament_helpers import play_until_finished
 
-    from tournament import services, timers
-    from tournament.models import Game, GameState, Round, RoundKind
+    from tournament import services
+    from tournament.models import Round, RoundKind
 
     user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
     w = services.workshop_create(facilitator=user, name=f"Report {game}", game=game,
@@ -157,12 +157,7 @@ def test_the_other_games_reports_pass_axe(request, transactional_db, django_user
     services.player_leave(player_id=human.pk, policy="bot")
     services.workshop_start_home(workshop_id=w.pk)
     services.round_start(workshop_id=w.pk)
-    for _ in range(3000):
-        if Game.objects.filter(table__workshop=w, state=GameState.OVER).exists():
-            break
-        timers.tick(timezone.now(), bot_delay=0)
-    else:
-        pytest.fail("the bots did not finish a game")
+    play_until_finished(w)
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
     services.workshop_start_debrief(workshop_id=w.pk)
     # The server starts now, on the rows the bots left (its timer loop has nothing to do).

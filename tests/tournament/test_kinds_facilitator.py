@@ -22,6 +22,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from facilitator_helpers import assert_no_secrets
+from tournament_helpers import play_until_finished
 
 from games import kinds
 from games.replay import replay_document
@@ -118,15 +119,6 @@ def do(client, w, action, data=None):
     r = client.post(f"/workshops/{w.pk}/do/{action}/", data or {})
     assert r.status_code == 303, (action, text(r)[:2000])
     return r
-
-
-def play_until_finished(w, *, games: int = 1, limit: int = 3000) -> None:
-    """Bots act (tick after tick) until `games` games of the workshop are over."""
-    for _ in range(limit):
-        if Game.objects.filter(table__workshop=w, state=GameState.OVER).count() >= games:
-            return
-        timers.tick(timezone.now(), bot_delay=0)
-    pytest.fail("the bots did not finish a game")
 
 
 def create(fac, kind) -> Workshop:

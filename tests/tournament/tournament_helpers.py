@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import five_tricks
 from games.tricks import trick_winner
-from tournament import gamestate, services
+from tournament import gamestate, services, timers
 from tournament.errors import ServiceError
 from tournament.models import (
     Action,
@@ -256,3 +257,12 @@ def expire(rnd: Round, seconds: float = 1) -> None:
 
 def after(dt, seconds: float = 1):
     return dt + timedelta(seconds=seconds)
+
+
+def play_until_finished(w, *, games: int = 1, limit: int = 3000) -> None:
+    """Bots act (tick after tick) until `games` games of the workshop are over."""
+    for _ in range(limit):
+        if Game.objects.filter(table__workshop=w, state=GameState.OVER).count() >= games:
+            return
+        timers.tick(timezone.now(), bot_delay=0)
+    pytest.fail("the bots did not finish a game")
