@@ -100,6 +100,11 @@ def _aces_text(c: Config) -> str:
     )
 
 
+def _instead(c: Config) -> str:
+    """What a turn may do besides laying or blocking: no swap at a table of max_swap 0."""
+    return "pass or swap" if c.max_swap else "pass"
+
+
 def _block_text(c: Config) -> str:
     if c.rank_match == "pair":
         by_rank = "be a pair of the same rank as one of its cards"
@@ -115,9 +120,18 @@ def _block_text(c: Config) -> str:
         "When your opponent has just laid a trick, you may block it: lay a two-card "
         f"trick from your hand that matches it. To match, your trick must {need}. "
         "Only the trick laid on the turn just before yours can be blocked; once you "
-        "pass or swap instead, it stands. Your block stands in front of you as your own "
+        f"{_instead(c)} instead, it stands. Your block stands in front of you as your own "
         "next trick, and your opponent may block it back. With two tricks standing you "
         "cannot block: your next trick must be the three-card one."
+    )
+
+
+def _turn_text(c: Config) -> str:
+    also = ", pass or swap" if c.max_swap else " or pass"
+    return (
+        "On your turn do exactly one thing: lay your next trick face up in front of "
+        f"you, block{also}. If your opponent has just laid a trick, you may "
+        f"block it{also}, but not lay a trick of your own."
     )
 
 
@@ -184,12 +198,7 @@ def sheet_for(config: Config) -> dict:
             "in one suit.",
         ),
         ("Aces", _aces_text(config)),
-        (
-            "Your turn",
-            "On your turn do exactly one thing: lay your next trick face up in front of "
-            "you, block, pass or swap. If your opponent has just laid a trick, you may "
-            "block it, pass or swap, but not lay a trick of your own.",
-        ),
+        ("Your turn", _turn_text(config)),
         ("Blocking", _block_text(config)),
         (
             "Blocked tricks",

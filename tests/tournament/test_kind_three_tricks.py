@@ -105,7 +105,12 @@ def test_the_study_sheet_follows_every_knob():
     assert "a matching rank is not enough" in suit and "pair of the same rank" not in suit
     rank = _sheet_text({"block": "rank", "rank_match": "card"})
     assert "hold a card of the same rank" in rank and "a matching suit is not enough" in rank
-    assert "Swapping cards is not allowed" in _sheet_text({"max_swap": 0})
+    no_swap = _sheet_text({"max_swap": 0})
+    assert "Swapping cards is not allowed" in no_swap
+    # Nowhere else on that sheet is a swap offered (the turn and the block said so).
+    assert "block or pass." in no_swap and "block it or pass, but not lay" in no_swap
+    assert "once you pass instead, it stands" in no_swap
+    assert "or swap" not in no_swap and "swap." not in no_swap
     assert "swap one card: put it face down on the secondary stockpile, then draw one from" in (
         _sheet_text({"max_swap": 1})
     )
