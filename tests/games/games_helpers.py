@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import pathlib
+
 from games import five_tricks as ft
 from games.tricks import TrickRules
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
 
 HIGH = TrickRules(ace="high", wins="highest", trump=None)
 
@@ -59,3 +64,11 @@ def run_tricks(state: ft.State, tricks: list[list[str]]) -> ft.State:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def docs_replay_example(doc_name: str, heading: str = "The replay record") -> tuple[dict, object]:
+    """The record and the printed output of a rules doc's replay example: the first
+    two JSON blocks under its heading."""
+    section = (DOCS / doc_name).read_text().split(f"\n## {heading}\n", 1)[1]
+    record, output = [b.split("```", 1)[0] for b in section.split("```json\n")[1:3]]
+    return json.loads(record), json.loads(output)

@@ -367,3 +367,18 @@ def test_engine_imports_without_django():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
+    """docs/all_fives.md's record, its deck's "..." the rest of the pack in order (no
+    card of it is dealt: the second hand's deck comes from the seed), replays to the
+    output printed under it: a called revoke, the hand's points and the next deal."""
+    from games_helpers import docs_replay_example
+
+    doc, output = docs_replay_example("all_fives.md")
+    (deck,) = doc["decks"]
+    assert deck[-1] == "..."
+    doc["decks"] = [deck[:-1] + [c for c in full_deck() if c not in deck]]
+    proc = run_cli(doc, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == output

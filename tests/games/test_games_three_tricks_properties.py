@@ -314,16 +314,14 @@ def test_engine_imports_without_django():
 def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     """docs/three_tricks.md's record (its deck written out: the hands it deals are the
     scenario tests' P0 and P1) replays to the output printed under it."""
+    from games_helpers import docs_replay_example
     from test_games_three_tricks import P0, P1, stack
 
-    text = (ROOT / "docs" / "three_tricks.md").read_text()
-    section = text.split("## The replay record", 1)[1]
-    record_block, output_block = [b.split("```", 1)[0] for b in section.split("```json\n")[1:3]]
-    doc = json.loads(record_block)
+    doc, output = docs_replay_example("three_tricks.md")
     deck = stack([P0, P1], dealer=doc["dealer"])
     assert [c for c in doc["deck"] if c != "..."] == deck[: len(doc["deck"]) - 1]
     doc["deck"] = deck
     del doc["reshuffles"]  # no reshuffle comes in this game; the block shows its shape
     proc = run_cli(doc, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == json.loads(output_block)
+    assert json.loads(proc.stdout) == output
