@@ -74,6 +74,15 @@ def test_normal_game(tmp_path):
     }
 
 
+def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
+    """docs/rules.md's record, as written there, replays to the output printed under
+    it: a seat with its own sheet, claims that override it, co-winners."""
+    from games_helpers import docs_replay_example
+
+    record, output = docs_replay_example("rules.md", "The replay command")
+    assert ok(replay(record, tmp_path)) == output
+
+
 def test_plays_use_whoevers_turn_it_is(tmp_path):
     # After trick 1 the winner (seat 0) leads, so the order is 2S, 3S, 4S.
     proc = replay(doc(), tmp_path)
