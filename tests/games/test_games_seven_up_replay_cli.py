@@ -91,6 +91,15 @@ def error(proc):
     return payload
 
 
+def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
+    """docs/seven_up.md's record, as written there, replays to the output printed
+    under it: the hook's bid, an exact 7, an exact 0 and a missed 1."""
+    from games_helpers import docs_replay_example
+
+    record, output = docs_replay_example("seven_up.md", "The replay command")
+    assert ok(replay(record, tmp_path)) == output
+
+
 # ---------------------------------------------------------------- success
 
 
