@@ -139,6 +139,13 @@ def test_exact_stdout_text(tmp_path):
     )
 
 
+def test_the_docs_example_gives_the_output_the_docs_show():
+    """docs/movement.md's input, as written there, gives the output printed under it."""
+    blocks = (REPO / "docs" / "movement.md").read_text(encoding="utf-8").split("```json\n")[1:3]
+    given, shown = (b.split("```", 1)[0] for b in blocks)
+    assert assert_ok(run("-", stdin=given.encode("utf-8"))) == json.loads(shown)
+
+
 def test_output_order_does_not_depend_on_input_table_order():
     forward = assert_ok(run("-", stdin=json.dumps(EXAMPLE).encode()))
     backward = {"tables": list(reversed(EXAMPLE["tables"]))}
