@@ -372,10 +372,10 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     t["winner"],
                     names.get(g["players"][t["winner"]], ""),
                     t["table_verdict"],
-                    " ".join(str(v) for v in t["verdicts"]),
+                    _numbers(t["verdicts"]),
                     len(set(t["verdicts"])) > 1,
                     t["resolution"],
-                    " ".join("none" if c is None else str(c) for c in t["claims"]),
+                    _numbers(t["claims"]),
                 ]
             )
     out["tricks"] = (
@@ -422,8 +422,8 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     d["resolved_at"] or "",
                     "" if d["duration_seconds"] is None else round(d["duration_seconds"], 3),
                     d["resolution"] or "open",
-                    " ".join(str(c) for c in d["initial_claims"]),
-                    " ".join("none" if c is None else str(c) for c in (d["final_claims"] or [])),
+                    _numbers(d["initial_claims"]),
+                    _numbers(d["final_claims"] or []),
                     "" if w is None else w,
                     "" if w is None else names.get(g["players"][w], ""),
                 ]
@@ -498,14 +498,14 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 g["mode"],
                 g["seed"],
                 " ".join(names.get(p, "") for p in g["players"]),
-                " ".join(str(t) for t in g["tricks_won"]),
+                _numbers(g["tricks_won"]),
                 " ".join(names.get(p, "") for p in g["winners"]),
                 len(g["tricks"]),
                 len(g["disputes"]),
                 g["started_at"],
                 g["finished_at"] or "",
                 g.get("kind", "five_tricks"),
-                " ".join(str(x) for x in g.get("scores", [])),
+                _numbers(g.get("scores", [])),
                 # A document from before cut_by: a cut game was put down to the round's end.
                 g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
             ]
@@ -523,12 +523,21 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+class _Numbers(str):
+    """A cell of whole numbers the export wrote itself (a seat per player, points per
+    seat): "-2 6" is a score, not a formula, and is written as it is."""
+
+
+def _numbers(values: Iterable[int | None]) -> _Numbers:
+    return _Numbers(" ".join("none" if v is None else str(int(v)) for v in values))
+
+
 def _cell(value) -> str | int | float:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and not isinstance(value, _Numbers) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
 

@@ -17,6 +17,7 @@ movement, and a second round with five scripted claim steps:
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -358,6 +359,17 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[1] == ["'=1+1", "'-3", "-3"]
     assert rows[2] == ["'@x", "ok", "true"]
+
+
+def test_a_negative_score_in_games_csv_is_a_number_not_a_defused_formula(scripted):
+    """All Fives' scores go below zero after a called revoke: games.csv wrote the
+    seats' scores "-2 6" as "'-2 6" (the formula guard), unlike the JSON's [-2, 6]."""
+    doc = copy.deepcopy(scripted["doc"])
+    game = doc["games"][0]
+    game["scores"] = [-2] + [6] * (len(game["players"]) - 1)
+    row = next(r for r in read_csv(doc, "games") if r["game_id"] == str(game["id"]))
+    assert row["scores"] == " ".join(str(x) for x in game["scores"])
+    assert row["scores"].startswith("-2 ")
 
 
 def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_after():
