@@ -423,3 +423,28 @@ def test_a_game_cut_before_anyone_acted_counts_in_the_standings_not_the_results(
     table = next(t for t in rows["tables"] if t["table"] == 1)
     assert table["games_played"] == 0
     assert {p["games_played"] for p in table["players"] if p["id"] in seated} == {0}
+
+
+@pytest.mark.django_db
+def test_a_player_who_left_mid_round_is_in_its_results_not_its_standings():
+    """docs/export.md: the stored standings are the players seated when the round
+    ended (movement ranks them); one who left during it (the seat skipped, their
+    game cut) is not in them, and the report's results still list them."""
+    from tournament_helpers import fresh, game_at, make_workshop, tables_of, to_scored_round
+
+    from tournament import services
+
+    w = make_workshop(players=10, tables=2)
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    gone = game.players[0]
+    services.player_leave(player_id=gone, policy="skip")
+    assert fresh(game).state == "cut" and fresh(game).cut_by == "player_left"
+    services.round_end_now(round_id=rnd.pk)
+    doc = export.workshop_document(fresh(w))
+    scored = next(r for r in doc["rounds"] if r["number"] == rnd.number)
+    assert gone not in {s["id"] for s in scored["standings"]}
+    assert set(game.players) - {gone} <= {s["id"] for s in scored["standings"]}
+    rows = next(x for x in report.results(doc, report.Index(doc)) if x["round"] == rnd.number)
+    table = next(t for t in rows["tables"] if t["table"] == 1)
+    assert [p["id"] for p in table["players"]].count(gone) == 1
