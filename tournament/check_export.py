@@ -151,6 +151,17 @@ def _label(game: dict) -> str:
     return f"round {game.get('round')}, table {game.get('table')}, game {game.get('number')}"
 
 
+def _when_unawarded(game: dict) -> str:
+    """When the claim step of a game's unawarded trick stopped: its cut (by the round's
+    end or a player leaving; a document from before cut_by means the round's end), or
+    not yet (a game still in play when the export was made)."""
+    if game.get("state") == "playing":
+        return "when this export was made"
+    if game.get("cut_by") == "player_left":
+        return "when a player left and the game was cut"
+    return "when the round ended"
+
+
 def check_game(game: dict) -> GameCheck:
     """Replay one exported game and compare with its stored result."""
     check = GameCheck(game.get("id"), _label(game))
@@ -206,7 +217,7 @@ def check_game(game: dict) -> GameCheck:
     unawarded = game.get("unawarded_trick")
     if unawarded:
         check.notes.append(
-            f"trick {unawarded.get('index')} was still being claimed when the round ended: it was "
+            f"trick {unawarded.get('index')} was still being claimed {_when_unawarded(game)}: it was "
             "never awarded and the replay format cannot express it, so its cards are not in plays"
         )
     return check

@@ -139,6 +139,28 @@ def test_games_cut_mid_trick_and_mid_claim():
     assert mid_claim > 5
 
 
+def test_the_unawarded_tricks_note_says_what_stopped_its_claims():
+    """The note said "when the round ended" also for a game a player's leaving cut,
+    and for one still in play when the export was made."""
+    raw = next(
+        g
+        for seed in range(200)
+        if (g := drive(seed, cut_after=random.Random(seed).randint(0, 40)))["_phase"] == "claim"
+    )
+    notes = {}
+    cases = (("cut", None), ("cut", "round_end"), ("cut", "player_left"), ("playing", None))
+    for state, cut_by in cases:
+        game = exported({**raw, "state": state, "cut_by": cut_by})
+        if state == "playing":  # no results are stored before the game ends
+            game.update(tricks_won=[], winners=[])
+        check = check_export.check_game(game)
+        assert check.ok and len(check.notes) == 1, check.line()
+        notes[(state, cut_by)] = check.notes[0]
+    assert "when the round ended" in notes[("cut", None)] == notes[("cut", "round_end")]
+    assert "when a player left" in notes[("cut", "player_left")]
+    assert "when this export was made" in notes[("playing", None)]
+
+
 def test_the_checker_catches_changed_results():
     game = exported(drive(3))
     assert check_export.check_game(game).ok
