@@ -179,6 +179,24 @@ def test_the_checker_catches_changed_results():
     assert "stored state is 'cut'" in check_export.check_game(bad).line()
 
 
+def test_the_checker_replays_the_stored_log_too():
+    """A log changed beside an unchanged replay input passed: the replay input alone
+    was checked. The stored log is played by the engine as well."""
+    game = exported(drive(3))
+    bad = json.loads(json.dumps(game))
+    first, second = [a for a in bad["actions"] if a["payload"]["type"] == "play"][:2]
+    first["payload"]["card"], second["payload"]["card"] = (
+        second["payload"]["card"],
+        first["payload"]["card"],
+    )
+    line = check_export.check_game(bad).line()
+    assert "MISMATCH" in line and "action 1 does not replay" in line
+    bad = json.loads(json.dumps(game))
+    bad["actions"] = bad["actions"][:-1]
+    line = check_export.check_game(bad).line()
+    assert "MISMATCH" in line and "replay says the game is unfinished" in line
+
+
 def write_doc(tmp_path, games, name="export.json") -> Path:
     doc = {"schema": export.SCHEMA, "games": [exported(g) for g in games]}
     for g in doc["games"]:
