@@ -451,6 +451,58 @@ def test_a_game_ending_after_the_rounds_time_is_up_deals_no_other():
     assert list(Game.objects.filter(round=rnd).values_list("state", flat=True)) == [GameState.OVER]
 
 
+def _games(rnd, table) -> list[tuple[int, str, str | None]]:
+    return list(
+        Game.objects.filter(round=rnd, table=table)
+        .order_by("number")
+        .values_list("number", "state", "cut_by")
+    )
+
+
+def test_a_player_leaving_after_the_rounds_time_is_up_deals_no_other():
+    """A seat skipped after the deadline, before the tick: the game is cut for the
+    leaver and nothing is dealt in its place (an empty game cut 'by the round's
+    end' had counted as played for everyone there)."""
+    w = make_workshop(players=8, tables=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1 = tables_of(w)[0]
+    expire(rnd)
+    services.player_leave(player_id=game_at(t1).players[0])
+    timers.tick()
+    assert fresh(rnd).state == RoundState.FINISHED
+    assert _games(rnd, t1) == [(1, GameState.CUT, "player_left")]
+    assert {r["games_played"] for r in fresh(rnd).standings["players"] if r["table"] == 1} == {1}
+
+
+def test_a_late_joiner_after_the_rounds_time_is_up_is_dealt_no_game():
+    """A joiner who makes a table of one playable after the deadline waits for the
+    next round instead of getting a game the tick cuts at once."""
+    w = make_workshop(players=3, tables=2, seats=4)  # tables of two and one
+    rnd = to_scored_round(w)
+    t2 = tables_of(w)[1]
+    assert game_at(t2) is None
+    expire(rnd)
+    services.player_join(workshop_id=w.pk, name="Late")
+    timers.tick()
+    assert fresh(rnd).state == RoundState.FINISHED
+    assert _games(rnd, t2) == []
+
+
+def test_resuming_a_round_paused_after_its_time_ran_out_deals_nothing():
+    """Paused after the deadline (nothing left), a seat skipped while paused, then
+    resumed: the table whose game was cut gets no game the tick would cut at once."""
+    w = make_workshop(players=8, tables=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1 = tables_of(w)[0]
+    expire(rnd)
+    services.round_pause(round_id=rnd.pk)
+    services.player_leave(player_id=game_at(t1).players[0])
+    services.round_resume(round_id=rnd.pk)
+    timers.tick()
+    assert fresh(rnd).state == RoundState.FINISHED
+    assert _games(rnd, t1) == [(1, GameState.CUT, "player_left")]
+
+
 def test_a_minute_added_deals_at_a_table_whose_game_ended_as_time_ran_out():
     """The same last card, then '+1 minute' before the timer's tick: the table that
     dealt no new game gets one, and plays on."""

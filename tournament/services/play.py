@@ -78,7 +78,12 @@ def game_start(*, table: Table, rnd: Round, number: int | None = None) -> Game |
     left (a game whose engine cuts for its first dealer records the cut's). A table
     with too few players for the game waits. `number`: the game's number in
     the round when the caller knows it (the game that just ended there, plus one).
+    A round whose time is up deals nothing (whoever asks: a game's end, a player
+    leaving, a late joiner, a resume): the timer ends it within the second, and a
+    game dealt now would only be cut at once, an empty game in every record.
     """
+    if timing.is_expired(rnd.deadline, now()):
+        return None
     workshop = rnd.workshop
     kind = kinds.get(workshop.game)
     players = seated_players(table)
@@ -330,13 +335,7 @@ def _apply(
         move["mark_claimed_by"] = actor.pk
     version = bump_table(table, barrier=barrier, move=move, writes=writes)
     _send_action(writes, game)
-    if (
-        game.state == GameState.OVER
-        and game.round.state == RoundState.RUNNING
-        # The round's time is up (the timer ends it within the second): a game dealt
-        # now would only be cut at once, an empty game in every record.
-        and not timing.is_expired(game.round.deadline, at)
-    ):
+    if game.state == GameState.OVER and game.round.state == RoundState.RUNNING:
         game_start(table=table, rnd=game.round, number=game.number + 1)
         version = table.version
     elif game.state == GameState.PLAYING and wversion is not None:
