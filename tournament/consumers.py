@@ -233,6 +233,12 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         # One trip to the database thread for everything a connect reads and writes:
         # when a room's phones all reconnect at once, those trips are the queue.
         fresh, strokes = await in_db_thread(connect_reads)(self.player_id, self.table_id)
+        if fresh is not None and fresh.token != player.token:
+            # Removed, or the seat moved to another device, after the token was read
+            # and before this socket joined its player group: the message closing it
+            # went to a group it was not in yet. The row says so now.
+            await self.close(code=CLOSE_REMOVED if fresh.has_left else CLOSE_REPLACED)
+            return
         if self.table_id:
             await self.send_json({"t": "strokes", "strokes": strokes})
         if fresh is not None and fresh.table_id == self.table_id and page_shows(self.scope, fresh):

@@ -173,6 +173,55 @@ async def test_reconnect_gets_a_fresh_snapshot():
     await comm.disconnect()
 
 
+async def closed_with(comm, timeout=3) -> int:
+    """The close code of a socket the server closes (messages before it skipped)."""
+    while True:
+        out = await comm.receive_output(timeout=timeout)
+        if out["type"] == "websocket.close":
+            return out["code"]
+
+
+def _remove(w, player):
+    services.player_kick(workshop_id=w.pk, player_id=player.pk)
+
+
+def _take_to_another_device(w, player):
+    services.player_rejoin(code=w.code, name=player.name, pin=player.pin)
+
+
+@pytest.mark.parametrize(("change", "code"), [(_remove, 4410), (_take_to_another_device, 4409)])
+async def test_a_removed_or_moved_seat_closes_its_socket(change, code):
+    w, game, players = await started_workshop()
+    comm = communicator(players[0])
+    assert (await comm.connect())[0]
+    await receive_type(comm, "view")
+    await database_sync_to_async(change)(w, players[0])
+    assert await closed_with(comm) == code
+
+
+@pytest.mark.parametrize(("change", "code"), [(_remove, 4410), (_take_to_another_device, 4409)])
+async def test_a_seat_removed_or_moved_while_its_socket_connects_is_closed(
+    monkeypatch, change, code
+):
+    """Removed (or the PIN used on another phone) after the socket read its token and
+    before it joined its player group: the closing message went to a group it was not
+    in yet, and the socket stayed open, showing the hand and taking moves."""
+    from tournament import consumers
+
+    w, game, players = await started_workshop()
+    read_token = consumers.player_for_token
+
+    def racing(token):
+        player = read_token(token)
+        change(w, player)
+        return player
+
+    monkeypatch.setattr(consumers, "player_for_token", racing)
+    comm = communicator(players[0])
+    assert (await comm.connect())[0]
+    assert await closed_with(comm) == code
+
+
 async def test_bad_messages_get_clear_errors():
     _, game, players = await started_workshop()
     comm = communicator(players[0])
