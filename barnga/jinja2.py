@@ -14,7 +14,7 @@ from django.template.loader import get_template
 from jinja2 import ChainableUndefined, Environment, Template, pass_context
 from markupsafe import Markup, _escape_inner
 
-from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
+from tournament.templatetags.cards import card_colour, card_face, card_name, clock, seconds
 from tournament.templatetags.facilitator import arrow
 
 
@@ -93,6 +93,7 @@ def environment(**options) -> Environment:
         card_name=card_name,
         card_colour=card_colour,
         seconds=seconds,
+        clock=clock,
         pluralize=pluralize,
     )
     env.globals["dtl"] = dtl

@@ -320,7 +320,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
     ctx["neighbours"] = list(tpart["neighbours"])
     game = tpart["game"]
     if game is not None and player.pk in game.players:
-        ctx["game"] = game_screen(game, player, now, state=tpart["state"], names=tpart["names"])
+        # Paused, the claim's time limit stands still (resuming moves it on by the
+        # pause): what was left when the round was paused.
+        at = rnd.paused_at if ctx["paused"] and rnd.paused_at is not None else now
+        ctx["game"] = game_screen(game, player, at, state=tpart["state"], names=tpart["names"])
     elif game is not None:
         ctx["waiting_for_next_game"] = True
     elif workshop.phase in PLAY_PHASES and len(tpart["seated"]) < (

@@ -478,6 +478,33 @@ def test_a_paused_round_is_a_line_the_phone_announces():
     assert line not in seat_screen(me)
 
 
+def test_a_paused_rounds_claim_time_stands_still_on_the_phone():
+    """The claim's countdown kept running under "Paused" (to 0:00, while claims were
+    refused), then jumped back on resume: paused, it shows what was left, stopped."""
+    w = make_workshop(players=4, tables=1, seats=4, dispute_seconds=30)
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    play_until_claim(game)
+    me = game.players[0]
+    countdown = re.compile(
+        r'<span class="countdown" data-seconds="(\d+)" data-running="(\d)"[^>]*>([^<]*)<'
+    )
+    seconds, running, text = countdown.search(seat_screen(me)).groups()
+    assert running == "1" and text == "" and 25 <= int(seconds) <= 30
+    services.round_pause(round_id=rnd.pk)
+    paused = timezone.now()
+    for later in (0, 60, 600):
+        html = render_to_string(
+            "play/_screen.html", selectors.player_screen(me, paused + timedelta(seconds=later))
+        )
+        left, running, text = countdown.search(html).groups()
+        assert running == "0" and left == seconds, later
+        assert text == f"0:{int(seconds):02d}"
+    services.round_resume(round_id=rnd.pk)
+    left, running, _ = countdown.search(seat_screen(me)).groups()
+    assert running == "1" and int(seconds) - 1 <= int(left) <= int(seconds)
+
+
 def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     """The round's winner at table 1 moves up: the phone still counts the game won
     at table 1 (it counted only the new table's games: 0) and says to go to table 2;
