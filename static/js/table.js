@@ -284,10 +284,12 @@
     const wrap = pad.closest("details");
     wrap.addEventListener("toggle", () => { if (wrap.open) pad.scrollIntoView({ block: "nearest" }); });
     let stroke = null;
+    // A point is kept to four decimals, as the server stores it: at full precision a
+    // stroke of the 2,000 points both allow passed the socket's 64 kB message limit.
+    const at = (v) => Math.round(Math.min(1, Math.max(0, v)) * 1e4) / 1e4;
     const point = (e) => {
       const r = pad.getBoundingClientRect();
-      return [Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)),
-              Math.min(1, Math.max(0, (e.clientY - r.top) / r.height))];
+      return [at((e.clientX - r.left) / r.width), at((e.clientY - r.top) / r.height)];
     };
     pad.style.touchAction = "none";
     pad.addEventListener("pointerdown", (e) => { stroke = [point(e)]; pad.setPointerCapture(e.pointerId); });

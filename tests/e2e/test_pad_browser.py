@@ -1,0 +1,60 @@
+"""The drawing pad's longest stroke: the pad keeps up to 2,000 points a stroke, as
+the server does, and such a stroke reaches the table. Its points went at full
+precision ("0.123456789…"), and from about 1,600 points the message passed the
+socket's 64 kB limit: refused as too large, on nobody's pad but the drawer's."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from phones import first_round, join
+
+from tournament import services
+from tournament.models import Gesture
+from tournament.services.play import DRAWING_MAX_POINTS
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+
+PAD_DRAWN = """() => { const c = document.getElementById("pad");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false; }"""
+
+
+def stored_stroke(name: str, timeout: float = 8.0) -> list:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        g = Gesture.objects.filter(kind="drawing", player__name=name).first()
+        if g is not None:
+            return g.payload["points"]
+        time.sleep(0.1)
+    raise AssertionError(f"no stroke of {name} was stored")
+
+
+def test_the_longest_stroke_the_pad_keeps_reaches_the_table(live_server_url, phone):
+    w = services.workshop_create(name="Long stroke", table_count=1, seats_per_table=2, seed=3)
+    ana, bea = phone(), phone()
+    join(ana, live_server_url, w.code, "Ana")
+    join(bea, live_server_url, w.code, "Bea")
+    first_round(w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    errors = []
+    ana.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    ana.click(".pad-wrap summary")
+    ana.locator("#pad").scroll_into_view_if_needed()
+    box = ana.locator("#pad").bounding_box()
+    ana.mouse.move(box["x"] + 3, box["y"] + 3)
+    ana.mouse.down()
+    # More moves than the pad keeps, each to a point between pixels.
+    ana.mouse.move(box["x"] + box["width"] - 3.3, box["y"] + box["height"] - 3.7, steps=2100)
+    ana.mouse.up()
+
+    points = stored_stroke("Ana")
+    assert len(points) == DRAWING_MAX_POINTS
+    bea.click(".pad-wrap summary")
+    bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
+    assert ana.locator(".error, [role=alert]:not(:empty)").count() == 0, ana.content()[:500]
+    assert errors == []
