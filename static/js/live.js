@@ -40,17 +40,25 @@
     // The first connection may say what the page was drawn with; a reconnection asks
     // for everything.
     let firstPath = options.firstPath || null;
+    // A close the page called final (the seat gone elsewhere or removed): no socket
+    // again, whatever wakes the page (a new one would only be refused).
+    let finished = false;
 
     function connect() {
       clearTimeout(reconnectTimer);
+      if (finished) return;
       if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
-      ws = new WebSocket(proto + location.host + (firstPath || options.path));
+      const sock = new WebSocket(proto + location.host + (firstPath || options.path));
+      ws = sock;
       firstPath = null;
-      ws.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
-      ws.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
-      ws.onclose = (e) => {
-        if (options.onClose && options.onClose(e.code)) return;
+      sock.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
+      sock.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
+      sock.onclose = (e) => {
+        // A socket already replaced (dropped offline or silent, and the page opened
+        // another meanwhile): its late close says nothing about the one in use.
+        if (sock !== ws) return;
+        if (options.onClose && options.onClose(e.code)) { finished = true; return; }
         // Closed because the network went: keep saying so (not "Reconnecting…").
         options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
         reconnectTimer = setTimeout(connect, backoff);
@@ -74,6 +82,7 @@
     // The browser knows the network is gone before the socket does: say so, and
     // drop the socket so that nothing is sent into the void.
     window.addEventListener("offline", () => {
+      if (finished) return;
       options.onStatus(OFFLINE);
       if (ws) ws.close();
     });
