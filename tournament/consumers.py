@@ -114,15 +114,16 @@ def player_for_token(token: str | None) -> Player | None:
     return rawsql.first(Player, _PLAYER_BY_TOKEN, [token])
 
 
-def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list]:
+def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list, object]:
     """A socket's connect: mark the player connected, then read the pad's strokes and
-    the player's row with its current versions (after the socket joined its groups)."""
+    the player's row with its current versions (after the socket joined its groups).
+    Also returns when the player was marked connected (None if they were gone)."""
     try:
-        services.player_set_connected(player_id=player_id, connected=True)
+        since = services.player_set_connected(player_id=player_id, connected=True)
     except ServiceError:  # gone meanwhile: the view below closes the socket
-        pass
+        since = None
     strokes = drawing_since_clear(table_id) if table_id else []
-    return player_with_versions(player_id), strokes
+    return player_with_versions(player_id), strokes, since
 
 
 def page_shows(scope, fresh: Player) -> bool:
@@ -187,6 +188,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
     player_id: int | None = None
     table_id: int | None = None
     workshop_id: int | None = None
+    # When this socket marked its player connected: only the player's latest socket's
+    # close turns the facilitator's dot off (services.player_set_connected).
+    connected_since = None
     _render: asyncio.Task | None = None
 
     async def dispatch(self, message):
@@ -232,7 +236,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         layerwatch.register(self)
         # One trip to the database thread for everything a connect reads and writes:
         # when a room's phones all reconnect at once, those trips are the queue.
-        fresh, strokes = await in_db_thread(connect_reads)(self.player_id, self.table_id)
+        fresh, strokes, self.connected_since = await in_db_thread(connect_reads)(
+            self.player_id, self.table_id
+        )
         if fresh is not None and fresh.token != player.token:
             # Removed, or the seat moved to another device, after the token was read
             # and before this socket joined its player group: the message closing it
@@ -264,7 +270,7 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         try:
             await in_db_thread(services.player_set_connected)(
-                player_id=self.player_id, connected=False
+                player_id=self.player_id, connected=False, since=self.connected_since
             )
         except ServiceError:
             pass

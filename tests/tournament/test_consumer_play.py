@@ -222,6 +222,24 @@ async def test_a_seat_removed_or_moved_while_its_socket_connects_is_closed(
     assert await closed_with(comm) == code
 
 
+async def test_an_old_sockets_close_leaves_the_new_one_connected():
+    """A phone's network changes: its new socket connects before the server hears
+    the old one go. The old one's close had turned the facilitator's dot off."""
+    _, _, players = await started_workshop()
+    old, new = communicator(players[0]), communicator(players[0])
+    assert (await old.connect())[0]
+    await receive_type(old, "view")
+    assert (await new.connect())[0]
+    await receive_type(new, "view")
+    await old.disconnect()
+    connected = database_sync_to_async(
+        lambda: Player.objects.values_list("connected", flat=True).get(pk=players[0].pk)
+    )
+    assert await connected()
+    await new.disconnect()
+    assert not await connected()
+
+
 async def test_bad_messages_get_clear_errors():
     _, game, players = await started_workshop()
     comm = communicator(players[0])

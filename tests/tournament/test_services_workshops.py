@@ -629,6 +629,20 @@ def test_set_connected_marks_the_player_and_changes_no_game_state():
     )
 
 
+def test_only_the_players_latest_socket_turns_the_dot_off():
+    """A phone whose network changed connects again before the server hears its old
+    socket go: that close turned the dot off under the open socket."""
+    w = make_workshop(players=2, tables=1)
+    p = w.players.first()
+    old = services.player_set_connected(player_id=p.pk, connected=True)
+    new = services.player_set_connected(player_id=p.pk, connected=True)
+    assert new > old
+    services.player_set_connected(player_id=p.pk, connected=False, since=old)
+    assert fresh(p).connected
+    services.player_set_connected(player_id=p.pk, connected=False, since=new)
+    assert not fresh(p).connected
+
+
 def test_seating_more_than_the_game_deals_to_is_refused_when_chosen():
     """Three players chosen for one table of 3 Tricks (a two-player game): refused at
     'Seat as chosen' with the table and the limit, not later at Start study."""

@@ -596,10 +596,19 @@ _SET_CONNECTED = (
     "UPDATE tournament_player SET connected = %s, last_seen = %s WHERE id = %s"
     " RETURNING workshop_id"
 )
+# A socket's close turns the dot off only if no socket of the player connected since
+# this one did (a phone whose network changed connects anew before the server hears
+# that its old socket has gone).
+_SET_DISCONNECTED = (
+    "UPDATE tournament_player SET connected = %s, last_seen = %s WHERE id = %s AND last_seen = %s"
+    " RETURNING workshop_id"
+)
 
 
-def player_set_connected(*, player_id: int, connected: bool) -> None:
-    """Connection dots for the facilitator; no game state changes.
+def player_set_connected(*, player_id: int, connected: bool, since=None):
+    """Connection dots for the facilitator; no game state changes. Returns the time
+    written (a socket's connect keeps it: `since` when it closes, so that only the
+    player's latest socket turns the dot off; without `since`, any close does).
 
     Told to the facilitator only: a message to every player's socket per connect
     made a connect storm of N phones cost N² messages. One statement (atomic by
@@ -611,12 +620,20 @@ def player_set_connected(*, player_id: int, connected: bool) -> None:
         pk = int(player_id)
     except (TypeError, ValueError):
         raise NotFound("Unknown player.") from None
+    at = now()
     with connection.cursor() as cursor:
-        cursor.execute(_SET_CONNECTED, [bool(connected), now(), pk])
-        row = cursor.fetchone()
+        if since is not None and not connected:
+            cursor.execute(_SET_DISCONNECTED, [False, at, pk, since])
+            row = cursor.fetchone()
+            if row is None:  # a newer socket is the player's now (or the row is gone)
+                return at
+        else:
+            cursor.execute(_SET_CONNECTED, [bool(connected), at, pk])
+            row = cursor.fetchone()
     if row is None:
         raise NotFound("Unknown player.")
     broadcast.connection_changed_on_commit(workshop_id=row[0], player_id=pk, connected=connected)
+    return at
 
 
 def player_rules_read(*, player_id: int) -> bool:
