@@ -138,6 +138,10 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
+
+
 def cut_by_leaving(game: dict) -> bool:
     """A game cut short when a player left (leave policy "skip"), not by its round's
     end; an export from before `cut_by` was recorded has none of these."""
@@ -395,7 +399,13 @@ def movement(doc: dict, ix: Index) -> dict:
     # After the last round's movement there is no seating row: rebuild it from the moves.
     if columns and columns[-1]["moves"]:
         last = columns[-1]
-        where = {pid: (t, 0) for pid, (t, _) in cols[-1]["where"].items()}
+        # Seated as the last round began, less anyone who has left since (during it,
+        # the seat skipped, or after it: their move lapsed): nobody sits there now.
+        where = {
+            pid: (t, 0)
+            for pid, (t, _) in cols[-1]["where"].items()
+            if not ix.players.get(pid, {}).get("has_left")
+        }
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
         cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})
@@ -473,6 +483,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
     by_round_table: dict[tuple[int, int], list[dict]] = defaultdict(list)
     for g in ix.games:
         by_round_table[(g["round"], g["table"])].append(g)
+    # A game dealt at a table, counted or not (one the round's end or a leave cut
+    # before anyone played is left out of the results: dealt, not played).
+    dealt = {(g["round"], g["table"]) for g in doc["games"]}
     moved: dict[int, dict[int, tuple[str, bool]]] = {
         r["number"]: {
             # A move the facilitator cancelled: the player stayed, by their choice.
@@ -496,6 +509,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
             continue
         applied = r["kind"] == "scored" and r.get("movement_applied_at") is not None
         after = seated_next.get(r["number"]) if applied else None
+        # A round still being played (the report read mid-round) has no movement yet.
+        finished = r.get("state", "finished") == "finished"
         tables = []
         # A home round in which nobody played (skipped at once) has no results: not a
         # card of zeros per table. A scored round keeps them: its movement needs them.
@@ -554,9 +569,17 @@ def results(doc: dict, ix: Index) -> list[dict]:
             rows = []
             for pid in order:
                 direction, edited = moved.get(r["number"], {}).get(pid, ("", False))
-                if not applied:
+                if not finished:
+                    direction = ""
+                elif not applied:
                     direction = "not applied"
-                elif not direction and after is not None and pid not in after:
+                elif not direction and (
+                    pid not in after
+                    if after is not None
+                    # No round since: gone now (during the round, or after it: the
+                    # move lapsed).
+                    else ix.players.get(pid, {}).get("has_left")
+                ):
                     direction = "left"
                 rows.append(
                     {
@@ -587,6 +610,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "table": n,
                     "games": game_rows,
                     "games_played": len(games),
+                    # No game counted and none dealt: too few players to deal to.
+                    "none_dealt": (r["number"], n) not in dealt,
                     "games_completed": sum(1 for g in games if g["state"] == "over"),
                     "games_cut": sum(1 for g in games if g["state"] == "cut"),
                     "games_cut_by_leaving": sum(1 for g in games if cut_by_leaving(g)),
@@ -603,7 +628,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
         if tables:
             out.append(
                 {"round": r["number"], "label": _short_label(r), "kind": r["kind"],
-                 "scored": r["kind"] == "scored", "moved": applied, "tables": tables}
+                 "scored": r["kind"] == "scored", "moved": applied, "finished": finished,
+                 "tables": tables}
             )
     return out
 
@@ -1126,7 +1152,8 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
 
 
 def _movers_lines(players: list[dict]) -> list[str]:
-    movers = [p for p in players if p["moves"]]
+    # People: a bot moved by the rule was nobody's newcomer (the head counts bots apart).
+    movers = [p for p in players if p["moves"] and not p["bot"]]
     if not movers:
         return []
     return [
@@ -1181,7 +1208,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
             + _cut_words(cut - left, left)
         )
     g = cl["gestures"]
-    feel = [f"{_plural(g['total'], 'gesture')} were made."]
+    feel = [f"{_plural(g['total'], 'gesture')} {_were(g['total'])} made."]
     top = sorted(g["used"], key=lambda k: -k["total"])[:3]
     if top:
         feel.append(
@@ -1252,9 +1279,13 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             + "."
         )
     if g["total"] and referee:
-        feel.append(f"{_plural(g['total'], 'gesture')} and drawings were made.")
+        feel.append(
+            f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} {_were(g['total'])} made."
+        )
     elif g["total"]:
-        feel.append(f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} were made during disputes.")
+        feel.append(
+            f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} {_were(g['in_dispute'])} made during disputes."
+        )
     else:
         feel.append("No gestures or drawings were made: ask how the players made themselves understood.")
     oc = cl["outcome_counts"]
@@ -1273,7 +1304,8 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         if referee
         else f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed "
         f"claim, {oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round"
-        + (f", {oc['left']} when a player left." if oc.get("left") else ".")
+        + (f", {oc['left']} when a player left" if oc.get("left") else "")
+        + (f", {oc['open']} still open." if oc.get("open") else ".")
     ]
     adapted = sum(p["adapted"] for p in players)
     held = sum(p["held"] for p in players)

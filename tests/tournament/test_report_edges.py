@@ -1,0 +1,119 @@
+"""The report's figures and sentences at the edges a class produces: a player who
+left in the last round, a table whose only game was cut before anyone played, bots
+moved by the rule, and the report read while a round is being played."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+from tournament_helpers import (
+    HIGH,
+    LOW,
+    fresh,
+    game_at,
+    make_workshop,
+    open_dispute,
+    set_seat_sheets,
+    tables_of,
+    to_scored_round,
+)
+
+from tournament import export, report, services
+
+pytestmark = pytest.mark.django_db
+
+
+def built(w) -> tuple[dict, report.Index, dict]:
+    doc = export.workshop_document(fresh(w))
+    return doc, report.Index(doc), report.build_report(doc)
+
+
+def round_rows(doc, ix, number) -> dict:
+    return next(x for x in report.results(doc, ix) if x["round"] == number)
+
+
+def test_a_player_who_left_in_the_last_round_is_not_seated_after_it():
+    """Left during the last round (the seat skipped), movement applied: the column
+    after it sat them at their old table, their journey ended there, and their
+    'Moved' read 'stayed' (only a next round's seating could say 'left')."""
+    w = make_workshop(players=8, tables=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    gone = game_at(tables_of(w)[0]).players[0]
+    services.player_leave(player_id=gone)
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    doc, ix, _ = built(w)
+    mv = report.movement(doc, ix)
+    assert mv["columns"][-1]["label"].startswith("After")
+    last = [cell[-1] for cell in (row["cells"] for row in mv["grid"])]
+    assert all(gone not in {chip["id"] for chip in cell} for cell in last)
+    rows = round_rows(doc, ix, rnd.number)
+    mine = [p for t in rows["tables"] for p in t["players"] if p["id"] == gone]
+    assert [p["moved"] for p in mine] == ["left"]
+    # Everyone else who played is still where the movement put them.
+    seated_after = {chip["id"] for cell in last for chip in cell}
+    assert seated_after == set(w.players.filter(has_left=False).values_list("pk", flat=True))
+
+
+def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)  # nobody has played a card
+    doc, ix, rep = built(w)
+    tables = round_rows(doc, ix, rnd.number)["tables"]
+    assert [(t["games_played"], t["none_dealt"]) for t in tables] == [(0, False), (0, False)]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "too few players to deal to" not in html
+    assert "no game played (the one dealt was cut before anyone played)" in html
+
+
+def test_a_table_too_small_to_deal_to_is_said_so():
+    w = make_workshop(players=3, tables=2, seats=4)  # tables of two and one
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    lone = next(t for t in round_rows(doc, ix, rnd.number)["tables"] if t["table"] == 2)
+    assert lone["games_played"] == 0 and lone["none_dealt"]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "Table 2: no game (too few players to deal to)." in html
+
+
+def test_bots_moved_by_the_rule_are_no_newcomers():
+    players = [
+        {"bot": True, "moves": 2},
+        {"bot": False, "moves": 0},
+        {"bot": False, "moves": 1},
+    ]
+    assert report._movers_lines(players) == [
+        "1 player changed tables at least once: they were the newcomers."
+    ]
+    assert report._movers_lines(players[:2]) == []
+
+
+def test_the_report_read_mid_round_says_so_and_counts_the_open_dispute():
+    """Read while a round is played: its tables said 'Movement was not applied after
+    this round' with a Moved column of dashes, and the guide's dispute count left the
+    open one out (the parts added to fewer than the total)."""
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    open_dispute(game)
+    doc, ix, rep = built(w)
+    rows = round_rows(doc, ix, rnd.number)
+    assert rows["finished"] is False
+    assert {p["moved"] for t in rows["tables"] for p in t["players"]} == {""}
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    section = html.split('id="h-results"', 1)[1].split('id="h-clashes"', 1)[0]
+    assert "Movement was not applied" not in section and ">Moved<" not in section
+    assert "(being played: so far)" in section
+    lines = [e for q in rep["guide"] for e in q["data"]]
+    assert any(line.startswith("1 dispute:") and "1 still open." in line for line in lines), lines
+
+
+def test_one_gesture_is_one_gesture():
+    w = make_workshop(players=4, tables=1, seats=4, mode="referee")
+    to_scored_round(w)
+    services.gesture_make(player_id=game_at(tables_of(w)[0]).players[0], kind="stop")
+    _, _, rep = built(w)
+    lines = [e for q in rep["guide"] for e in q["data"]]
+    assert "1 gesture or drawing was made." in lines, lines
