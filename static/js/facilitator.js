@@ -53,11 +53,38 @@
         active.matches("input, select, textarea")) return true;
     // A form typed in and then folded away (a rename box closed unsent) holds nothing
     // back: else the roster stopped showing joins until some control was pressed.
+    // Nor does a form with an id (the seating, the movement plan): its choices go
+    // over into the new region (carryEdits), or go with it once it is gone.
     const open = (el) => !el.closest("details:not([open])");
-    for (const form of region.querySelectorAll("form")) if (dirty.has(form) && open(form)) return true;
-    // Inputs tied to a form elsewhere (the seating selects use form="seat-form").
-    for (const el of region.querySelectorAll("[form]")) if (el.form && dirty.has(el.form)) return true;
+    for (const form of region.querySelectorAll("form")) {
+      if (dirty.has(form) && !form.id && open(form)) return true;
+    }
     return false;
+  }
+  // The unsent choices of a region's forms with an id, put into the same form of the
+  // region replacing it (the seating selects, form="seat-form", and the movement
+  // plan's): a new player's row comes in, and nothing chosen is lost. A form the new
+  // region no longer has (the study started: no more seating) takes its edit with it.
+  // Returns the ids of the forms carried over, still edits in progress.
+  function carryEdits(current, next) {
+    const carried = [];
+    for (const form of document.forms) {
+      if (!form.id || !dirty.has(form) || !current.contains(form)) continue;
+      const twin = next.querySelector("#" + CSS.escape(form.id));
+      if (!twin) continue;
+      const mine = (el) => twin.contains(el) || el.getAttribute("form") === form.id;
+      for (const el of form.elements) {
+        if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") continue;
+        const other = Array.from(next.querySelectorAll(`[name="${CSS.escape(el.name)}"]`)).find(mine);
+        if (!other || other.tagName !== el.tagName) continue;
+        if (el.type === "checkbox" || el.type === "radio") other.checked = el.checked;
+        else if (Array.from(other.options || [{ value: el.value }]).some((o) => o.value === el.value)) {
+          other.value = el.value;
+        }
+      }
+      carried.push(form.id);
+    }
+    return carried;
   }
 
   const pending = new Map();
@@ -78,7 +105,16 @@
     // A name filter keeps what was typed, and hides the new rows that do not match.
     const finding = Array.from(current.querySelectorAll("input[data-find]"), (i) => [i.id, i.value]);
     const focused = focusKey(current);
+    const carried = carryEdits(current, next);
     current.replaceWith(next);
+    for (const fid of carried) {
+      const form = document.getElementById(fid);
+      if (!form) continue;
+      dirty.add(form);
+      // What follows a choice (the movement plan's table sizes) follows it again.
+      const select = form.querySelector("select") || document.querySelector(`select[form="${CSS.escape(fid)}"]`);
+      if (select) select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
     for (const [fid, value] of finding) {
       const again = document.getElementById(fid);
       if (again && value) { again.value = value; find(again); }

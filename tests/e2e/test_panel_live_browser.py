@@ -210,3 +210,40 @@ def test_a_rename_that_never_arrived_is_still_an_edit(facilitator_page, django_u
     assert "Cai" not in page.inner_text("#fac-roster")  # held for the edit
     assert w.players.get(pk=bo).name == "Bo"
     page.context.close()
+
+
+def test_a_seat_chosen_but_not_sent_keeps_the_roster_live(facilitator_page, django_user_model):
+    """A table chosen for a player and not yet sent held the whole roster back: no
+    join showed, and after the study began the lobby's seating stayed on screen for
+    good. The new roster comes in with the choice kept; once there is no seating any
+    more, the choice goes with it."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo", "Cai"], tables=2, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")
+    roster = page.locator("#fac-roster")
+    bo = w.players.get(name="Bo").pk
+    page.select_option(f'select[name="home_{bo}"]', "2")
+    page.locator("h1").first.click()  # focus leaves the select; nothing is sent
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Dee")
+    wait_push(page, before)
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Dee')")
+    assert page.input_value(f'select[name="home_{bo}"]') == "2"  # still chosen, unsent
+    # Sent now, it is what was chosen.
+    status, alone, said = answer_of(page, lambda: page.click("#do-seat"))
+    assert status == 200, said
+    assert w.players.get(pk=bo).table.number == 2
+
+    page.select_option(f'select[name="home_{bo}"]', "1")
+    page.locator("h1").first.click()
+    before = updated(page)
+    services.workshop_start_study(workshop_id=w.pk)
+    wait_push(page, before)
+    page.wait_for_function("() => !document.getElementById('seat-form')", timeout=8000)
+    assert roster.locator("select").count() == 0
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Eve")
+    wait_push(page, before)
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Eve')")
+    page.context.close()
