@@ -936,3 +936,33 @@ def test_with_the_socket_live_a_control_answers_with_its_message_alone(owner, fa
     # Without the header (no socket yet, or a lost one) the answer is the panel.
     r = do(fac, w, "start-study", htmx=True)
     assert r.status_code == 200 and 'id="fac-roster"' in text(r) and "HX-Retarget" not in r
+
+
+def test_apply_from_a_page_drawn_before_a_player_left_moves_the_others(fac, owner):
+    """The plan's form still has the row of a player who left since (their seat
+    skipped): Apply and Save were refused every time ("a player who is not seated"),
+    until a reload. Their move lapses, as the saved plan's does."""
+    w = owned(owner, players=8, tables=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    rnd = fresh(rnd)
+    planned = {m["player"]: m["to"] for m in rnd.movement_preview["moves"]}
+    rows = {
+        f"to_{p.pk}": str(planned.get(p.pk, p.table.number))
+        for p in Player.objects.filter(workshop=w).select_related("table")
+    }
+    gone = next(iter(planned))
+    services.player_leave(player_id=gone)
+    r = do(fac, w, "movement-edit", rows, htmx=True)
+    assert r.status_code == 200, message_of(r)
+    r = do(fac, w, "movement-apply", rows, htmx=True)
+    assert r.status_code == 200, message_of(r)
+    moved = set(Movement.objects.filter(round=rnd).values_list("player_id", flat=True))
+    assert moved == set(planned) - {gone}
+    assert fresh(Player.objects.get(pk=gone)).table is None
+    # A player of no workshop of this facilitator's is still refused.
+    w2 = owned(owner, players=8, tables=2)
+    r2 = to_scored_round(w2)
+    services.round_end_now(round_id=r2.pk)
+    r = do(fac, w2, "movement-edit", {f"to_{gone}": "1"}, htmx=True)
+    assert r.status_code == 400 and "not seated in this workshop" in message_of(r)

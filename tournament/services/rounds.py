@@ -344,12 +344,21 @@ def _clean_moves(workshop: Workshop, moves) -> list[dict]:
             "table"
         )
     }
+    # A player who has left since the plan was drawn (their seat skipped): a page
+    # drawn before still sends their row, and their move lapses, as in movement_apply.
+    gone = set(
+        Player.objects.filter(workshop=workshop, table__isnull=True, has_left=True).values_list(
+            "pk", flat=True
+        )
+    )
     seen = set()
     clean = []
     for move in moves:
         if not isinstance(move, dict):
             raise InvalidInput("Each move names a player and a table.")
         pid, to = move.get("player"), move.get("to")
+        if not isinstance(pid, bool) and pid in gone:
+            continue
         if isinstance(pid, bool) or not isinstance(pid, int) or pid not in players:
             raise InvalidInput("A move names a player who is not seated in this workshop.")
         if isinstance(to, bool) or not isinstance(to, int) or to not in numbers:
