@@ -64,12 +64,17 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         self._acked = asyncio.Event()
         self.rate = RateWindow(settings.BARNGA_WS_RATE)
         await self.accept()
+        # Listen before reading, as the phones' sockets do: a change committed while
+        # the first snapshot is drawn is then announced (it was lost until a sync).
+        # Group messages wait until this handler is done.
+        group = broadcast.facilitator_group(self.workshop_id)
+        await self.channel_layer.group_add(group, self.channel_name)
         snapshot = await self.render()
         if snapshot is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.group = broadcast.facilitator_group(self.workshop_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.group = group
         layerwatch.register(self)
         self._last = time.monotonic()
         # The page says what it was drawn with (`have`): send only the regions that

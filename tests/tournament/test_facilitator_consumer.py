@@ -368,3 +368,31 @@ async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
     more = await regions(comm)
     assert seconds(more["regions"][clock_region]) == seconds(paused["regions"][clock_region]) + 60
     await comm.disconnect()
+
+
+async def test_a_join_while_the_first_snapshot_is_drawn_is_pushed(monkeypatch):
+    """The socket drew its first snapshot, then joined the workshop's group: a change
+    committed in between was announced to nobody, and the panel missed it until
+    something else changed."""
+    from tournament import regions as regions_module
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=3, tables=2)
+    draw = regions_module.render
+    calls = []
+
+    def racing(*args, **kw):
+        out = draw(*args, **kw)
+        if not calls:
+            services.player_join(workshop_id=w.pk, name="Zed")
+        calls.append(1)
+        return out
+
+    monkeypatch.setattr(regions_module, "render", racing)
+    comm = communicator(w.pk, cookie)
+    assert (await comm.connect())[0]
+    first = await regions(comm)
+    assert "Zed" not in first["regions"]["fac-roster"]  # drawn before the join
+    later = await regions(comm, timeout=8)
+    assert "Zed" in later["regions"]["fac-roster"]
+    await comm.disconnect()
