@@ -158,6 +158,20 @@ def player_replaced_on_commit(*, player_id: int, removed: bool = False) -> None:
     transaction.on_commit(lambda: _send(player_group(player_id), message))
 
 
+def session_group(session_key: str) -> str:
+    """The facilitator's sockets opened from one browser's login (a digest: the key
+    itself is a secret and never leaves the server in a group name)."""
+    import hashlib
+
+    return "session_" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def session_ended_on_commit(*, session_key: str) -> None:
+    """Close the sockets opened from a login that has just ended (logged out)."""
+    message = {"type": "session.ended"}
+    transaction.on_commit(lambda: _send(session_group(session_key), message))
+
+
 def connection_changed_on_commit(*, workshop_id: int, player_id: int, connected: bool) -> None:
     """Connection dots are the facilitator's business only."""
     message = {"type": "player.connection", "player": player_id, "connected": connected}

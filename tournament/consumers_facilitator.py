@@ -44,6 +44,7 @@ ACK_WAIT = 5.0
 class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     workshop_id: int | None = None
     group: str | None = None
+    session_group: str | None = None  # the login this socket was opened from
     _task: asyncio.Task | None = None
 
     async def connect(self):
@@ -75,6 +76,11 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = group
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        if key:
+            self.session_group = broadcast.session_group(key)
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
         layerwatch.register(self)
         self._last = time.monotonic()
         # The page says what it was drawn with (`have`): send only the regions that
@@ -93,6 +99,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             self._task.cancel()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.session_group is not None:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
 
     async def render(self) -> dict | None:
         return await database_sync_to_async(regions.render)(
@@ -160,6 +168,10 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     async def roster_changed(self, event):
         self.changed()
 
+    async def session_ended(self, event):
+        """Its facilitator logged out in this browser: nothing more for this page."""
+        await self.close(code=CLOSE_FORBIDDEN)
+
     async def table_gesture(self, event):
         pass  # gestures are for the table; the monitor shows state, not chatter
 
@@ -168,6 +180,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         group again and re-render."""
         if self.group is not None:
             await self.channel_layer.group_add(self.group, self.channel_name)
+            if self.session_group is not None:
+                await self.channel_layer.group_add(self.session_group, self.channel_name)
             self.changed()
 
     def changed(self):

@@ -396,3 +396,40 @@ async def test_a_join_while_the_first_snapshot_is_drawn_is_pushed(monkeypatch):
     later = await regions(comm, timeout=8)
     assert "Zed" in later["regions"]["fac-roster"]
     await comm.disconnect()
+
+
+async def test_logging_out_closes_the_panels_socket():
+    """After logout the page's socket went on pushing the workshop (its status region
+    holds the tables' sheets) to whoever used the browser next."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=3, tables=2)
+    comm = communicator(w.pk, cookie)
+    assert (await comm.connect())[0]
+    await regions(comm)
+    other = communicator(w.pk, await session_cookie_of_another_login("ada"))
+    assert (await other.connect())[0]
+    await regions(other)
+
+    def logout():
+        client = Client()
+        client.cookies["sessionid"] = cookie.split("=", 1)[1]
+        return client.post("/logout/")
+
+    response = await database_sync_to_async(logout)()
+    assert response.status_code in (200, 302)
+    out = await comm.receive_output(timeout=3)
+    while out["type"] != "websocket.close":
+        out = await comm.receive_output(timeout=3)
+    assert out["code"] == 4403
+    # The same facilitator logged in on another browser keeps theirs.
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
+    later = await regions(other, timeout=8)
+    assert "Zed" in later["regions"]["fac-roster"]
+    await other.disconnect()
+
+
+@database_sync_to_async
+def session_cookie_of_another_login(username: str) -> str:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return f"sessionid={client.cookies['sessionid'].value}"
