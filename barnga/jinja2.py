@@ -14,8 +14,8 @@ from django.template.loader import get_template
 from jinja2 import ChainableUndefined, Environment, Template, pass_context
 from markupsafe import Markup, _escape_inner
 
-from tournament.templatetags.cards import card_colour, card_face, card_name, clock, seconds
-from tournament.templatetags.facilitator import arrow
+from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
+from tournament.templatetags.facilitator import arrow, clock
 
 
 @pass_context

@@ -73,10 +73,3 @@ def seconds(value) -> int:
     (half up), without its Decimal arithmetic: a phone's screen shows one or two
     timers, and floatformat was a visible part of every render. Never negative."""
     return max(0, math.floor(float(value) + 0.5))
-
-
-def clock(value) -> str:
-    """Whole seconds as a clock shows them ("1:05"), as static/js/live.js writes a
-    running one: for a clock that stands still (a paused round's claim time)."""
-    whole = seconds(value)
-    return f"{whole // 60}:{whole % 60:02d}"
