@@ -204,6 +204,27 @@ def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
     page.context.close()
 
 
+def test_a_table_pages_sheet_stays_open_as_the_table_plays(facilitator_page, django_user_model):
+    """The sheet opened on a table's page folded shut at every card played (the
+    push keeps only open <details> with an id, and it had none)."""
+    from tournament_helpers import game_at, play_one
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    to_scored_round(w)
+    page = facilitator_page(user, f"/workshops/{w.pk}/tables/1/")
+    page.wait_for_selector("#fac-live[data-updated]")
+    page.click("#table-sheet summary")
+    assert page.locator("#table-sheet").get_attribute("open") == ""
+    before = page.evaluate("document.getElementById('fac-live').dataset.updated")
+    play_one(game_at(tables_of(w)[0]))
+    page.wait_for_function(
+        "b => document.getElementById('fac-live').dataset.updated !== b", arg=before, timeout=8000
+    )
+    assert page.locator("#table-sheet").get_attribute("open") == ""
+    page.context.close()
+
+
 def test_a_long_name_without_spaces_stays_on_the_screen(facilitator_page, django_user_model):
     """A workshop named with one 100-character word, and a student with a 30-letter
     name: the facilitator's pages wrap them rather than widen the page past the
