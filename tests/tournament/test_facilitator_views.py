@@ -966,3 +966,17 @@ def test_apply_from_a_page_drawn_before_a_player_left_moves_the_others(fac, owne
     services.round_end_now(round_id=r2.pk)
     r = do(fac, w2, "movement-edit", {f"to_{gone}": "1"}, htmx=True)
     assert r.status_code == 400 and "not seated in this workshop" in message_of(r)
+
+
+def test_opening_joining_from_a_page_left_open_before_the_debrief_is_refused(fac, owner):
+    """'Open joining' pressed in the debrief answered "Joining is open again." while
+    nobody could join a finished workshop."""
+    w = owned(owner, players=4, tables=1)
+    services.workshop_set_joining(workshop_id=w.pk, locked=True)
+    to_scored_round(w)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    before = snapshot()
+    for act in ("joining-unlock", "joining-lock"):
+        r = do(fac, w, act, htmx=True)
+        assert r.status_code == 409 and "joining stays closed" in message_of(r), act
+    assert snapshot() == before

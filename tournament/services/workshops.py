@@ -12,7 +12,7 @@ from django.db.models import Count, Max
 
 from games import kinds
 from tournament import broadcast, names
-from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound
+from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound, WrongPhase
 from tournament.models import (
     CutBy,
     Game,
@@ -656,6 +656,9 @@ def player_rules_read(*, player_id: int) -> bool:
 @transaction.atomic
 def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
     workshop = lock_workshop(workshop_id)
+    if workshop.phase == Phase.DEBRIEF:
+        # Nobody joins a finished tournament, whatever a page left open since says.
+        raise WrongPhase("The tournament is over: joining stays closed.")
     workshop.joining_locked = bool(locked)
     workshop.save(update_fields=["joining_locked"])
     bump_workshop(workshop)
