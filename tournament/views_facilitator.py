@@ -306,6 +306,10 @@ def _start_home(workshop, data):
 
 @action("start-round")
 def _start_round(workshop, data):
+    if (data or {}).get("round") not in (None, ""):
+        # Drawn after a round that is no longer the last (another tab started the
+        # next one, which may be over by now): refused, not a round more.
+        _round(workshop, data)
     try:
         rnd = services.round_start(workshop_id=workshop.pk)
     except WrongPhase:

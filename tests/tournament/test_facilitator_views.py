@@ -980,3 +980,26 @@ def test_opening_joining_from_a_page_left_open_before_the_debrief_is_refused(fac
         r = do(fac, w, act, htmx=True)
         assert r.status_code == 409 and "joining stays closed" in message_of(r), act
     assert snapshot() == before
+
+
+def test_a_start_round_pressed_on_a_page_left_open_since_an_earlier_round_is_refused(fac, owner):
+    """The 'Start round 2' button sent nothing of the round it was drawn after: pressed
+    once round 2 had been played (and its movement applied) in another tab, it started
+    round 3."""
+    w = owned(owner, players=8, tables=2)
+    r1 = to_scored_round(w)
+    services.round_end_now(round_id=r1.pk)
+    services.movement_apply(round_id=r1.pk)
+    page = text(fac.get(f"/workshops/{w.pk}/"))
+    button = page.split('id="do-start-round"')[0].rsplit("<form", 1)[1]
+    assert f'name="round" value="{r1.pk}"' in button  # drawn after round 1
+    r2 = services.round_start(workshop_id=w.pk)  # another tab
+    services.round_end_now(round_id=r2.pk)
+    services.movement_apply(round_id=r2.pk)
+    before = snapshot()
+    r = do(fac, w, "start-round", {"round": str(r1.pk)}, htmx=True)
+    assert r.status_code == 409 and "on a page left open" in message_of(r)
+    assert snapshot() == before
+    # The page as it is now starts round 3.
+    r = do(fac, w, "start-round", {"round": str(r2.pk)}, htmx=True)
+    assert r.status_code == 200 and "Round 3 has started" in message_of(r)
