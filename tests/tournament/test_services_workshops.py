@@ -474,18 +474,6 @@ def test_bots_fill_tops_up_every_table_in_the_lobby():
     assert len(set(map(names.name_key, bot_names))) == len(bot_names)
 
 
-def test_bots_alone_cannot_start_the_study():
-    """With the only person removed, the bots filled in before made the study start
-    (the panel hid the button; a page left open still had it)."""
-    w = make_workshop(names=["Ana"], tables=1, seats=4, bots_enabled=True)
-    services.players_seat_home(workshop_id=w.pk)
-    services.bots_fill(workshop_id=w.pk)
-    services.player_kick(workshop_id=w.pk, player_id=w.players.get(name="Ana").pk)
-    assert w.players.filter(is_bot=True).count() == 3
-    assert_refused(lambda: services.workshop_start_study(workshop_id=w.pk), WrongPhase)
-    assert fresh(w).phase == Phase.LOBBY
-
-
 def test_bots_fill_refused_when_the_facilitator_left_bots_off():
     w = make_workshop(players=3, tables=2, seats=4)
     services.players_seat_home(workshop_id=w.pk)

@@ -97,8 +97,7 @@ def workshop_start_study(*, workshop_id: int) -> Round:
     """Lobby → study: everyone seated at a home table reads its sheet and practises."""
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
-    # Bots alone are no class (the panel offers the study only once someone has joined).
-    if not workshop.players.filter(has_left=False, is_bot=False).exists():
+    if not workshop.players.filter(has_left=False).exists():
         raise WrongPhase("Nobody has joined yet.")
     seat_unseated(workshop)
     workshop.phase = Phase.STUDY
