@@ -288,6 +288,13 @@ def _started_already(workshop, exc: WrongPhase, step: Phase, what: str) -> Wrong
 
 @action("start-study")
 def _start_study(workshop, data):
+    # The panel offers the study once someone has joined; bots alone are no class (a
+    # page left open still had the button after the only person was removed). The
+    # demo's bot workshops start through the service.
+    if workshop.phase == Phase.LOBBY and not workshop.players.filter(
+        is_bot=False, has_left=False
+    ).exists():
+        raise WrongPhase("Nobody has joined yet: bots alone are no class.")
     try:
         services.workshop_start_study(workshop_id=workshop.pk)
     except WrongPhase as exc:

@@ -1003,3 +1003,17 @@ def test_a_start_round_pressed_on_a_page_left_open_since_an_earlier_round_is_ref
     # The page as it is now starts round 3.
     r = do(fac, w, "start-round", {"round": str(r2.pk)}, htmx=True)
     assert r.status_code == 200 and "Round 3 has started" in message_of(r)
+
+
+def test_the_study_is_not_started_for_bots_alone(fac, owner):
+    """With the only person removed, 'Start study' from a page left open started a
+    workshop of the bots filled in before (the panel itself hid the button)."""
+    w = owned(owner, names=["Ana"], tables=1, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    services.player_kick(workshop_id=w.pk, player_id=w.players.get(name="Ana").pk)
+    assert 'id="do-start-study"' not in text(fac.get(f"/workshops/{w.pk}/"))
+    before = snapshot()
+    r = do(fac, w, "start-study", htmx=True)
+    assert r.status_code == 409 and "Nobody has joined yet" in message_of(r)
+    assert snapshot() == before and fresh(w).phase == Phase.LOBBY
