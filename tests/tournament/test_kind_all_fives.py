@@ -755,3 +755,75 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
         assert f"played by {names[pid]}" not in html
     assert 'aria-label="Last trick, won by you"' in screen_html(game.players[winner])
     assert f'aria-label="Last trick, won by {names[game.players[winner]]}"' in screen_html(loser)
+
+
+def _words(html: str) -> str:
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def _check_you(state, names: list[str], seen: set) -> None:
+    """Every seat's rendered screen of `state` calls its own player "you"."""
+    for seat, me in enumerate(names):
+        ctx = KIND.screen(state, seat, names=names)
+        game = {"id": 1, "template": KIND.template, **ctx}
+        html = _words(render_to_string(KIND.template, {"game": game}))
+        if state.dealer == seat:
+            assert "you deal" in html and f"{me} deals" not in html
+            seen.add("deal")
+        if state.took_one and state.phase != all_fives.PHASE_OVER:
+            if seat == state.dealer:
+                assert "You gave" in html, html
+            elif seat == state.eldest:
+                assert "gave you one point" in html, html
+            seen.add("took one")
+        for c in ctx["calls"]:
+            if c["caller_is_me"]:
+                assert "You called a revoke on" in html and f"{me} called" not in html
+                seen.add("call")
+            if c["accused_is_me"]:
+                assert "a revoke on you" in html
+        if state.phase == all_fives.PHASE_OVER:
+            assert "Waiting for the trump" not in html, html
+            if seat in state.winners:
+                assert "you won" in html, html
+                seen.add("won")
+            assert f"{me} won" not in html and f"{me} and" not in html
+
+
+def test_the_phone_calls_its_own_player_you_and_a_finished_game_waits_for_nothing():
+    """All Fives named the phone's own player where the other games say "you" (the
+    dealer's "Ana deals", "Cai gave Ana one point", "Ana called a revoke", the
+    winner's "Game over: Bea won."), and the game over still said "Waiting for the
+    trump to be settled." Every state of seeded bot games, at every seat."""
+    seen: set = set()
+    for seed in range(6):
+        n = 2 + seed % 2
+        names = ["Ana", "Bea", "Cai"][:n]
+        sheets = [PRESETS[SUIT_TABLE], PRESETS[ANY_TABLE], PRESETS[SUIT_TABLE]][:n]
+        config = KIND.config(
+            table_rules=PRESETS[SUIT_TABLE].to_dict(),
+            seat_rules=[sheet.to_dict() for sheet in sheets],
+            mode="barnga",
+        )
+        rng = random.Random(seed)
+        state = all_fives.new_game(config, seed=seed)
+
+        def bot(state, seat, rng=rng, sheets=sheets):
+            return all_fives.choose_from_view(all_fives.view(state, seat), rng, sheets[seat])
+
+        while state.phase != all_fives.PHASE_OVER:
+            _check_you(state, names, seen)
+            for caller in range(n):  # each seat may call a revoke while calls are open
+                call = bot(state, caller) if state.calls_open else None
+                if call is not None and call["type"] == "call_revoke":
+                    state, _ = all_fives.apply(state, call)
+                    _check_you(state, names, seen)
+            action = bot(state, state.to_act)
+            while action is not None and action["type"] == "call_revoke":
+                state, _ = all_fives.apply(state, action)
+                action = bot(state, state.to_act)
+            state, _ = all_fives.apply(state, action)
+        _check_you(state, names, seen)
+    assert seen == {"deal", "took one", "call", "won"}, seen
