@@ -441,6 +441,8 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     seat = state.to_act
     html = html_for(game.players[seat])
     assert "Play my unseen card" in html
+    # The leader cannot choose a card: not "Lead any card."
+    assert "Lead any card" not in html and "your card is the one you cannot see" in html
     assert all(
         "Play my unseen card" not in html_for(game.players[s]) for s in range(3) if s != seat
     )
