@@ -11,6 +11,7 @@ socket may see.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import threading
@@ -161,8 +162,6 @@ def player_replaced_on_commit(*, player_id: int, removed: bool = False) -> None:
 def session_group(session_key: str) -> str:
     """The facilitator's sockets opened from one browser's login (a digest: the key
     itself is a secret and never leaves the server in a group name)."""
-    import hashlib
-
     return "session_" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
 
 
