@@ -70,6 +70,11 @@ TRICK_OUTCOMES = {
     "cut": "A dispute cut short by the end of the round (no trick awarded)",
     "left": "A dispute cut short when a player left (no trick awarded)",
     "open": "A dispute still open",
+    # A claim step that never became a dispute (not everyone had claimed) also
+    # awarded no trick when its game was cut, or is still under way.
+    "claims_cut": "Claims cut short by the end of the round (no trick awarded)",
+    "claims_left": "Claims cut short when a player left (no trick awarded)",
+    "claims_open": "Claims still being made",
 }
 ORIGINS = {
     "local": "the locals' sheet",
@@ -773,6 +778,16 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         # named another winner, and saw the trick go against it.
         keys = [ix.sheet_key(r) for r in g["seat_rules"]]
         disputed = {d["trick_index"] for d in g["disputes"]}
+        unawarded = g.get("unawarded_trick")
+        if unawarded and unawarded["index"] not in disputed:
+            # Its claims were under way (no dispute) when the game was cut: no trick.
+            key = (
+                "claims_open" if g["state"] == "playing"
+                else "claims_left" if cut_by_leaving(g)
+                else "claims_cut"
+            )
+            outcomes[key] += 1
+            per_cell[(g["round"], g["table"])]["cut"] += 1
         for t in g["tricks"]:
             tricks_total += 1
             cell = per_cell[(g["round"], g["table"])]
@@ -867,7 +882,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "trick_outcomes": [
             {"key": k, "label": TRICK_OUTCOMES[k], "count": outcomes.get(k, 0)}
             for k in TRICK_OUTCOMES
-            if outcomes.get(k, 0) or k not in ("rules", "cut", "left", "open")
+            if outcomes.get(k, 0)
+            or k not in ("rules", "cut", "left", "open", "claims_cut", "claims_left", "claims_open")
         ],
         "disputes": disputes,
         "dispute_count": len(disputes),

@@ -117,3 +117,27 @@ def test_one_gesture_is_one_gesture():
     _, _, rep = built(w)
     lines = [e for q in rep["guide"] for e in q["data"]]
     assert "1 gesture or drawing was made." in lines, lines
+
+
+def test_a_claim_step_cut_before_everyone_claimed_is_counted():
+    """The round ends while one of four has claimed the trick (no dispute yet): no
+    trick was awarded, and the report's count of claim steps left it out."""
+    from tournament_helpers import play_until_claim
+
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    state = play_until_claim(game)
+    services.game_claim(player_id=game.players[0], winner_player_id=game.players[state.leader])
+    services.round_end_now(round_id=rnd.pk)
+    _, _, rep = built(w)
+    outcomes = {o["key"]: o["count"] for o in rep["clashes"]["trick_outcomes"]}
+    assert outcomes.get("claims_cut") == 1, outcomes
+    cell = next(
+        c
+        for t in rep["clashes"]["by_table_round"]
+        if t["table"] == 1
+        for c in t["rounds"]
+        if c["tricks"] or c["cut"]
+    )
+    assert cell["cut"] == 1
