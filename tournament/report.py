@@ -781,11 +781,12 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         unawarded = g.get("unawarded_trick")
         if unawarded and unawarded["index"] not in disputed:
             # Its claims were under way (no dispute) when the game was cut: no trick.
-            key = (
-                "claims_open" if g["state"] == "playing"
-                else "claims_left" if cut_by_leaving(g)
-                else "claims_cut"
-            )
+            if g["state"] == "playing":
+                key = "claims_open"
+            elif cut_by_leaving(g):
+                key = "claims_left"
+            else:
+                key = "claims_cut"
             outcomes[key] += 1
             per_cell[(g["round"], g["table"])]["cut"] += 1
         for t in g["tricks"]:
