@@ -107,7 +107,11 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "created_at": iso(c.created_at),
             }
         )
-    for d in Dispute.objects.filter(game__table__workshop=workshop).order_by("opened_at", "pk"):
+    for d in (
+        Dispute.objects.filter(game__table__workshop=workshop)
+        .select_related("game__round")
+        .order_by("opened_at", "pk")
+    ):
         by_game[d.game_id]["disputes"].append(
             {
                 "trick_index": d.trick_index,
@@ -224,6 +228,7 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "started_at": iso(r.started_at),
                 "finished_at": iso(r.finished_at),
                 "finished_by": r.finished_by or None,
+                "pauses": r.pauses,
                 "standings": (r.standings or {}).get("players", []),
                 "seatings": seatings[r.pk],
                 "moves": moves[r.pk],

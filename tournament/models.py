@@ -8,11 +8,13 @@ that log (see `tournament.gamestate`). Everything that changes a row lives in
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournament import names
+from tournament import names, timing
 
 
 class Phase(models.TextChoices):
@@ -184,6 +186,10 @@ class Round(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finished_by = models.CharField(max_length=20, blank=True)  # "timer" | "facilitator"
+    # Every pause: [paused_at, resumed_at] in ISO 8601 (resumed_at None while under way;
+    # a round ended while paused ends its pause then). A dispute's length and the
+    # report's "into the round" leave them out, and bots wait afresh after one.
+    pauses = models.JSONField(default=list, blank=True)
     # Round standings at the end: {"players": [{"id", "name", "table", "games_won", "games_played"}]}
     standings = models.JSONField(default=dict, blank=True)
     # The movement plan the facilitator previews and may edit: {"moves": [{"player", "from", "to"}]}
@@ -206,6 +212,17 @@ class Round(models.Model):
         if self.kind == RoundKind.SCORED:
             return f"Round {self.scored_number}"
         return self.get_kind_display()
+
+    def pause_spans(self) -> list[tuple[datetime, datetime | None]]:
+        return [
+            (datetime.fromisoformat(a), datetime.fromisoformat(b) if b else None)
+            for a, b in self.pauses or []
+        ]
+
+    def resumed_last(self) -> datetime | None:
+        """When the round's last pause ended (None if it was never paused, or is now)."""
+        spans = self.pause_spans()
+        return spans[-1][1] if spans else None
 
 
 class GameState(models.TextChoices):
@@ -343,7 +360,11 @@ class Dispute(models.Model):
     def duration_seconds(self) -> float | None:
         if self.resolved_at is None:
             return None
-        return (self.resolved_at - self.opened_at).total_seconds()
+        # The round's pauses do not count: the dispute's time limit stood still in them.
+        paused = timing.paused_within(
+            self.game.round.pause_spans(), self.opened_at, self.resolved_at
+        )
+        return (self.resolved_at - self.opened_at).total_seconds() - paused
 
 
 class Claim(models.Model):

@@ -39,6 +39,7 @@ from games import kinds
 from games.cards import SUIT_NAMES
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
+from tournament import timing
 from tournament.movement import name_sort_key
 
 FIVE_TRICKS = "five_tricks"
@@ -707,7 +708,13 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
             rnd = ix.rounds.get(g["round"], {})
             since_start = None
             if opened and rnd.get("started_at"):
-                since_start = (opened - parse_time(rnd["started_at"])).total_seconds()
+                started = parse_time(rnd["started_at"])
+                # The round's clock stood still while it was paused.
+                since_start = (opened - started).total_seconds() - timing.paused_within(
+                    [(parse_time(a), parse_time(b)) for a, b in rnd.get("pauses") or []],
+                    started,
+                    opened,
+                )
 
             def name_of_seat(s, g=g):
                 return None if s is None else ix.name(g["players"][s])

@@ -137,7 +137,7 @@ def _bots_act(now: datetime, delay: timedelta, dispute_delay: timedelta) -> int:
             state=GameState.PLAYING,
             round__state=RoundState.RUNNING,
             table_id__in=set(automated.values()),
-        )
+        ).select_related("round")
         if not automated.keys().isdisjoint(game.players)
     ]
     last = dict(
@@ -148,7 +148,10 @@ def _bots_act(now: datetime, delay: timedelta, dispute_delay: timedelta) -> int:
     )
     count = 0
     for game in games:
-        idle = now - last.get(game.pk, game.started_at)
+        # A pause stops the bots' waiting too: the people get their time again after it.
+        since = last.get(game.pk, game.started_at)
+        resumed = game.round.resumed_last()
+        idle = now - (max(since, resumed) if resumed is not None else since)
         if idle < delay:
             continue
         state = gamestate.load_state(game)

@@ -47,3 +47,18 @@ def extend(
         return None, paused_remaining + seconds
     base = max(deadline, now) if deadline is not None else now
     return base + timedelta(seconds=seconds), None
+
+
+def paused_within(
+    pauses: list[tuple[datetime, datetime | None]], start: datetime, end: datetime
+) -> float:
+    """Seconds of the pauses (a round's; a pause still under way runs to `end`) that
+    fall between `start` and `end`: a clock that stood still while the round was paused
+    does not count them."""
+    total = 0.0
+    for began, ended in pauses:
+        lo = max(began, start)
+        hi = min(ended if ended is not None else end, end)
+        if hi > lo:
+            total += (hi - lo).total_seconds()
+    return total

@@ -10,7 +10,7 @@ movement, and a second round with five scripted claim steps:
 - D3 (table 1, game 2, trick 1): both locals give in → settled by a change, 30 s,
   the newcomer's sheet (minority) prevails;
 - D5 (table 1, game 2, trick 2): claims differ, nobody gives in, the round ends → cut;
-- D2 (table 2, game 1, trick 1): nobody gives in → time-out after 46 s, locals' majority;
+- D2 (table 2, game 1, trick 1): nobody gives in → time-out at its 45 s limit (the tick came a second later), locals' majority;
 - table 2, trick 2: only two of three claim before the time limit → a time-out
   with a missing (null) claim and no dispute.
 """
@@ -90,9 +90,9 @@ def test_disputes_how_they_ended_how_long_and_whose_sheet_prevailed(scripted):
     rows = {(d["game"], d["trick_index"]): d for d in cl["disputes"]}
     d1, d3, d5, d2 = rows[(g1.pk, 0)], rows[(g2.pk, 0)], rows[(g2.pk, 1)], rows[(h1.pk, 0)]
     assert [d["outcome"] for d in (d1, d3, d5, d2)] == ["changed", "changed", "cut", "timeout"]
-    assert (d1["duration"], d3["duration"], d2["duration"], d5["duration"]) == (12.5, 30.0, 46.0, 160.0)
+    assert (d1["duration"], d3["duration"], d2["duration"], d5["duration"]) == (12.5, 30.0, 45.0, 160.0)
     assert (d1["since_round_start"], d2["since_round_start"]) == (20.0, 50.0)
-    assert cl["duration"] == {"count": 3, "mean": 29.5, "median": 30.0, "max": 46.0}
+    assert cl["duration"] == {"count": 3, "mean": 29.2, "median": 30.0, "max": 45.0}
     assert (d1["winner_seat"], d3["winner_seat"], d2["winner_seat"]) == (w["d1"], w["d3"], w["d2"])
     assert (d1["origin"], d1["support"]) == ("local", "majority")
     assert (d3["origin"], d3["support"]) == ("newcomer", "minority")
@@ -339,7 +339,7 @@ def test_csv_tables_hold_every_record(scripted):
     disputes = read_csv(doc, "disputes")
     assert sorted(d["resolution"] for d in disputes) == ["cut", "timeout", "unanimous", "unanimous"]
     d2 = next(d for d in disputes if d["resolution"] == "timeout")
-    assert d2["duration_seconds"] == "46.0" and d2["table"] == "2"
+    assert d2["duration_seconds"] == "45.0" and d2["table"] == "2"
     changes = [c for c in read_csv(doc, "claims") if c["is_change"] == "true"]
     assert sorted(c["player"] for c in changes) == ["P03", "P05", "P06"]
     assert all(c["during_dispute"] == "true" for c in changes)

@@ -517,3 +517,99 @@ def test_a_minute_added_deals_at_a_table_whose_game_ended_as_time_ran_out():
     services.round_extend(round_id=rnd.pk, seconds=60)
     assert Game.objects.filter(round=rnd, state=GameState.PLAYING).count() == 1
     assert timers.tick().rounds_finalised == []
+
+
+# ------------------------------------------------------------------ pauses in the record
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from report_helpers import T0, Clock
+
+    c = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", c)
+    monkeypatch.setattr("tournament.services.rounds.now", c)
+    return c
+
+
+def _disputed(clock, dispute_seconds: int):
+    w = make_workshop(players=4, tables=1, seats=4, dispute_seconds=dispute_seconds)
+    clock.at(0)
+    rnd = to_scored_round(w)
+    clock.at(20)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, LOW, LOW])
+    open_dispute(game)
+    return w, rnd, game, Dispute.objects.get(game=game)
+
+
+def _report(w):
+    from tournament import export, report
+
+    doc = export.workshop_document(fresh(w))
+    return doc, report.build_report(doc)
+
+
+def test_a_dispute_over_a_pause_lasts_its_time_limit_in_the_record_and_the_report(clock):
+    """A pause stops a dispute's time limit (resume moves the deadline on): the record
+    and the report leave the pause out of how long it lasted and of when it came."""
+    w, rnd, game, dispute = _disputed(clock, dispute_seconds=45)
+    clock.at(25)
+    services.round_pause(round_id=rnd.pk)
+    clock.at(205)  # three minutes of explaining
+    services.round_resume(round_id=rnd.pk)
+    clock.at(246)  # 45 s of the dispute's time limit have run: 5 before, 40 after
+    assert timers.tick(now=clock.now, bot_delay=0).claims_timed_out == [game.pk]
+    dispute = fresh(dispute)
+    assert dispute.resolution == "timeout"
+    assert dispute.duration_seconds == 45.0
+    services.round_end_now(round_id=rnd.pk)
+    doc, rep = _report(w)
+    [row] = doc["rounds"][-1:]
+    assert len(row["pauses"]) == 1 and row["pauses"][0][1] is not None
+    assert doc["games"][-1]["disputes"][0]["duration_seconds"] == 45.0
+    [d] = rep["clashes"]["disputes"]
+    assert d["duration"] == 45.0 and d["since_round_start"] == 20.0
+    assert rep["clashes"]["duration"]["max"] == 45.0
+
+
+def test_a_dispute_cut_while_the_round_is_paused_leaves_the_pause_out(clock):
+    w, rnd, game, dispute = _disputed(clock, dispute_seconds=45)
+    clock.at(30)
+    services.round_pause(round_id=rnd.pk)
+    clock.at(300)
+    services.round_end_now(round_id=rnd.pk)
+    dispute = fresh(dispute)
+    assert dispute.resolution == "cut" and dispute.duration_seconds == 10.0
+    doc, _ = _report(w)
+    assert doc["rounds"][-1]["pauses"] == [[clock.at(30).isoformat(), clock.at(300).isoformat()]]
+
+
+def test_a_time_out_the_timer_reached_late_is_recorded_at_its_deadline(clock):
+    """No process ticked when the time limit ran out (a restart): the trick is decided by
+    the first tick, but the dispute lasted its time limit, not the downtime."""
+    w, rnd, game, dispute = _disputed(clock, dispute_seconds=45)
+    clock.at(150)
+    assert timers.tick(now=clock.now, bot_delay=0).claims_timed_out == [game.pk]
+    dispute = fresh(dispute)
+    assert dispute.resolution == "timeout"
+    assert dispute.resolved_at == dispute.deadline and dispute.duration_seconds == 45.0
+
+
+def test_bots_give_the_people_their_dispute_wait_again_after_a_pause(clock, monkeypatch):
+    """A bot gives the people 10 s after the last claim to make their case; a pause 2 s
+    after it does not count as that time (they could not claim while paused)."""
+    import random
+
+    from tournament.models import Player
+
+    w, rnd, game, dispute = _disputed(clock, dispute_seconds=120)
+    Player.objects.filter(pk__in=game.players).update(is_bot=True)
+    for where in ("tournament.services.bot_rng", "tournament.services.play.bot_rng"):
+        monkeypatch.setattr(where, lambda game, seat: random.Random(1))  # gives in
+    wait = timers.BOT_DISPUTE_DELAY_SECONDS
+    clock.at(22)
+    services.round_pause(round_id=rnd.pk)
+    clock.at(142)
+    services.round_resume(round_id=rnd.pk)
+    assert timers.tick(now=after(clock.now, wait - 1), bot_delay=0).bot_actions == 0
+    assert timers.tick(now=after(clock.now, wait + 1), bot_delay=0).bot_actions == 1

@@ -424,10 +424,15 @@ def _record_derived(
             claims=list(trick.claims),
             created_at=at,
         )
+        # A time-out is decided at its deadline, even when the timer reaches it late (a
+        # process restarted, say): the dispute lasted its time limit, not the downtime.
+        decided = at
+        if action["type"] == "timeout" and game.claim_deadline is not None:
+            decided = min(at, game.claim_deadline)
         writes.update(
             Dispute,
             {"game_id": game.pk, "trick_index": trick_index, "resolved_at": None},
-            resolved_at=at,
+            resolved_at=decided,
             resolution=trick.resolution,
             final_claims=list(trick.claims),
             winner=trick.winner,

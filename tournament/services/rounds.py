@@ -210,6 +210,13 @@ def compute_preview(workshop: Workshop, standings: dict) -> dict:
     return {"computed": moves, "moves": moves}
 
 
+def _pause_ended(pauses: list, at) -> list:
+    """The round's pauses with the one under way (if any) ended at `at`."""
+    if pauses and pauses[-1][1] is None:
+        return [*pauses[:-1], [pauses[-1][0], at.isoformat()]]
+    return pauses
+
+
 def _finalise(workshop: Workshop, rnd: Round, by: str) -> None:
     """Caller holds the workshop and round locks and has checked the round is not finished."""
     for table in lock_tables(workshop.pk):
@@ -221,8 +228,10 @@ def _finalise(workshop: Workshop, rnd: Round, by: str) -> None:
     rnd.finished_by = by
     rnd.remaining_seconds = None
     rnd.paused_at = None
+    rnd.pauses = _pause_ended(rnd.pauses, rnd.finished_at)
     rnd.standings = round_standings(rnd)
-    fields = ["state", "finished_at", "finished_by", "remaining_seconds", "paused_at", "standings"]
+    fields = ["state", "finished_at", "finished_by", "remaining_seconds", "paused_at"]
+    fields += ["pauses", "standings"]
     if rnd.kind == RoundKind.SCORED:
         rnd.movement_preview = compute_preview(workshop, rnd.standings)
         fields.append("movement_preview")
@@ -263,9 +272,10 @@ def round_pause(*, round_id: int) -> Round:
     at = now()
     rnd.remaining_seconds = timing.pause(rnd.deadline, at)
     rnd.paused_at = at
+    rnd.pauses = [*rnd.pauses, [at.isoformat(), None]]
     rnd.deadline = None
     rnd.state = RoundState.PAUSED
-    rnd.save(update_fields=["remaining_seconds", "paused_at", "deadline", "state"])
+    rnd.save(update_fields=["remaining_seconds", "paused_at", "pauses", "deadline", "state"])
     for table in lock_tables(workshop.pk):
         bump_table(table)
     bump_workshop(workshop)
@@ -292,8 +302,9 @@ def round_resume(*, round_id: int) -> Round:
     rnd.deadline = timing.resume(rnd.remaining_seconds or 0.0, at)
     rnd.remaining_seconds = None
     rnd.paused_at = None
+    rnd.pauses = _pause_ended(rnd.pauses, at)
     rnd.state = RoundState.RUNNING
-    rnd.save(update_fields=["deadline", "remaining_seconds", "paused_at", "state"])
+    rnd.save(update_fields=["deadline", "remaining_seconds", "paused_at", "pauses", "state"])
     # A skip-leave cuts a game and a late joiner may complete a table while the round
     # is paused; neither deals until now.
     _deal_where_idle(tables, rnd)
