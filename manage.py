@@ -13,4 +13,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    from games.cli import run_main
+
+    run_main(main)

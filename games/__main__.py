@@ -1,4 +1,4 @@
-"""Command line for the engines (the only module here that does I/O or reads a clock).
+"""Command line for the engines (with cli.py, the only modules here that do I/O or read a clock).
 
     python -m games replay FILE|-      replay a game record, print the outcome as JSON
     python -m games bench [--games N] [--seed S]
@@ -18,6 +18,7 @@ import time
 
 from . import five_tricks as ft
 from .bots import play_game
+from .cli import run_main
 from .jsontext import BadJSON, parse
 from .presets import PRESETS
 from .replay import ReplayError, replay_document
@@ -110,4 +111,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

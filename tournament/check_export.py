@@ -326,4 +326,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from games.cli import run_main
+
+    run_main(main)

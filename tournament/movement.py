@@ -476,4 +476,6 @@ def _complain(message: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from games.cli import run_main
+
+    run_main(main)
