@@ -180,6 +180,29 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
     assert json.loads(capsys.readouterr().out.strip())["lost"] == 1
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "1"], "--players must be at least 2"),
+        (["--players", "1251"], "--players must be at most 1250 (a workshop has up to 250 tables"),
+        (["--players", "10", "--seconds", "0"], "--seconds must be from 1 to 3000"),
+        (["--players", "10", "--think-ms", "-1"], "--think-ms must not be negative"),
+        (["--players", "10", "--servers", "0"], "--servers and --client-procs must be at least 1"),
+    ],
+)
+def test_the_command_refuses_bad_figures_in_one_line_before_it_starts(monkeypatch, args, message):
+    """A workshop past its 250 tables was refused by the service after the servers had
+    started, as a traceback."""
+    from django.core.management.base import CommandError
+
+    from tournament.management.commands import loadtest as command
+
+    monkeypatch.setattr(command, "run", lambda **kw: pytest.fail("the run started"))
+    with pytest.raises(CommandError) as info:
+        call_command("loadtest", "--seconds", "5", *args)  # a later --seconds overrides
+    assert str(info.value).startswith(message)
+
+
 def test_cpu_per_action_splits_web_clients_and_the_rest_of_the_machine():
     from tournament.loadtest import cpu
 

@@ -16,7 +16,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.loadtest.run import run
+from tournament.loadtest.run import SEATS, run
+from tournament.services.workshops import LIMITS
 
 
 class Command(BaseCommand):
@@ -40,6 +41,13 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         if opts["players"] < 2:
             raise CommandError("--players must be at least 2")
+        # One workshop at tables of SEATS: refused here, before any server is started.
+        most = LIMITS["table_count"][1] * SEATS
+        if not opts["baseline"] and opts["players"] > most:
+            raise CommandError(
+                f"--players must be at most {most} (a workshop has up to "
+                f"{LIMITS['table_count'][1]} tables of {SEATS})"
+            )
         if not 1 <= opts["seconds"] <= 3000:
             raise CommandError("--seconds must be from 1 to 3000")
         if opts["think_ms"] < 0:
