@@ -33,7 +33,7 @@ def test_demo_command_creates_a_running_bot_workshop_and_prints_the_login(capsys
     [
         (["--tables", "0"], "Table count must be"),
         (["--tables", "1000"], "Table count must be"),
-        (["--seats", "1"], "Seats per table must be"),
+        (["--seats", "1"], "Five Tricks is played by"),
         (["--game", "three_tricks", "--seats", "5"], "2"),
     ],
 )

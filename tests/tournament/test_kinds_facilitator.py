@@ -289,6 +289,21 @@ def test_wizard_refuses_a_seat_count_the_game_cannot_seat(fac, key):
 
 
 @pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("side", ["below", "above"])
+def test_a_seat_count_past_every_game_is_answered_with_this_games_range(key, side):
+    """`manage.py demo --game seven_up --seats 9` was told "from 2 to 8" (every game's
+    widest range), and 8 was then refused with "3 to 7"."""
+    from django.core.management.base import CommandError
+
+    kind = kinds.get(key)
+    seats = 1 if side == "below" else 9
+    with pytest.raises(CommandError) as info:
+        call_command("demo", game=key, seats=seats, password="pw-demo-seats")
+    assert str(info.value).startswith(f"{kind.title} is played by {kind.min_seats}")
+    assert not Workshop.objects.exists()
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_wizard_refuses_a_custom_sheet_the_game_refuses(fac, key):
     kind = kinds.get(key)
     specs = forms.knob_specs(kind)

@@ -101,14 +101,17 @@ def workshop_create(
         "home_seconds": home_seconds,
         "dispute_seconds": dispute_seconds,
     }
-    for field, value in values.items():
-        _check_int(field, value)
-    if not kind.min_seats <= seats_per_table <= kind.max_seats:
+    # The game's own range first: a number of seats outside it is answered with the
+    # range that game is played in, not only the widest any game allows.
+    seats_is_int = isinstance(seats_per_table, int) and not isinstance(seats_per_table, bool)
+    if seats_is_int and not kind.min_seats <= seats_per_table <= kind.max_seats:
         raise InvalidInput(
             f"{kind.title} is played by {kind.min_seats}"
             f"{'' if kind.min_seats == kind.max_seats else f' to {kind.max_seats}'} "
             "players: choose that many seats per table."
         )
+    for field, value in values.items():
+        _check_int(field, value)
     try:
         preset_names = auto_assign(
             table_count, kind.presets, seed if seed is not None else secrets.randbits(32)
