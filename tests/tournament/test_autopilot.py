@@ -49,6 +49,20 @@ def test_demo_with_impossible_tables_or_seats_says_so_and_changes_nothing(args, 
     assert Workshop.objects.count() == 1
 
 
+@pytest.mark.parametrize("listen", ["0.0.0.0:8000", "[::]:8000"])
+def test_a_demo_on_every_interface_prints_an_address_phones_can_open(listen, capsys):
+    """`HOST=0.0.0.0 bash scripts/demo.sh` printed http://0.0.0.0:8000/login/; a
+    projector opened there puts 0.0.0.0 in its join address and QR code."""
+    from tournament.management.commands.demo import network_address
+
+    call_command("demo", "--password", "x", "--url", f"http://{listen}")
+    out = capsys.readouterr().out
+    host = network_address()
+    assert "0.0.0.0" not in out and "[::]" not in out
+    assert f"http://{host or '127.0.0.1'}:8000/login/" in out
+    assert ("phones need this machine's address" in out) == (host is None)
+
+
 def test_demo_says_when_an_existing_workshop_keeps_its_size(capsys):
     call_command("demo", "--password", "x", "--tables", "3")
     call_command("demo", "--password", "x", "--tables", "5")

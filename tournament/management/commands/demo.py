@@ -1,6 +1,8 @@
 """Create (or refresh) the demo facilitator and a demo workshop with bots playing."""
 
 import secrets
+import socket
+from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -13,6 +15,36 @@ from tournament.models import Phase, Workshop
 
 DEMO_USER = "demo"
 DEMO_WORKSHOP = "Demo workshop"
+EVERY_INTERFACE = {"0.0.0.0", "::"}
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (None if it has no route out): a UDP
+    socket's connect picks the outgoing interface and sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: never reached
+        except OSError:
+            return None
+        return probe.getsockname()[0]
+
+
+def address_for_people(url: str) -> tuple[str, str | None]:
+    """The base address to print, and a note. A server listening on every interface
+    (HOST=0.0.0.0) is opened at this machine's network address: the projector's join
+    address and QR code are built from the address its page was opened at, and no
+    phone can open 0.0.0.0."""
+    parts = urlsplit(url)
+    if parts.hostname not in EVERY_INTERFACE:
+        return url, None
+    found = network_address()
+    host = found or "127.0.0.1"
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    note = (
+        None if found
+        else "  No network address found: phones need this machine's address in place of 127.0.0.1."
+    )
+    return urlunsplit(parts._replace(netloc=netloc)), note
 
 
 class Command(BaseCommand):
@@ -77,15 +109,12 @@ class Command(BaseCommand):
         return password, workshop
 
     def _print(self, url, password, workshop):
+        url, note = address_for_people(url)
         base = url.rstrip("/")
-        self.stdout.write(
-            "\n".join(
-                [
-                    "",
-                    "Barnga demo is ready.",
-                    f"  Facilitator log-in: {base}/login/  user: {DEMO_USER}  password: {password}",
-                    f"  Demo workshop:      {base}/workshops/{workshop.pk}/  (join code {workshop.code})",
-                    "",
-                ]
-            )
-        )
+        lines = [
+            "",
+            "Barnga demo is ready.",
+            f"  Facilitator log-in: {base}/login/  user: {DEMO_USER}  password: {password}",
+            f"  Demo workshop:      {base}/workshops/{workshop.pk}/  (join code {workshop.code})",
+        ]
+        self.stdout.write("\n".join([*lines, *([note] if note else []), ""]))
