@@ -14,6 +14,30 @@ CODE_LENGTH = 6
 # emoji sequences (👩‍💻) need them; every other control or format character is refused.
 JOINERS = "\u200c\u200d"
 REFUSED = {"Cc", "Cf", "Cs", "Co"}
+# Letters and symbols drawn as a blank: the Hangul fillers and the braille blank. No
+# name needs them, and "Bot\u3164A" would read as a bot.
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
+
+
+def _drawn_as_nothing(ch: str) -> bool:
+    """Marks Unicode draws as nothing that are not format characters: variation
+    selectors (the emoji form of ❤️; a CJK glyph's variant), the combining grapheme
+    joiner, Mongolian variation selectors, Khmer's inherent vowels. A name may hold
+    them; its comparison key leaves them out, as it does the joiners."""
+    o = ord(ch)
+    return (
+        0xFE00 <= o <= 0xFE0F
+        or 0xE0100 <= o <= 0xE01EF
+        or o == 0x034F
+        or 0x180B <= o <= 0x180D
+        or o == 0x180F
+        or o in (0x17B4, 0x17B5)
+    )
+
+
+# A letter may carry this many combining marks in a row (a Tibetan stack has three
+# or four); more is a tower that spills over the lines around it on every screen.
+MARKS_IN_A_ROW = 5
 
 
 class NameError_(ValueError):
@@ -22,14 +46,24 @@ class NameError_(ValueError):
 
 def has_hidden_characters(text: str) -> bool:
     """Control, format (invisible: zero-width space, right-to-left override),
-    surrogate or private-use characters, joiners aside; and the noncharacters
-    (U+FDD0–FDEF, U+xxFFFE/F), which Unicode keeps out of text for good."""
+    surrogate or private-use characters, joiners aside; the letters drawn as a
+    blank; and the noncharacters (U+FDD0–FDEF, U+xxFFFE/F), which Unicode keeps out
+    of text for good."""
     return any(
         (unicodedata.category(ch) in REFUSED and ch not in JOINERS)
+        or ch in BLANK_LETTERS
         or 0xFDD0 <= ord(ch) <= 0xFDEF
         or ord(ch) & 0xFFFE == 0xFFFE
         for ch in text
     )
+
+
+def _marks_in_a_row(text: str) -> int:
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
 
 
 def clean_name(raw: object) -> str:
@@ -43,8 +77,14 @@ def clean_name(raw: object) -> str:
     # newer than them (🩷, 🫨).
     if has_hidden_characters(name):
         raise NameError_("A name cannot contain control or invisible characters.")
-    if all(ch in JOINERS or ch == " " for ch in name):
+    # Something to see: a letter, digit, symbol or punctuation (not only marks,
+    # joiners and spaces).
+    if not any(unicodedata.category(ch)[0] in "LNSP" for ch in name):
         raise NameError_("Please enter a name.")
+    if _marks_in_a_row(name) > MARKS_IN_A_ROW:
+        raise NameError_(
+            f"A name can have at most {MARKS_IN_A_ROW} accents or marks on one letter."
+        )
     if len(name) > NAME_MAX:
         raise NameError_(f"A name can be at most {NAME_MAX} characters.")
     return name
@@ -64,7 +104,9 @@ def name_key(name: str) -> str:
     """Case- and accent-insensitive comparison key."""
     decomposed = unicodedata.normalize("NFKD", name)
     return "".join(
-        ch for ch in decomposed if not unicodedata.combining(ch) and ch not in JOINERS
+        ch
+        for ch in decomposed
+        if not unicodedata.combining(ch) and ch not in JOINERS and not _drawn_as_nothing(ch)
     ).casefold()
 
 

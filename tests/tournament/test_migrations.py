@@ -30,3 +30,21 @@ def test_games_cut_before_cut_by_was_recorded_are_given_what_cut_them():
     migration = importlib.import_module("tournament.migrations.0009_game_cut_by")
     migration.infer_cut_by(apps, None)
     assert dict(Game.objects.values_list("pk", "cut_by")) == recorded
+
+
+def test_name_keys_are_made_again_without_the_marks_drawn_as_nothing():
+    """0012: a key stored with a variation selector in it is made again without, so the
+    name counts as the name it looks like, unless another player has that key (twins
+    who joined before keep theirs)."""
+    from tournament.models import Player
+
+    w = make_workshop(players=0, names=["❤️ Ana", "Alice", "Alice 2", "Bo\u034f"])
+    # As the joins before it stored them: "Alice" + U+FE0F was a name of its own.
+    Player.objects.filter(workshop=w, name="Alice 2").update(name="Alice\ufe0f")
+    old_keys = {"❤️ Ana": "❤\ufe0f ana", "Alice\ufe0f": "alice\ufe0f", "Bo\u034f": "bo\u034f"}
+    for name, key in old_keys.items():
+        Player.objects.filter(workshop=w, name=name).update(name_key=key)
+    migration = importlib.import_module("tournament.migrations.0012_player_name_key_marks")
+    migration.rekey(apps, None)
+    keys = dict(Player.objects.filter(workshop=w).values_list("name", "name_key"))
+    assert keys == {"❤️ Ana": "❤ ana", "Alice": "alice", "Alice\ufe0f": "alice\ufe0f", "Bo\u034f": "bo"}

@@ -102,6 +102,11 @@ def lobby():
         ("🫨 Jo", "🫨 Jo"),
         ("x" * 30, "x" * 30),
         ("a", "a"),
+        ("❤️ Ana", "❤️ Ana"),  # the emoji form (a variation selector)
+        ("김민준", "김민준"),
+        ("བསྒྲུབས", "བསྒྲུབས"),  # Tibetan: three marks stacked on one letter
+        ("ᠮᠣᠩᠭᠣᠯ\u180b", "ᠮᠣᠩᠭᠣᠯ\u180b"),  # Mongolian with a variation selector
+        ("x\u0301\u0302\u0303\u0304\u0306", "x\u0301\u0302\u0303\u0304\u0306"),  # five marks
     ],
 )
 def test_join_cleans_names_and_welcomes_unicode(lobby, raw, clean):
@@ -125,6 +130,8 @@ BAD_NAMES = [
     "\u200b",  # zero-width space only
     "\u200d",  # only a joiner: nothing visible
     "\u200c \u200d",
+    "\u0301\u0301",  # only marks, on nothing
+    "\ufe0f",  # only a variation selector
     None,
     42,
     ["Ana"],
@@ -138,7 +145,33 @@ def test_join_refuses_bad_names(lobby):
         # zero-width space, BOM, soft hyphen; noncharacters
         exc = assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
         assert exc.message == "A name cannot contain control or invisible characters."
+    # Letters drawn as a blank: a name of one shows as nothing, "Bot\u3164A" as "Bot A".
+    for raw in ("\u3164", "\uffa0", "\u115f", "\u1160", "\u2800", "Bot\u3164A", "Ana\u2800Bo"):
+        exc = assert_refused(lambda raw=raw: join(lobby, raw), InvalidInput, case=raw)
+        assert exc.message == "A name cannot contain control or invisible characters."
+    # A tower of marks spills over the lines around it on every screen.
+    exc = assert_refused(lambda: join(lobby, "x" + "\u0301" * 6), InvalidInput)
+    assert exc.message == "A name can have at most 5 accents or marks on one letter."
     assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize("mark", ["\ufe0f", "\ufe00", "\u034f", "\u180b", "\U000e0100"])
+def test_a_mark_drawn_as_nothing_makes_no_second_name_that_looks_the_same(lobby, mark):
+    """"Alice" + a variation selector looked exactly like Alice on every screen, and
+    was a name of its own (no "2"); a bot's name so marked was a person's."""
+    alice = join(lobby, "Alice")
+    twin = join(lobby, "Alice" + mark)
+    assert twin.name == "Alice" + mark + " 2"
+    assert names.name_key(twin.name) == names.name_key("Alice 2")
+    assert_refused(lambda: join(lobby, "Bot A" + mark), InvalidInput)
+    exc = assert_refused(
+        lambda: services.player_rename(workshop_id=lobby.pk, player_id=twin.pk, name="Alice" + mark),
+        InvalidInput,
+    )
+    assert "already" in exc.message
+    # Coming back is by the name as seen: the mark typed or not.
+    back = services.player_rejoin(code=lobby.code, name="Alice" + mark, pin=alice.pin)
+    assert back.pk == alice.pk
 
 
 def test_duplicate_names_are_made_distinct_case_and_accent_insensitively(lobby):
