@@ -57,9 +57,9 @@
     }).filter(Boolean);
   }
   let lastLines = announceLines(screen()); // the first screen is read with the page
-  function announce(root) {
+  function announce(root, also = []) {
     const lines = announceLines(root);
-    const fresh = lines.filter((line) => !lastLines.includes(line));
+    const fresh = also.concat(lines.filter((line) => !lastLines.includes(line)));
     lastLines = lines;
     if (fresh.length) announcer.textContent = fresh.join(" ");
   }
@@ -146,7 +146,11 @@
       again.focus({ preventScroll: true });
     }
     talk.hidden = next.dataset.canGesture !== "1";
-    announce(next);
+    // A pause is a line of its own; its end takes one away, which says nothing: the
+    // player must hear that they may play again.
+    const resumed = current.dataset.paused === "1" && next.dataset.paused !== "1"
+      && current.dataset.phase === next.dataset.phase;
+    announce(next, resumed ? ["The round continues."] : []);
     startClocks();
   }
 

@@ -115,6 +115,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     services.workshop_start_study(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
+    # The phase is heard, not only the practice game's first "… leads.".
+    wait_announced(ana, "Study the rules, table 1")
     assert_accessible(ana, "phone, study")
     fac.goto(f"{url}/workshops/{w.pk}/")
     fac.wait_for_selector("#fac-live[data-updated]", timeout=WAIT)
@@ -130,6 +132,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     services.round_start(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=round] .hand", timeout=WAIT)
+    wait_announced(ana, "Scored round, table 1")
     no_live_region_inside_the_screen(ana)
     assert ana.locator("#screen .status [role=timer]").count() == 1
     assert_accessible(ana, "phone, scored round")

@@ -34,4 +34,20 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
     assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
     assert legal.evaluate("e => getComputedStyle(e).boxShadow") == "none"
     assert_accessible(page, "phone, round paused")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.includes('paused the round')"
+    )
+    # The pause's end takes its line away, which says nothing by itself: the phone says
+    # the round goes on.
+    before = version(page)
+    services.round_resume(round_id=game.round_id)
+    wait_change(page, before)
+    page.wait_for_selector("#screen:not([data-paused])")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.includes('The round continues.')",
+        timeout=8000,
+    )
+    assert page.locator(".hand .card.legal").first.evaluate(
+        "e => getComputedStyle(e).borderTopStyle"
+    ) == "solid"
     page.context.close()

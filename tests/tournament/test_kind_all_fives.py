@@ -768,7 +768,10 @@ def _check_you(state, names: list[str], seen: set) -> None:
     for seat, me in enumerate(names):
         ctx = KIND.screen(state, seat, names=names)
         game = {"id": 1, "template": KIND.template, **ctx}
-        html = _words(render_to_string(KIND.template, {"game": game}))
+        raw = render_to_string(KIND.template, {"game": game})
+        html = _words(raw)
+        # Each call (and its verdict) is a line the screen reader says when it is new.
+        assert raw.count("<li data-announce>") == len(ctx["calls"])
         if state.dealer == seat:
             assert "you deal" in html and f"{me} deals" not in html
             seen.add("deal")
@@ -796,7 +799,8 @@ def test_the_phone_calls_its_own_player_you_and_a_finished_game_waits_for_nothin
     """All Fives named the phone's own player where the other games say "you" (the
     dealer's "Ana deals", "Cai gave Ana one point", "Ana called a revoke", the
     winner's "Game over: Bea won."), and the game over still said "Waiting for the
-    trump to be settled." Every state of seeded bot games, at every seat."""
+    trump to be settled." A revoke call was never said to a screen reader. Every
+    state of seeded bot games, at every seat."""
     seen: set = set()
     for seed in range(6):
         n = 2 + seed % 2

@@ -273,6 +273,12 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
     ana = words(render_game(state, 0))
     assert "Bea is playing." in ana
     assert "Bea blocked 2 tricks with 2♦ 3♦ : drawing four cards took your turn." in ana
+    # The line a screen reader says when it changes tells it too (it said only "Bea is
+    # playing.", as before the block).
+    whose = re.search(r'<p class="whose tt-whose" data-announce>(.*?)</p>', render_game(state, 0), re.S)
+    assert words(whose.group(1)) == (
+        "Bea blocked 2 of your tricks: drawing four cards took your turn. Bea is playing."
+    )
 
 
 def test_the_screen_with_no_trick_in_hand():
