@@ -96,6 +96,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _games_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games", description="Card-game engine tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -103,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     p_replay.add_argument("file", help="path to the JSON record, or - for standard input")
     p_replay.set_defaults(func=cmd_replay)
     p_bench = sub.add_parser("bench", help="play seeded bot games and report card plays per second")
-    p_bench.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p_bench.add_argument(
+        "--games", type=_games_count, default=1000, help="number of games (default 1000)"
+    )
     p_bench.add_argument("--seed", type=int, default=0, help="seed for the table mix (default 0)")
     p_bench.set_defaults(func=cmd_bench)
     args = parser.parse_args(argv)

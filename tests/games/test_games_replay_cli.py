@@ -263,6 +263,14 @@ def test_cli_needs_a_subcommand():
     assert proc.returncode == 2 and "usage" in proc.stderr
 
 
+@pytest.mark.parametrize("games", ["-1", "0", "ten"])
+def test_bench_refuses_a_number_of_games_below_one(games):
+    """It printed {"games": -1, "plays": 0, ...} and exited 0."""
+    proc = run(["bench", "--games", games])
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"--games: must be a whole number of at least 1, not '{games}'" in proc.stderr
+
+
 def test_bench_runs_and_reports_plays_per_second():
     proc = run(["bench", "--games", "20", "--seed", "3"])
     assert proc.returncode == 0, proc.stderr
