@@ -84,6 +84,10 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     guest.fill("#code", "ZZZZZZ")
     guest.click("button[type=submit]")
     guest.wait_for_selector("[role=alert]")
+    # A page that opens with its alert may not say it: the error takes the focus (read
+    # out), and each field names it.
+    assert guest.evaluate("document.activeElement.id") == "join-error"
+    assert guest.get_attribute("#code", "aria-describedby") == "join-error"
     assert_accessible(guest, "join form with its error")
 
     names = ["Ana", "Bea", "Cai", "Dev"]

@@ -117,6 +117,26 @@ def test_names_that_only_resemble_a_bots_join(name):
     assert Player.objects.get(workshop=workshop).name == name
 
 
+def test_an_error_names_itself_to_the_fields_of_its_form():
+    """A screen reader may not say an alert a page opens with: the error takes the
+    focus, and each field of its form is described by it (and only that form's)."""
+    workshop = make_workshop(players=0)
+    r = Client().post("/join", {"code": "ZZZZZZ", "name": "Ana"})
+    html = r.content.decode()
+    assert r.status_code == 400
+    assert '<p class="error" id="join-error" role="alert" tabindex="-1" autofocus>' in html
+    assert html.count('aria-describedby="join-error"') == 2
+    assert "rejoin-error" not in html
+    r = Client().post("/join/rejoin", {"code": workshop.code, "name": "Ana", "pin": "12"})
+    html = r.content.decode()
+    assert r.status_code == 400 and 'id="rejoin-error"' in html and "autofocus" in html
+    assert html.count('aria-describedby="rejoin-error"') == 3
+    assert "join-error" not in html.replace("rejoin-error", "")
+    # The rejoin form's code is typed in capitals too, unchecked for spelling.
+    rcode = re.search(r'<input id="rcode"[^>]*>', html).group(0)
+    assert 'autocapitalize="characters"' in rcode and 'spellcheck="false"' in rcode
+
+
 def test_play_without_a_seat_goes_to_join():
     assert Client().get("/play/")["Location"] == "/join"
 
