@@ -772,6 +772,9 @@ def _check_you(state, names: list[str], seen: set) -> None:
         html = _words(raw)
         # Each call (and its verdict) is a line the screen reader says when it is new.
         assert raw.count("<li data-announce>") == len(ctx["calls"])
+        # The trump is said once, by name ("diamond suit diamonds" before).
+        symbol = f'<span aria-hidden="true">{ctx["trump_symbol"]}</span> {ctx["trump_name"]}'
+        assert symbol in raw, raw
         if state.dealer == seat:
             assert "you deal" in html and f"{me} deals" not in html
             seen.add("deal")

@@ -6,6 +6,7 @@ and the stored log replays to the live state."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.template.loader import render_to_string
@@ -373,6 +374,9 @@ def test_bid_buttons_only_for_the_seat_to_bid_and_no_other_hand_shown():
     html = pages[0]
     assert html.count('<th scope="colgroup" colspan="4"') == 4
     assert html.count("<tr class=") == 14
+    # Its caption is read out: words, not "check mark" and "ballot x".
+    caption = re.search(r"<caption[^>]*>(.*?)</caption>", html, re.S).group(1)
+    assert "made or missed" in caption and "✓" not in caption and "✗" not in caption
 
     # The dealer sees the hook's bid disabled; the others are told about it.
     for seat, b in ((0, 3), (1, 2), (2, 1)):
