@@ -466,6 +466,35 @@ def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
     assert " left" not in html.split('class="last-game"')[1].split("</p>")[0]
 
 
+def test_study_and_silent_play_whose_time_is_up_say_so_on_the_phone():
+    """The phase stays when its time is up, and the projector says "Time is up"; the
+    phone showed the rules, or the cut last game, with no word of it."""
+    from tournament_helpers import expire
+
+    w = make_workshop(players=4, tables=1, seats=4)
+    me = Player.objects.filter(workshop=w).first().pk
+    services.players_seat_home(workshop_id=w.pk)
+    study = services.workshop_start_study(workshop_id=w.pk)
+    assert "Time is up" not in seat_screen(me)
+    expire(study)
+    timers.tick()
+    line = (
+        '<p class="notice time-up" data-announce>Time is up: your rules stay here. '
+        "Wait for the facilitator to go on.</p>"
+    )
+    assert line in seat_screen(me) and "Your rules" in seat_screen(me)
+    home = services.workshop_start_home(workshop_id=w.pk)
+    assert "Time is up" not in seat_screen(me)
+    expire(home)
+    timers.tick()
+    assert (
+        '<p class="notice time-up" data-announce>Time is up. Wait for the facilitator to go on.</p>'
+        in seat_screen(me)
+    )
+    services.round_start(workshop_id=w.pk)
+    assert "Time is up" not in seat_screen(me)
+
+
 def test_a_paused_round_is_a_line_the_phone_announces():
     w, rnd, (t1,) = scored(4, 1)
     me = game_at(t1).players[0]
