@@ -35,6 +35,15 @@ def _hit(key: str, *, limit: int, window: int) -> bool:
     return count <= limit
 
 
+def undo(key: str, *, window: int) -> None:
+    """Take back one event counted by `hit` in this window (nothing if the window has
+    turned since, or the cache is unreachable)."""
+    try:
+        cache.decr(f"rl:{key}:{int(time.time() // window)}")
+    except Exception:  # no such bucket (ValueError), or no cache
+        pass
+
+
 def count(key: str, *, window: int) -> int:
     """Events counted for `key` in this window so far (0 when the cache is unreachable)."""
     try:

@@ -51,24 +51,21 @@ def _bad_pin_key(code: str, name: str) -> str:
     return "rejoin:badpin:" + hashlib.sha256(f"{code}\0{who}".encode()).hexdigest()[:32]
 
 
-def _guessing(request, *, code: str, name: str | None = None) -> str | None:
+def _guessing(request) -> str | None:
     if ratelimit.count(_bad_code_key(request), window=GUESS_WINDOW) >= (
         settings.BARNGA_JOIN_BAD_CODE_LIMIT
     ):
         # Per address: a room behind one network address shares it.
         return "Too many wrong codes from this network. Check the code on the projector and try again in a few minutes."
-    if name is not None and ratelimit.count(
-        _bad_pin_key(code, name), window=GUESS_WINDOW
-    ) >= settings.BARNGA_REJOIN_BAD_PIN_LIMIT:
-        return "Too many wrong PINs for this name. Wait a few minutes, or ask the facilitator."
     return None
 
 
-def _count_failure(request, exc: ServiceError, *, code: str, name: str | None = None) -> None:
+TOO_MANY_PINS = "Too many wrong PINs for this name. Wait a few minutes, or ask the facilitator."
+
+
+def _count_failure(request, exc: ServiceError) -> None:
     if exc.code == "not_found":
         ratelimit.hit(_bad_code_key(request), limit=10**9, window=GUESS_WINDOW)
-    elif name is not None and exc.code == "invalid":
-        ratelimit.hit(_bad_pin_key(code, name), limit=10**9, window=GUESS_WINDOW)
 
 
 NO_CODE = "Enter the join code shown on the projector."
@@ -100,7 +97,7 @@ def join(request):
     name = request.POST.get("name", "")
     if not code:  # a blank code is no guess: said, not counted against the room
         return _join_page(request, status=400, name=name, error=NO_CODE)
-    error = _join_limited(request, code) or _guessing(request, code=code)
+    error = _join_limited(request, code) or _guessing(request)
     if error is None and not request.POST.get("same_name_ok"):
         taken = selectors.name_in_use(code, name)
         if taken is not None:  # nothing is created: they choose
@@ -109,7 +106,7 @@ def join(request):
         try:
             player = services.player_join(code=code, name=name)
         except ServiceError as exc:
-            _count_failure(request, exc, code=code)
+            _count_failure(request, exc)
             error = exc.message
     if error is not None:
         return _join_page(request, status=400, code=code, name=name, error=error)
@@ -124,13 +121,24 @@ def rejoin(request):
     name = request.POST.get("name", "")
     if not code:
         return _join_page(request, status=400, pin_error=NO_CODE, rname=name)
-    error = _join_limited(request, code) or _guessing(request, code=code, name=name)
-    if error is None:
+    error = _join_limited(request, code) or _guessing(request)
+    # A PIN tried counts before it is checked, and is taken back unless it was wrong:
+    # tries sent together (each waiting for the workshop's lock) each see the others.
+    pin_key = _bad_pin_key(code, name)
+    if error is None and not ratelimit.hit(
+        pin_key, limit=settings.BARNGA_REJOIN_BAD_PIN_LIMIT, window=GUESS_WINDOW
+    ):
+        error = TOO_MANY_PINS
+    elif error is None:
         try:
             player = services.player_rejoin(code=code, name=name, pin=request.POST.get("pin", ""))
         except ServiceError as exc:
-            _count_failure(request, exc, code=code, name=name)
+            _count_failure(request, exc)
+            if exc.code != "invalid":  # not a wrong PIN: an unknown code, say
+                ratelimit.undo(pin_key, window=GUESS_WINDOW)
             error = exc.message
+        else:
+            ratelimit.undo(pin_key, window=GUESS_WINDOW)
     if error is not None:
         # The error beside the PIN form, with the name as typed (not above Join).
         return _join_page(request, status=400, code=code, pin_error=error, rname=name)

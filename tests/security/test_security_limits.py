@@ -70,6 +70,76 @@ def test_rejoin_pin_guessing_is_cut_off_per_name(settings):
     assert r.status_code == 302
 
 
+def test_wrong_pins_sent_together_are_held_to_the_limit(settings, monkeypatch):
+    """The limit was read before a try and counted after it failed: 20 wrong PINs sent
+    together (each waiting for the workshop's lock, here a barrier in front of the
+    service) were all checked against the seat. A right PIN after them is refused."""
+    import threading
+
+    from django.db import close_old_connections
+
+    settings.BARNGA_REJOIN_BAD_PIN_LIMIT = 5
+    w = world()
+    victim = w.student
+    burst = 20
+    wrong = [f"{n:04d}" for n in range(burst + 1) if f"{n:04d}" != victim.pin][:burst]
+    original = services.player_rejoin
+    barrier = threading.Barrier(burst, timeout=5)
+
+    def queued(**kw):
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:  # the refused tries never come here
+            pass
+        return original(**kw)
+
+    monkeypatch.setattr(services, "player_rejoin", queued)
+    pages: list[bytes] = []
+
+    def one(i: int, pin: str) -> None:
+        try:
+            pages.append(
+                Client(REMOTE_ADDR=f"10.0.9.{i}").post(
+                    "/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": pin}
+                ).content
+            )
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=one, args=(i, p)) for i, p in enumerate(wrong)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(pages) == burst
+    assert sum(b"do not match" in p for p in pages) == 5
+    assert sum(b"Too many wrong PINs" in p for p in pages) == burst - 5
+    monkeypatch.setattr(services, "player_rejoin", original)
+    before = snapshot()
+    r = Client().post("/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin})
+    assert b"Too many wrong PINs" in r.content and snapshot() == before
+
+
+def test_a_right_pin_or_an_unknown_code_is_no_wrong_pin(settings):
+    """Each try counts before it is checked; a right one, or one refused for another
+    reason than its PIN, is taken back."""
+    settings.BARNGA_REJOIN_BAD_PIN_LIMIT = 2
+    w = world()
+    victim = w.student
+    for _ in range(3):  # three moves to a new phone and back: no wrong PIN among them
+        victim.refresh_from_db()
+        r = Client().post("/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin})
+        assert r.status_code == 302
+    for _ in range(3):
+        r = Client(REMOTE_ADDR="10.0.8.1").post(
+            "/join/rejoin", {"code": wrong_code(w.mine.code), "name": victim.name, "pin": "0000"}
+        )
+        assert b"No workshop has that code" in r.content
+    victim.refresh_from_db()
+    r = Client().post("/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin})
+    assert r.status_code == 302
+
+
 def test_join_attempts_per_address_are_limited(settings):
     settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
     w = world()
