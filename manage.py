@@ -9,7 +9,9 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    from barnga.env import exit_on_setting_error
+
+    exit_on_setting_error(lambda: execute_from_command_line(sys.argv))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ from barnga import eagerwrite  # noqa: E402
 # Sockets send at once when nothing is queued (barnga/eagerwrite.py).
 eagerwrite.install()
 
-django_asgi_app = get_asgi_application()
+from barnga.env import exit_on_setting_error  # noqa: E402
+
+django_asgi_app = exit_on_setting_error(get_asgi_application)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 

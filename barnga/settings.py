@@ -10,18 +10,9 @@ from pathlib import Path
 
 import dj_database_url
 
+from barnga.env import SettingError, env_bool, env_float, env_int, env_list
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 DEBUG = env_bool("DEBUG", False)
@@ -104,14 +95,17 @@ WSGI_APPLICATION = None
 
 # Database: SQLite file unless DATABASE_URL is set. A positive CONN_MAX_AGE with
 # health checks: reconnecting on every action costs most of PostgreSQL's throughput.
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
-BARNGA_DB_THREADS = int(os.environ.get("BARNGA_DB_THREADS", "8"))
+try:
+    DATABASES = {
+        "default": dj_database_url.config(
+            default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+            conn_max_age=env_int("CONN_MAX_AGE", 60),
+            conn_health_checks=True,
+        )
+    }
+except ValueError as exc:  # dj_database_url's ParseError and UnknownSchemeError
+    raise SettingError(f"DATABASE_URL is not a database address ({exc})") from None
+BARNGA_DB_THREADS = env_int("BARNGA_DB_THREADS", 8)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
     # Under ASGI every HTTP request runs in a thread of its own, so a persistent
     # connection per thread was a new connection per request, left open until garbage
@@ -120,7 +114,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
-        "max_size": int(os.environ.get("DB_POOL_SIZE", str(BARNGA_DB_THREADS + 24))),
+        "max_size": env_int("DB_POOL_SIZE", BARNGA_DB_THREADS + 24),
         "timeout": 30,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -140,7 +134,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": os.environ.get("BARNGA_TEST_DB", str(BASE_DIR / "test-db.sqlite3"))
     }
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and REDIS_URL.partition("://")[0] not in ("redis", "rediss", "unix"):
+    # Accepted silently, it let every page load and every websocket fail.
+    raise SettingError(f"REDIS_URL must start redis://, rediss:// or unix://, not {REDIS_URL!r}")
 # With Redis: pub/sub with pipelined publishes (tournament/layers.py), measured several
 # times faster than channels-redis' list-based RedisChannelLayer (README, "Scaling");
 # CHANNEL_LAYER=core picks the latter, CHANNEL_LAYER=pubsub channels-redis' own pub/sub.
@@ -161,7 +158,7 @@ elif REDIS_URL:
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 # The default capacity (100) silently drops group messages under load.
-                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "5000")),
+                "capacity": env_int("CHANNEL_CAPACITY", 5000),
                 "expiry": 60,
             },
         }
@@ -210,7 +207,11 @@ if HTTPS:
 
 # LOG_LEVEL sets every logger; unset, the app's own and channels-redis's log at INFO,
 # the rest (Django's included, which defaults to INFO) at WARNING.
-_LOG_LEVEL = os.environ.get("LOG_LEVEL") or None
+_LOG_LEVEL = os.environ.get("LOG_LEVEL", "").strip().upper() or None
+if _LOG_LEVEL not in (None, "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise SettingError(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {os.environ['LOG_LEVEL']!r}"
+    )
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -226,13 +227,13 @@ LOGGING = {
 }
 
 # How often the in-process timer loop looks for rounds and disputes past their deadline.
-BARNGA_TIMER_INTERVAL = float(os.environ.get("BARNGA_TIMER_INTERVAL", "1.0"))
+BARNGA_TIMER_INTERVAL = env_float("BARNGA_TIMER_INTERVAL", 1.0)
 BARNGA_RUN_TIMERS = env_bool("BARNGA_RUN_TIMERS", True)
 # How long a bot waits after the last action at its table before it acts.
-BARNGA_BOT_DELAY = float(os.environ.get("BARNGA_BOT_DELAY", "1.0"))
+BARNGA_BOT_DELAY = env_float("BARNGA_BOT_DELAY", 1.0)
 # In a dispute, how long a bot waits after the last claim before it may change its
 # own: the people at its table have that long to make their case by gestures.
-BARNGA_BOT_DISPUTE_DELAY = float(os.environ.get("BARNGA_BOT_DISPUTE_DELAY", "10.0"))
+BARNGA_BOT_DISPUTE_DELAY = env_float("BARNGA_BOT_DISPUTE_DELAY", 10.0)
 # The load test's bare group-echo route (/ws/bench/echo/): never set in production.
 BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
 # BARNGA_DB_THREADS (above): threads that run the player sockets' database work in
@@ -254,24 +255,24 @@ TRUST_PROXY = env_bool("TRUST_PROXY", False)
 # per-address limit is sized for a room (issue 10: 200 joins within 10 s), not a
 # device; at 20 a class of 30 joining together saw its last 10 refused. Floods are
 # still capped per workshop, and code and PIN guessing have limits of their own.
-BARNGA_JOIN_LIMIT_PER_ADDRESS = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_ADDRESS", "300"))
-BARNGA_JOIN_LIMIT_PER_WORKSHOP = int(os.environ.get("BARNGA_JOIN_LIMIT_PER_WORKSHOP", "300"))
+BARNGA_JOIN_LIMIT_PER_ADDRESS = env_int("BARNGA_JOIN_LIMIT_PER_ADDRESS", 300)
+BARNGA_JOIN_LIMIT_PER_WORKSHOP = env_int("BARNGA_JOIN_LIMIT_PER_WORKSHOP", 300)
 # Websocket messages: largest accepted frame and messages per second per connection.
 # Much larger ones never reach a consumer: Daphne closes the socket (1009) past its
 # --websocket-max-message-size, 1 MiB by default, before buffering more.
 BARNGA_WS_MAX_BYTES = 64 * 1024
 BARNGA_WS_RATE = 20
 # Guessing: wrong join codes per address, and wrong rejoin PINs per name, in 10 minutes.
-BARNGA_JOIN_BAD_CODE_LIMIT = int(os.environ.get("BARNGA_JOIN_BAD_CODE_LIMIT", "30"))
-BARNGA_REJOIN_BAD_PIN_LIMIT = int(os.environ.get("BARNGA_REJOIN_BAD_PIN_LIMIT", "5"))
+BARNGA_JOIN_BAD_CODE_LIMIT = env_int("BARNGA_JOIN_BAD_CODE_LIMIT", 30)
+BARNGA_REJOIN_BAD_PIN_LIMIT = env_int("BARNGA_REJOIN_BAD_PIN_LIMIT", 5)
 # Students' data: `manage.py purge_workshops` deletes workshops created longer ago.
-BARNGA_RETENTION_DAYS = int(os.environ.get("BARNGA_RETENTION_DAYS", "30"))
+BARNGA_RETENTION_DAYS = env_int("BARNGA_RETENTION_DAYS", 30)
 # How often each web process checks that Redis still holds the channel layer's groups.
-BARNGA_LAYER_CHECK_SECONDS = float(os.environ.get("BARNGA_LAYER_CHECK_SECONDS", "1.0"))
+BARNGA_LAYER_CHECK_SECONDS = env_float("BARNGA_LAYER_CHECK_SECONDS", 1.0)
 # How often each web process compares its sockets' versions with the database's
 # (tournament/layerwatch.py: a change whose message was never published). Not much
 # less: under a burst a message may take a couple of seconds to reach its sockets.
-BARNGA_VERSION_CHECK_SECONDS = float(os.environ.get("BARNGA_VERSION_CHECK_SECONDS", "5.0"))
+BARNGA_VERSION_CHECK_SECONDS = env_float("BARNGA_VERSION_CHECK_SECONDS", 5.0)
 
 
 def gc_threshold(value: str) -> tuple[int, int, int]:
