@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tournament.views.HealthzMiddleware",  # before the host check and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -249,6 +250,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 TRUST_PROXY = env_bool("TRUST_PROXY", False)
+# Proxies in front that append to X-Forwarded-For: 1 for the compose proxy alone, 2
+# with a TLS terminator in front of it (else every phone is the terminator's address,
+# and one guesser's limits fall on every class).
+PROXY_HOPS = env_int("PROXY_HOPS", 1)
+if PROXY_HOPS < 1:
+    raise SettingError(f"PROXY_HOPS must be at least 1, not {PROXY_HOPS}")
 
 # Joining: attempts per address and per workshop in one minute. A classroom's or a
 # conference venue's phones usually reach us through one NAT address, so the

@@ -54,11 +54,13 @@ def count(key: str, *, window: int) -> int:
 
 def client_address(request) -> str:
     # Behind the compose proxy the real address is in X-Forwarded-For; trust only
-    # the first hop the proxy appended when TRUST_PROXY is on.
+    # the hops our own proxies appended (PROXY_HOPS of them, counted from the end:
+    # what a client wrote before them is its own say) when TRUST_PROXY is on.
     from django.conf import settings
 
     if getattr(settings, "TRUST_PROXY", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[-1].strip()
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [h for h in hops if h]
+        if hops:
+            return hops[max(0, len(hops) - getattr(settings, "PROXY_HOPS", 1))]
     return request.META.get("REMOTE_ADDR", "unknown")

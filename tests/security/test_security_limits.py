@@ -197,3 +197,27 @@ async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings):
     while (await comm.receive_json_from(timeout=3))["t"] != "pong":
         pass
     await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("trust", "hops", "forwarded", "address"),
+    [
+        (False, 1, "203.0.113.5", "10.1.1.1"),  # no proxy trusted: the peer
+        (True, 1, "203.0.113.5", "203.0.113.5"),  # the compose proxy's hop
+        (True, 1, "6.6.6.6, 203.0.113.5", "203.0.113.5"),  # a client's own claim ignored
+        (True, 2, "203.0.113.5, 172.18.0.1", "203.0.113.5"),  # a TLS front, then nginx
+        (True, 2, "6.6.6.6, 203.0.113.5, 172.18.0.1", "203.0.113.5"),
+        (True, 2, "172.18.0.1", "172.18.0.1"),  # fewer hops than said: the first
+        (True, 1, "", "10.1.1.1"),
+    ],
+)
+def test_the_client_address_is_the_hop_our_own_proxies_wrote(settings, trust, hops, forwarded, address):
+    """Behind a TLS front and nginx every phone was the front's address: one guesser's
+    wrong codes locked every class on the server out (PROXY_HOPS=2 now)."""
+    from django.test import RequestFactory
+
+    from tournament import ratelimit
+
+    settings.TRUST_PROXY, settings.PROXY_HOPS = trust, hops
+    request = RequestFactory().get("/", REMOTE_ADDR="10.1.1.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert ratelimit.client_address(request) == address

@@ -83,9 +83,16 @@ def test_the_proxy_spreads_websockets_over_both_webs_without_stickiness(compose)
     assert "proxy_set_header Upgrade $http_upgrade" in conf
     assert "proxy_set_header Connection $connection_upgrade" in conf
     assert "X-Forwarded-For" in conf
+    # The scheme a TLS front says is passed on; $scheme alone (always http here) made
+    # every https page redirect to itself.
+    proto = re.search(r"map \$http_x_forwarded_proto \$forwarded_proto \{(.*?)\}", conf, re.S)
+    assert re.search(r"default\s+\$http_x_forwarded_proto;", proto.group(1))
+    assert re.search(r'""\s+\$scheme;', proto.group(1))
+    assert "proxy_set_header X-Forwarded-Proto $forwarded_proto;" in conf
     mounted = compose["services"]["proxy"]["volumes"][0]
     assert mounted.startswith("./deploy/nginx.conf:")
     assert compose["services"]["web1"]["environment"]["TRUST_PROXY"] == "1"
+    assert compose["services"]["web1"]["environment"]["PROXY_HOPS"] == "${PROXY_HOPS:-1}"
 
 
 def test_a_compose_client_accepts_the_file():

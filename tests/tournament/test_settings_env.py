@@ -34,6 +34,7 @@ def check(tmp_path, **env) -> subprocess.CompletedProcess:
         ({"DATABASE_URL": "garbage"}, "barnga: DATABASE_URL is not a database address (Scheme"),
         # A password with a slash, as base64 gives, breaks the address compose builds.
         ({"DATABASE_URL": "postgres://barnga:ab/cd@db:5432/barnga"}, "barnga: DATABASE_URL is not a database address"),
+        ({"PROXY_HOPS": "0"}, "barnga: PROXY_HOPS must be at least 1, not 0"),
     ],
 )
 def test_a_value_that_cannot_be_used_is_one_line_naming_it(tmp_path, env, line):
