@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -62,11 +63,13 @@ def signup(request):
     )
 
 
+@never_cache
 @login_required
 def home(request):
     return render(request, "facilitator/home.html", {"workshops": sf.workshops_of(request.user)})
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def workshop_new(request):
@@ -122,6 +125,7 @@ def _panel_page(request, workshop, *, message=None, ok=True, status=200):
     return render(request, "facilitator/panel.html", ctx, status=status)
 
 
+@never_cache  # every sheet and name (a table's page: every hand): not for the browser's cache
 @login_required
 def workshop_detail(request, workshop_id: int):
     return _panel_page(request, _own_or_404(request, workshop_id))
@@ -145,6 +149,7 @@ def projector(request, workshop_id: int):
     return render(request, "facilitator/projector.html", ctx)
 
 
+@never_cache
 @login_required
 def table_detail(request, workshop_id: int, number: int):
     workshop = _own_or_404(request, workshop_id)

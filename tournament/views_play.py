@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import names, ratelimit, selectors, services
@@ -152,6 +153,7 @@ def short_join(request, code: str):
     return redirect(f"/join?code={names.normalise_code(code)}")
 
 
+@never_cache  # the seat's hand and rejoin PIN: not for a shared computer's cache
 def play(request):
     player = current_player(request)
     if player is None:

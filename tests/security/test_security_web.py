@@ -63,6 +63,20 @@ def test_security_headers_on_every_kind_of_page():
         assert r.get("Cross-Origin-Opener-Policy") == "same-origin", what
 
 
+def test_pages_with_hands_sheets_names_or_a_pin_are_not_kept_by_the_browser():
+    """The panel and a table's page (every sheet, name and hand) could be stored by the
+    browser: Back on a shared classroom computer showed them after logging out. The
+    report's pages had never_cache; now these too, and a phone's own page."""
+    w = world()
+    alice = w.facilitator(w.alice)
+    urls = page_urls(w) | {"home": (alice, "/"), "new": (alice, "/workshops/new/")}
+    for what in ("panel", "table", "report", "export", "play", "home", "new"):
+        client, url = urls[what]
+        r = client.get(url)
+        assert r.status_code == 200, what
+        assert "no-store" in r.get("Cache-Control", ""), (what, r.get("Cache-Control"))
+
+
 def test_templates_need_no_inline_script_or_style():
     """What the policy forbids, the templates must not use (checked on the source)."""
     problems = []
