@@ -272,6 +272,10 @@ BARNGA_WS_RATE = 20
 # Guessing: wrong join codes per address, and wrong rejoin PINs per name, in 10 minutes.
 BARNGA_JOIN_BAD_CODE_LIMIT = env_int("BARNGA_JOIN_BAD_CODE_LIMIT", 30)
 BARNGA_REJOIN_BAD_PIN_LIMIT = env_int("BARNGA_REJOIN_BAD_PIN_LIMIT", 5)
+# Facilitator log-in: failed passwords in 10 minutes per user name and per address
+# (a facilitator's account opens every workshop's names, sheets and exports).
+BARNGA_LOGIN_FAIL_LIMIT = env_int("BARNGA_LOGIN_FAIL_LIMIT", 10)
+BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS = env_int("BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS", 50)
 # Students' data: `manage.py purge_workshops` deletes workshops created longer ago.
 BARNGA_RETENTION_DAYS = env_int("BARNGA_RETENTION_DAYS", 30)
 # How often each web process checks that Redis still holds the channel layer's groups.

@@ -2,12 +2,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.generic import RedirectView
 
-from tournament import views, views_data, views_facilitator, views_play, views_report
+from tournament import views, views_data, views_facilitator, views_login, views_play, views_report
 
 urlpatterns = [
     path("", views_facilitator.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
+    path("login/", views_login.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("join", views_play.join, name="join"),
     path("join/rejoin", views_play.rejoin, name="rejoin"),

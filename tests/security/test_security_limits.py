@@ -140,6 +140,34 @@ def test_a_right_pin_or_an_unknown_code_is_no_wrong_pin(settings):
     assert r.status_code == 302
 
 
+def test_password_guessing_at_the_log_in_is_cut_off_per_name_and_per_address(settings):
+    """200 wrong passwords for 'alice' from one address were all checked, and the right
+    one after them logged in. The admin's log-in is the site's own."""
+    from security_world import PASSWORD
+
+    settings.BARNGA_LOGIN_FAIL_LIMIT, settings.BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS = 3, 5
+    w = world()
+    for i in range(3):  # from several addresses: the count is per name
+        r = Client(REMOTE_ADDR=f"10.0.3.{i}").post("/login/", {"username": "alice", "password": f"guess{i}"})
+        assert r.status_code == 200 and "_auth_user_id" not in r.client.session
+    r = Client(REMOTE_ADDR="10.0.3.9").post("/login/", {"username": "ALICE ", "password": PASSWORD})
+    assert r.status_code == 429 and b"Too many failed log-ins" in r.content
+    assert b'value="ALICE "' in r.content  # the name typed stays in its field
+    assert "_auth_user_id" not in r.client.session
+    # Another facilitator is not held up; a right password is no failure.
+    for _ in range(4):
+        r = Client(REMOTE_ADDR="10.0.4.1").post("/login/", {"username": "bob", "password": PASSWORD})
+        assert r.status_code == 302
+    # Per address: five wrong names from one, and then none from there.
+    guesser = Client(REMOTE_ADDR="10.0.5.5")
+    for i in range(5):
+        assert guesser.post("/login/", {"username": f"u{i}", "password": "x"}).status_code == 200
+    assert guesser.post("/login/", {"username": "bob", "password": PASSWORD}).status_code == 429
+    assert w.bob.check_password(PASSWORD)
+    r = Client().get("/admin/login/?next=/admin/")
+    assert r.status_code == 302 and r["Location"] == "/login/?next=/admin/"
+
+
 def test_join_attempts_per_address_are_limited(settings):
     settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
     w = world()
