@@ -15,11 +15,21 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
 REDIS_PID=""
+PYTEST_PID=""
 cleanup() {
+  # A run stopped early (a CI job cancelled): pytest is interrupted as by Ctrl-C, so
+  # its fixtures stop the servers they started, before Redis and the files go.
+  if [ -n "$PYTEST_PID" ]; then kill -INT "$PYTEST_PID" 2>/dev/null; wait "$PYTEST_PID" 2>/dev/null; fi
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
   rm -rf "$WORK"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+# Bash runs a trap only once its foreground command ends: pytest runs in the
+# background and is waited for, so a signal stops the run at once. (It starts with
+# job control on: without, a background command ignores SIGINT, and Python then
+# never raises KeyboardInterrupt.)
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 REDIS_PORT="$("$VENV_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
@@ -37,8 +47,13 @@ export BARNGA_TEST_DB="${BARNGA_TEST_DB:-$WORK/test-db.sqlite3}"
 
 "$VENV_PY" -m ruff check .
 set +e
-"$VENV_PY" -m pytest "$@"
+set -m
+"$VENV_PY" -m pytest "$@" &
+PYTEST_PID=$!
+set +m
+wait "$PYTEST_PID"
 status=$?
+PYTEST_PID=""
 set -e
 # pytest's 5 means "no tests collected": with the suite selected that is a failure.
 exit "$status"
