@@ -16,21 +16,6 @@ import sys
 sys.exit(0 if sys.version_info >= (3, 11) else 1)
 PY
 
-if command -v uv >/dev/null 2>&1; then
-  UV="$(command -v uv)"
-else
-  # A private tools venv, so nothing is installed into the system Python.
-  if [ ! -x .run/tools/bin/uv ]; then
-    echo "Installing uv $UV_VERSION into .run/tools ..."
-    "$PY" -m venv .run/tools
-    .run/tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
-  fi
-  UV="$ROOT/.run/tools/bin/uv"
-fi
-
-"$UV" sync --frozen --python "$PY" --quiet "$@"
-VENV_PY="$ROOT/.venv/bin/python"
-
 # apt install of the named Debian packages when their command is missing.
 need_system_packages() {
   local missing=()
@@ -50,3 +35,22 @@ need_system_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+if command -v uv >/dev/null 2>&1; then
+  UV="$(command -v uv)"
+else
+  # A private tools venv, so nothing is installed into the system Python.
+  if [ ! -x .run/tools/bin/uv ]; then
+    echo "Installing uv $UV_VERSION into .run/tools ..."
+    # Debian's python3 comes without venv's pip (ensurepip): it is a package of its own.
+    if ! "$PY" -c 'import ensurepip' >/dev/null 2>&1; then
+      need_system_packages __no_such_command__ "python$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv"
+    fi
+    "$PY" -m venv .run/tools
+    .run/tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+  fi
+  UV="$ROOT/.run/tools/bin/uv"
+fi
+
+"$UV" sync --frozen --python "$PY" --quiet "$@"
+VENV_PY="$ROOT/.venv/bin/python"

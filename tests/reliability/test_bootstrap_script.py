@@ -1,0 +1,82 @@
+"""scripts/bootstrap.sh on a fresh Debian: python3 without its venv package (no
+ensurepip) could not make the tools' venv, and the README's two commands stopped
+there. It installs python3.X-venv with apt first.
+
+The real script runs in a copy of scripts/, with stand-ins on PATH for what a fresh
+machine lacks or would download: python3.11 (the real interpreter, except that
+ensurepip and venv fail until the venv package is "installed"), apt-get (notes what it
+is asked and "installs" the package), and the tools venv's pip and uv (no network).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tournament.loadtest.servers import ROOT
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="apt is run as root (CI is)")
+VERSION = "{}.{}".format(*sys.version_info[:2])
+
+
+def _stub(path: Path, text: str) -> None:
+    path.write_text(textwrap.dedent(text))
+    path.chmod(0o755)
+
+
+def _machine(tmp_path: Path) -> tuple[Path, dict]:
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "scripts", repo / "scripts")
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    have = tmp_path / "venv-package-installed"
+    _stub(stubs / "python3.11", f"""\
+        #!/bin/bash
+        if [ "$1 $2" = "-c import ensurepip" ] && [ ! -e {have} ]; then exit 1; fi
+        if [ "$1 $2" = "-m venv" ]; then
+          [ -e {have} ] || {{ echo "ensurepip is not available" >&2; exit 1; }}
+          mkdir -p "$3/bin"
+          printf '#!/bin/bash\\nexit 0\\n' > "$3/bin/python"  # its pip install of uv
+          printf '#!/bin/bash\\necho "uv $*" >> {tmp_path}/calls\\n' > "$3/bin/uv"
+          chmod +x "$3/bin/python" "$3/bin/uv"; exit 0
+        fi
+        exec {sys.executable} "$@"
+        """)
+    _stub(stubs / "apt-get", f"""\
+        #!/bin/bash
+        echo "apt-get $*" >> {tmp_path}/calls
+        case "$*" in *python{VERSION}-venv*) touch {have};; esac
+        """)
+    # PATH without any uv: the script makes its own tools venv.
+    path = [str(stubs)] + [
+        d for d in os.environ["PATH"].split(":") if d and not (Path(d) / "uv").exists()
+    ]
+    return repo, {**os.environ, "PATH": ":".join(path)}
+
+
+def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
+    repo, env = _machine(tmp_path)
+    done = subprocess.run(
+        ["bash", "-c", "source scripts/bootstrap.sh --group dev; echo ready"],
+        cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls[0] == "apt-get update -qq"
+    assert calls[1] == f"apt-get install -y -qq --no-install-recommends python{VERSION}-venv"
+    assert calls[2].startswith("uv sync --frozen --python") and calls[2].endswith("--group dev")
+    # Once there, nothing is installed again.
+    (tmp_path / "calls").unlink()
+    shutil.rmtree(repo / ".run")
+    done = subprocess.run(
+        ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
+        cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not any(c.startswith("apt-get") for c in (tmp_path / "calls").read_text().splitlines())
