@@ -19,24 +19,22 @@ class SettingError(RuntimeError):
     in one line, rather than a traceback from deep in a library."""
 
 
-def env_int(name: str, default: int) -> int:
+def _env_number(name: str, default, convert, what: str):
     value = os.environ.get(name, "").strip()
     if not value:
         return default
     try:
-        return int(value)
+        return convert(value)
     except ValueError:
-        raise SettingError(f"{name} must be a whole number, not {value!r}") from None
+        raise SettingError(f"{name} must be {what}, not {value!r}") from None
+
+
+def env_int(name: str, default: int) -> int:
+    return _env_number(name, default, int, "a whole number")
 
 
 def env_float(name: str, default: float) -> float:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise SettingError(f"{name} must be a number of seconds, not {value!r}") from None
+    return _env_number(name, default, float, "a number of seconds")
 
 
 def env_list(name: str, default: str) -> list[str]:
