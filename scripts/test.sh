@@ -16,20 +16,27 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
 REDIS_PID=""
 PYTEST_PID=""
+STOPPED_BY=""
 cleanup() {
-  # A run stopped early (a CI job cancelled): pytest is interrupted as by Ctrl-C, so
-  # its fixtures stop the servers they started, before Redis and the files go.
-  if [ -n "$PYTEST_PID" ]; then kill -INT "$PYTEST_PID" 2>/dev/null; wait "$PYTEST_PID" 2>/dev/null; fi
+  # A run stopped early (a CI job cancelled, Ctrl-C): pytest is interrupted as by
+  # Ctrl-C, so its fixtures stop the servers they started, before Redis and the files
+  # go. A Ctrl-C at the terminal reaches pytest itself (one process group): it gets
+  # 10 s to finish on its own, as a second one would cut its clean-up short.
+  if [ -n "$PYTEST_PID" ]; then
+    if [ "$STOPPED_BY" = INT ]; then
+      for _ in $(seq 100); do kill -0 "$PYTEST_PID" 2>/dev/null || break; sleep 0.1; done
+    fi
+    kill -INT "$PYTEST_PID" 2>/dev/null
+    wait "$PYTEST_PID" 2>/dev/null
+  fi
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 # Bash runs a trap only once its foreground command ends: pytest runs in the
-# background and is waited for, so a signal stops the run at once. (It starts with
-# job control on: without, a background command ignores SIGINT, and Python then
-# never raises KeyboardInterrupt.)
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# background and is waited for, so a signal stops the run at once.
+trap 'STOPPED_BY=INT; exit 130' INT
+trap 'STOPPED_BY=TERM; exit 143' TERM
 
 REDIS_PORT="$("$VENV_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
@@ -47,10 +54,11 @@ export BARNGA_TEST_DB="${BARNGA_TEST_DB:-$WORK/test-db.sqlite3}"
 
 "$VENV_PY" -m ruff check .
 set +e
-set -m
-"$VENV_PY" -m pytest "$@" &
+# In this process group (a kill of the job's group reaches it) and on this terminal
+# (--pdb reads it; a background command would read /dev/null); a background command
+# ignores SIGINT, so pytest starts with Python's own Ctrl-C handling back.
+"$VENV_PY" -c 'import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); import pytest; sys.exit(pytest.console_main())' "$@" <&0 &
 PYTEST_PID=$!
-set +m
 wait "$PYTEST_PID"
 status=$?
 PYTEST_PID=""
