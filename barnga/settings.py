@@ -20,13 +20,13 @@ DEBUG = env_bool("DEBUG", False)
 # SECRET_KEY or with DEBUG on; with HTTPS=1 as well, `check --deploy` is clean.
 PRODUCTION = env_bool("PRODUCTION", False)
 if PRODUCTION and DEBUG:
-    raise RuntimeError("DEBUG must be off when PRODUCTION=1")
+    raise SettingError("DEBUG must be off when PRODUCTION=1")
 # Without SECRET_KEY a fixed development key is used, which is only fit for a
 # laptop; PRODUCTION=1 refuses to start without a real one.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if PRODUCTION:
-        raise RuntimeError("SECRET_KEY must be set when PRODUCTION=1")
+        raise SettingError("SECRET_KEY must be set when PRODUCTION=1")
     SECRET_KEY = "dev-insecure-barnga-key-not-for-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
@@ -290,7 +290,7 @@ def gc_threshold(value: str) -> tuple[int, int, int]:
     """'50000,10,10' → (50000, 10, 10): the collector's three thresholds."""
     parts = [p.strip() for p in value.split(",")]
     if len(parts) != 3 or not all(p.isdigit() for p in parts) or int(parts[0]) == 0:
-        raise RuntimeError(
+        raise SettingError(
             f"BARNGA_GC_THRESHOLD must be three whole numbers, the first above 0, "
             f"such as 50000,10,10 (got {value!r})"
         )

@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SETTINGS_VARS = ("LOG_LEVEL", "REDIS_URL", "DATABASE_URL", "PROXY_HOPS")
+SETTINGS_VARS = (
+    "LOG_LEVEL", "REDIS_URL", "DATABASE_URL", "PROXY_HOPS", "PRODUCTION", "DEBUG", "SECRET_KEY",
+    "BARNGA_GC_THRESHOLD",
+)
 
 
 def check(tmp_path, **env) -> subprocess.CompletedProcess:
@@ -35,6 +38,9 @@ def check(tmp_path, **env) -> subprocess.CompletedProcess:
         # A password with a slash, as base64 gives, breaks the address compose builds.
         ({"DATABASE_URL": "postgres://barnga:ab/cd@db:5432/barnga"}, "barnga: DATABASE_URL is not a database address"),
         ({"PROXY_HOPS": "0"}, "barnga: PROXY_HOPS must be at least 1, not 0"),
+        ({"BARNGA_GC_THRESHOLD": "abc"}, "barnga: BARNGA_GC_THRESHOLD must be three whole numbers"),
+        ({"PRODUCTION": "1", "SECRET_KEY": ""}, "barnga: SECRET_KEY must be set when PRODUCTION=1"),
+        ({"PRODUCTION": "1", "SECRET_KEY": "k" * 50, "DEBUG": "1"}, "barnga: DEBUG must be off when PRODUCTION=1"),
     ],
 )
 def test_a_value_that_cannot_be_used_is_one_line_naming_it(tmp_path, env, line):
