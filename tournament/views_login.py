@@ -1,7 +1,8 @@
 """The facilitator's log-in, with password guessing cut off.
 
 A facilitator's account opens every workshop's names, sheets and exports. Failed
-log-ins are counted per user name and per client address (10 minutes); a try is
+log-ins are counted per user name from one client address, and per address (10
+minutes); a try is
 counted before its password is checked and taken back when it was right, so tries
 sent together each see the others (as the rejoin PIN's are, views_play.rejoin).
 """
@@ -20,14 +21,14 @@ TOO_MANY = "Too many failed log-ins. Wait a few minutes and try again."
 
 
 def _keys(request) -> list[tuple[str, int]]:
+    # A user name's count is per address too: counted alone, anyone anywhere could
+    # lock a facilitator out of their class by failing ten times in their name.
     name = str(request.POST.get("username", "")).strip().casefold()
-    who = hashlib.sha256(name.encode()).hexdigest()[:32]
+    address = ratelimit.client_address(request)
+    who = hashlib.sha256(f"{name}\0{address}".encode()).hexdigest()[:32]
     return [
         (f"login:user:{who}", settings.BARNGA_LOGIN_FAIL_LIMIT),
-        (
-            f"login:addr:{ratelimit.client_address(request)}",
-            settings.BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS,
-        ),
+        (f"login:addr:{address}", settings.BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS),
     ]
 
 
