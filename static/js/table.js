@@ -148,8 +148,9 @@
     talk.hidden = next.dataset.canGesture !== "1";
     // A pause is a line of its own; its end takes one away, which says nothing: the
     // player must hear that they may play again.
+    // (Study and silent play keep their phase when ended while paused: not a resume.)
     const resumed = current.dataset.paused === "1" && next.dataset.paused !== "1"
-      && current.dataset.phase === next.dataset.phase;
+      && current.dataset.phase === next.dataset.phase && !next.querySelector(".time-up");
     announce(next, resumed ? ["The round continues."] : []);
     startClocks();
   }

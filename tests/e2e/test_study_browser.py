@@ -81,3 +81,26 @@ def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server
     page.wait_for_selector("#screen[data-phase=round]")
     assert page.locator("#screen details.sheet").count() == 0
     page.context.close()
+
+
+def test_a_study_paused_then_ended_is_heard_as_time_up_not_as_going_on(live_server_url, browser):
+    """Study keeps its phase when its round ends: a pause's end there is no resume."""
+    w = services.workshop_create(name="Ended", table_count=1, seats_per_table=4, seed=3)
+    page = touch_phone(browser, PHONE)
+    join(page, live_server_url, w.code, "Ana")
+    for name in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    study = services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] details.sheet", timeout=8000)
+    before = version(page)
+    services.round_pause(round_id=study.pk)
+    wait_change(page, before)
+    page.wait_for_selector("#screen[data-paused='1']")
+    before = version(page)
+    services.round_end_now(round_id=study.pk)
+    wait_change(page, before)
+    page.wait_for_selector("#screen .time-up")
+    heard = page.inner_text("#announce")
+    assert "Time is up" in heard and "continues" not in heard, heard
+    page.context.close()
