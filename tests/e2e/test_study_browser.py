@@ -16,17 +16,24 @@ pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
 
 
+def studying(browser, live_server_url, name: str):
+    """Ana's phone at a table of four in study, the rules on screen: (page, workshop,
+    the study round)."""
+    w = services.workshop_create(name=name, table_count=1, seats_per_table=4, seed=3)
+    page = touch_phone(browser, PHONE)
+    join(page, live_server_url, w.code, "Ana")
+    for other in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=other)
+    services.players_seat_home(workshop_id=w.pk)
+    study = services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] details.sheet", timeout=8000)
+    return page, w, study
+
+
 def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
     live_server_url, browser
 ):
-    w = services.workshop_create(name="Study", table_count=1, seats_per_table=4, seed=3)
-    page = touch_phone(browser, PHONE)
-    join(page, live_server_url, w.code, "Ana")
-    for name in ("Bo", "Cai", "Dev"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    page.wait_for_selector("#screen[data-phase=study] details.sheet", timeout=8000)
+    page, w, _ = studying(browser, live_server_url, "Study")
     game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
     ana = Player.objects.get(workshop=w, name="Ana").pk
     sheet = page.locator("details.sheet")
@@ -85,14 +92,7 @@ def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server
 
 def test_a_study_paused_then_ended_is_heard_as_time_up_not_as_going_on(live_server_url, browser):
     """Study keeps its phase when its round ends: a pause's end there is no resume."""
-    w = services.workshop_create(name="Ended", table_count=1, seats_per_table=4, seed=3)
-    page = touch_phone(browser, PHONE)
-    join(page, live_server_url, w.code, "Ana")
-    for name in ("Bo", "Cai", "Dev"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    study = services.workshop_start_study(workshop_id=w.pk)
-    page.wait_for_selector("#screen[data-phase=study] details.sheet", timeout=8000)
+    page, _, study = studying(browser, live_server_url, "Ended")
     before = version(page)
     services.round_pause(round_id=study.pk)
     wait_change(page, before)
