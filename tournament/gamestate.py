@@ -109,6 +109,17 @@ def remember(game, state) -> None:
     _remember((game.pk, game.seq), state)
 
 
+def remember_on_commit(game, state) -> None:
+    """As `remember`, once the caller's transaction has committed, and never if it
+    rolls back: a state worked out for a seq that was not stored would be served to
+    this process's next reader of that seq, and another process may store a
+    different action under it. The key is the game's seq now."""
+    from django.db import transaction
+
+    key = (game.pk, game.seq)
+    transaction.on_commit(lambda: _remember(key, state))
+
+
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()

@@ -314,7 +314,7 @@ def _apply(
             game.claim_deadline = None
         changed = {"claim_deadline": game.claim_deadline}
     writes.update(Game, {"id": game.pk}, seq=game.seq, **changed)
-    gamestate.remember(game, new_state)
+    gamestate.remember_on_commit(game, new_state)
     # Other players' claims do not make a claim stale; anything that ends the claim step does.
     barrier = not (kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim")
     before = table.version
