@@ -16,6 +16,7 @@ from markupsafe import Markup, _escape_inner
 
 from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
 from tournament.templatetags.facilitator import arrow, clock
+from tournament.templatetags.names import bdi, bdi_join
 
 
 @pass_context
@@ -95,6 +96,8 @@ def environment(**options) -> Environment:
         seconds=seconds,
         clock=clock,
         pluralize=pluralize,
+        bdi=bdi,
+        bdi_join=bdi_join,
     )
     env.globals["dtl"] = dtl
     env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages

@@ -82,6 +82,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # `name|bdi` everywhere a name is shown (tournament/templatetags/names.py).
+            "builtins": ["tournament.templatetags.names"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -298,13 +298,6 @@ class AllFives(GameKind):
         return {**all_fives.spectator_view(state), "names": list(names)}
 
 
-def _and(words: list[str]) -> str:
-    """"Ana", "Ana and you", "Ana, Bea and you"."""
-    if len(words) < 2:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _named_cards(cards, names, me: int) -> list[dict]:
     """Cards with who played them; under a card and in its label the phone's own is "you"."""
     return [
@@ -426,7 +419,8 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         "last_hand": last_hand,
         "winners": [names[s] for s in v["winners"]] if v["winners"] is not None else None,
         # The phone calls its own player "you" (as the other games do): "you and Bea".
-        "winners_words": _and([("you" if s == seat else names[s]) for s in v["winners"] or []]),
+        # Said as "Ana, Bea and you" (the template's bdi_and: each name set apart).
+        "winners_words": [("you" if s == seat else names[s]) for s in v["winners"] or []],
     }
 
 

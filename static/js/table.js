@@ -263,7 +263,10 @@
     const button = talk.querySelector(`.palette [data-gesture="${CSS.escape(msg.kind)}"]`);
     const mark = document.createElement("span");
     mark.setAttribute("aria-hidden", "true");
-    mark.textContent = `${EMOJI[msg.kind] || msg.kind} ${msg.name}`;
+    // The name apart from the emoji (a right-to-left name keeps its own direction).
+    const who = document.createElement("bdi");
+    who.textContent = msg.name;
+    mark.append(`${EMOJI[msg.kind] || msg.kind} `, who);
     const words = document.createElement("span");
     words.className = "visually-hidden";
     words.textContent = `${msg.name}: ${button ? button.getAttribute("aria-label") : msg.kind}`;

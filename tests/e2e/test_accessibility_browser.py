@@ -171,6 +171,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     seats[1].get_by_role("button", name="Stop", exact=True).click()
     seats[0].wait_for_selector(".reactions .reaction", timeout=WAIT)
     assert seats[0].inner_text(".reactions").strip().startswith(f"✋ {sender}")
+    # The name is an element apart (a right-to-left name keeps its place beside the emoji).
+    assert seats[0].inner_text(".reactions .reaction bdi") == sender
     heard = seats[0].locator(".reactions").aria_snapshot()
     assert f"{sender}: Stop" in heard and "✋" not in heard, heard
     assert_accessible(seats[0], "phone, dispute")

@@ -349,13 +349,13 @@ def test_the_roster_says_who_is_not_seated_yet(owner, fac):
     says she has no seat yet and where she will get one."""
     w = owned(owner, players=3, tables=2, seats=4, bots_enabled=True)
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert "Not seated yet: P01, P02, P03." in html
+    assert "Not seated yet: <bdi>P01</bdi>, <bdi>P02</bdi>, <bdi>P03</bdi>." in html
     do(fac, w, "seat-auto")
     do(fac, w, "bots")
     assert 'id="unseated"' not in text(fac.get(f"/workshops/{w.pk}/"))
     services.player_join(workshop_id=w.pk, name="Eve")
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert "Not seated yet: Eve." in html and "in bots' seats when the tables are full" in html
+    assert "Not seated yet: <bdi>Eve</bdi>." in html and "in bots' seats when the tables are full" in html
     assert html.count("Table 1: 4/4") == 1 and html.count("Table 2: 4/4") == 1
 
 
@@ -656,7 +656,7 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     # Someone who joins during the game sits here and plays the next one: listed.
     services.player_join(workshop_id=w.pk, name="Late Lou")
     html = text(fac.get(f"/workshops/{w.pk}/tables/1/"))
-    assert "Waiting for the next game here: Late Lou." in html
+    assert "Waiting for the next game here: <bdi>Late Lou</bdi>." in html
 
 
 # ------------------------------------------------------------------ projector

@@ -48,7 +48,7 @@ def test_join_lands_in_the_lobby_and_the_device_is_remembered():
     player = Player.objects.get(workshop=workshop)
     assert player.name == "Zoë"
     screen = client.get("/play/").content.decode()
-    assert "Welcome, Zoë" in screen and player.pin in screen
+    assert "Welcome, <bdi>Zoë</bdi>" in screen and player.pin in screen
     # A reload (or a sleeping phone) comes back to the same player.
     assert client.get("/join").status_code == 302
     assert client.get("/play/").status_code == 200
@@ -224,7 +224,7 @@ def test_a_phone_with_a_seat_that_joins_again_keeps_its_seat():
     other = phone.post("/join", {"code": workshop.code, "name": "Sam"})
     assert other.status_code == 302 and other["Location"] == "/play/?already=1"
     page = phone.get(other["Location"]).content.decode()
-    assert "This phone already has a seat in this workshop, as Rhea." in page
+    assert "This phone already has a seat in this workshop, as <bdi>Rhea</bdi>." in page
     assert "already has a seat" not in phone.get("/play/").content.decode()
     assert list(Player.objects.values_list("name", flat=True)) == ["Rhea"]
 
@@ -269,7 +269,7 @@ def test_the_pin_shows_in_the_lobby_and_hides_in_play():
     assert pin not in re.sub(r"<[^>]*>", " ", before)
     assert f"<strong>{pin}</strong>" in hidden.split("</details>")[0]
     assert "Rejoin PIN" in hidden.split("</summary>")[0]
-    assert "Playing as Zoë" in screen
+    assert "Playing as <bdi>Zoë</bdi>" in screen
 
 
 @pytest.mark.parametrize("policy", ["bot", "skip"])

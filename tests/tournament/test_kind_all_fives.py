@@ -362,7 +362,7 @@ def test_the_screen_shows_beg_buttons_to_the_right_seat_and_no_other_hand():
         assert '<p class="whose" data-announce>' in html  # read out by table.js
         # The whose-turn line names eldest.
         if seat != state.eldest:
-            assert f"{names[game.players[state.eldest]]} is deciding" in html
+            assert f"<bdi>{names[game.players[state.eldest]]}</bdi> is deciding" in html
 
     act(game, state.eldest, {"type": "beg"})
     for seat, pid in enumerate(game.players):
@@ -742,7 +742,7 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
     winner = state.tricks[0].winner
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
     loser = game.players[1 - winner]
-    line = f'<p class="hint af-won" data-announce>Trick 1 won by {names[game.players[winner]]}.'
+    line = f'<p class="hint af-won" data-announce>Trick 1 won by <bdi>{names[game.players[winner]]}</bdi>.'
     assert line in screen_html(loser)
     assert '<p class="hint af-won" data-announce>Trick 1 won by you.' in screen_html(
         game.players[winner]
@@ -750,7 +750,7 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
     # The trick's cards stay in view: each phone calls its own card "you".
     for pid, other in ((loser, game.players[winner]), (game.players[winner], loser)):
         html = screen_html(pid)
-        assert html.count('played by you">') == 1 and '<span class="by">you</span>' in html
+        assert html.count('played by you">') == 1 and '<span class="by"><bdi>you</bdi></span>' in html
         assert html.count(f'played by {names[other]}">') == 1
         assert f"played by {names[pid]}" not in html
     assert 'aria-label="Last trick, won by you"' in screen_html(game.players[winner])

@@ -413,7 +413,8 @@ def test_playing_marks_legal_cards_only_for_the_seat_to_play():
         # The phone's own card is "you" (heard as "played by you"), the others' named.
         by = "you" if s == led_seat else Player.objects.get(pk=game.players[led_seat]).name
         assert f'{card_name(led_card)} played by {by}">' in page
-        assert '<span class="by">you</span>' in page if s == led_seat else "by\">you<" not in page
+        you = '<span class="by"><bdi>you</bdi></span>'
+        assert you in page if s == led_seat else you not in page
         assert ("Your turn to play" in page) == (s == seat)
         if s != seat:
             assert 'data-action="act"' not in page
@@ -564,5 +565,5 @@ def test_a_finished_trick_is_a_line_the_phone_announces_with_its_number():
         state = play_until(game, lambda s, n=n: len(s.tricks) == n and not s.current)
         winner = game.players[state.tricks[-1].winner]
         for pid in game.players:
-            taker = "you" if pid == winner else names[winner]
+            taker = "you" if pid == winner else f"<bdi>{names[winner]}</bdi>"
             assert f"<summary data-announce>Trick {n} taken by {taker}</summary>" in html_for(pid)

@@ -215,7 +215,9 @@ def render_game(state, seat: int) -> str:
 
 
 def words(html: str) -> str:
-    """The text of ``html`` with its whitespace collapsed."""
+    """The text of ``html`` with its whitespace collapsed (a name's <bdi> is inline:
+    no space of its own)."""
+    html = re.sub(r"</?bdi>", "", html)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 
@@ -454,7 +456,7 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     assert "Your turn." in html and '<p class="whose tt-whose" data-announce>' in html
     assert 'data-move=\'{"type":"swap"}\'' in html and 'data-max-picks="3"' in html
     other = screen_html(blocker)
-    assert f"{Player.objects.get(pk=layer).name} is playing." in other
+    assert f"<bdi>{Player.objects.get(pk=layer).name}</bdi> is playing." in other
     waiting = hand_buttons(other)
     assert set(waiting) == set(state.hands[1 - first])
     assert all('aria-disabled="true"' in b and "tt-" not in b for b in waiting.values())

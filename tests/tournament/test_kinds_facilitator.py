@@ -234,7 +234,7 @@ def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
     assert f'href="/workshops/new/?like={old.pk}"' in text(fac.get("/"))
     r = fac.get(f"/workshops/new/?like={old.pk}")
     assert r.status_code == 200
-    assert f"Filled in as “{old.name}” was set up, each table's sheet as it was" in page(r)
+    assert f"Filled in as “<bdi>{old.name}</bdi>” was set up, each table's sheet as it was" in page(r)
     sent = fac.post("/workshops/new/", form_values(r))
     assert sent.status_code == 302, text(sent)[:3000]
     new = Workshop.objects.exclude(pk=old.pk).get()
@@ -408,7 +408,8 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
         # The finished game's scores, seat by seat, in the games list.
         names = {p.pk: p.name for p in w.players.all()}
         line = ", ".join(
-            f"{names[pid]} {score}" for pid, score in zip(won.players, won.scores, strict=True)
+            f"<bdi>{names[pid]}</bdi> {score}"
+            for pid, score in zip(won.players, won.scores, strict=True)
         )
         assert line in report
 

@@ -104,7 +104,7 @@ def test_a_tricks_cards_show_who_played_each_in_print_and_to_a_screen_reader(fac
     plays = re.findall(r'<ol class="plays">(.*?)</ol>', html, re.S)
     assert plays
     for block in plays:
-        shown = re.findall(r'<span class="by">([^<]+)</span>', block)
+        shown = re.findall(r'<span class="by"><bdi>([^<]+)</bdi></span>', block)
         assert len(shown) == 3 and set(shown) <= names, block  # three seats per table
         spoken = re.findall(r'<span class="visually-hidden">([^<]+)</span>', block)
         assert len(spoken) == 3 and spoken[0].endswith(", led by"), spoken
@@ -205,7 +205,7 @@ def test_the_players_table_says_when_each_player_left(fac, owner):
     )
     assert {p["left_when"] for p in rows.values() if not p["left"]} == {""}
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
-    assert f'{first.name} <span class="tag">left</span> <span class="muted">during Round 1</span>' in html
+    assert f'<bdi>{first.name}</bdi> <span class="tag">left</span> <span class="muted">during Round 1</span>' in html
 
 
 def test_a_dispute_still_open_is_counted_as_open_not_as_cut(owner):

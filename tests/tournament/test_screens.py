@@ -340,10 +340,10 @@ def test_a_claim_other_than_the_suggestion_is_shown_beside_the_button_to_change_
     # Her own claim is said in words, not only by her seat's mark; the button still
     # offers her own sheet's winner.
     html = seat_screen(me)
-    assert f"You said: {names[other]} won." in html and button in html
+    assert f"You said: <bdi>{names[other]}</bdi> won." in html and button in html
     services.game_claim(player_id=me, winner_player_id=suggested)
     html = seat_screen(me)
-    assert f"You said: {names[suggested]} won." in html and button not in html
+    assert f"You said: <bdi>{names[suggested]}</bdi> won." in html and button not in html
 
 
 def test_a_phone_calls_its_own_player_you_in_the_claim_step():
@@ -361,9 +361,10 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     html = seat_screen(winner)
     assert '<span aria-hidden="true">✓ </span>I won' in html
     assert "played by you: claim it won" in html and f"played by {names[winner]}" not in html
-    assert '<span class="by">you</span>' in html and f'<span class="by">{names[loser]}</span>' in html
+    assert '<span class="by"><bdi>you</bdi></span>' in html
+    assert f'<span class="by"><bdi>{names[loser]}</bdi></span>' in html
     html = seat_screen(loser)
-    assert f'<span aria-hidden="true">✓ </span>{names[winner]} won' in html
+    assert f'<span aria-hidden="true">✓ </span><bdi>{names[winner]}</bdi> won' in html
     assert f"played by {names[winner]}: claim it won" in html
     services.game_claim(player_id=winner, winner_player_id=winner)
     assert "You said you won." in seat_screen(winner)
@@ -375,10 +376,11 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     assert Dispute.objects.filter(game=game, resolved_at__isnull=True).exists()
     badge = '<span class="badge claim-badge">'
     html = seat_screen(winner)
-    assert html.count(badge) == 4 and html.count(" you</span>") == 3, html
-    assert f" {names[loser]}</span>" in html
+    assert html.count(badge) == 4 and html.count(" <bdi>you</bdi></span>") == 3, html
+    assert f" <bdi>{names[loser]}</bdi></span>" in html
     html = seat_screen(loser)
-    assert html.count(" you</span>") == 1 and html.count(f" {names[winner]}</span>") == 3
+    assert html.count(" <bdi>you</bdi></span>") == 1
+    assert html.count(f" <bdi>{names[winner]}</bdi></span>") == 3
 
 
 def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
@@ -393,7 +395,7 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     leader = game.players[state_of(game).to_act]
     for n in (1, 2):
         finish_trick(game, winner_seat=game.players.index(leader))
-        line = f"<summary data-announce>Trick {n} won by {names[leader]}</summary>"
+        line = f"<summary data-announce>Trick {n} won by <bdi>{names[leader]}</bdi></summary>"
         assert line in seat_screen(me)
     while game_at(t1).pk == game.pk:
         finish_trick(game, winner_seat=game.players.index(leader))
@@ -402,10 +404,10 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     html = seat_screen(me)
     assert (
         '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
-        f"</span>: won by {names[leader]}"
+        f"</span>: won by <bdi>{names[leader]}</bdi>"
     ) in html
     # The winner's own line: the emoji is seen, not read out ('party popper').
-    assert (f"won by {names[leader]} — that's you!<span aria-hidden=\"true\"> 🎉</span>."
+    assert (f"won by <bdi>{names[leader]}</bdi> — that's you!<span aria-hidden=\"true\"> 🎉</span>."
             in seat_screen(leader).replace("&#x27;", "'").replace("&#39;", "'"))  # fmt: skip
 
 
@@ -422,7 +424,7 @@ def test_a_game_the_round_cut_short_says_so_between_rounds():
     services.round_end_now(round_id=rnd.pk)
     winner = game.players[2]
     assert fresh(game).winners == [winner]
-    line = f'Last game<span class="visually-hidden"> (game 1)</span>, cut short: won by {names[winner]}.'
+    line = f'Last game<span class="visually-hidden"> (game 1)</span>, cut short: won by <bdi>{names[winner]}</bdi>.'
     assert line in seat_screen(game.players[0])
     assert "cut short: won by" in seat_screen(winner)
 
@@ -440,7 +442,7 @@ def test_a_game_the_round_cut_short_says_so_between_rounds():
     while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
     html = seat_screen(game.players[1])
-    assert "cut short" not in html and f"</span>: won by {names[game.players[0]]}." in html
+    assert "cut short" not in html and f"</span>: won by <bdi>{names[game.players[0]]}</bdi>." in html
 
 
 def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
@@ -455,7 +457,7 @@ def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
     assert game_at(t1).pk != game.pk
     line = (
         f'Last game<span class="visually-hidden"> (game 1)</span>, cut short when '
-        f"{names[leaver]} left: won by {names[game.players[2]]}"
+        f"<bdi>{names[leaver]}</bdi> left: won by <bdi>{names[game.players[2]]}</bdi>"
     )
     for pid in game.players[1:]:  # the winner's line goes on: " — that's you!"
         assert line in seat_screen(pid)
@@ -600,5 +602,5 @@ def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
     dispute = Dispute.objects.get(game=game)
     timers.tick(now=dispute.deadline + timedelta(seconds=1))
     for pid in game.players:
-        line = r"Trick \d won by (P\d\d|you) \(time ran out: not agreed\)"
+        line = r"Trick \d won by (<bdi>P\d\d</bdi>|you) \(time ran out: not agreed\)"
         assert re.search(line, seat_screen(pid))

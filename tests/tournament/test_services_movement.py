@@ -414,6 +414,6 @@ def test_a_move_the_facilitator_cancelled_is_recorded_as_their_choice(ended):
     panel = client.get(f"/workshops/{w.pk}/").content.decode()
     name = Player.objects.get(pk=cancelled["player"]).name
     assert (
-        f"{name}: stays at table {cancelled['from']} (your change; the rule said table "
+        f"<bdi>{name}</bdi>: stays at table {cancelled['from']} (your change; the rule said table "
         f"{cancelled['to']})" in panel
     )

@@ -79,7 +79,7 @@ def test_a_students_page_shows_no_template_syntax():
     client.post("/join", {"code": workshop.code, "name": "Ana"})
     assert Player.objects.filter(workshop=workshop, name="Ana").exists()
     html = client.get("/play/").content.decode()
-    assert "Welcome, Ana" in html
+    assert "Welcome, <bdi>Ana</bdi>" in html
     for syntax in ("{#", "#}", "{%", "%}"):
         assert syntax not in html, syntax
 

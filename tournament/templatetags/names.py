@@ -1,0 +1,39 @@
+"""People's and workshops' names in running text, isolated from what surrounds them.
+
+A name is whatever its owner typed, in any script. Set beside digits or punctuation
+in a line of English ("Bea 1, علي 2", "You said: דנה won."), a right-to-left name
+takes its neighbours into its own direction and the line reads out of order. Each
+name shown goes in a <bdi> element: the browser lays it out apart, in the direction
+of its own first letter. (Attributes, <title> and <option> hold plain text and stay
+as they are: a screen reader reads them in order.) Built into the Django templates
+(settings: builtins) and the phone screen's Jinja2 environment.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+
+@register.filter
+def bdi(name) -> str:
+    """The name, escaped, as its own bidirectional island."""
+    return mark_safe(f"<bdi>{conditional_escape(name)}</bdi>")
+
+
+@register.filter
+def bdi_join(names, separator=", ") -> str:
+    """Names joined by `separator`, each its own island ("Most games won: A, B")."""
+    return mark_safe(conditional_escape(separator).join(bdi(name) for name in names))
+
+
+@register.filter
+def bdi_and(names) -> str:
+    """Names said as "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
+    isles = [bdi(name) for name in names]
+    if len(isles) < 2:
+        return mark_safe("".join(isles))
+    return mark_safe(", ".join(isles[:-1]) + " and " + isles[-1])
