@@ -16,7 +16,6 @@ from markupsafe import Markup, _escape_inner
 
 from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
 from tournament.templatetags.facilitator import arrow, clock
-from tournament.templatetags.names import bdi, bdi_join
 
 
 @pass_context
@@ -42,6 +41,27 @@ def output_escape(value) -> str:
     if html is not None:  # Markup, Django's SafeString, Undefined: already safe
         return html()
     return _escape_inner(str(value))
+
+
+class _Isle(str):
+    """A name already escaped and set in its <bdi> (tournament/templatetags/names.py):
+    written as it is. A plain str subclass: building Markup, or Django's SafeString
+    through its lazy-aware helpers, made the filter cost more than the rest of a
+    name's output."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:
+        return str(self)
+
+
+def bdi(name) -> _Isle:
+    """names.bdi for the screen: the same element, escaped as the screen escapes."""
+    return _Isle(f"<bdi>{output_escape(name)}</bdi>")
+
+
+def bdi_join(names, separator: str = ", ") -> _Isle:
+    return _Isle(output_escape(separator).join(bdi(name) for name in names))
 
 
 class ScreenTemplate(Template):

@@ -183,3 +183,22 @@ def test_the_facilitators_pages_and_the_report_isolate_names(fac):
     pages["delete"] = fac.get(f"/workshops/{w.pk}/delete/").content.decode()
     pages.update({f"phone of {n}": html for n, html in phones(w).items()})
     assert assert_isolated(pages) > 100
+
+
+def test_both_template_languages_write_the_same_element_and_escape_the_name():
+    from django.template import engines
+
+    from barnga import jinja2 as screen
+    from tournament.templatetags import names
+
+    for name in ("Ana", "علي", "דנה 2"):
+        assert str(screen.bdi(name)) == names.bdi(name) == f"<bdi>{name}</bdi>"
+    assert screen.bdi_join(["علي", "Bea"]) == names.bdi_join(["علي", "Bea"])
+    assert (
+        names.bdi_and(["علي", "Bea", "you"]) == "<bdi>علي</bdi>, <bdi>Bea</bdi> and <bdi>you</bdi>"
+    )
+    hostile = '<img src=x onerror="a()">'
+    jinja = engines["jinja2"].env.from_string("{{ n|bdi }}").render(n=hostile)
+    django = engines["django"].from_string("{{ n|bdi }}").render({"n": hostile})
+    for html in (jinja, django):
+        assert html.startswith("<bdi>&lt;img") and "<img" not in html
