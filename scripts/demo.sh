@@ -9,5 +9,7 @@ HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-*}"
 "$VENV_PY" manage.py migrate --noinput >/dev/null
-"$VENV_PY" manage.py demo --url "http://$HOST:$PORT" --game "${GAME:-five_tricks}"
+# An IPv6 address goes in brackets in an address to open (HOST=:: is every interface).
+case "$HOST" in *:*) URL_HOST="[$HOST]" ;; *) URL_HOST="$HOST" ;; esac
+"$VENV_PY" manage.py demo --url "http://$URL_HOST:$PORT" --game "${GAME:-five_tricks}"
 exec "$VENV_PY" -m daphne -b "$HOST" -p "$PORT" barnga.asgi:application
