@@ -1017,3 +1017,33 @@ def test_the_study_is_not_started_for_bots_alone(fac, owner):
     r = do(fac, w, "start-study", htmx=True)
     assert r.status_code == 409 and "Nobody has joined yet" in message_of(r)
     assert snapshot() == before and fresh(w).phase == Phase.LOBBY
+
+
+def heading_levels(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r"<h([1-6])\b", html)]
+
+
+def test_the_table_pages_headings_never_skip_a_level(owner, fac):
+    """A screen reader moves through a page by its headings: the sheet's sections
+    (h3) sat straight under the page's h1."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_home(w)
+    levels = heading_levels(text(fac.get(f"/workshops/{w.pk}/tables/1/")))
+    assert levels[0] == 1 and 3 in levels
+    for before, after in zip(levels, levels[1:], strict=False):
+        assert after <= before + 1, levels
+
+
+def test_every_label_the_panel_points_to_is_on_the_page(owner, fac):
+    """aria-labelledby names the element that labels a region: the movement section,
+    hidden until a round ends, named a heading that was not there."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    for step in ("lobby", "round", "between"):
+        if step == "round":
+            to_scored_round(w)
+        elif step == "between":
+            services.round_end_now(round_id=Round.objects.filter(workshop=w).latest("pk").pk)
+        html = text(fac.get(f"/workshops/{w.pk}/"))
+        ids = set(re.findall(r'\bid="([^"]+)"', html))
+        labels = re.findall(r'aria-labelledby="([^"]+)"', html)
+        assert labels and {i for ref in labels for i in ref.split()} <= ids, (step, labels)
