@@ -197,6 +197,17 @@ def dump_pages(browser, path: Path) -> None:
 
 
 @pytest.fixture
+def chromium() -> tuple[str, list[str]]:
+    """(executable, arguments) for a test that launches Chromium its own way."""
+    path = chromium_path()
+    if path is None:
+        pytest.fail(
+            "Chromium is not installed: run the tests with scripts/test.sh, which installs it"
+        )
+    return path, CHROMIUM_ARGS
+
+
+@pytest.fixture
 def browser(request):
     path = chromium_path()
     if path is None:
