@@ -35,16 +35,11 @@ sys.path.insert(0, str(ROOT))
 
 def postgres_cpu_seconds() -> float:
     """User + system CPU seconds of every process named postgres (0 without /proc)."""
+    from tournament.loadtest.cpu import process_seconds
+
     found = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True)
-    total = 0.0
-    for pid in found.stdout.split():
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:  # ended meanwhile
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    # A process that ended meanwhile reads as None: left out.
+    return sum(filter(None, (process_seconds(int(pid)) for pid in found.stdout.split())))
 
 
 def setup(tables: int) -> list[int]:

@@ -208,16 +208,12 @@ def chromium() -> tuple[str, list[str]]:
 
 
 @pytest.fixture
-def browser(request):
-    path = chromium_path()
-    if path is None:
-        pytest.fail(
-            "Chromium is not installed: run the tests with scripts/test.sh, which installs it"
-        )
+def browser(request, chromium):
     from playwright.sync_api import sync_playwright
 
+    path, args = chromium
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=path, args=args)
         try:
             yield b
             if getattr(request.node, "barnga_failed", False):

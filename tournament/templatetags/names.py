@@ -6,7 +6,8 @@ takes its neighbours into its own direction and the line reads out of order. Eac
 name shown goes in a <bdi> element: the browser lays it out apart, in the direction
 of its own first letter. (Attributes, <title> and <option> hold plain text and stay
 as they are: a screen reader reads them in order.) Built into the Django templates
-(settings: builtins) and the phone screen's Jinja2 environment.
+(settings: builtins); the phone screen's Jinja2 environment has its own bdi and
+bdi_join writing the same element (barnga/jinja2.py).
 """
 
 from __future__ import annotations
