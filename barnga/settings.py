@@ -239,6 +239,8 @@ BARNGA_BOT_DELAY = env_float("BARNGA_BOT_DELAY", 1.0)
 BARNGA_BOT_DISPUTE_DELAY = env_float("BARNGA_BOT_DISPUTE_DELAY", 10.0)
 # The load test's bare group-echo route (/ws/bench/echo/): never set in production.
 BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
+# …each echo first stored in one durable transaction (`loadtest --baseline-store`).
+BARNGA_BENCH_ECHO_STORE = env_bool("BARNGA_BENCH_ECHO_STORE", False)
 # BARNGA_DB_THREADS (above): threads that run the player sockets' database work in
 # each web process; one waiting for a table lock held by another process then holds
 # up only itself (README, "Running several processes").

@@ -2,7 +2,8 @@
 # The scale figures of issue 10, on this machine: two Daphne processes on a private
 # Redis and a private PostgreSQL (Debian's binaries), then
 #   1. 1,000 players at a human pace (--think-ms 1000),
-#   2. as fast as bots can (--think-ms 0) and the bare group echo (--baseline),
+#   2. as fast as bots can (--think-ms 0), the bare group echo (--baseline) and the
+#      echo storing each message (--baseline-store),
 #   3. 200 joins within 10 s, 4. 500 sockets dropped at once,
 #   5. one timer tick with 300 finished workshops in the database.
 # Prints each benchmark's JSON line, with the machine, to stdout and to
@@ -84,6 +85,8 @@ fi
 if [ "$ONLY" = all ] || [ "$ONLY" = fast ]; then
   run fast "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2
   run baseline "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline
+  # The same echo with each message stored durably first: the floor of any app that keeps every action.
+  run stored-echo "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline-store
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = joins ]; then
   run joins "$PY" bench/storms.py joins --joiners "${JOINERS:-200}" --within 10 --servers 2

@@ -57,3 +57,32 @@ def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
     # Where the machine's time went, per action, beside the figures (README, "Figures").
     cpu = re.search(r"cpu ms per action: web ([\d.]+) · bot clients ([\d.]+)", done.stderr)
     assert cpu and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, done.stderr[-3000:]
+
+
+def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
+    redis_url, postgres_url
+):
+    """`--baseline-store`, the floor the README's figures compare the app with: every
+    acknowledged echo is a stored row (the run holds the acks against them and exits 1
+    on any missing), and the run drops its two tables afterwards."""
+    import psycopg
+
+    db = fresh_database(postgres_url, "echo_" + uuid.uuid4().hex[:8])
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
+           "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
+    run_manage(["migrate", "-v0"], env)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--players", "10", "--seconds", "4",
+         "--servers", "2", "--baseline-store"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip())
+    assert set(figures) == KEYS
+    assert figures["actions"] > 0, done.stderr[-3000:]
+    assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), figures
+    with psycopg.connect(db) as conn:
+        left = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'bench_echo%%'"
+        ).fetchall()
+    assert left == []

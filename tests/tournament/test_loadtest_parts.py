@@ -7,6 +7,7 @@ import random
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from tournament_helpers import (
     game_at,
     make_workshop,
@@ -105,6 +106,30 @@ def test_lost_and_duplicated_compare_acks_with_the_stored_log():
     assert loadtest_run.check_log(w.pk, [(pid, "lt1"), (pid, "lt1")]) == (0, 1)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_stored_echo_is_one_row_per_message_held_against_the_acks():
+    """`loadtest --baseline-store`: what the servers store, the run compares with what
+    the clients had acknowledged, as it does a game's log."""
+    from tournament.loadtest import echo
+
+    echo.create_tables()
+    try:
+        echo.store(7, 1, "lt1")
+        echo.store(7, 2, "lt2")
+        echo.store(8, 1, "lt1")  # another table's client may reuse an id
+        assert sorted(echo.stored_keys()) == [(7, "lt1"), (7, "lt2"), (8, "lt1")]
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT key, v FROM {echo.VERSIONS} ORDER BY key")
+            assert cursor.fetchall() == [(7, 2), (8, 1)]  # each table's row, upserted
+        stored = echo.stored_keys()
+        assert loadtest_run.compare([(7, "lt1"), (7, "lt2"), (8, "lt1")], stored) == (0, 0)
+        assert loadtest_run.compare([(7, "lt1"), (7, "lt3")], stored) == (1, 0)
+        assert loadtest_run.compare([(8, "lt1"), (8, "lt1")], stored) == (0, 1)
+    finally:
+        echo.drop_tables()
+    assert not {echo.VERSIONS, echo.LOG} & set(connection.introspection.table_names())
+
+
 def test_sockets_are_spread_round_robin_as_the_proxy_does():
     urls = ["http://a", "http://b"]
     tables = 200
@@ -188,6 +213,8 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
         (["--players", "10", "--seconds", "0"], "--seconds must be from 1 to 3000"),
         (["--players", "10", "--think-ms", "-1"], "--think-ms must not be negative"),
         (["--players", "10", "--servers", "0"], "--servers and --client-procs must be at least 1"),
+        (["--players", "10", "--baseline-store", "--url", "http://127.0.0.1:1"],
+         "--baseline-store starts its own servers: not with --url"),
     ],
 )
 def test_the_command_refuses_bad_figures_in_one_line_before_it_starts(monkeypatch, args, message):

@@ -6,6 +6,13 @@ the game: a client joins `bench_<table>`; `{"action": "echo", "v": n, "id": x}`
 is group-sent to the table (every member gets `{"t": "view", "v": n}`) and
 acknowledged to the sender (`{"t": "ack", "id": x, "v": n}`). No database, no
 rendering: the same fan-out of 5 through the same channel layer.
+
+With BARNGA_BENCH_ECHO_STORE=1 (`manage.py loadtest --baseline-store`) each echo is
+first stored, as the least any app that keeps every action must do: one durable
+transaction on a database thread of the app's pool (consumers.in_db_thread), the
+table's row upserted (the lock and version an action takes) and the message's row
+inserted, then acknowledged. No reads, no game, no screen. The tables are the load
+test's own (`create_tables`, `drop_tables`), made and dropped around the run.
 """
 
 from __future__ import annotations
@@ -15,8 +22,56 @@ import re
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import connection, transaction
 
 GROUP = re.compile(r"^[0-9]{1,9}$")
+VERSIONS, LOG = "bench_echo_version", "bench_echo_log"
+PAYLOAD = '{"type": "play", "seat": 1, "card": "5H"}'  # an action's size, stored as text
+
+
+def create_tables() -> None:
+    """The stored echo's tables, made by the load test's own process before the servers start."""
+    ident = (
+        "integer PRIMARY KEY"
+        if connection.vendor == "sqlite"
+        else "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {LOG}")
+        cursor.execute(f"DROP TABLE IF EXISTS {VERSIONS}")
+        cursor.execute(f"CREATE TABLE {VERSIONS} (key bigint PRIMARY KEY, v bigint NOT NULL)")
+        cursor.execute(
+            f"CREATE TABLE {LOG} (id {ident}, key bigint NOT NULL, v bigint NOT NULL,"
+            " client_id varchar(64), payload text NOT NULL)"
+        )
+
+
+def stored_keys() -> list[tuple[int, str]]:
+    """(table key, client id) of every stored echo, to hold the acknowledgements against."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT key, client_id FROM {LOG}")
+        return [(int(k), c) for k, c in cursor.fetchall()]
+
+
+def drop_tables() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {LOG}")
+        cursor.execute(f"DROP TABLE IF EXISTS {VERSIONS}")
+
+
+def store(key: int, version: int, client_id: str | None) -> None:
+    """One echo, durably: its table's row (its lock) and its own row, in one transaction."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {VERSIONS} (key, v) VALUES (%s, 1)"
+            f" ON CONFLICT (key) DO UPDATE SET v = {VERSIONS}.v + 1",
+            [key],
+        )
+        cursor.execute(
+            f"INSERT INTO {LOG} (key, v, client_id, payload) VALUES (%s, %s, %s, %s)",
+            [key, version, client_id, PAYLOAD],
+        )
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -43,6 +98,15 @@ class EchoConsumer(AsyncWebsocketConsumer):
             version = int(content["v"])
         except (ValueError, KeyError, TypeError):
             return
+        if settings.BARNGA_BENCH_ECHO_STORE:
+            from tournament.consumers import in_db_thread
+
+            client_id = content.get("id")
+            await in_db_thread(store)(
+                int(self.group.removeprefix("bench_")),
+                version,
+                client_id if isinstance(client_id, str) else None,
+            )
         await self.channel_layer.group_send(self.group, {"type": "bench.echo", "v": version})
         await self.send(text_data=json.dumps({"t": "ack", "id": content.get("id"), "v": version}))
 

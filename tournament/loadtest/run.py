@@ -138,11 +138,17 @@ def check_log(workshop_id: int, acked: list[tuple[int, str]]) -> tuple[int, int]
     """(lost, duplicated): acknowledged ids absent from the stored log, or stored twice."""
     from tournament.models import Action
 
-    stored = Counter(
+    return compare(
+        acked,
         Action.objects.filter(
             game__table__workshop_id=workshop_id, client_action_id__isnull=False
-        ).values_list("actor_id", "client_action_id")
+        ).values_list("actor_id", "client_action_id"),
     )
+
+
+def compare(acked: list[tuple], stored_keys) -> tuple[int, int]:
+    """(lost, duplicated) of acknowledged keys against the keys stored."""
+    stored = Counter(stored_keys)
     lost = sum(1 for key in set(acked) if stored[key] == 0)
     duplicated = sum(1 for key in set(acked) if stored[key] > 1)
     duplicated += sum(n - 1 for n in Counter(acked).values() if n > 1)  # acked twice
@@ -150,11 +156,14 @@ def check_log(workshop_id: int, acked: list[tuple[int, str]]) -> tuple[int, int]
 
 
 # ---- servers
-def start_servers(count: int, *, baseline: bool, log_dir: Path) -> tuple[list, list[str]]:
+def start_servers(
+    count: int, *, baseline: bool, log_dir: Path, store: bool = False
+) -> tuple[list, list[str]]:
     if count > 1 and settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
         raise SystemExit("--servers > 1 needs a shared channel layer: set REDIS_URL")
     env = {
         "BARNGA_BENCH_ECHO": "1" if baseline else "0",
+        "BARNGA_BENCH_ECHO_STORE": "1" if store else "0",
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
     }
     procs, urls = [], []
@@ -243,16 +252,36 @@ def run(
     think_ms: float = 0,
     url: str | None = None,
     baseline: bool = False,
+    baseline_store: bool = False,
     server_count: int = 1,
     client_procs: int = 2,
 ) -> dict:
+    """`baseline_store`: the bare echo, each message first stored in one durable
+    transaction by the servers started here (tournament.loadtest.echo.store); its
+    acknowledgements are then held against the stored rows, as a game's are."""
+    if baseline_store and url:
+        raise ValueError("a stored echo needs servers started by the load test, not --url")
+    baseline = baseline or baseline_store
     log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
     procs: list = []
+    finished = False  # the clients ran to the end
+    if baseline_store:
+        from tournament.loadtest import echo
+
+        echo.create_tables()
+        connections.close_all()
     if url:
         urls = [u.strip().rstrip("/") for u in url.split(",") if u.strip()]
     else:
         log(f"starting {server_count} server process(es); logs in {log_dir}")
-        procs, urls = start_servers(server_count, baseline=baseline, log_dir=log_dir)
+        try:
+            procs, urls = start_servers(
+                server_count, baseline=baseline, log_dir=log_dir, store=baseline_store
+            )
+        except BaseException:
+            if baseline_store:
+                echo.drop_tables()
+            raise
     try:
         workshop_id = None
         table_count = math.ceil(players / SEATS)
@@ -260,7 +289,9 @@ def run(
             run_key = random.randrange(10**6) * 1000
             tables = [
                 [
-                    {"player_id": 0, "cookie": None,
+                    # The table's key stands for the player: a table's seats are in one
+                    # client process, so (key, client id) names one acknowledged echo.
+                    {"player_id": run_key + t, "cookie": None,
                      **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s), f"/ws/bench/echo/?table={run_key + t}"), strict=True))}
                     for s in range(min(SEATS, players - t * SEATS))
                 ]
@@ -299,13 +330,21 @@ def run(
             marks[key] = (cpu.snapshot(pids), time.monotonic())
 
         results = drive(specs, on_go=lambda: mark("go"), on_done=lambda: mark("done"))
+        finished = True
     finally:
         for proc in procs:
             servers.stop(proc)
+        if baseline_store and not finished:  # a run that failed leaves no tables behind
+            echo.drop_tables()
     lost = duplicated = 0
+    acked = [tuple(a) for r in results for a in r["acked"]]
     if workshop_id is not None:
-        acked = [tuple(a) for r in results for a in r["acked"]]
         lost, duplicated = check_log(workshop_id, acked)
+    elif baseline_store:
+        try:
+            lost, duplicated = compare(acked, echo.stored_keys())
+        finally:
+            echo.drop_tables()
     summary, errors = summarise(
         players=players, seconds=seconds, results=results, lost=lost, duplicated=duplicated
     )

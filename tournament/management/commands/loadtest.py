@@ -4,6 +4,8 @@ A public contract (README, "Load test"):
 
     manage.py loadtest --players N --seconds S [--think-ms T] [--url BASE] [--baseline] [--servers K]
 
+(`--baseline-store`, `--client-procs`: measuring aids beside the contract.)
+
 prints `{"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms",
 "errors", "lost", "duplicated"}` on stdout (everything else goes to stderr) and
 exits non-zero when an acknowledged action is lost or stored twice.
@@ -33,6 +35,9 @@ class Command(BaseCommand):
                                  "they must share this settings' database and SECRET_KEY")
         parser.add_argument("--baseline", action="store_true",
                             help="measure a bare Channels group echo (fan-out of 5) instead")
+        parser.add_argument("--baseline-store", action="store_true",
+                            help="the bare echo, each message first stored in one durable "
+                                 "transaction: the floor of any app that keeps every action")
         parser.add_argument("--servers", type=int, default=1,
                             help="Daphne processes to start (more than 1 needs REDIS_URL)")
         parser.add_argument("--client-procs", type=int, default=2,
@@ -43,7 +48,9 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 2")
         # One workshop at tables of SEATS: refused here, before any server is started.
         most = LIMITS["table_count"][1] * SEATS
-        if not opts["baseline"] and opts["players"] > most:
+        if opts["baseline_store"] and opts["url"]:
+            raise CommandError("--baseline-store starts its own servers: not with --url")
+        if not (opts["baseline"] or opts["baseline_store"]) and opts["players"] > most:
             raise CommandError(
                 f"--players must be at most {most} (a workshop has up to "
                 f"{LIMITS['table_count'][1]} tables of {SEATS})"
@@ -60,6 +67,7 @@ class Command(BaseCommand):
             think_ms=opts["think_ms"],
             url=opts["url"],
             baseline=opts["baseline"],
+            baseline_store=opts["baseline_store"],
             server_count=opts["servers"],
             client_procs=opts["client_procs"],
         )
