@@ -9,13 +9,14 @@ import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from urllib.parse import parse_qs
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connection, connections
 from django.template.loader import render_to_string
 
 from games import jsontext
@@ -114,16 +115,19 @@ def player_for_token(token: str | None) -> Player | None:
     return rawsql.first(Player, _PLAYER_BY_TOKEN, [token])
 
 
-def connect_reads(player_id: int, table_id: int | None) -> tuple[Player | None, list, object]:
-    """A socket's connect: mark the player connected, then read the pad's strokes and
-    the player's row with its current versions (after the socket joined its groups).
-    Also returns when the player was marked connected (None if they were gone)."""
+def connect_reads(
+    player_id: int, table_id: int | None
+) -> tuple[Player | None, tuple[int | None, list], object]:
+    """A socket's connect: mark the player connected, then read the pad (its round and
+    strokes: table_pad) and the player's row with its current versions (after the
+    socket joined its groups). Also returns when the player was marked connected
+    (None if they were gone)."""
     try:
         since = services.player_set_connected(player_id=player_id, connected=True)
     except ServiceError:  # gone meanwhile: the view below closes the socket
         since = None
-    strokes = drawing_since_clear(table_id) if table_id else []
-    return player_with_versions(player_id), strokes, since
+    pad = table_pad(table_id) if table_id else (None, [])
+    return player_with_versions(player_id), pad, since
 
 
 def page_shows(scope, fresh: Player) -> bool:
@@ -146,18 +150,35 @@ def player_with_versions(player_id: int) -> Player | None:
 
 
 # The pad's strokes since its last clear, newest first, in one statement.
+_PAD_ROUND_SQL = (
+    "SELECT r.id, r.started_at FROM tournament_round r JOIN tournament_table t"
+    " ON t.workshop_id = r.workshop_id WHERE t.id = %s ORDER BY r.number DESC LIMIT 1"
+)
 _STROKES_SQL = (
     "SELECT * FROM tournament_gesture WHERE table_id = %s AND kind = 'drawing' AND id > COALESCE("
     "(SELECT MAX(id) FROM tournament_gesture WHERE table_id = %s AND kind = 'clear'), 0)"
-    " ORDER BY id DESC LIMIT %s"
+    " AND created_at >= %s ORDER BY id DESC LIMIT %s"
 )
+_BEFORE_ANY_ROUND = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def table_pad(table_id: int, limit: int = 300) -> tuple[int | None, list]:
+    """The round a table's pad belongs to (the workshop's latest; None before the
+    first) and its strokes now: every drawing since that round started and since the
+    last clear (at most `limit`, the newest), oldest first. A new round starts with a
+    clean pad: those who drew on it may have moved on, and the newcomers never saw it
+    drawn (the strokes stay stored for the record)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PAD_ROUND_SQL, [table_id])
+        row = cursor.fetchone()
+    round_id, since = row if row else (None, _BEFORE_ANY_ROUND)
+    rows = Gesture.objects.raw(_STROKES_SQL, [table_id, table_id, since, limit])
+    return round_id, [g.payload["points"] for g in rows][::-1]
 
 
 def drawing_since_clear(table_id: int, limit: int = 300) -> list:
-    """The strokes on a table's pad now: every drawing since the last clear (at most
-    `limit`, the newest), oldest first."""
-    rows = Gesture.objects.raw(_STROKES_SQL, [table_id, table_id, limit])
-    return [g.payload["points"] for g in rows][::-1]
+    """The strokes on a table's pad now (table_pad)."""
+    return table_pad(table_id, limit)[1]
 
 
 class RateWindow:
@@ -216,6 +237,7 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         self.shown_v = self.shown_w = self.want_v = self.want_w = -1
         self.want_force = False
         self.closed = False
+        self.pad_round = None  # the round of the pad last sent (table_pad)
         self.player: Player | None = None  # own row, as of workshop version player_w
         self.player_w = -1
         self.last_digest = None
@@ -236,9 +258,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         layerwatch.register(self)
         # One trip to the database thread for everything a connect reads and writes:
         # when a room's phones all reconnect at once, those trips are the queue.
-        fresh, strokes, self.connected_since = await in_db_thread(connect_reads)(
-            self.player_id, self.table_id
-        )
+        fresh, (self.pad_round, strokes), self.connected_since = await in_db_thread(
+            connect_reads
+        )(self.player_id, self.table_id)
         if fresh is not None and fresh.token != player.token:
             # Removed, or the seat moved to another device, after the token was read
             # and before this socket joined its player group: the message closing it
@@ -402,6 +424,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.switch_table(self.player.table_id)
             if not force:  # the new table's current version is not known here
                 return await self.send_view(force=True)
+        elif self.table_id and wpart["round_id"] != self.pad_round:
+            # A new round at the same table: its pad starts clean (table_pad).
+            await self.send_pad()
         tpart = None
         if self.table_id:
             rid = wpart["round_id"]
@@ -450,8 +475,12 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         self.shown_v = self.want_v = -1  # versions count per table
         if table_id:
             await self.channel_layer.group_add(broadcast.table_group(table_id), self.channel_name)
-            strokes = await in_db_thread(drawing_since_clear)(table_id)
-            await self.send_json({"t": "strokes", "strokes": strokes})
+            await self.send_pad()
+
+    async def send_pad(self):
+        """The table's pad as it is now, in place of the phone's (table_pad)."""
+        self.pad_round, strokes = await in_db_thread(table_pad)(self.table_id)
+        await self.send_json({"t": "strokes", "strokes": strokes})
 
     async def table_changed(self, event):
         # The first socket of this process to hear of an in-game move advances the

@@ -71,3 +71,44 @@ def test_the_longest_stroke_the_pad_keeps_reaches_the_table(live_server_url, pho
     bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
     assert ana.locator(".error, [role=alert]:not(:empty)").count() == 0, ana.content()[:500]
     assert errors == []
+
+
+PAD_BLANK = "() => !(" + PAD_DRAWN + ")()"
+
+
+def draw_a_line(page) -> None:
+    page.locator("#pad").scroll_into_view_if_needed()
+    box = page.locator("#pad").bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    for i in range(1, 8):
+        page.mouse.move(box["x"] + 10 + i * 12, box["y"] + 10 + i * 6)
+    page.mouse.up()
+
+
+def test_a_new_round_starts_with_a_clean_pad(live_server_url, phone):
+    """A line drawn in silent play at home is gone from both phones' pads when the
+    first scored round starts (they stay at their table: no reload, no new socket),
+    and the pad then works as before."""
+    w = services.workshop_create(name="Clean pad", table_count=1, seats_per_table=2, seed=3)
+    ana, bea = phone(), phone()
+    join(ana, live_server_url, w.code, "Ana")
+    join(bea, live_server_url, w.code, "Bea")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=home] .hand .card", timeout=WAIT)
+        page.click(".pad-wrap summary")
+    draw_a_line(ana)
+    bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
+
+    services.round_start(workshop_id=w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+        page.wait_for_function(PAD_BLANK, timeout=WAIT)
+    assert Gesture.objects.filter(kind="drawing").count() == 1  # kept for the record
+
+    draw_a_line(bea)
+    ana.wait_for_function(PAD_DRAWN, timeout=WAIT)
+    assert Gesture.objects.filter(kind="drawing").count() == 2

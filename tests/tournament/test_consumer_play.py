@@ -410,3 +410,44 @@ async def test_a_late_joiner_says_they_have_read_their_rules_and_the_sheet_goes(
     read = await database_sync_to_async(Player.objects.get)(pk=late.pk)
     assert read.rules_unread is False
     await comm.disconnect()
+
+
+async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
+    """Strokes drawn in one round are not on the pad of the next: a phone that stays at
+    its table gets the pad again, clean, before the new round's screen, and a phone
+    that connects later sees only the new round's strokes (the old ones stay stored)."""
+    from tournament.models import Gesture, Round
+
+    w, _, players = await started_workshop()
+    a, b = players[0], players[1]
+    ca = communicator(a)
+    await ca.connect()
+    assert (await receive_type(ca, "strokes"))["strokes"] == []
+    await receive_type(ca, "view")
+    await ca.send_json_to({"action": "gesture", "kind": "drawing", "points": [[0.1, 0.1]]})
+    assert (await receive_type(ca, "stroke"))["points"] == [[0.1, 0.1]]
+
+    await database_sync_to_async(services.workshop_start_home)(workshop_id=w.pk)
+    pad = await receive_type(ca, "strokes")
+    assert pad["strokes"] == []
+    view = await receive_type(ca, "view")
+    assert 'data-phase="home"' in view["html"]
+
+    await ca.send_json_to({"action": "gesture", "kind": "drawing", "points": [[0.5, 0.5]]})
+    assert (await receive_type(ca, "stroke"))["points"] == [[0.5, 0.5]]
+    cb = communicator(b)
+    await cb.connect()
+    assert (await receive_type(cb, "strokes"))["strokes"] == [[[0.5, 0.5]]]
+    assert await database_sync_to_async(Gesture.objects.filter(kind="drawing").count)() == 2
+    # Later screens of the same round leave the pad alone: a pause redraws them.
+    home = await database_sync_to_async(
+        lambda: Round.objects.filter(workshop=w).order_by("-number").first()
+    )()
+    assert home.kind == "home"
+    await database_sync_to_async(services.round_pause)(round_id=home.pk)
+    seen = []
+    while 'data-paused="1"' not in (msg := await ca.receive_json_from(timeout=3)).get("html", ""):
+        seen.append(msg["t"])
+    assert "strokes" not in seen
+    for c in (ca, cb):
+        await c.disconnect()
