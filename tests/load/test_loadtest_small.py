@@ -24,11 +24,17 @@ KEYS = {"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "er
         "duplicated"}
 
 
-def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
-    db = fresh_database(postgres_url, "load_" + uuid.uuid4().hex[:8])
+def migrated_env(prefix: str, redis_url: str, postgres_url: str) -> dict:
+    """The environment of a run on a fresh, migrated PostgreSQL database of its own."""
+    db = fresh_database(postgres_url, prefix + uuid.uuid4().hex[:8])
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
            "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
     run_manage(["migrate", "-v0"], env)
+    return env
+
+
+def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
+    env = migrated_env("load_", redis_url, postgres_url)
     done = subprocess.run(
         [sys.executable, "manage.py", "loadtest", "--players", "50", "--seconds", "15",
          "--servers", "2"],
@@ -67,10 +73,7 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
     on any missing), and the run drops its two tables afterwards."""
     import psycopg
 
-    db = fresh_database(postgres_url, "echo_" + uuid.uuid4().hex[:8])
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
-           "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
-    run_manage(["migrate", "-v0"], env)
+    env = migrated_env("echo_", redis_url, postgres_url)
     done = subprocess.run(
         [sys.executable, "manage.py", "loadtest", "--players", "10", "--seconds", "4",
          "--servers", "2", "--baseline-store"],
@@ -81,7 +84,7 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
     assert set(figures) == KEYS
     assert figures["actions"] > 0, done.stderr[-3000:]
     assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), figures
-    with psycopg.connect(db) as conn:
+    with psycopg.connect(env["DATABASE_URL"]) as conn:
         left = conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'bench_echo%%'"
         ).fetchall()
