@@ -122,6 +122,29 @@ def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_u
     page.context.close()
 
 
+def test_a_short_name_beside_its_reading_badge_stays_whole(facilitator_page, django_user_model):
+    """A student who joined after the study has "reading the rules" beside their name.
+    In a laptop's narrow table card the badge gives way (its words wrap), not the name:
+    it had been squeezed into breaking "Zoë" as "Zo" over "ë"."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=12, tables=3, seats=5, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.player_join(workshop_id=w.pk, name="Zoë")
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    seat = page.locator("#fac-monitor .mon-players li", has_text="Zoë")
+    assert seat.locator(".badge").inner_text() == "reading the rules"
+    name = seat.locator(".pname")
+    lines = name.evaluate("e => e.getClientRects().length")
+    height = box(name)["height"]
+    line = name.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+    assert lines == 1 and height < 1.5 * line, (lines, height, line)
+    tally = box(seat.locator(".muted"))
+    assert tally["x"] >= box(seat.locator(".badge"))["x"]  # the badge between, the tally last
+    page.context.close()
+
+
 def test_each_seating_choice_names_its_player(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(names=["Ana", "Bea"], tables=2, seats=5, seed=3, facilitator=user)
