@@ -149,7 +149,8 @@ def player_with_versions(player_id: int) -> Player | None:
     return rawsql.first(Player, _PLAYER_WITH_VERSIONS, [player_id])
 
 
-# The pad's strokes since its last clear, newest first, in one statement.
+# The pad's round (the workshop's latest), then its strokes since that round started
+# and since the pad's last clear, newest first.
 _PAD_ROUND_SQL = (
     "SELECT r.id, r.started_at FROM tournament_round r JOIN tournament_table t"
     " ON t.workshop_id = r.workshop_id WHERE t.id = %s ORDER BY r.number DESC LIMIT 1"
@@ -174,11 +175,6 @@ def table_pad(table_id: int, limit: int = 300) -> tuple[int | None, list]:
     round_id, since = row if row else (None, _BEFORE_ANY_ROUND)
     rows = Gesture.objects.raw(_STROKES_SQL, [table_id, table_id, since, limit])
     return round_id, [g.payload["points"] for g in rows][::-1]
-
-
-def drawing_since_clear(table_id: int, limit: int = 300) -> list:
-    """The strokes on a table's pad now (table_pad)."""
-    return table_pad(table_id, limit)[1]
 
 
 class RateWindow:

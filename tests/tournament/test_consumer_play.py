@@ -11,7 +11,7 @@ from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, services
 from tournament.identity import COOKIE, signed_cookie_value
-from tournament.models import Action, Game, GameState, Player
+from tournament.models import Action, Game, GameState, Player, Round
 from tournament.templatetags.cards import card_face
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -350,7 +350,7 @@ async def test_a_dealt_table_never_shows_under_the_old_phase():
 
 @database_sync_to_async
 def _pad_after_a_clear():
-    from tournament.consumers import drawing_since_clear
+    from tournament.consumers import table_pad
     from tournament.models import Gesture
 
     w = make_workshop(players=4, tables=2, seats=2)
@@ -370,10 +370,12 @@ def _pad_after_a_clear():
     draw(other, "drawing", 0.9)  # another table's pad
     draw(p, "thumbs_up", 0)
     draw(p, "drawing", 0.3)
+    study = Round.objects.get(workshop=w)
+    assert table_pad(p.table_id)[0] == table_pad(other.table_id)[0] == study.pk
     return (
-        drawing_since_clear(p.table_id),
-        drawing_since_clear(p.table_id, limit=1),
-        drawing_since_clear(other.table_id),
+        table_pad(p.table_id)[1],
+        table_pad(p.table_id, limit=1)[1],
+        table_pad(other.table_id)[1],
     )
 
 
@@ -416,7 +418,7 @@ async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
     """Strokes drawn in one round are not on the pad of the next: a phone that stays at
     its table gets the pad again, clean, before the new round's screen, and a phone
     that connects later sees only the new round's strokes (the old ones stay stored)."""
-    from tournament.models import Gesture, Round
+    from tournament.models import Gesture
 
     w, _, players = await started_workshop()
     a, b = players[0], players[1]
