@@ -74,7 +74,7 @@ OUT="bench/results/figures-$(date +%Y-%m-%d).txt"
 run() {  # name, command...
   local name="$1"; shift
   echo "## $name: $*" | tee -a "$OUT"
-  "$@" 2>"$WORK/$name.err" | tee -a "$OUT" || { echo "   (exit $?: see below)" | tee -a "$OUT"; tail -20 "$WORK/$name.err" >&2; }
+  "$@" 2>"$WORK/$name.err" | tee "$WORK/$name.out" | tee -a "$OUT" || { echo "   (exit $?: see below)" | tee -a "$OUT"; tail -20 "$WORK/$name.err" >&2; }
   # The benchmark's own notes (e.g. the HTTP part of a join), kept beside its figures.
   grep -v '^\s' "$WORK/$name.err" | grep -iv 'traceback\|error' | tail -4 | sed 's/^/#   /' | tee -a "$OUT"
 }
@@ -87,6 +87,22 @@ if [ "$ONLY" = all ] || [ "$ONLY" = fast ]; then
   run baseline "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline
   # The same echo with each message stored durably first: the floor of any app that keeps every action.
   run stored-echo "$PY" manage.py loadtest --players 200 --seconds 30 --think-ms 0 --servers 2 --baseline-store
+  # The target's ratio (the app against the bare echo of the same hour), and the stored echo's.
+  "$PY" - "$WORK"/{fast,baseline,stored-echo}.out <<'PY' | tee -a "$OUT"
+import json, sys
+rates = []
+for path in sys.argv[1:]:
+    try:
+        rates.append(json.loads(open(path).read().strip().splitlines()[-1])["actions_per_s"])
+    except (OSError, ValueError, IndexError, KeyError):
+        rates.append(None)
+app, bare, stored = rates
+if app and bare and stored:
+    print(f"# of the bare echo's rate: the app {app / bare:.0%} (issue 10 asks 40 %), "
+          f"the stored echo {stored / bare:.0%}")
+else:
+    print("# ratios: a run printed no figures")
+PY
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = joins ]; then
   run joins "$PY" bench/storms.py joins --joiners "${JOINERS:-200}" --within 10 --servers 2
