@@ -98,8 +98,8 @@ for path in sys.argv[1:]:
         rates.append(None)
 app, bare, stored = rates
 if app and bare and stored:
-    print(f"# of the bare echo's rate: the app {app / bare:.0%} (issue 10 asks 40 %), "
-          f"the stored echo {stored / bare:.0%}")
+    print(f"# of the bare echo's rate: the app {100 * app / bare:.0f} % (issue 10 asks 40 %), "
+          f"the stored echo {100 * stored / bare:.0f} %")
 else:
     print("# ratios: a run printed no figures")
 PY
