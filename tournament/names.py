@@ -146,3 +146,10 @@ def new_pin() -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def said_as_list(words: list[str]) -> str:
+    """Words as a sentence lists them: "Ana", "Ana and you", "Ana, Bea and you"."""
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -41,6 +41,7 @@ from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
 from tournament import timing
 from tournament.movement import name_sort_key
+from tournament.names import said_as_list
 
 FIVE_TRICKS = "five_tricks"
 
@@ -133,11 +134,7 @@ def clock(seconds: float | None) -> str:
 
 
 def _names_text(names: list[str]) -> str:
-    if not names:
-        return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return said_as_list(names) if names else "nobody"
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:

@@ -16,6 +16,8 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from tournament.names import said_as_list
+
 register = template.Library()
 
 
@@ -34,7 +36,4 @@ def bdi_join(names, separator=", ") -> str:
 @register.filter
 def bdi_and(names) -> str:
     """Names said as "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
-    isles = [bdi(name) for name in names]
-    if len(isles) < 2:
-        return mark_safe("".join(isles))
-    return mark_safe(", ".join(isles[:-1]) + " and " + isles[-1])
+    return mark_safe(said_as_list([bdi(name) for name in names]))
