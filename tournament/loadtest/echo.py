@@ -17,6 +17,7 @@ test's own (`create_tables`, `drop_tables`), made and dropped around the run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from urllib.parse import parse_qs
@@ -37,14 +38,23 @@ def create_tables() -> None:
         if connection.vendor == "sqlite"
         else "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
     )
+    drop_tables()  # a run killed before it could drop them
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {LOG}")
-        cursor.execute(f"DROP TABLE IF EXISTS {VERSIONS}")
         cursor.execute(f"CREATE TABLE {VERSIONS} (key bigint PRIMARY KEY, v bigint NOT NULL)")
         cursor.execute(
             f"CREATE TABLE {LOG} (id {ident}, key bigint NOT NULL, v bigint NOT NULL,"
             " client_id varchar(64), payload text NOT NULL)"
         )
+
+
+@contextlib.contextmanager
+def tables():
+    """The stored echo's tables for the length of a run, dropped however it ends."""
+    create_tables()
+    try:
+        yield
+    finally:
+        drop_tables()
 
 
 def stored_keys() -> list[tuple[int, str]]:

@@ -259,29 +259,33 @@ def run(
     """`baseline_store`: the bare echo, each message first stored in one durable
     transaction by the servers started here (tournament.loadtest.echo.store); its
     acknowledgements are then held against the stored rows, as a game's are."""
-    if baseline_store and url:
+    options = dict(
+        players=players, seconds=seconds, think_ms=think_ms, url=url,
+        baseline=baseline or baseline_store, baseline_store=baseline_store,
+        server_count=server_count, client_procs=client_procs,
+    )
+    if not baseline_store:
+        return _run(**options)
+    if url:
         raise ValueError("a stored echo needs servers started by the load test, not --url")
-    baseline = baseline or baseline_store
+    from tournament.loadtest import echo
+
+    with echo.tables():
+        return _run(**options)
+
+
+def _run(
+    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs
+) -> dict:
     log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
     procs: list = []
-    finished = False  # the clients ran to the end
-    if baseline_store:
-        from tournament.loadtest import echo
-
-        echo.create_tables()
-        connections.close_all()
     if url:
         urls = [u.strip().rstrip("/") for u in url.split(",") if u.strip()]
     else:
         log(f"starting {server_count} server process(es); logs in {log_dir}")
-        try:
-            procs, urls = start_servers(
-                server_count, baseline=baseline, log_dir=log_dir, store=baseline_store
-            )
-        except BaseException:
-            if baseline_store:
-                echo.drop_tables()
-            raise
+        procs, urls = start_servers(
+            server_count, baseline=baseline, log_dir=log_dir, store=baseline_store
+        )
     try:
         workshop_id = None
         table_count = math.ceil(players / SEATS)
@@ -330,21 +334,17 @@ def run(
             marks[key] = (cpu.snapshot(pids), time.monotonic())
 
         results = drive(specs, on_go=lambda: mark("go"), on_done=lambda: mark("done"))
-        finished = True
     finally:
         for proc in procs:
             servers.stop(proc)
-        if baseline_store and not finished:  # a run that failed leaves no tables behind
-            echo.drop_tables()
     lost = duplicated = 0
     acked = [tuple(a) for r in results for a in r["acked"]]
     if workshop_id is not None:
         lost, duplicated = check_log(workshop_id, acked)
     elif baseline_store:
-        try:
-            lost, duplicated = compare(acked, echo.stored_keys())
-        finally:
-            echo.drop_tables()
+        from tournament.loadtest import echo
+
+        lost, duplicated = compare(acked, echo.stored_keys())
     summary, errors = summarise(
         players=players, seconds=seconds, results=results, lost=lost, duplicated=duplicated
     )
