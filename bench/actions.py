@@ -103,23 +103,17 @@ class Bench:
             self.done += 1
             game.seq = result.seq
 
+    def snapshot(self) -> tuple[int, float, float, float]:
+        """Actions done, this process's CPU, PostgreSQL's CPU, the clock."""
+        return self.done, time.process_time(), postgres_cpu_seconds(), time.monotonic()
+
     async def round(self, seconds: float) -> dict:
         stop = asyncio.Event()
         tasks = [asyncio.ensure_future(self.table(t, stop)) for t in self.table_ids]
         await asyncio.sleep(0.5)  # every table under way
-        done0, cpu0, pg0, t0 = (
-            self.done,
-            time.process_time(),
-            postgres_cpu_seconds(),
-            time.monotonic(),
-        )
+        done0, cpu0, pg0, t0 = self.snapshot()
         await asyncio.sleep(seconds)
-        done1, cpu1, pg1, t1 = (
-            self.done,
-            time.process_time(),
-            postgres_cpu_seconds(),
-            time.monotonic(),
-        )
+        done1, cpu1, pg1, t1 = self.snapshot()
         stop.set()
         await asyncio.gather(*tasks)
         n = max(1, done1 - done0)
