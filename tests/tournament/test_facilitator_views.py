@@ -557,7 +557,7 @@ def test_wrong_phase_refusals_are_clear_and_change_nothing(
         ("rename", {"name": "P02"}, "already called"),
         ("rename", {"player": "abc", "name": "X"}, "Choose a player"),
         ("kick", {"player": "999999"}, "not in this workshop"),
-        ("seat", {"home_999999": "1"}, "not in this workshop"),
+        ("seat", {"home_999999": "1"}, "no longer in this workshop"),
         ("seat", {"home_{p}": "7"}, "There is no table 7"),
     ],
 )
@@ -780,6 +780,30 @@ def test_a_table_too_small_for_a_game_says_so_on_the_panel_and_the_phone(owner, 
     other = Player.objects.filter(table=tables_of(w)[0]).first()
     phone = render_to_string("play/_screen.html", selectors.player_screen(other.pk, timezone.now()))
     assert "needs at least" not in phone
+
+
+def test_seat_as_chosen_from_a_page_drawn_before_someone_left(owner, fac):
+    """The roster's form still sends a row for a player who left in the lobby since
+    the page was drawn: their choice lapses and the others sit as chosen. A player
+    removed since (no row any more) is refused with what to do, and nothing moves."""
+    w = owned(owner, players=3, tables=2, seats=4)
+    p1, p2, p3 = (Player.objects.get(workshop=w, name=n) for n in ("P01", "P02", "P03"))
+    services.player_leave(player_id=p3.pk)
+    r = do(fac, w, "seat", {f"home_{p1.pk}": "2", f"home_{p2.pk}": "2", f"home_{p3.pk}": "1"})
+    assert r.status_code == 303
+    assert fresh(p1).table.number == 2 and fresh(p2).table.number == 2
+    assert fresh(p3).table is None
+    p4 = Player.objects.create(workshop=w, name="P04", join_order=9)
+    chosen = {f"home_{p1.pk}": "1", f"home_{p4.pk}": "1"}
+    p4.delete()
+    before = snapshot()
+    r = do(fac, w, "seat", chosen, htmx=True)
+    assert r.status_code == 400
+    assert message_of(r) == (
+        "A player on this list is no longer in this workshop (removed since the page "
+        "was shown). Reload the page and choose again."
+    )
+    assert snapshot() == before
 
 
 def test_seating_one_player_says_one_player(owner, fac):

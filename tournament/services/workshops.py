@@ -394,13 +394,21 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
         if not isinstance(assignment, dict):
             raise InvalidInput("Give a table number for each player.")
         ids = {p.pk for p in players}
+        # Someone who left since the page was drawn: it still sends their row, and
+        # their choice lapses (as a move does in rounds._clean_moves).
+        gone = set(workshop.players.filter(has_left=True).values_list("pk", flat=True))
         for key, number in assignment.items():
             try:
                 pid = int(key)
             except (TypeError, ValueError):
                 raise InvalidInput(f"“{key}” is not a player.") from None
+            if pid in gone:
+                continue
             if pid not in ids:
-                raise InvalidInput("That player is not in this workshop.")
+                raise InvalidInput(
+                    "A player on this list is no longer in this workshop (removed since "
+                    "the page was shown). Reload the page and choose again."
+                )
             if isinstance(number, bool) or not isinstance(number, int) or number not in by_number:
                 raise InvalidInput(f"There is no table {number}.")
             chosen[pid] = by_number[number]
