@@ -20,7 +20,7 @@ from tournament_helpers import (
 from games import five_tricks
 from tournament import gamestate, selectors, services
 from tournament.loadtest import run as loadtest_run
-from tournament.loadtest.bots import choose
+from tournament.loadtest.bots import choose, choose_act
 from tournament.models import Action, Player
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,92 @@ def test_a_bot_reads_the_same_taps_a_phone_offers():
     assert [pid for pid, tap in taps.items() if tap] == [leader]  # only the leader may play
     legal = {a["card"] for a in five_tricks.legal_actions(state, state.to_act)}
     assert taps[leader]["action"] == "play" and taps[leader]["card"] in legal
+
+
+@pytest.mark.parametrize("kind,seats", [("seven_up", 5), ("all_fives", 3)])
+def test_a_bot_plays_the_other_games_by_what_their_screens_offer(kind, seats):
+    """`--game`: only the seat to play finds a tap on its screen, and the tap is a move
+    the game takes, through a game and into the next (bids, stands and begs, legal
+    cards; never a disabled control or a revoke call)."""
+    from games import kinds
+
+    w = services.workshop_create(
+        name="Bots", game=kind, table_count=1, seats_per_table=seats, bots_enabled=True, seed=2
+    )
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    (table,) = tables_of(w)
+    first = game_at(table).pk
+    rng = random.Random(3)
+    types = set()
+    for _ in range(3000):
+        game = game_at(table)
+        if game.pk != first:
+            break
+        to_act = {game.players[s] for s in kinds.get(kind).to_act(gamestate.load_state(game))}
+        taps = {pid: choose_act(screen_html(pid), rng) for pid in game.players}
+        # (All Fives: every seat may call a revoke after a trick; only the seat to
+        # play finds a tap, the bots call none.)
+        tapping = {pid for pid, tap in taps.items() if tap}
+        assert len(tapping) == 1 and tapping <= to_act
+        (pid,) = tapping
+        move = taps[pid]["move"]
+        assert taps[pid]["action"] == "act" and move["type"] != "call_revoke"
+        services.game_act(player_id=pid, move=move)  # taken: no ServiceError
+        types.add(move["type"])
+    assert game_at(table).pk != first  # the bots played a whole game
+    assert "play" in types and len(types) > 1, types
+
+
+def test_a_bot_skips_disabled_controls_and_those_that_need_picked_cards():
+    rng = random.Random(1)
+    html = (
+        '<button type="button" class="card red" data-action="act" data-card="5H" '
+        """data-move='{"type":"play","card":"5H"}' aria-disabled="true">5</button>"""
+        '<button type="button" class="primary" data-action="act" data-move=\'{"type":"lay"}\' '
+        "data-with-picks disabled>Lay</button>"
+        """<button type="button" class="af-call" data-action="act" data-move='{"type":"call_revoke","accused":1}'>Call</button>"""
+    )
+    assert choose_act(html, rng) is None
+    bid = '<button type="button" data-action="act" data-move="{&quot;type&quot;: &quot;bid&quot;, &quot;bid&quot;: 2}">2</button>'
+    assert choose_act(html + bid, rng) == {"action": "act", "move": {"type": "bid", "bid": 2}}
+
+
+def test_a_bot_keeps_under_the_servers_flood_limit_when_it_acts_again_and_again():
+    """At --think-ms 0 a seat that acts several times running must not pass the
+    server's per-socket limit: a message past it is dropped unanswered (RateWindow)."""
+    import asyncio
+
+    from tournament.loadtest.bots import Worker
+
+    sent_at = []
+
+    async def scenario():
+        worker = Worker({"mode": "echo", "think_ms": 0, "seconds": 1, "rate": 4,
+                         "tables": [{"key": 0, "seats": [{"player_id": 1, "url": "", "origin": "",
+                                                          "cookie": None}]}]})
+        (table,) = worker.tables
+        (seat,) = table.seats
+        seat.ws = object()
+        worker.running = True
+
+        async def send(seat, text):
+            sent_at.append(asyncio.get_running_loop().time())
+            seat.inflight = None  # acknowledged at once: the seat may act again
+            seat.v += 1
+            worker.fire(table, seat)
+
+        worker.send = send
+        seat.v = 0
+        worker.fire(table, seat)
+        await asyncio.sleep(1.3)
+        worker.running = False
+        if seat.timer:
+            seat.timer.cancel()
+
+    asyncio.run(scenario())
+    assert len(sent_at) == 8  # 4 at once, 4 more a second later
+    assert all(b - a >= 0.99 for a, b in zip(sent_at, sent_at[4:], strict=False))
 
 
 def test_a_bot_takes_a_claimed_mark_as_the_next_screen_and_resyncs_when_it_does_not_follow():
@@ -155,6 +241,8 @@ def test_percentiles_are_nearest_rank():
 def test_the_workshop_is_set_up_at_tables_of_five_in_a_long_scored_round():
     workshop_id, tables = loadtest_run.setup_workshop(23, seconds=60)
     assert [len(t) for t in tables] == [5, 5, 5, 4, 4]
+    _, threes = loadtest_run.setup_workshop(7, seconds=60, game="all_fives")
+    assert [len(t) for t in threes] == [3, 2, 2]
     players = Player.objects.filter(workshop_id=workshop_id)
     assert players.count() == 23 and not players.filter(table__isnull=True).exists()
     from tournament.models import Round, Workshop
@@ -215,6 +303,10 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
         (["--players", "10", "--servers", "0"], "--servers and --client-procs must be at least 1"),
         (["--players", "10", "--baseline-store", "--url", "http://127.0.0.1:1"],
          "--baseline-store starts its own servers: not with --url"),
+        (["--players", "751", "--game", "all_fives"],
+         "--players must be at most 750 (a workshop has up to 250 tables of 3)"),
+        (["--players", "10", "--baseline", "--game", "seven_up"],
+         "--game chooses the game the bots play: not with an echo baseline"),
     ],
 )
 def test_the_command_refuses_bad_figures_in_one_line_before_it_starts(monkeypatch, args, message):

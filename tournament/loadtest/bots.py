@@ -6,7 +6,9 @@ the view HTML the server pushes, as the phone's script does: legal cards are
 `class="card … legal" data-action="play" data-card="XX"`, and in the claim
 phase the confirm button is `class="primary" data-action="claim"
 data-winner="ID"`. It waits its think time, taps, and waits for the ack before
-it acts again.
+it acts again. In the other games (`--game`) it taps any live `data-action="act"`
+control as the phone's script would send it: a legal card, a bid, a stand or beg,
+never a control that is disabled, needs picked cards, or calls a revoke.
 
 All seats of a table live in one process, so one clock times each action: from
 sending it until every seat at that table has shown a view whose version is at
@@ -17,17 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import html as htmllib
 import json
 import random
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import websockets
 
 PLAY = re.compile(r'class="card [^"]*\blegal\b[^"]*"\s+data-action="play" data-card="([^"]+)"')
 CLAIM = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
+CONTROL = re.compile(r'<(?:button|span)\b([^>]*\bdata-action="(?:play|claim|act)"[^>]*)>')
+ATTR = re.compile(r"""([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'))?""")
 CONNECT_PARALLEL = 50
 RESYNC_CODES = {"stale", "duplicate", "not_allowed", "wrong_phase"}  # see PlayerConsumer
 DRAIN_SECONDS = 10.0
@@ -42,6 +47,29 @@ def choose(html: str, rng: random.Random) -> dict | None:
     if claim:
         return {"action": "claim", "winner": int(claim.group(1))}
     return None
+
+
+def choose_act(html: str, rng: random.Random) -> dict | None:
+    """What a phone showing `html` of a game other than Five Tricks can tap now: one
+    of its live `act` controls (static/js/table.js sends `{"action": "act", "move"}`)."""
+    moves = []
+    for tag in CONTROL.finditer(html):
+        attrs = {m.group(1): m.group(2) or m.group(3) or "" for m in ATTR.finditer(tag.group(1))}
+        if (
+            attrs.get("data-action") != "act"
+            or "disabled" in attrs
+            or attrs.get("aria-disabled") == "true"
+            or "data-with-picks" in attrs
+            or ("data-card" in attrs and "legal" not in attrs.get("class", "").split())
+        ):
+            continue
+        try:
+            move = json.loads(htmllib.unescape(attrs.get("data-move", "")))
+        except ValueError:
+            continue
+        if isinstance(move, dict) and move.get("type") != "call_revoke":
+            moves.append(move)
+    return {"action": "act", "move": rng.choice(moves)} if moves else None
 
 
 @dataclass
@@ -60,6 +88,7 @@ class Seat:
     last_ack_v: int = -1
     timer: asyncio.TimerHandle | None = None
     await_resync: bool = False
+    sends: deque = field(default_factory=deque)  # when its latest actions were sent
 
     def reached(self, version: int) -> float | None:
         """When this seat first showed a view of at least `version` (None: not yet)."""
@@ -77,7 +106,13 @@ class Table:
 class Worker:
     def __init__(self, spec: dict):
         self.mode = spec["mode"]  # "game" | "echo"
+        self.choose = choose if spec.get("game", "five_tricks") == "five_tricks" else choose_act
         self.think = spec["think_ms"] / 1000.0
+        # Actions a seat sends in any second at most: under the server's flood limit
+        # (settings.BARNGA_WS_RATE), which drops a message past it unanswered. A person
+        # never comes near it; a bot at --think-ms 0 that acts several times running
+        # (All Fives' dealer, a trick's winner leading) would.
+        self.rate = spec.get("rate", 10)
         self.seconds = spec["seconds"]
         self.rng = random.Random(spec.get("seed", 0))
         self.tables = [
@@ -242,7 +277,7 @@ class Worker:
             if seat.v >= 0 and seat.v % n == seat.index:
                 return {"action": "echo", "v": seat.v + 1}
             return None
-        return choose(seat.html, self.rng)
+        return self.choose(seat.html, self.rng)
 
     def consider(self, table: Table, seat: Seat) -> None:
         if (
@@ -270,6 +305,14 @@ class Worker:
         action = self.next_action(table, seat)  # from the latest view, not the one that woke it
         if action is None:
             return
+        now = time.perf_counter()
+        while seat.sends and now - seat.sends[0] >= 1.0:
+            seat.sends.popleft()
+        if len(seat.sends) >= self.rate:
+            wait = seat.sends[0] + 1.0 - now + 0.001
+            seat.timer = asyncio.get_running_loop().call_later(wait, self.fire, table, seat)
+            return
+        seat.sends.append(now)
         self.counter += 1
         cid = f"lt{self.counter}"
         action["id"] = cid

@@ -27,6 +27,9 @@ from django.db import close_old_connections, connections
 from tournament.loadtest import cpu, servers
 
 SEATS = 5
+# `--game` (a measuring aid beside the contract, which is Five Tricks at tables of 5):
+# the other games the bots can play, each at a table size it deals to.
+GAME_SEATS = {"five_tricks": SEATS, "seven_up": 5, "all_fives": 3}
 
 
 def log(msg: str) -> None:
@@ -99,20 +102,25 @@ def latency_over_time(results: list[dict], every: float = 10.0) -> str | None:
 
 
 # ---- the workshop
-def setup_workshop(players: int, seconds: float) -> tuple[int, list[list[tuple[int, str]]]]:
-    """A workshop with `players` at tables of 5, in a scored round that outlasts the run.
+def setup_workshop(
+    players: int, seconds: float, game: str = "five_tricks"
+) -> tuple[int, list[list[tuple[int, str]]]]:
+    """A workshop of `game` with `players` at tables of GAME_SEATS[game] (5 for Five
+    Tricks), in a scored round that outlasts the run.
 
     Returns the workshop id and, per table, its seated players' (id, token) in seat order.
     """
     from tournament import services
     from tournament.models import Player
 
-    tables = math.ceil(players / SEATS)
+    seats = GAME_SEATS[game]
+    tables = math.ceil(players / seats)
     round_seconds = int(min(3600, max(60, seconds + 300)))
     workshop = services.workshop_create(
         name=f"Load test {time.strftime('%H:%M:%S')}",
+        game=game,
         table_count=tables,
-        seats_per_table=SEATS,
+        seats_per_table=seats,
         round_seconds=round_seconds,
         study_seconds=3600,
         home_seconds=3600,
@@ -182,13 +190,13 @@ def start_servers(
     return procs, urls
 
 
-def server_for(urls: list[str], table: int, seat: int) -> str:
+def server_for(urls: list[str], table: int, seat: int, seats: int = SEATS) -> str:
     """The server a seat's socket connects to: round robin over the sockets in the
     order they connect (table by table, seat by seat), as the compose proxy spreads
     connections. Tables of 5 on 2 servers then split 3/2 and 2/3 in turn, so each
     process carries half the sockets (a fixed 3/2 split put 60 % of them, and of the
     renders, on one process) and every table still spans both processes."""
-    return urls[(table * SEATS + seat) % len(urls)]
+    return urls[(table * seats + seat) % len(urls)]
 
 
 def ws_target(base: str, path: str) -> tuple[str, str]:
@@ -199,10 +207,17 @@ def ws_target(base: str, path: str) -> tuple[str, str]:
 
 # ---- the clients
 def client_specs(
-    *, tables: list[list[dict]], procs: int, mode: str, think_ms: float, seconds: float
+    *,
+    tables: list[list[dict]],
+    procs: int,
+    mode: str,
+    think_ms: float,
+    seconds: float,
+    game: str = "five_tricks",
 ) -> list[dict]:
     specs = [
-        {"mode": mode, "think_ms": think_ms, "seconds": seconds, "seed": i, "tables": []}
+        {"mode": mode, "game": game, "think_ms": think_ms, "seconds": seconds, "seed": i,
+         "rate": max(1, settings.BARNGA_WS_RATE // 2), "tables": []}
         for i in range(procs)
     ]
     for i, seats in enumerate(tables):
@@ -255,6 +270,7 @@ def run(
     baseline_store: bool = False,
     server_count: int = 1,
     client_procs: int = 2,
+    game: str = "five_tricks",
 ) -> dict:
     """`baseline_store`: the bare echo, each message first stored in one durable
     transaction by the servers started here (tournament.loadtest.echo.store); its
@@ -262,7 +278,7 @@ def run(
     options = dict(
         players=players, seconds=seconds, think_ms=think_ms, url=url,
         baseline=baseline or baseline_store, baseline_store=baseline_store,
-        server_count=server_count, client_procs=client_procs,
+        server_count=server_count, client_procs=client_procs, game=game,
     )
     if not baseline_store:
         return _run(**options)
@@ -275,7 +291,7 @@ def run(
 
 
 def _run(
-    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs
+    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs, game
 ) -> dict:
     log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
     procs: list = []
@@ -306,8 +322,8 @@ def _run(
             from tournament.identity import COOKIE, signed_cookie_value
 
             started = time.monotonic()
-            workshop_id, seated = setup_workshop(players, seconds)
-            log(f"workshop {workshop_id}: {players} players at {len(seated)} tables, "
+            workshop_id, seated = setup_workshop(players, seconds, game)
+            log(f"workshop {workshop_id} ({game}): {players} players at {len(seated)} tables, "
                 f"set up in {time.monotonic() - started:.1f} s")
             tables = []
             for t, seats in enumerate(seated):
@@ -316,7 +332,7 @@ def _run(
                         {
                             "player_id": pid,
                             "cookie": f"{COOKIE}={signed_cookie_value(token)}",
-                            **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s), "/ws/play/"), strict=True)),
+                            **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s, GAME_SEATS[game]), "/ws/play/"), strict=True)),
                         }
                         for s, (pid, token) in enumerate(seats)
                     ]
@@ -325,7 +341,8 @@ def _run(
         close_old_connections()
         connections.close_all()
         specs = client_specs(
-            tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds
+            tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds,
+            game=game,
         )
         pids = [p.pid for p in procs]
         marks: dict = {}

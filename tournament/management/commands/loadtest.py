@@ -4,7 +4,7 @@ A public contract (README, "Load test"):
 
     manage.py loadtest --players N --seconds S [--think-ms T] [--url BASE] [--baseline] [--servers K]
 
-(`--baseline-store`, `--client-procs`: measuring aids beside the contract.)
+(`--baseline-store`, `--client-procs`, `--game`: measuring aids beside the contract.)
 
 prints `{"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms",
 "errors", "lost", "duplicated"}` on stdout (everything else goes to stderr) and
@@ -18,7 +18,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.loadtest.run import SEATS, run
+from tournament.loadtest.run import GAME_SEATS, run
 from tournament.services.workshops import LIMITS
 
 
@@ -42,18 +42,26 @@ class Command(BaseCommand):
                             help="Daphne processes to start (more than 1 needs REDIS_URL)")
         parser.add_argument("--client-procs", type=int, default=2,
                             help="bot client processes (all seats of a table in one)")
+        parser.add_argument("--game", default="five_tricks", choices=sorted(GAME_SEATS),
+                            help="the game the bots play: Five Tricks at tables of 5 (the "
+                                 "contract's), 7Up7Down at 5, All Fives at 3")
 
     def handle(self, *args, **opts):
         if opts["players"] < 2:
             raise CommandError("--players must be at least 2")
-        # One workshop at tables of SEATS: refused here, before any server is started.
-        most = LIMITS["table_count"][1] * SEATS
+        # One workshop at tables of the game's size: refused here, before any server
+        # is started.
+        seats = GAME_SEATS[opts["game"]]
+        most = LIMITS["table_count"][1] * seats
         if opts["baseline_store"] and opts["url"]:
             raise CommandError("--baseline-store starts its own servers: not with --url")
-        if not (opts["baseline"] or opts["baseline_store"]) and opts["players"] > most:
+        echo = opts["baseline"] or opts["baseline_store"]
+        if echo and opts["game"] != "five_tricks":
+            raise CommandError("--game chooses the game the bots play: not with an echo baseline")
+        if not echo and opts["players"] > most:
             raise CommandError(
                 f"--players must be at most {most} (a workshop has up to "
-                f"{LIMITS['table_count'][1]} tables of {SEATS})"
+                f"{LIMITS['table_count'][1]} tables of {seats})"
             )
         if not 1 <= opts["seconds"] <= 3000:
             raise CommandError("--seconds must be from 1 to 3000")
@@ -70,6 +78,7 @@ class Command(BaseCommand):
             baseline_store=opts["baseline_store"],
             server_count=opts["servers"],
             client_procs=opts["client_procs"],
+            game=opts["game"],
         )
         sys.stdout.write(json.dumps(summary) + "\n")
         sys.stdout.flush()
