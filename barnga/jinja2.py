@@ -9,6 +9,7 @@ Django's language and are included with `dtl()`.
 
 from __future__ import annotations
 
+from django.template import Context
 from django.template.defaultfilters import pluralize as django_pluralize
 from django.template.loader import get_template
 from jinja2 import ChainableUndefined, Environment, Template, pass_context
@@ -20,8 +21,16 @@ from tournament.templatetags.facilitator import arrow, clock
 
 @pass_context
 def dtl(context, template_name: str) -> Markup:
-    """Render a Django template with this screen's context (a game's own part)."""
-    return Markup(get_template(template_name, using="django").render(context.get_all()))
+    """Render a Django template with this screen's context (a game's own part).
+
+    Without number localisation: Django writes each `{{ number }}` through
+    formats.number_format, which asks for the active language, and in English
+    without thousands separators writes what str() does. For 7Up7Down's ~100
+    numbers (bids, scores, seats) that was a third of a screen's render and the
+    render 80 % of the event loop's work (py-spy, `loadtest --game seven_up`).
+    Same text: test_jinja_screen renders every seat of each game both ways."""
+    template = get_template(template_name, using="django").template
+    return Markup(template.render(Context(context.get_all(), use_l10n=False)))
 
 
 def output_escape(value) -> str:

@@ -6,6 +6,8 @@ the screens it renders must be exactly those of a plain Jinja2 environment.
 
 from __future__ import annotations
 
+import re
+
 import markupsafe
 import pytest
 from django.template import engines
@@ -69,6 +71,49 @@ def test_every_seat_renders_exactly_as_a_plain_jinja2_environment_through_a_game
         if game_at(table) is None or game_at(table).pk != game.pk:
             break
     assert seen_claim and seen_play
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind,seats", [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)])
+def test_the_other_games_parts_render_exactly_as_djangos_own_render(kind, seats):
+    """dtl() renders a game's Django template without number localisation: every seat's
+    part, move after move through a game and into the next, must be the text Django's
+    own render (which localises) writes."""
+    from django.template.loader import render_to_string
+
+    from barnga.jinja2 import dtl
+    from games import kinds
+    from tournament import gamestate, services
+
+    w = services.workshop_create(
+        name="Parts", game=kind, table_count=1, seats_per_table=seats, bots_enabled=True, seed=5
+    )
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    (table,) = tables_of(w)
+    first = game_at(table).pk
+    env = screen_env()
+    assert env.globals["dtl"] is dtl
+    numbers = into_next = 0
+    for _ in range(3000):
+        now = timezone.now()
+        for player in Player.objects.filter(table=table):
+            ctx = selectors.player_screen(player.pk, now)
+            if not ctx.get("game"):
+                continue
+            template = ctx["game"]["template"]
+            ours = env.from_string("{{ dtl(t) }}").render({**ctx, "t": template})
+            assert ours == render_to_string(template, ctx, using="django"), player.name
+            numbers += len(re.findall(r">\d+<", ours))
+        game = game_at(table)
+        into_next += game is not None and game.pk != first
+        if game is None or into_next > 5:
+            break
+        state = gamestate.load_state(game)
+        seat = kinds.get(kind).to_act(state)[0]
+        assert services.game_bot_act(player_id=game.players[seat]) is not None
+    assert game is not None and game.pk != first  # one game played through, the next begun
+    assert numbers > 0  # numbers written as text: what localisation would have touched
 
 
 class _Html:
