@@ -3,34 +3,21 @@ screen (templates/jinja2/play/_screen.html).
 
 Every action re-renders the screen of each seat at its table; with Django's template
 language that render was over a third of a web process's work under load. The
-markup is the same; the other games' parts (templates/play/games/*.html) stay in
-Django's language and are included with `dtl()`.
+markup is the same. The other games' parts (templates/jinja2/play/games/*.html)
+are Jinja2 too: in Django's language 7Up7Down's part (its score sheet a table of
+deals by players by four columns) was 70 % of a web process's time under load
+(`loadtest --game seven_up`).
 """
 
 from __future__ import annotations
 
-from django.template import Context
 from django.template.defaultfilters import pluralize as django_pluralize
-from django.template.loader import get_template
-from jinja2 import ChainableUndefined, Environment, Template, pass_context
-from markupsafe import Markup, _escape_inner
+from jinja2 import ChainableUndefined, Environment, Template
+from markupsafe import _escape_inner
 
-from tournament.templatetags.cards import card_colour, card_face, card_name, seconds
+from tournament.names import said_as_list
+from tournament.templatetags.cards import card_colour, card_face, card_name, card_parts, seconds
 from tournament.templatetags.facilitator import arrow, clock
-
-
-@pass_context
-def dtl(context, template_name: str) -> Markup:
-    """Render a Django template with this screen's context (a game's own part).
-
-    Without number localisation: Django writes each `{{ number }}` through
-    formats.number_format, which asks for the active language, and in English
-    without thousands separators writes what str() does. For 7Up7Down's ~100
-    numbers (bids, scores, seats) that was a third of a screen's render and the
-    render 80 % of the event loop's work (py-spy, `loadtest --game seven_up`).
-    Same text: test_jinja_screen renders every seat of each game both ways."""
-    template = get_template(template_name, using="django").template
-    return Markup(template.render(Context(context.get_all(), use_l10n=False)))
 
 
 def output_escape(value) -> str:
@@ -71,6 +58,11 @@ def bdi(name) -> _Isle:
 
 def bdi_join(names, separator: str = ", ") -> _Isle:
     return _Isle(output_escape(separator).join(bdi(name) for name in names))
+
+
+def bdi_and(names) -> _Isle:
+    """names.bdi_and: "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
+    return _Isle(said_as_list([bdi(name) for name in names]))
 
 
 class ScreenTemplate(Template):
@@ -122,12 +114,13 @@ def environment(**options) -> Environment:
         card_face=card_face,
         card_name=card_name,
         card_colour=card_colour,
+        card_parts=card_parts,
         seconds=seconds,
         clock=clock,
         pluralize=pluralize,
         bdi=bdi,
         bdi_join=bdi_join,
+        bdi_and=bdi_and,
     )
-    env.globals["dtl"] = dtl
     env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages
     return env

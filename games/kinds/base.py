@@ -16,7 +16,7 @@ pure engine of games/ and adds what a workshop needs around it:
 - **phone**: ``phone_action`` checks a phone's ``{"action": "act", "move": {...}}``
   and turns it into the engine action of the acting seat (a seat can only ever act
   for itself); ``screen`` builds the template context of one seat's view, and
-  ``template`` names the template that shows it (templates/play/games/).
+  ``template`` names the Jinja2 template that shows it (templates/jinja2/play/games/).
 
 Five Tricks keeps its own two messages (``play`` and ``claim``) and derived rows
 (tricks, claims, disputes): ``records_tricks`` says so.
