@@ -5,13 +5,14 @@
 #   2. as fast as bots can (--think-ms 0), the bare group echo (--baseline) and the
 #      echo storing each message (--baseline-store),
 #   3. 200 joins within 10 s, 4. 500 sockets dropped at once,
-#   5. one timer tick with 300 finished workshops in the database.
+#   5. one timer tick with 300 finished workshops in the database,
+#   6. the other games at a human pace, 600 players each (loadtest --game).
 # Prints each benchmark's JSON line, with the machine, to stdout and to
 # bench/results/figures-<date>.txt. Run it on a quiet machine: the figures are
 # the machine's, not the app's alone.
 #
-#   bash bench/figures.sh            # everything (about 10 minutes)
-#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick)
+#   bash bench/figures.sh            # everything (about 12 minutes)
+#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick, games)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="$ROOT/.venv/bin/python"
@@ -121,5 +122,12 @@ if [ "$ONLY" = all ] || [ "$ONLY" = tick ]; then
     "$PY" manage.py migrate -v 0
     run tick "$PY" bench/tick.py --workshops "${PAST_WORKSHOPS:-300}"
   )
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = games ]; then
+  # 7Up7Down at tables of 5 and All Fives at tables of 3, beside Five Tricks' load above.
+  for game in seven_up all_fives; do
+    run "game-$game" "$PY" manage.py loadtest --players "${GAME_PLAYERS:-600}" --seconds 30 \
+      --think-ms 1000 --servers 2 --game "$game"
+  done
 fi
 echo "# written to $OUT" >&2
