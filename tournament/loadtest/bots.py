@@ -108,11 +108,13 @@ class Worker:
         self.mode = spec["mode"]  # "game" | "echo"
         self.choose = choose if spec.get("game", "five_tricks") == "five_tricks" else choose_act
         self.think = spec["think_ms"] / 1000.0
-        # Actions a seat sends in any second at most: under the server's flood limit
-        # (settings.BARNGA_WS_RATE), which drops a message past it unanswered. A person
+        # Actions a seat sends in any second at most, in a game: half the server's
+        # flood limit (settings.BARNGA_WS_RATE), which drops a message past it
+        # unanswered. The server counts in windows of its own, so two of the bot's
+        # seconds can meet in one: half keeps even that under the limit. A person
         # never comes near it; a bot at --think-ms 0 that acts several times running
-        # (All Fives' dealer, a trick's winner leading) would.
-        self.rate = spec.get("rate", 10)
+        # (All Fives' dealer, a trick's winner leading) would. The echo has no limit.
+        self.rate = spec.get("rate", 10) if self.mode == "game" else None
         self.seconds = spec["seconds"]
         self.rng = random.Random(spec.get("seed", 0))
         self.tables = [
@@ -305,14 +307,15 @@ class Worker:
         action = self.next_action(table, seat)  # from the latest view, not the one that woke it
         if action is None:
             return
-        now = time.perf_counter()
-        while seat.sends and now - seat.sends[0] >= 1.0:
-            seat.sends.popleft()
-        if len(seat.sends) >= self.rate:
-            wait = seat.sends[0] + 1.0 - now + 0.001
-            seat.timer = asyncio.get_running_loop().call_later(wait, self.fire, table, seat)
-            return
-        seat.sends.append(now)
+        if self.rate is not None:
+            now = time.perf_counter()
+            while seat.sends and now - seat.sends[0] >= 1.0:
+                seat.sends.popleft()
+            if len(seat.sends) >= self.rate:
+                wait = seat.sends[0] + 1.0 - now + 0.001
+                seat.timer = asyncio.get_running_loop().call_later(wait, self.fire, table, seat)
+                return
+            seat.sends.append(now)
         self.counter += 1
         cid = f"lt{self.counter}"
         action["id"] = cid
