@@ -89,3 +89,25 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
             "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'bench_echo%%'"
         ).fetchall()
     assert left == []
+
+
+@pytest.mark.parametrize("game", ["seven_up", "all_fives"])
+def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
+    game, redis_url, postgres_url
+):
+    """`--game` (README, "Load test"): bots at 7Up7Down or All Fives tables, at
+    --think-ms 0 (where an All Fives seat acting several times running had passed the
+    server's flood limit and waited for an answer that never came)."""
+    env = migrated_env("load_game_", redis_url, postgres_url)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--players", "15", "--seconds", "6",
+         "--servers", "2", "--game", game],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip())
+    assert figures["actions"] > 30, done.stderr[-3000:]
+    assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), (
+        figures, done.stderr[-3000:]
+    )
+    assert f"({game}): 15 players" in done.stderr
