@@ -53,7 +53,7 @@ def test_a_bot_reads_the_same_taps_a_phone_offers():
     assert taps[leader]["action"] == "play" and taps[leader]["card"] in legal
 
 
-@pytest.mark.parametrize("kind,seats", [("seven_up", 5), ("all_fives", 3)])
+@pytest.mark.parametrize("kind,seats", [("seven_up", 3), ("all_fives", 3)])
 def test_a_bot_plays_the_other_games_by_what_their_screens_offer(kind, seats):
     """`--game`: only the seat to play finds a tap on its screen, and the tap is a move
     the game takes, through a game and into the next (bids, stands and begs, legal
