@@ -5,7 +5,10 @@ workshop (anyone else is closed with 4403), joins `workshop_<id>_facilitator`
 and sends every region of the page it serves. Any change in the workshop then
 re-renders those regions. A round start or a bot-filled lobby sends dozens of
 change messages in a burst, so renders are coalesced: at most one every
-THROTTLE seconds, and always one after the last change.
+THROTTLE seconds, and always one after the last change. A render that takes long
+(the panel of a big workshop: about 0.1 s at 200 players, seconds at 1,000) spaces
+the next ones further, so that one open panel takes at most RENDER_SHARE of the
+time while the tables play: every move at every table announces a change.
 
 A push carries only the regions whose HTML changed since the last one sent,
 a running clock's passing seconds aside (regions.settled; a `sync` sends them
@@ -38,6 +41,7 @@ from tournament.consumers import RateWindow
 log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
 THROTTLE = 0.25
+RENDER_SHARE = 0.2
 ACK_WAIT = 5.0
 
 
@@ -46,6 +50,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     session_group: str | None = None  # the login this socket was opened from
     _task: asyncio.Task | None = None
+    _cost = 0.0  # how long the latest render took, in seconds
 
     async def connect(self):
         self.workshop_id = int(self.scope["url_route"]["kwargs"]["workshop_id"])
@@ -103,9 +108,13 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
 
     async def render(self) -> dict | None:
-        return await database_sync_to_async(regions.render)(
-            self.view, self.workshop_id, self.user, table_number=self.table_number
-        )
+        started = time.monotonic()
+        try:
+            return await database_sync_to_async(regions.render)(
+                self.view, self.workshop_id, self.user, table_number=self.table_number
+            )
+        finally:
+            self._cost = time.monotonic() - started
 
     async def push(self, *, force: bool = False):
         snapshot = await self.render()
@@ -191,7 +200,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
 
     async def _flush(self):
         while self._pending:
-            wait = self._last + THROTTLE - time.monotonic()
+            spacing = max(THROTTLE, self._cost / RENDER_SHARE)
+            wait = self._last + spacing - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             # The page has put the last push in (or ACK_WAIT passed): render now.

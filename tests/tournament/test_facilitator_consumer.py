@@ -433,3 +433,40 @@ def session_cookie_of_another_login(username: str) -> str:
     client = Client()
     client.force_login(User.objects.get(username=username))
     return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
+    """Every move at every table announces a change to the panel; a big workshop's
+    panel takes long to draw (seconds at 1,000 players), so the renders are spaced
+    by what the last one took (RENDER_SHARE), not only by THROTTLE."""
+    from tournament import consumers_facilitator
+    from tournament import regions as regions_module
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=0, tables=2)
+    slow = 0.4
+    draw = regions_module.render
+
+    def slow_render(*args, **kwargs):
+        import time
+
+        time.sleep(slow)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(regions_module, "render", slow_render)
+    spacing = slow / consumers_facilitator.RENDER_SHARE
+    assert spacing > 4 * consumers_facilitator.THROTTLE
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm)
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Ann")
+    first = await regions(comm, timeout=10)
+    loop = asyncio.get_running_loop()
+    at = loop.time()
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Bo")
+    # Not before the spacing (counted from the start of the last render) is over...
+    assert await comm.receive_nothing(timeout=spacing - 2 * slow - 0.3)
+    second = await regions(comm, timeout=10)
+    assert loop.time() - at >= spacing - slow - 0.3
+    assert "Ann" in first["regions"]["fac-roster"] and "Bo" in second["regions"]["fac-roster"]
+    await comm.disconnect()
