@@ -30,6 +30,8 @@
   }
 
   // ---- edits in progress
+  // A player's table: chosen from a list, or typed as a number (past 12 tables).
+  const PICKS = 'select, input[type="number"]';
   const dirty = new WeakSet();
   document.addEventListener("input", (e) => { if (e.target.form && !e.target.dataset.find) dirty.add(e.target.form); });
   document.addEventListener("change", (e) => { if (e.target.form) dirty.add(e.target.form); });
@@ -112,7 +114,8 @@
       if (!form) continue;
       dirty.add(form);
       // What follows a choice (the movement plan's table sizes) follows it again.
-      const select = form.querySelector("select") || document.querySelector(`select[form="${CSS.escape(fid)}"]`);
+      const select = form.querySelector(PICKS) || document.querySelector(
+        `select[form="${CSS.escape(fid)}"], input[type="number"][form="${CSS.escape(fid)}"]`);
       if (select) select.dispatchEvent(new Event("change", { bubbles: true }));
     }
     for (const [fid, value] of finding) {
@@ -344,14 +347,18 @@
   // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so
   // the line of table sizes follows the choices as they are made (an overfull table
   // shows before it is applied, not after).
-  document.addEventListener("change", (e) => {
+  // (A big workshop's plan has a number to type for each player, not a list.)
+  function movementSizes(e) {
     const form = e.target.closest && e.target.closest("#movement-form");
-    if (!form || e.target.tagName !== "SELECT") return;
+    if (!form || !e.target.matches(PICKS)) return;
     const counts = {};
     let changed = false;
-    form.querySelectorAll("select").forEach((s) => {
-      counts[s.value] = (counts[s.value] || 0) + 1;
-      if (!s.options[s.selectedIndex].defaultSelected) changed = true;
+    form.querySelectorAll(PICKS).forEach((s) => {
+      const value = s.value.trim();
+      counts[value] = (counts[value] || 0) + 1;
+      if (s.tagName === "SELECT" ? !s.options[s.selectedIndex].defaultSelected : value !== s.defaultValue) {
+        changed = true;
+      }
     });
     const seats = Number(form.dataset.seats);
     const least = Number(form.dataset.least || 0);
@@ -373,7 +380,9 @@
     form.querySelector(".sizes-what").textContent = changed
       ? "With the changes shown (not saved yet; Apply takes them)"
       : "With the plan as saved";
-  });
+  }
+  document.addEventListener("change", movementSizes);
+  document.addEventListener("input", movementSizes);
 
   // ---- the set-up wizard: only the tables asked for, knobs only for a custom sheet
   const setup = document.getElementById("setup-form");

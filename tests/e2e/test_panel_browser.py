@@ -292,6 +292,46 @@ def test_the_movement_plans_table_choice_is_on_a_phones_screen(facilitator_page,
     assert line.inner_text() == f"table 2: {len(at_2)}"
 
 
+def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(
+    facilitator_page, django_user_model
+):
+    """Thirteen tables: each seating row and each row of the movement plan has a
+    number to type instead of a list of every table (200 tables made the panel 9 MB).
+    What is typed seats the player, and the line of table sizes follows it."""
+    from tournament.models import Player
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=26, tables=13, seats=4, seed=3, facilitator=user)
+    page = panel(facilitator_page, user, w)
+    assert page.locator("#fac-roster select").count() == 0
+    typed = page.locator('#fac-roster input[type="number"]')
+    assert typed.count() == 26
+    assert typed.first.get_attribute("max") == "13"
+    first, second = Player.objects.filter(workshop=w).order_by("join_order")[:2]
+    page.get_by_label(f"Home table for {first.name}").fill("13")
+    page.get_by_label(f"Home table for {second.name}").fill("13")
+    page.locator("#do-seat").click()
+    page.wait_for_function("() => /seated at their home tables/.test(document.body.innerText)")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.table.number, second.table.number) == (13, 13)
+    page.context.close()
+
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = panel(facilitator_page, user, w)
+    assert page.locator("#movement-form select").count() == 0
+    goes_to = page.locator('#movement-form input[type="number"]')
+    assert goes_to.count() == 26
+    line = page.locator('[data-size-table="13"]')
+    before = int(line.locator(".n").inner_text())
+    other = next(i for i in range(26) if goes_to.nth(i).input_value() != "13")
+    goes_to.nth(other).fill("13")
+    assert line.locator(".n").inner_text() == str(before + 1)
+    assert page.locator(".sizes-what").inner_text().startswith("With the changes shown")
+    assert_accessible(page, "panel, a movement plan typed by number")
+
+
 def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     facilitator_page, django_user_model
 ):
