@@ -435,6 +435,36 @@ def session_cookie_of_another_login(username: str) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
+async def test_a_render_that_only_waited_does_not_hold_the_next_one_back(monkeypatch):
+    """A render that waited (for a database thread, for the database) is no sign of an
+    expensive panel: the next push comes after THROTTLE as before."""
+    from tournament import regions as regions_module
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=0, tables=2)
+    draw = regions_module.render
+
+    def waiting_render(*args, **kwargs):
+        import time
+
+        time.sleep(0.4)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(regions_module, "render", waiting_render)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm, timeout=10)
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Ann")
+    await regions(comm, timeout=10)
+    loop = asyncio.get_running_loop()
+    at = loop.time()
+    await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Bo")
+    pushed = await regions(comm, timeout=10)
+    assert "Bo" in pushed["regions"]["fac-roster"]
+    assert loop.time() - at < 1.6  # not 5 x 0.4 s after the last render began
+    await comm.disconnect()
+
+
 async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     """Every move at every table announces a change to the panel; a big workshop's
     panel takes long to draw (seconds at 1,000 players), so the renders are spaced
@@ -450,7 +480,9 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     def slow_render(*args, **kwargs):
         import time
 
-        time.sleep(slow)
+        started = time.thread_time()
+        while time.thread_time() - started < slow:  # a render's own work, not a wait
+            pass
         return draw(*args, **kwargs)
 
     monkeypatch.setattr(regions_module, "render", slow_render)
