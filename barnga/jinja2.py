@@ -61,7 +61,7 @@ def bdi_join(names, separator: str = ", ") -> _Isle:
 
 
 def bdi_and(names) -> _Isle:
-    """names.bdi_and: "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
+    """Names said as "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
     return _Isle(said_as_list([bdi(name) for name in names]))
 
 

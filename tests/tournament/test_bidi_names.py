@@ -195,7 +195,8 @@ def test_both_template_languages_write_the_same_element_and_escape_the_name():
         assert str(screen.bdi(name)) == names.bdi(name) == f"<bdi>{name}</bdi>"
     assert screen.bdi_join(["علي", "Bea"]) == names.bdi_join(["علي", "Bea"])
     assert (
-        names.bdi_and(["علي", "Bea", "you"]) == "<bdi>علي</bdi>, <bdi>Bea</bdi> and <bdi>you</bdi>"
+        str(screen.bdi_and(["علي", "Bea", "you"]))
+        == "<bdi>علي</bdi>, <bdi>Bea</bdi> and <bdi>you</bdi>"
     )
     hostile = '<img src=x onerror="a()">'
     jinja = engines["jinja2"].env.from_string("{{ n|bdi }}").render(n=hostile)

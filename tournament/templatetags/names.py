@@ -7,7 +7,8 @@ name shown goes in a <bdi> element: the browser lays it out apart, in the direct
 of its own first letter. (Attributes, <title> and <option> hold plain text and stay
 as they are: a screen reader reads them in order.) Built into the Django templates
 (settings: builtins); the phone screen's Jinja2 environment has its own bdi and
-bdi_join writing the same element (barnga/jinja2.py).
+bdi_join writing the same element, and bdi_and ("Ana, Bea and you") which only
+the phone's game parts use (barnga/jinja2.py).
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from __future__ import annotations
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-
-from tournament.names import said_as_list
 
 register = template.Library()
 
@@ -31,9 +30,3 @@ def bdi(name) -> str:
 def bdi_join(names, separator=", ") -> str:
     """Names joined by `separator`, each its own island ("Most games won: A, B")."""
     return mark_safe(conditional_escape(separator).join(bdi(name) for name in names))
-
-
-@register.filter
-def bdi_and(names) -> str:
-    """Names said as "Ana", "Ana and you", "Ana, Bea and you", each its own island."""
-    return mark_safe(said_as_list([bdi(name) for name in names]))
