@@ -98,6 +98,13 @@ def test_a_bot_skips_disabled_controls_and_those_that_need_picked_cards():
         """<button type="button" class="af-call" data-action="act" data-move='{"type":"call_revoke","accused":1}'>Call</button>"""
     )
     assert choose_act(html, rng) is None
+    # Five Tricks' own taps are not act controls: choose() reads those.
+    five_tricks = (
+        '<button class="card red legal" data-action="play" data-card="5H" '
+        """data-move='{"type":"play","card":"5H"}'>5</button>"""
+        '<button class="primary" data-action="claim" data-winner="2">Confirm</button>'
+    )
+    assert choose_act(html + five_tricks, rng) is None
     bid = '<button type="button" data-action="act" data-move="{&quot;type&quot;: &quot;bid&quot;, &quot;bid&quot;: 2}">2</button>'
     assert choose_act(html + bid, rng) == {"action": "act", "move": {"type": "bid", "bid": 2}}
 

@@ -31,7 +31,7 @@ import websockets
 
 PLAY = re.compile(r'class="card [^"]*\blegal\b[^"]*"\s+data-action="play" data-card="([^"]+)"')
 CLAIM = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
-CONTROL = re.compile(r'<(?:button|span)\b([^>]*\bdata-action="(?:play|claim|act)"[^>]*)>')
+ACT = re.compile(r'<(?:button|span)\b([^>]*\bdata-action="act"[^>]*)>')
 ATTR = re.compile(r"""([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'))?""")
 CONNECT_PARALLEL = 50
 RESYNC_CODES = {"stale", "duplicate", "not_allowed", "wrong_phase"}  # see PlayerConsumer
@@ -53,11 +53,10 @@ def choose_act(html: str, rng: random.Random) -> dict | None:
     """What a phone showing `html` of a game other than Five Tricks can tap now: one
     of its live `act` controls (static/js/table.js sends `{"action": "act", "move"}`)."""
     moves = []
-    for tag in CONTROL.finditer(html):
+    for tag in ACT.finditer(html):
         attrs = {m.group(1): m.group(2) or m.group(3) or "" for m in ATTR.finditer(tag.group(1))}
         if (
-            attrs.get("data-action") != "act"
-            or "disabled" in attrs
+            "disabled" in attrs
             or attrs.get("aria-disabled") == "true"
             or "data-with-picks" in attrs
             or ("data-card" in attrs and "legal" not in attrs.get("class", "").split())
