@@ -31,6 +31,7 @@
 
   // ---- edits in progress
   // A player's table: chosen from a list, or typed as a number (past 12 tables).
+  // (A list of selectors joined by ", ": swapRegion adds a [form=…] to each.)
   const PICKS = 'select, input[type="number"]';
   const dirty = new WeakSet();
   document.addEventListener("input", (e) => { if (e.target.form && !e.target.dataset.find) dirty.add(e.target.form); });
@@ -114,9 +115,9 @@
       if (!form) continue;
       dirty.add(form);
       // What follows a choice (the movement plan's table sizes) follows it again.
-      const select = form.querySelector(PICKS) || document.querySelector(
-        `select[form="${CSS.escape(fid)}"], input[type="number"][form="${CSS.escape(fid)}"]`);
-      if (select) select.dispatchEvent(new Event("change", { bubbles: true }));
+      const pick = form.querySelector(PICKS) || document.querySelector(
+        PICKS.split(", ").map((p) => `${p}[form="${CSS.escape(fid)}"]`).join(", "));
+      if (pick) pick.dispatchEvent(new Event("change", { bubbles: true }));
     }
     for (const [fid, value] of finding) {
       const again = document.getElementById(fid);
