@@ -53,15 +53,34 @@ export BARNGA_CHROMIUM="$(command -v chromium)"
 export BARNGA_TEST_DB="${BARNGA_TEST_DB:-$WORK/test-db.sqlite3}"
 
 "$VENV_PY" -m ruff check .
+run_pytest() {
+  # In this process group (a kill of the job's group reaches it) and on this terminal
+  # (--pdb reads it; a background command would read /dev/null); a background command
+  # ignores SIGINT, so pytest starts with Python's own Ctrl-C handling back.
+  "$VENV_PY" -c 'import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); import pytest; sys.exit(pytest.console_main())' "$@" <&0 &
+  PYTEST_PID=$!
+  wait "$PYTEST_PID"
+  local status=$?
+  PYTEST_PID=""
+  return "$status"
+}
 set +e
-# In this process group (a kill of the job's group reaches it) and on this terminal
-# (--pdb reads it; a background command would read /dev/null); a background command
-# ignores SIGINT, so pytest starts with Python's own Ctrl-C handling back.
-"$VENV_PY" -c 'import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); import pytest; sys.exit(pytest.console_main())' "$@" <&0 &
-PYTEST_PID=$!
-wait "$PYTEST_PID"
-status=$?
-PYTEST_PID=""
+if [ "$#" -gt 0 ]; then
+  run_pytest "$@"
+  status=$?
+else
+  # The whole suite: most of it waits on browsers and servers, so it runs on
+  # BARNGA_TEST_WORKERS processes at once (each with its own test database and Redis
+  # database: tests/conftest.py); then the tests that start several servers of their
+  # own and load the machine on purpose (marked serial) run one after another.
+  echo "== tests run side by side on ${BARNGA_TEST_WORKERS:-2} processes"
+  run_pytest -n "${BARNGA_TEST_WORKERS:-2}" --dist worksteal -m "not serial"
+  status=$?
+  echo "== tests that run alone"
+  run_pytest -m serial
+  second=$?
+  [ "$status" -eq 0 ] && status=$second
+fi
 set -e
 # pytest's 5 means "no tests collected": with the suite selected that is a failure.
 exit "$status"

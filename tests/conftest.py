@@ -9,6 +9,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,12 +23,39 @@ def _ping(port: int) -> bool:
         return False
 
 
+# Run one after another, never beside other tests (scripts/test.sh runs the rest in
+# parallel first): they start server processes of their own, several at a time, and
+# load the machine on purpose.
+SERIAL_DIRS = ("load", "reliability", "topology")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = os.path.dirname(__file__)
+    for item in items:
+        part = os.path.relpath(str(item.path), tests).split(os.sep)[0]
+        if part in SERIAL_DIRS:
+            item.add_marker(pytest.mark.serial)
+
+
+def worker_database(url: str) -> str:
+    """`url` with the Redis database of this xdist worker (gw0 0, gw1 1, ...): the
+    workers share scripts/test.sh's Redis, and each one's workshops are numbered from 1
+    in a database of its own, so their groups and rate counters would otherwise meet."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    number = int(worker.removeprefix("gw"))
+    if number > 15:
+        pytest.fail(f"Redis has 16 databases: worker {worker} has none of its own")
+    return urlsplit(url)._replace(path=f"/{number}").geturl()
+
+
 @pytest.fixture(scope="session")
 def redis_url():
     """BARNGA_TEST_REDIS_URL (scripts/test.sh starts one), or a private redis-server."""
     url = os.environ.get("BARNGA_TEST_REDIS_URL")
     if url:
-        yield url
+        yield worker_database(url)
         return
     binary = shutil.which("redis-server")
     if binary is None:

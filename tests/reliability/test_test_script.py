@@ -38,6 +38,10 @@ here = pathlib.Path(os.environ["STANDIN_DIR"])
 
 def console_main():
     (here / "pytest.started").write_text(str(os.getpid()))
+    with open(here / "pytest.args", "a") as f:
+        f.write(" ".join(sys.argv[1:]) + "\\n")
+    if os.environ.get("STANDIN_EXIT"):
+        return int(os.environ["STANDIN_EXIT"])
     try:
         if os.environ.get("STANDIN_READ"):
             (here / "pytest.read").write_text(sys.stdin.readline())
@@ -60,7 +64,7 @@ if __name__ == "__main__":  # `python -m pytest`, as the script once ran it
 """
 
 
-def _run(tmp_path: Path, **popen) -> tuple[subprocess.Popen, Path]:
+def _start(tmp_path: Path, *args: str, **popen) -> subprocess.Popen:
     root = tmp_path / "repo"
     shutil.copytree(ROOT / "scripts", root / "scripts")
     fake = tmp_path / "fake"
@@ -82,9 +86,14 @@ def _run(tmp_path: Path, **popen) -> tuple[subprocess.Popen, Path]:
     env = {k: v for k, v in os.environ.items() if k != "BARNGA_TEST_DB"}
     env |= {"PATH": f"{tools}:{os.environ['PATH']}", "TMPDIR": str(tmp_path),
             "STANDIN_DIR": str(tmp_path)} | popen.pop("env", {})
-    proc = subprocess.Popen(
-        ["bash", str(root / "scripts" / "test.sh")], env=env, start_new_session=True, **popen
+    return subprocess.Popen(
+        ["bash", str(root / "scripts" / "test.sh"), *args], env=env, start_new_session=True,
+        **popen,
     )
+
+
+def _run(tmp_path: Path, **popen) -> tuple[subprocess.Popen, Path]:
+    proc = _start(tmp_path, **popen)
     deadline = time.monotonic() + 60
     while not (tmp_path / "pytest.started").exists():
         assert time.monotonic() < deadline and proc.poll() is None
@@ -171,8 +180,37 @@ def test_pytest_reads_the_terminal_the_script_was_run_from(tmp_path):
     try:
         time.sleep(0.5)
         os.write(master, b"c\n")  # the developer answers pdb's prompt
-        assert proc.wait(timeout=15) == 0
+        time.sleep(1.0)
         assert (tmp_path / "pytest.read").read_text() == "c\n"
+        os.write(master, b"c\n")  # and again in the suite's second part
+        assert proc.wait(timeout=15) == 0
+        assert (tmp_path / "pytest.args").read_text().count("\n") == 2
     finally:
         _end(proc, tmp_path)
         os.close(master)
+
+
+def _finished(tmp_path: Path, *args: str, status: str) -> tuple[int, list[str]]:
+    proc = _start(tmp_path, *args, env={"STANDIN_EXIT": status}, **QUIET)
+    try:
+        code = proc.wait(timeout=30)
+    finally:
+        _end(proc, tmp_path)
+    return code, (tmp_path / "pytest.args").read_text().splitlines()
+
+
+@pytest.mark.parametrize("status", ["0", "1"])
+def test_the_whole_suite_runs_side_by_side_then_the_serial_tests_and_fails_if_either_does(
+    tmp_path, status
+):
+    """Without arguments: the tests not marked serial on two processes (xdist), then
+    the serial ones alone; the script's status is the first failure's."""
+    code, runs = _finished(tmp_path, status=status)
+    assert runs == ["-n 2 --dist worksteal -m not serial", "-m serial"]
+    assert code == int(status)
+
+
+def test_arguments_are_one_pytest_run_of_just_those(tmp_path):
+    code, runs = _finished(tmp_path, "-m", "browser", "-x", status="1")
+    assert runs == ["-m browser -x"]
+    assert code == 1

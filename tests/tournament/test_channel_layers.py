@@ -108,3 +108,16 @@ async def test_the_layer_parses_redis_replies_in_c(redis_url):
     parsers |= {type(shard._pubsub.connection._parser)} if shard._pubsub.connection else set()
     assert parsers == {_AsyncHiredisParser}
     await layer.flush()
+
+
+def test_each_parallel_worker_has_a_redis_database_of_its_own(redis_url):
+    """scripts/test.sh runs most tests on two processes sharing one Redis: each
+    numbers its workshops from 1, so each must have its groups in a database of its
+    own (tests/conftest.py)."""
+    import os
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        assert redis_url == os.environ.get("BARNGA_TEST_REDIS_URL", redis_url)
+    else:
+        assert redis_url.endswith(f"/{int(worker.removeprefix('gw'))}")
