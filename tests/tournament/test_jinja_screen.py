@@ -126,6 +126,9 @@ class _Html:
     def __html__(self):
         return "<b>safe</b>"
 
+    def __repr__(self):  # the test's id: the same in every process (pytest-xdist)
+        return "_Html()"
+
 
 @pytest.mark.parametrize(
     "value",
