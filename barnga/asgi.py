@@ -7,10 +7,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
 
 from django.core.asgi import get_asgi_application  # noqa: E402
 
-from barnga import eagerwrite  # noqa: E402
+from barnga import deflate, eagerwrite  # noqa: E402
 
 # Sockets send at once when nothing is queued (barnga/eagerwrite.py).
 eagerwrite.install()
+# The facilitator's sockets are compressed, the phones' not (barnga/deflate.py).
+deflate.install()
 
 from barnga.env import exit_on_setting_error  # noqa: E402
 
