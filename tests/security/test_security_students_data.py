@@ -166,8 +166,16 @@ def test_purge_command_deletes_workshops_past_retention(settings):
     assert Workshop.objects.filter(pk=middle.pk).exists()
     assert rows_of(fresh.pk) == fresh_rows
 
-    # --days overrides the setting; the setting itself is what a bare run uses.
-    call_command("purge_workshops", "--days", "7", stdout=StringIO())
+    assert f"workshop {old.pk} “{old.name}” ({old.code}), created " in out.getvalue()
+    assert out.getvalue().count("4 player(s)\n") == 1
+
+    # --days overrides the setting; the setting itself is what a bare run uses. A bot
+    # is counted as one, not as one of the students whose data goes.
+    Player.objects.filter(pk=middle.players.order_by("pk").first().pk).update(is_bot=True)
+    out = StringIO()
+    call_command("purge_workshops", "--days", "7", stdout=out)
+    assert f"workshop {middle.pk} “{middle.name}”" in out.getvalue()
+    assert ", 1 player(s) and 1 bot(s)\n" in out.getvalue()
     assert not Workshop.objects.filter(pk=middle.pk).exists()
     settings.BARNGA_RETENTION_DAYS = 0
     with pytest.raises(Exception, match="at least one day"):

@@ -59,7 +59,7 @@ def workshops_purge(*, days: int, at: datetime | None = None, dry_run: bool = Fa
     """Delete every workshop older than the retention period, one transaction each.
 
     Returns what was (or, with `dry_run`, would be) deleted: id, name, code,
-    creation time and player count per workshop.
+    creation time, and how many players (people) and bots each had.
     """
     done = []
     for workshop in expired_workshops(days=days, at=at):
@@ -68,7 +68,9 @@ def workshops_purge(*, days: int, at: datetime | None = None, dry_run: bool = Fa
             "name": workshop.name,
             "code": workshop.code,
             "created_at": workshop.created_at,
-            "players": workshop.players.count(),
+            # Students' data: the bots that filled seats are no one's.
+            "players": workshop.players.filter(is_bot=False).count(),
+            "bots": workshop.players.filter(is_bot=True).count(),
         }
         if not dry_run:
             with transaction.atomic():

@@ -37,6 +37,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{verb} workshop {row['id']} “{row['name']}” ({row['code']}), created "
                 f"{row['created_at']:%Y-%m-%d}, {row['players']} player(s)"
+                + (f" and {row['bots']} bot(s)" if row["bots"] else "")
             )
         self.stdout.write(
             f"{verb} {len(rows)} workshop(s) older than {days} day(s)."
