@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import math
 import multiprocessing
@@ -89,7 +90,11 @@ async def join_one(spec: dict, i: int, start: float) -> dict:
     await asyncio.sleep(max(0.0, start + i * spec["gap"] - time.monotonic()))
     result = {"ok": False}
     try:
-        status, pairs, body = await http(host, port, "GET", f"/join?code={spec['code']}", {})
+        # As a phone's browser asks for it: compressed (the GZip middleware).
+        status, pairs, body = await http(
+            host, port, "GET", f"/join?code={spec['code']}", {"Accept-Encoding": "gzip"})
+        if ("Content-Encoding", "gzip") in pairs:
+            body = gzip.decompress(body)
         csrf = cookies_of(pairs)["csrftoken"]
         token = TOKEN.search(body.decode()).group(1)
         form = urlencode({"csrfmiddlewaretoken": token, "code": spec["code"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -91,17 +92,20 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
     assert left == []
 
 
-@pytest.mark.parametrize("game", ["seven_up", "all_fives"])
+@pytest.mark.parametrize(("game", "panel"), [("seven_up", False), ("all_fives", True)])
 def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
-    game, redis_url, postgres_url
+    game, panel, redis_url, postgres_url
 ):
     """`--game` (README, "Load test"): bots at 7Up7Down or All Fives tables, at
     --think-ms 0 (where an All Fives seat acting several times running had passed the
-    server's flood limit and waited for an answer that never came)."""
+    server's flood limit and waited for an answer that never came). The All Fives run
+    keeps the facilitator's panel open too (`--facilitator`): it is sent the tables'
+    moves through its compressed socket, and a panel that failed to connect or was
+    closed would count as errors."""
     env = migrated_env("load_game_", redis_url, postgres_url)
     done = subprocess.run(
         [sys.executable, "manage.py", "loadtest", "--players", "15", "--seconds", "6",
-         "--servers", "2", "--game", game],
+         "--servers", "2", "--game", game, *(["--facilitator"] if panel else [])],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -111,3 +115,8 @@ def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
         figures, done.stderr[-3000:]
     )
     assert f"({game}): 15 players" in done.stderr
+    pushes = re.search(r"facilitator panel: (\d+) pushes in 6 s, [\d.]+ MB", done.stderr)
+    if panel:
+        assert pushes and int(pushes.group(1)) >= 2, done.stderr[-3000:]
+    else:
+        assert pushes is None

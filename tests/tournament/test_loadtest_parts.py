@@ -325,6 +325,8 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
          "--players must be at most 750 (a workshop has up to 250 tables of 3)"),
         (["--players", "10", "--baseline", "--game", "seven_up"],
          "--game chooses the game the bots play: not with an echo baseline"),
+        (["--players", "10", "--baseline-store", "--facilitator"],
+         "--facilitator opens a workshop's panel: not with an echo baseline"),
     ],
 )
 def test_the_command_refuses_bad_figures_in_one_line_before_it_starts(monkeypatch, args, message):

@@ -394,8 +394,14 @@ async def _main(spec: dict, conn) -> None:
 
 
 def worker_main(spec: dict, conn) -> None:
-    """Entry point of one client process (multiprocessing, spawn)."""
+    """Entry point of one client process (multiprocessing, spawn): bots, or the
+    facilitator's panel (`--facilitator`)."""
     try:
-        asyncio.run(_main(spec, conn))
+        if spec["mode"] == "panel":
+            from tournament.loadtest.panel import watch
+
+            asyncio.run(watch(spec, conn))
+        else:
+            asyncio.run(_main(spec, conn))
     finally:
         conn.close()

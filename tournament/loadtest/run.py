@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from tournament.loadtest import cpu, servers
+from tournament.loadtest.panel import panel_line
 
 SEATS = 5
 # `--game` (a measuring aid beside the contract, which is Five Tricks at tables of 5):
@@ -103,7 +104,7 @@ def latency_over_time(results: list[dict], every: float = 10.0) -> str | None:
 
 # ---- the workshop
 def setup_workshop(
-    players: int, seconds: float, game: str = "five_tricks"
+    players: int, seconds: float, game: str = "five_tricks", facilitator=None
 ) -> tuple[int, list[list[tuple[int, str]]]]:
     """A workshop of `game` with `players` at tables of GAME_SEATS[game] (5 for Five
     Tricks), in a scored round that outlasts the run.
@@ -117,6 +118,7 @@ def setup_workshop(
     tables = math.ceil(players / seats)
     round_seconds = int(min(3600, max(60, seconds + 300)))
     workshop = services.workshop_create(
+        facilitator=facilitator,
         name=f"Load test {time.strftime('%H:%M:%S')}",
         game=game,
         table_count=tables,
@@ -161,6 +163,21 @@ def compare(acked: list[tuple], stored_keys) -> tuple[int, int]:
     duplicated = sum(1 for key in set(acked) if stored[key] > 1)
     duplicated += sum(n - 1 for n in Counter(acked).values() if n > 1)  # acked twice
     return lost, duplicated
+
+
+def facilitator_session() -> tuple[object, str]:
+    """A facilitator of its own for the run, and the cookie of a session logged in as
+    them (`--facilitator`: the panel's socket is theirs only)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user(
+        f"loadtest-{time.strftime('%Y%m%d-%H%M%S')}-{random.randrange(10**6)}",
+        password=None,
+    )
+    client = Client()
+    client.force_login(user)
+    return user, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
 
 # ---- servers
@@ -271,6 +288,7 @@ def run(
     server_count: int = 1,
     client_procs: int = 2,
     game: str = "five_tricks",
+    facilitator: bool = False,
 ) -> dict:
     """`baseline_store`: the bare echo, each message first stored in one durable
     transaction by the servers started here (tournament.loadtest.echo.store); its
@@ -279,6 +297,7 @@ def run(
         players=players, seconds=seconds, think_ms=think_ms, url=url,
         baseline=baseline or baseline_store, baseline_store=baseline_store,
         server_count=server_count, client_procs=client_procs, game=game,
+        facilitator=facilitator,
     )
     if not baseline_store:
         return _run(**options)
@@ -291,7 +310,8 @@ def run(
 
 
 def _run(
-    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs, game
+    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs, game,
+    facilitator=False,
 ) -> dict:
     log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
     procs: list = []
@@ -322,7 +342,8 @@ def _run(
             from tournament.identity import COOKIE, signed_cookie_value
 
             started = time.monotonic()
-            workshop_id, seated = setup_workshop(players, seconds, game)
+            user, session = facilitator_session() if facilitator else (None, None)
+            workshop_id, seated = setup_workshop(players, seconds, game, user)
             log(f"workshop {workshop_id} ({game}): {players} players at {len(seated)} tables, "
                 f"set up in {time.monotonic() - started:.1f} s")
             tables = []
@@ -344,6 +365,10 @@ def _run(
             tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds,
             game=game,
         )
+        if facilitator and workshop_id is not None:
+            url_, origin = ws_target(urls[0], f"/ws/facilitator/{workshop_id}/?view=panel")
+            specs.append({"mode": "panel", "url": url_, "origin": origin, "cookie": session,
+                          "seconds": seconds})
         pids = [p.pid for p in procs]
         marks: dict = {}
 
@@ -375,7 +400,7 @@ def _run(
         shutil.rmtree(log_dir, ignore_errors=True)
     for sample in [x for r in results for x in r.get("samples", [])][:5]:
         log(f"refused: {sample}")
-    for line in (latency_breakdown(results), latency_over_time(results)):
+    for line in (latency_breakdown(results), latency_over_time(results), panel_line(results)):
         if line:
             log(line)
     views = sum(r["views"] for r in results)

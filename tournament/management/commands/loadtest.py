@@ -45,6 +45,9 @@ class Command(BaseCommand):
         parser.add_argument("--game", default="five_tricks", choices=sorted(GAME_SEATS),
                             help="the game the bots play: Five Tricks at tables of 5 (the "
                                  "contract's), 7Up7Down at 5, All Fives at 3")
+        parser.add_argument("--facilitator", action="store_true",
+                            help="also keep the workshop's facilitator panel open (on the "
+                                 "first server) and say on stderr what it was sent")
 
     def handle(self, *args, **opts):
         if opts["players"] < 2:
@@ -58,6 +61,8 @@ class Command(BaseCommand):
         echo = opts["baseline"] or opts["baseline_store"]
         if echo and opts["game"] != "five_tricks":
             raise CommandError("--game chooses the game the bots play: not with an echo baseline")
+        if echo and opts["facilitator"]:
+            raise CommandError("--facilitator opens a workshop's panel: not with an echo baseline")
         if not echo and opts["players"] > most:
             raise CommandError(
                 f"--players must be at most {most} (a workshop has up to "
@@ -79,6 +84,7 @@ class Command(BaseCommand):
             server_count=opts["servers"],
             client_procs=opts["client_procs"],
             game=opts["game"],
+            facilitator=opts["facilitator"],
         )
         sys.stdout.write(json.dumps(summary) + "\n")
         sys.stdout.flush()
