@@ -106,15 +106,19 @@ def table_changed_on_commit(
     cached table part instead of reading it (tournament.screencache.follow). Only
     server processes read them; each phone is still sent its own seat's view."""
     message = {"type": "table.changed", "table": table_id, "version": version}
-    at_table = message
+    at_table = to_panels = message
     if move is not None:
         at_table = {**message, "move": move}
     elif deal is not None:
         at_table = {**message, "deal": deal}
+    if move is not None or deal is not None:
+        # The facilitator's panels need not redraw their roster for it
+        # (consumers_facilitator): a game's move or deal shows in none of its rows.
+        to_panels = {**message, "game_only": True}
 
     def send():
         _send(table_group(table_id), at_table)
-        _send(facilitator_group(workshop_id), message)
+        _send(facilitator_group(workshop_id), to_panels)
 
     transaction.on_commit(send)
 

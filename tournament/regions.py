@@ -81,19 +81,25 @@ def templates(view: str) -> dict[str, str]:
 
 
 def render(
-    view: str, workshop_id: int, user, *, table_number: int | None = None
+    view: str, workshop_id: int, user, *, table_number: int | None = None, skip=()
 ) -> dict[str, str] | None:
-    """Every region of `view` as {id: html}; None when `user` may not see this workshop."""
+    """Every region of `view` as {id: html}, but those in `skip`; None when `user` may
+    not see this workshop."""
     workshop = sf.own_workshop(workshop_id, user)
     if workshop is None:
         return None
     ctx = context(view, workshop, table_number=table_number)
     if ctx is None:
         return None
-    return draw(view, ctx)
+    return draw(view, ctx, skip=skip)
 
 
-def draw(view: str, ctx: dict, request=None) -> dict[str, str]:
-    """Every region of `view` from its context, as {id: html}: a push (no request) or
-    a page (its request adds the forms' CSRF inputs, which `digest` leaves out)."""
-    return {rid: render_to_string(tpl, ctx, request) for rid, tpl in templates(view).items()}
+def draw(view: str, ctx: dict, request=None, *, skip=()) -> dict[str, str]:
+    """Every region of `view` (but those in `skip`) from its context, as {id: html}: a
+    push (no request) or a page (its request adds the forms' CSRF inputs, which
+    `digest` leaves out)."""
+    return {
+        rid: render_to_string(tpl, ctx, request)
+        for rid, tpl in templates(view).items()
+        if rid not in skip
+    }

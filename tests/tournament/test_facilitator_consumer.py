@@ -278,6 +278,76 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all()
     await comm.disconnect()
 
 
+async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_does():
+    """At 1,000 players the roster is half of each render (0.24 of 0.5 s), and the
+    tables' moves and deals are what keep a panel redrawing: a table's message marked
+    `game_only` (a move or the next game dealt, and nothing else changed) leaves the
+    roster as drawn. Here a name is changed behind the panel's back (no message of its
+    own): such a message does not show it; a table's message without the mark (a
+    seating, a round's start) does."""
+    from channels.layers import get_channel_layer
+
+    from tournament import broadcast
+    from tournament.models import Player
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=3, tables=2)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm)
+    await database_sync_to_async(
+        lambda: Player.objects.filter(workshop=w, name="P02").update(name="Quietly renamed")
+    )()
+    layer, group = get_channel_layer(), broadcast.facilitator_group(w.pk)
+    table = {"type": "table.changed", "table": 1, "version": 99}
+    await layer.group_send(group, {**table, "game_only": True})
+    # Quiet for longer than the renders' spacing (max(THROTTLE, cost / RENDER_SHARE)).
+    pushed = [m for m in await drain(comm, quiet=3) if m["t"] == "regions"]
+    assert not any("Quietly renamed" in html for m in pushed for html in m["regions"].values())
+    assert not any("fac-roster" in m["regions"] for m in pushed)
+    await layer.group_send(group, table)
+    pushed = await regions(comm)
+    assert "Quietly renamed" in pushed["regions"]["fac-roster"]
+    await comm.disconnect()
+
+
+async def test_a_real_move_reaches_the_panel_without_its_roster_and_a_rename_with_it():
+    """The services mark a game's move for the panels (broadcast.table_changed_on_commit):
+    the monitor follows the move; the roster waits for a change of its own."""
+    import random
+
+    from tournament.models import Player
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=4, tables=1)
+    await database_sync_to_async(to_scored_round)(w)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    await regions(comm)
+
+    @database_sync_to_async
+    def quiet_rename_then_move():
+        Player.objects.filter(workshop=w, name="P02").update(name="Quietly renamed")
+        game = game_at(tables_of(w)[0])
+        kind = gamestate.kind_of(game)
+        state = gamestate.load_state(game)
+        seat = kind.to_act(state)[0]
+        card = kind.bot_action(state, seat, random.Random(1))["card"]
+        services.game_play(player_id=game.players[seat], card=card)
+
+    await quiet_rename_then_move()
+    pushed = [m for m in await drain(comm, quiet=3) if m["t"] == "regions"]
+    assert any("fac-monitor" in m["regions"] for m in pushed)  # the move is shown
+    assert not any("fac-roster" in m["regions"] for m in pushed)
+    p03 = await database_sync_to_async(lambda: Player.objects.get(workshop=w, name="P03").pk)()
+    await database_sync_to_async(services.player_rename)(
+        workshop_id=w.pk, player_id=p03, name="Openly renamed"
+    )
+    roster = (await regions(comm, timeout=5))["regions"]["fac-roster"]
+    assert "Openly renamed" in roster and "Quietly renamed" in roster
+    await comm.disconnect()
+
+
 @database_sync_to_async
 def panel_have(username: str, workshop_id: int) -> str:
     """The panel page's `have`: the digests of the regions it was drawn with."""
