@@ -48,7 +48,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "tournament.views.HealthzMiddleware",  # before the host check and the HTTPS redirect
     # Pages compressed for browsers that ask: the facilitator's panel at 1,000 players
-    # is about 2 MB, 80 KB compressed (Django's own guards against BREACH, and the
+    # is about 2 MB, 70 kB compressed (Django's own guards against BREACH, and the
     # CSRF token is masked anew on every response).
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",

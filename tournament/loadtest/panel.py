@@ -3,7 +3,7 @@
 A measuring aid beside the contract (its JSON line is unchanged): a facilitator
 watches the workshop while the bots play, and every move at every table announces a
 change to that panel, which its web process redraws (spaced by its render time:
-tournament/consumers.py) and sends whole, compressed (barnga/deflate.py). The watcher
+tournament/consumers_facilitator.py) and sends whole, compressed (barnga/deflate.py). The watcher
 is a client process of its own that reads the panel's socket as the page's script
 would (answering each push with `ack`, as the page does once it has put it in),
 offering compression as a browser does, and counts what it was sent; the
@@ -22,9 +22,11 @@ ACK = json.dumps({"action": "ack"})  # what the page's script answers each push 
 
 
 def empty_result() -> dict:
-    """A bot client's result with nothing in it (run.summarise adds them all up)."""
-    return {"latencies": [], "kinds": [], "when": [], "ack_ms": [], "acked": [], "errors": {},
-            "views": 0, "marks": 0, "sent": 0, "samples": []}
+    """A bot client's result with nothing in it (run.summarise adds them all up): a
+    bot client with no tables says what that is."""
+    from tournament.loadtest.bots import Worker
+
+    return Worker({"mode": "panel", "think_ms": 0, "seconds": 0, "tables": []}).result()
 
 
 async def watch(spec: dict, conn) -> None:
