@@ -117,7 +117,10 @@ def test_each_parallel_worker_has_a_redis_database_of_its_own(redis_url):
     import os
 
     worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = os.environ.get("BARNGA_TEST_REDIS_URL")
     if worker is None:
-        assert redis_url == os.environ.get("BARNGA_TEST_REDIS_URL", redis_url)
-    else:
+        assert redis_url == (shared or redis_url)
+    elif shared:
         assert redis_url.endswith(f"/{int(worker.removeprefix('gw'))}")
+    else:  # no shared Redis: each worker started a redis-server of its own
+        assert redis_url.startswith("redis://127.0.0.1:") and redis_url.endswith("/0")
