@@ -66,9 +66,9 @@ def parse_have(text: str) -> dict[str, str]:
     return out
 
 
-def context(view: str, workshop, *, table_number: int | None = None) -> dict | None:
+def context(view: str, workshop, *, table_number: int | None = None, skip=()) -> dict | None:
     if view == "panel":
-        return sf.panel(workshop)
+        return sf.panel(workshop, roster="fac-roster" not in skip)
     if view == "projector":
         return sf.projector(workshop)
     if view == "table" and table_number is not None:
@@ -88,7 +88,7 @@ def render(
     workshop = sf.own_workshop(workshop_id, user)
     if workshop is None:
         return None
-    ctx = context(view, workshop, table_number=table_number)
+    ctx = context(view, workshop, table_number=table_number, skip=skip)
     if ctx is None:
         return None
     return draw(view, ctx, skip=skip)

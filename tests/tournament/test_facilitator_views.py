@@ -854,6 +854,37 @@ def test_the_settings_say_which_tables_play_the_same_rules(owner, fac):
     assert line.count("the same rules as") == 2
 
 
+def test_a_push_without_the_roster_draws_every_other_region_as_a_full_one(owner):
+    """A push that leaves the roster undrawn (nothing but a game changed) reads none
+    of its rows: the status (players and bots counted), the movement and the monitor
+    come out exactly as in a full redraw, with players left, bots and an empty seat."""
+    from tournament import regions
+
+    w = owned(owner, players=7, tables=2, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    services.player_leave(player_id=Player.objects.get(workshop=w, name="P03").pk)
+    finish_trick(game_at(tables_of(w)[0]))
+    full = regions.render("panel", w.pk, owner)
+    part = regions.render("panel", w.pk, owner, skip=("fac-roster",))
+    assert set(part) == set(full) - {"fac-roster"} and part
+    assert part == {k: v for k, v in full.items() if k != "fac-roster"}
+    assert "6 players, 1 bot" in part["fac-status"]  # P03 left
+    assert "roster" not in sf.panel(fresh(w), roster=False)
+
+
+def test_tables_play_the_same_rules_whatever_order_their_knobs_were_written_in(owner):
+    """The panel groups the tables by their rules as written down (not each pair
+    compared): the same knobs stored in another order are still the same rules."""
+    w = owned(owner, players=0, tables=3)
+    t1, t2, t3 = tables_of(w)
+    Table.objects.filter(pk=t2.pk).update(rules=dict(reversed(list(t1.rules.items()))))
+    assert list(fresh(t2).rules) != list(t1.rules) and fresh(t2).rules == t1.rules
+    rows = {t["number"]: t["same_as"] for t in sf.panel(fresh(w))["tables"]}
+    assert rows == {1: [2], 2: [1], 3: [] if t3.rules != t1.rules else [1, 2]}
+
+
 def test_the_wizard_says_what_each_five_tricks_sheet_says(fac):
     """'Sheet 1 (Tournament guide)' and 'Sheet 3 (Appendix 2)' are the same rules:
     each choice says its rules, so two equal sheets are seen before they are chosen."""
