@@ -6,12 +6,15 @@ language that render was over a third of a web process's work under load. The
 markup is the same. The other games' parts (templates/jinja2/play/games/*.html)
 are Jinja2 too: in Django's language 7Up7Down's part (its score sheet a table of
 deals by players by four columns) was 70 % of a web process's time under load
-(`loadtest --game seven_up`).
+(`loadtest --game seven_up`). So is the facilitator's monitor
+(templates/jinja2/facilitator/_monitor.html), redrawn about once a second while
+200 tables play: 48 ms in Django's language at 1,000 players, 6.5 ms here.
 """
 
 from __future__ import annotations
 
 from django.template.defaultfilters import pluralize as django_pluralize
+from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import _escape_inner
 
@@ -76,6 +79,11 @@ class ScreenTemplate(Template):
         return template
 
 
+def url(name: str, *args) -> str:
+    """Django's {% url name arg … %}: the path of a named view."""
+    return reverse(name, args=args)
+
+
 def pluralize(value, arg: str = "s") -> str:
     """Django's pluralize, with the screen's case (a count) taken first."""
     if type(value) is int and "," not in arg:
@@ -123,4 +131,5 @@ def environment(**options) -> Environment:
         bdi_and=bdi_and,
     )
     env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages
+    env.globals["url"] = url  # as {% url %}
     return env

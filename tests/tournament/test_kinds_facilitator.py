@@ -568,6 +568,29 @@ def test_monitor_counts_one_point_in_the_singular():
     assert "1 point · 0 won" in html and "2 points · 0 won" in html
 
 
+def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
+    """The monitor is a Jinja2 template (it is redrawn about once a second at 200
+    tables): a name is escaped wherever it is written, a card's label included."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    name = '<img src=x onerror="go()">'
+    row = {"name": name, "is_bot": False, "has_left": False, "connected": True,
+           "tricks": 1, "score": None, "games_won": 0}
+    game = {"current": [{"card": "AS", "name": name}], "records_tricks": True, "number": 1,
+            "tricks_played": 0, "phase": "play", "to_act": name, "dispute": False}
+    table = {"number": 7, "score_label": "points", "game": game, "games_note": "",
+             "players": [row]}
+    html = render_to_string(
+        "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=3)}
+    )
+    assert "<img" not in html and "go()" in html
+    assert html.count("<bdi>&lt;img src=x onerror=&#34;go()&#34;&gt;</bdi>") == 3
+    assert 'aria-label="ace of spades played by &lt;img src=x onerror=&#34;go()&#34;&gt;"' in html
+    assert 'href="/workshops/3/tables/7/"' in html and "1 trick · 0 won" in html
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", ["all_fives", "three_tricks"])
 def test_the_recorded_dealer_is_the_one_the_seeds_cut_chose(key, monkeypatch):
