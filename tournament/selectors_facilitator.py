@@ -320,8 +320,14 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         }
         for n in table_numbers
     ]
-    return {"round": rnd, "applied": False, "rows": rows, "sizes": sizes,
-            "seats": workshop.seats_per_table, "least": least}
+    return {
+        "round": rnd,
+        "applied": False,
+        "rows": rows,
+        "sizes": sizes,
+        "seats": workshop.seats_per_table,
+        "least": least,
+    }
 
 
 def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[dict]:
@@ -330,21 +336,46 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
     if rnd is None:
         rnd = workshop.rounds.order_by("-number").first()
     tables = list(workshop.tables.all())
+    # Read as plain values, the columns shown and no more: a player's row holds their
+    # sheet and a game's its five seats' sheets, and building 1,000 players and every
+    # game of the round as models (their JSON decoded) was most of a panel's redraw
+    # while 200 tables played.
     seated = defaultdict(list)
-    for p in Player.objects.filter(workshop=workshop, table__isnull=False).order_by("seat"):
-        seated[p.table_id].append(p)
+    all_names = {}
+    for pk, name, is_bot, has_left, connected, unread, table_id in (
+        Player.objects.filter(workshop=workshop)
+        .order_by("seat")
+        .values_list("pk", "name", "is_bot", "has_left", "connected", "rules_unread", "table_id")
+    ):
+        all_names[pk] = name
+        if table_id is not None:
+            seated[table_id].append(
+                {
+                    "id": pk,
+                    "name": name,
+                    "is_bot": is_bot,
+                    "has_left": has_left,
+                    "connected": connected,
+                    "reading": unread,
+                }
+            )
     won: dict[int, int] = defaultdict(int)
     games_done: dict[int, int] = defaultdict(int)
     # Of those, cut short (a player left; between rounds, the round's end too).
     games_cut: dict[int, int] = defaultdict(int)
     playing: dict[int, Game] = {}
     if rnd is not None:
-        for game in Game.objects.filter(round=rnd).order_by("number"):
-            if game.state == GameState.PLAYING:
-                playing[game.table_id] = game
-            else:
-                games_done[game.table_id] += 1
-                games_cut[game.table_id] += game.state == GameState.CUT
+        for table_id, state, winners in (
+            Game.objects.filter(round=rnd)
+            .exclude(state=GameState.PLAYING)
+            .values_list("table_id", "state", "winners")
+        ):
+            games_done[table_id] += 1
+            games_cut[table_id] += state == GameState.CUT
+            for pid in winners:
+                won[pid] += 1
+        for game in Game.objects.filter(round=rnd, state=GameState.PLAYING).order_by("number"):
+            playing[game.table_id] = game
             for pid in game.winners:
                 won[pid] += 1
     disputes = set(
@@ -352,7 +383,6 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
             game__table__workshop=workshop, resolved_at__isnull=True
         ).values_list("game_id", flat=True)
     )
-    all_names = dict(workshop.players.values_list("pk", "name"))
     kind = kind_of(workshop)
     out = []
     for table in tables:
@@ -365,16 +395,10 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "number": table.number,
                 "players": [
                     {
-                        "id": p.pk,
-                        "name": p.name,
-                        "is_bot": p.is_bot,
-                        "has_left": p.has_left,
-                        "connected": p.connected,
-                        # Joined after the study: still reading their sheet.
-                        "reading": p.rules_unread,
-                        "games_won": won[p.pk],
-                        "tricks": tricks.get(p.pk) if game else None,
-                        "score": scores.get(p.pk) if game else None,
+                        **p,  # "reading": joined after the study, still reading their sheet
+                        "games_won": won[p["id"]],
+                        "tricks": tricks.get(p["id"]) if game else None,
+                        "score": scores.get(p["id"]) if game else None,
                     }
                     for p in seated[table.pk]
                 ],
