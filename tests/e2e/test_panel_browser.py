@@ -122,6 +122,40 @@ def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_u
     page.context.close()
 
 
+def test_cards_out_of_view_are_not_laid_out_but_stay_in_the_page(
+    facilitator_page, django_user_model
+):
+    """The monitor is replaced about once a second while 200 tables play, and laying
+    out every card each time took 125-180 ms of the facilitator's browser: a card out
+    of view is skipped (content-visibility) until it is scrolled to. Its name and
+    link stay in the page: a screen reader (the accessibility tree) and a search find
+    them, and the link opens its table."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=60, tables=12, seats=5, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 800})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    skipped = """c => !c.querySelector('.mon-players').checkVisibility(
+        {contentVisibilityAuto: true})"""
+    last = page.locator("#fac-monitor .table-card").last
+    assert last.evaluate(skipped)  # far below the fold: not drawn
+    snapshot = page.locator("#fac-monitor").aria_snapshot()
+    assert 'link "Table 12"' in snapshot and "P60" in snapshot
+    page.get_by_role("link", name="Table 12", exact=True).click()
+    page.wait_for_url(f"**/workshops/{w.pk}/tables/12/")
+    page.go_back()
+    card = page.locator("#fac-monitor .table-card").last
+    card.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => document.querySelector('#fac-monitor .table-card:last-child .mon-players')"
+        ".checkVisibility({contentVisibilityAuto: true})"
+    )
+    assert not card.evaluate(skipped)  # in view: drawn
+    page.context.close()
+
+
 def test_a_short_name_beside_its_reading_badge_stays_whole(facilitator_page, django_user_model):
     """A student who joined after the study has "reading the rules" beside their name.
     In a laptop's narrow table card the badge gives way (its words wrap), not the name:
