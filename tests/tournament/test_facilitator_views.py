@@ -872,6 +872,18 @@ def test_a_push_without_the_roster_draws_every_other_region_as_a_full_one(owner)
     assert part == {k: v for k, v in full.items() if k != "fac-roster"}
     assert "6 players, 1 bot" in part["fac-status"]  # P03 left
     assert "roster" not in sf.panel(fresh(w), roster=False)
+    # Nor does it build a player's whole row (their sheet, PIN and all) anywhere:
+    # at 1,000 players that was most of each redraw while the tables played.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as reads:
+        regions.render("panel", w.pk, owner, skip=("fac-roster",))
+    assert reads.captured_queries
+    assert not [q for q in reads.captured_queries if '"tournament_player"."pin"' in q["sql"]]
+    with CaptureQueriesContext(connection) as reads:
+        regions.render("panel", w.pk, owner)
+    assert [q for q in reads.captured_queries if '"tournament_player"."pin"' in q["sql"]]
 
 
 def test_tables_play_the_same_rules_whatever_order_their_knobs_were_written_in(owner):
