@@ -910,7 +910,7 @@ def test_the_wizard_says_what_each_five_tricks_sheet_says(fac):
     ("policy", "then"),
     [
         ("bot", "A bot will play their seat."),
-        ("skip", "Their seat goes: their table&#x27;s game is dealt again without them."),
+        ("skip", "Their seat goes: their table&#39;s game is dealt again without them."),
     ],
 )
 def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, fac, policy, then):
