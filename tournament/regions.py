@@ -2,7 +2,9 @@
 
 A page and a websocket push render the same templates with the same context,
 so a reload shows exactly what the last push showed. Each region's template has
-a root element whose id is the region's key below.
+a root element whose id is the region's key below. The panel's are Jinja2
+(templates/jinja2/facilitator/, barnga/jinja2.py says why); the projector's and a
+table's are Django's.
 """
 
 from __future__ import annotations
