@@ -16,6 +16,18 @@ import sys
 sys.exit(0 if sys.version_info >= (3, 11) else 1)
 PY
 
+# The README's two commands may be started together on a fresh machine (the demo in
+# one terminal, the tests in another): both would run apt-get, or make the tools' venv
+# and pip-install uv into it, at the same time. Each install waits for the other's.
+install_lock() {
+  mkdir -p "$ROOT/.run"
+  exec {INSTALL_LOCK}>"$ROOT/.run/install.lock"
+  flock "$INSTALL_LOCK"
+}
+install_unlock() {
+  exec {INSTALL_LOCK}>&-
+}
+
 # apt install of the named Debian packages when their command is missing.
 need_system_packages() {
   local missing=()
@@ -32,8 +44,13 @@ need_system_packages() {
     fi
   fi
   echo "Installing system packages: ${missing[*]} ..."
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # One at a time with the project's other command (install_lock), and waiting for
+  # dpkg's own lock, which a fresh machine's automatic updates may hold a while.
+  install_lock
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
+    --no-install-recommends "${missing[@]}" >/dev/null
+  install_unlock
 }
 
 if command -v uv >/dev/null 2>&1; then
@@ -46,8 +63,13 @@ else
     if ! "$PY" -c 'import ensurepip' >/dev/null 2>&1; then
       need_system_packages __no_such_command__ "python$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv"
     fi
-    "$PY" -m venv .run/tools
-    .run/tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+    install_lock
+    # Looked for again with the lock held: the other command may have made it meanwhile.
+    if [ ! -x .run/tools/bin/uv ]; then
+      "$PY" -m venv .run/tools
+      .run/tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+    fi
+    install_unlock
   fi
   UV="$ROOT/.run/tools/bin/uv"
 fi

@@ -41,6 +41,8 @@ def _machine(tmp_path: Path) -> tuple[Path, dict]:
         if [ "$1 $2" = "-c import ensurepip" ] && [ ! -e {have} ]; then exit 1; fi
         if [ "$1 $2" = "-m venv" ]; then
           [ -e {have} ] || {{ echo "ensurepip is not available" >&2; exit 1; }}
+          echo "venv $3" >> {tmp_path}/calls
+          sleep "${{SLOW_VENV:-0}}"  # a venv and pip take a while: another command may start meanwhile
           mkdir -p "$3/bin"
           printf '#!/bin/bash\\nexit 0\\n' > "$3/bin/python"  # its pip install of uv
           printf '#!/bin/bash\\necho "uv $*" >> {tmp_path}/calls\\n' > "$3/bin/uv"
@@ -69,8 +71,12 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls[0] == "apt-get update -qq"
-    assert calls[1] == f"apt-get install -y -qq --no-install-recommends python{VERSION}-venv"
-    assert calls[2].startswith("uv sync --frozen --python") and calls[2].endswith("--group dev")
+    assert calls[1] == (
+        "apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "
+        f"python{VERSION}-venv"
+    )
+    assert calls[2] == "venv .run/tools"
+    assert calls[3].startswith("uv sync --frozen --python") and calls[3].endswith("--group dev")
     # Once there, nothing is installed again.
     (tmp_path / "calls").unlink()
     shutil.rmtree(repo / ".run")
@@ -80,3 +86,25 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert not any(c.startswith("apt-get") for c in (tmp_path / "calls").read_text().splitlines())
+
+
+def test_the_two_commands_started_together_make_the_tools_once(tmp_path):
+    """The demo and the tests started at once on a fresh machine: the second waits
+    for the first's tools venv instead of making it again over the first's pip install."""
+    repo, env = _machine(tmp_path)
+    (tmp_path / "venv-package-installed").touch()
+    env = {**env, "SLOW_VENV": "1"}
+    runs = [
+        subprocess.Popen(
+            ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
+            cwd=repo, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+        )
+        for _ in range(2)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 0 and out.strip().endswith("ready"), err
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls.count("venv .run/tools") == 1, calls
+    assert sum(c.startswith("uv sync") for c in calls) == 2, calls
