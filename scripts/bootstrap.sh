@@ -19,13 +19,17 @@ PY
 # The README's two commands may be started together on a fresh machine (the demo in
 # one terminal, the tests in another): both would run apt-get, or make the tools' venv
 # and pip-install uv into it, at the same time. Each install waits for the other's.
+# (flock is util-linux's, on every Debian; where it is missing, installs go unlocked.)
 install_lock() {
+  command -v flock >/dev/null 2>&1 || return 0
   mkdir -p "$ROOT/.run"
   exec {INSTALL_LOCK}>"$ROOT/.run/install.lock"
   flock "$INSTALL_LOCK"
 }
 install_unlock() {
+  [ -n "${INSTALL_LOCK:-}" ] || return 0
   exec {INSTALL_LOCK}>&-
+  INSTALL_LOCK=""
 }
 
 # apt install of the named Debian packages when their command is missing.
