@@ -47,13 +47,21 @@ need_system_packages() {
       return 1
     fi
   fi
-  echo "Installing system packages: ${missing[*]} ..."
   # One at a time with the project's other command (install_lock), and waiting for
   # dpkg's own lock, which a fresh machine's automatic updates may hold a while.
   install_lock
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
-    --no-install-recommends "${missing[@]}" >/dev/null
+  # Looked for again with the lock held: the other command may have installed them.
+  local still=() status
+  for pkg in "${missing[@]}"; do
+    status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+    case "$status" in *" ok installed") ;; *) still+=("$pkg") ;; esac
+  done
+  if [ "${#still[@]}" -gt 0 ]; then
+    echo "Installing system packages: ${still[*]} ..."
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
+      --no-install-recommends "${still[@]}" >/dev/null
+  fi
   install_unlock
 }
 

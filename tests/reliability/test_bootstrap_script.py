@@ -5,7 +5,8 @@ there. It installs python3.X-venv with apt first.
 The real script runs in a copy of scripts/, with stand-ins on PATH for what a fresh
 machine lacks or would download: python3.11 (the real interpreter, except that
 ensurepip and venv fail until the venv package is "installed"), apt-get (notes what it
-is asked and "installs" the package), and the tools venv's pip and uv (no network).
+is asked and "installs" the package), dpkg-query (which says so), and the tools venv's
+pip and uv (no network).
 """
 
 from __future__ import annotations
@@ -53,7 +54,15 @@ def _machine(tmp_path: Path) -> tuple[Path, dict]:
     _stub(stubs / "apt-get", f"""\
         #!/bin/bash
         echo "apt-get $*" >> {tmp_path}/calls
-        case "$*" in *python{VERSION}-venv*) touch {have};; esac
+        case "$*" in *python{VERSION}-venv*) sleep "${{SLOW_APT:-0}}"; touch {have};; esac
+        """)
+    # dpkg's own answer for the venv package (what this machine really has is not asked).
+    _stub(stubs / "dpkg-query", f"""\
+        #!/bin/bash
+        case "${{@: -1}}" in
+          python{VERSION}-venv) [ -e {have} ] && printf 'install ok installed' && exit 0;;
+        esac
+        exit 1
         """)
     # PATH without any uv: the script makes its own tools venv.
     path = [str(stubs)] + [
@@ -108,3 +117,28 @@ def test_the_two_commands_started_together_make_the_tools_once(tmp_path):
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls.count("venv .run/tools") == 1, calls
     assert sum(c.startswith("uv sync") for c in calls) == 2, calls
+
+
+def test_the_two_commands_started_together_install_a_package_once(tmp_path):
+    """Both commands find the venv package missing; the second waits for the first's
+    apt-get and, with the lock held, finds it installed instead of installing it again."""
+    repo, env = _machine(tmp_path)
+    env = {**env, "SLOW_APT": "1"}
+    runs = [
+        subprocess.Popen(
+            ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
+            cwd=repo, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = []
+    for run in runs:
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 0 and out.strip().endswith("ready"), err
+        outs.append(out)
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert sum(c.startswith("apt-get install") for c in calls) == 1, calls
+    assert sum(c.startswith("apt-get update") for c in calls) == 1, calls
+    assert sum("Installing system packages" in out for out in outs) == 1, outs
+    assert calls.count("venv .run/tools") == 1, calls
