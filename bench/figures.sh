@@ -15,8 +15,12 @@
 #   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick, games)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The locked dependencies, and the servers it runs from Debian's packages, as the test
+# command installs them (without redis-server every run printed 0 actions and errors).
+source "$ROOT/scripts/bootstrap.sh" --group dev
+need_system_packages redis-server redis-server
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no_such_command__ postgresql
 PY="$ROOT/.venv/bin/python"
-[ -x "$PY" ] || { echo "run bash scripts/test.sh (or scripts/demo.sh) once first: no .venv" >&2; exit 2; }
 ONLY="${1:-all}"
 PLAYERS="${PLAYERS:-1000}"
 SECONDS_LOAD="${SECONDS_LOAD:-60}"
