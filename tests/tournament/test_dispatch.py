@@ -3,9 +3,13 @@ arrival order; a failing source or handler ends the loop and stops the sources."
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import inspect
+import textwrap
 
 import pytest
+from channels.consumer import AsyncConsumer
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
@@ -122,3 +126,48 @@ def test_a_consumer_on_the_mixin_hears_its_socket_and_its_group(settings):
         return heard
 
     assert run(scenario()) == ["one", "two", "three"]
+
+
+def _shape(function) -> tuple[set[str], set[str], set[str]]:
+    """What a __call__ sets on self, the names it calls, and the exceptions it stops."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    sets, calls, stops = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and getattr(target.value, "id", "") == "self":
+                    sets.add(target.attr)
+        elif isinstance(node, ast.Call):
+            f = node.func
+            calls.add(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "?"))
+        elif isinstance(node, ast.ExceptHandler) and node.type is not None:
+            stops.add(ast.unparse(node.type))
+    stops |= {
+        ast.unparse(n.args[0])
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and getattr(n.func, "attr", getattr(n.func, "id", "")) == "suppress"
+    }
+    return sets, calls, stops
+
+
+def test_the_mixin_still_does_what_channels_call_does():
+    """InTurnDispatchMixin.__call__ is a copy of AsyncConsumer.__call__ with another
+    dispatch loop (for async consumers only). If a new Channels sets more on the
+    consumer, calls something more (a hop before each message, say) or stops on
+    another exception, this fails: compare the two and bring the copy up to date."""
+    theirs_sets, theirs_calls, theirs_stops = _shape(AsyncConsumer.__call__)
+    ours_sets, ours_calls, ours_stops = _shape(InTurnDispatchMixin.__call__)
+    assert (
+        theirs_sets
+        == ours_sets
+        == {"scope", "channel_layer", "channel_name", "channel_receive", "base_send"}
+    )
+    # Theirs wraps a sync consumer's send and loops with await_many_dispatch; ours
+    # serves async consumers and loops with dispatch_in_turn.
+    assert (
+        theirs_calls - {"async_to_sync", "await_many_dispatch"}
+        == ours_calls - {"dispatch_in_turn", "suppress", "append"}
+        == {"get_channel_layer", "new_channel", "partial"}
+    )
+    assert theirs_stops == ours_stops == {"StopConsumer"}
