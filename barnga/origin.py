@@ -44,9 +44,9 @@ class SameSiteOriginValidator(OriginValidator):
         if not domain or not validate_host(domain, served):
             return False
         default = DEFAULT_PORTS.get(origin.scheme)
-        return (origin.hostname or "") == domain.strip("[]") and (
-            origin.port or default
-        ) == (int(port) if port else default)
+        return (origin.hostname or "") == domain.strip("[]") and (origin.port or default) == (
+            int(port) if port else default
+        )
 
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers", []))

@@ -61,8 +61,13 @@ def percentile(values: list[float], p: float) -> float:
 async def http(host: str, port: int, method: str, path: str, headers: dict, body: bytes = b""):
     """One HTTP/1.1 request on its own connection: (status, [(header, value)], body)."""
     reader, writer = await asyncio.open_connection(host, port)
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close",
-             f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {host}:{port}",
+        "Connection: close",
+        f"Content-Length: {len(body)}",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
     await writer.drain()
     raw = await reader.read()
@@ -92,25 +97,41 @@ async def join_one(spec: dict, i: int, start: float) -> dict:
     try:
         # As a phone's browser asks for it: compressed (the GZip middleware).
         status, pairs, body = await http(
-            host, port, "GET", f"/join?code={spec['code']}", {"Accept-Encoding": "gzip"})
+            host, port, "GET", f"/join?code={spec['code']}", {"Accept-Encoding": "gzip"}
+        )
         if ("Content-Encoding", "gzip") in pairs:
             body = gzip.decompress(body)
         csrf = cookies_of(pairs)["csrftoken"]
         token = TOKEN.search(body.decode()).group(1)
-        form = urlencode({"csrfmiddlewaretoken": token, "code": spec["code"],
-                          "name": f"Joiner {i + 1}"}).encode()
+        form = urlencode(
+            {"csrfmiddlewaretoken": token, "code": spec["code"], "name": f"Joiner {i + 1}"}
+        ).encode()
         posted = time.monotonic()
-        status, pairs, body = await http(host, port, "POST", "/join", {
-            "Cookie": f"csrftoken={csrf}", "Origin": origin,
-            "Content-Type": "application/x-www-form-urlencoded"}, form)
+        status, pairs, body = await http(
+            host,
+            port,
+            "POST",
+            "/join",
+            {
+                "Cookie": f"csrftoken={csrf}",
+                "Origin": origin,
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+            form,
+        )
         player_cookie = cookies_of(pairs).get("barnga_player")
         if status != 302 or not player_cookie:
             result["error"] = f"join answered {status}"
             return result
         result["http_ms"] = (time.monotonic() - posted) * 1000
         ws = await websockets.connect(
-            f"ws://{host}:{port}/ws/play/", origin=origin, compression=None, ping_interval=None,
-            additional_headers=[("Cookie", f"barnga_player={player_cookie}")], open_timeout=30)
+            f"ws://{host}:{port}/ws/play/",
+            origin=origin,
+            compression=None,
+            ping_interval=None,
+            additional_headers=[("Cookie", f"barnga_player={player_cookie}")],
+            open_timeout=30,
+        )
         try:
             while True:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -143,9 +164,13 @@ async def reconnect_client(spec: dict, conn) -> dict:
             try:
                 async with gate:
                     ws = await websockets.connect(
-                        seat["url"], origin=seat["origin"], compression=None,
-                        ping_interval=None, additional_headers=[("Cookie", seat["cookie"])],
-                        open_timeout=20)
+                        seat["url"],
+                        origin=seat["origin"],
+                        compression=None,
+                        ping_interval=None,
+                        additional_headers=[("Cookie", seat["cookie"])],
+                        open_timeout=20,
+                    )
                     while True:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
                         if msg.get("t") == "view":
@@ -173,8 +198,9 @@ async def reconnect_client(spec: dict, conn) -> dict:
             out.append({"player": seat["player"], "ok": False, "error": repr(item)})
         else:
             ws, msg, at = item
-            out.append({"player": seat["player"], "ok": True, "v": msg["v"],
-                        "ms": (at - dropped) * 1000})
+            out.append(
+                {"player": seat["player"], "ok": True, "v": msg["v"], "ms": (at - dropped) * 1000}
+            )
             await ws.close()
     return {"results": out, "first_failed": failed}
 
@@ -211,9 +237,14 @@ def start(servers_count: int, env: dict, log_dir: Path):
 def scored_workshop(players: int, *, tables: int):
     from tournament import services
 
-    w = services.workshop_create(name=f"Storm {time.strftime('%H:%M:%S')}", table_count=tables,
-                                 seats_per_table=5, round_seconds=3600, study_seconds=3600,
-                                 home_seconds=3600)
+    w = services.workshop_create(
+        name=f"Storm {time.strftime('%H:%M:%S')}",
+        table_count=tables,
+        seats_per_table=5,
+        round_seconds=3600,
+        study_seconds=3600,
+        home_seconds=3600,
+    )
     for i in range(players):
         services.player_join(workshop_id=w.pk, name=f"Seated {i + 1}")
     services.players_seat_home(workshop_id=w.pk)
@@ -248,22 +279,36 @@ def bench_joins(args, ports) -> dict:
     w = scored_workshop(tables, tables=tables)
     connections.close_all()
     # Joins alternate between the processes, as a proxy without stickiness would send them.
-    spec = {"host": "127.0.0.1", "ports": ports, "code": w.code, "joiners": args.joiners,
-            "gap": args.within / args.joiners}
+    spec = {
+        "host": "127.0.0.1",
+        "ports": ports,
+        "code": w.code,
+        "joiners": args.joiners,
+        "gap": args.within / args.joiners,
+    }
     out = run_client("joins", spec)
     results = out["results"]
     ms = [r["ms"] for r in results if r["ok"]]
-    seated_in_db = Player.objects.filter(workshop=w, name__startswith="Joiner ",
-                                         table__isnull=False).count()
+    seated_in_db = Player.objects.filter(
+        workshop=w, name__startswith="Joiner ", table__isnull=False
+    ).count()
     errors = [r["error"] for r in results if not r["ok"]]
     for e in errors[:5]:
         log(f"join failed: {e}")
-    log(f"joins sent over {out['span_s']:.1f} s; HTTP part p95 "
-        f"{percentile([r['http_ms'] for r in results if 'http_ms' in r], 95):.0f} ms")
-    return {"joiners": args.joiners, "within_s": args.within, "seated": len(ms),
-            "seated_in_db": seated_in_db, "join_p50_ms": round(percentile(ms, 50), 1),
-            "join_p95_ms": round(percentile(ms, 95), 1), "join_max_ms": round(max(ms or [0]), 1),
-            "errors": len(errors)}
+    log(
+        f"joins sent over {out['span_s']:.1f} s; HTTP part p95 "
+        f"{percentile([r['http_ms'] for r in results if 'http_ms' in r], 95):.0f} ms"
+    )
+    return {
+        "joiners": args.joiners,
+        "within_s": args.within,
+        "seated": len(ms),
+        "seated_in_db": seated_in_db,
+        "join_p50_ms": round(percentile(ms, 50), 1),
+        "join_p95_ms": round(percentile(ms, 95), 1),
+        "join_max_ms": round(max(ms or [0]), 1),
+        "errors": len(errors),
+    }
 
 
 def bench_reconnect(args, ports) -> dict:
@@ -278,24 +323,35 @@ def bench_reconnect(args, ports) -> dict:
         Player.objects.filter(workshop=w).order_by("pk").values_list("pk", "token")
     ):
         port = ports[i % len(ports)]
-        seats.append({"player": pid, "cookie": f"{COOKIE}={signed_cookie_value(token)}",
-                      "url": f"ws://127.0.0.1:{port}/ws/play/",
-                      "origin": f"http://127.0.0.1:{port}"})
+        seats.append(
+            {
+                "player": pid,
+                "cookie": f"{COOKIE}={signed_cookie_value(token)}",
+                "url": f"ws://127.0.0.1:{port}/ws/play/",
+                "origin": f"http://127.0.0.1:{port}",
+            }
+        )
     connections.close_all()
-    out = run_client("reconnect", {"seats": seats},
-                     between=lambda ready: log(f"{ready['connected']} sockets connected; "
-                                               "dropping them all"))
+    out = run_client(
+        "reconnect",
+        {"seats": seats},
+        between=lambda ready: log(f"{ready['connected']} sockets connected; dropping them all"),
+    )
     results = out["results"]
     ok = [r for r in results if r["ok"]]
     ms = [r["ms"] for r in ok]
     versions = dict(Table.objects.filter(workshop=w).values_list("pk", "version"))
     table_of = dict(Player.objects.filter(workshop=w).values_list("pk", "table_id"))
     stale = sum(1 for r in ok if r["v"] != versions[table_of[r["player"]]])
-    return {"sockets": args.sockets, "resynced": len(ok),
-            "resync_p50_ms": round(percentile(ms, 50), 1),
-            "resync_p95_ms": round(percentile(ms, 95), 1),
-            "all_resynced_ms": round(max(ms or [0]), 1), "stale_views": stale,
-            "errors": len(results) - len(ok) + out["first_failed"]}
+    return {
+        "sockets": args.sockets,
+        "resynced": len(ok),
+        "resync_p50_ms": round(percentile(ms, 50), 1),
+        "resync_p95_ms": round(percentile(ms, 95), 1),
+        "all_resynced_ms": round(max(ms or [0]), 1),
+        "stale_views": stale,
+        "errors": len(results) - len(ok) + out["first_failed"],
+    }
 
 
 def main() -> int:

@@ -1131,9 +1131,7 @@ def choose_from_view(v: dict, rng: random.Random, sheet: Sheet | None = None) ->
     if calls and v["tricks"]:
         last = v["tricks"][-1]
         led = last["cards"][0][1][-1]
-        suspects = {
-            s for s, c in last["cards"] if s != seat and _suspect(c, led, v["trump"], own)
-        }
+        suspects = {s for s, c in last["cards"] if s != seat and _suspect(c, led, v["trump"], own)}
         for a in calls:
             if a["accused"] in suspects and rng.random() < CALL_SUSPECT:
                 return a
@@ -1192,7 +1190,9 @@ def play_game(
             # The awaited seat suspects again: its move comes after the calls.
             state, _ = apply(state, action)
             log.append(action)
-            action = choose_from_view(view(state, state.to_act), rng, config.seat_rules[state.to_act])
+            action = choose_from_view(
+                view(state, state.to_act), rng, config.seat_rules[state.to_act]
+            )
         state, _ = apply(state, action)
         log.append(action)
     return state, log

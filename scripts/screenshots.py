@@ -69,7 +69,12 @@ def finished_workshop(user) -> Workshop:
     clock = SimulatedClock()
     with mock.patch("django.utils.timezone.now", clock):
         w = services.workshop_create(
-            name="Tuesday seminar", facilitator=user, table_count=3, seats_per_table=5, round_seconds=300, seed=5
+            name="Tuesday seminar",
+            facilitator=user,
+            table_count=3,
+            seats_per_table=5,
+            round_seconds=300,
+            seed=5,
         )
         Workshop.objects.filter(pk=w.pk).update(bots_enabled=True)
         services.bots_fill(workshop_id=w.pk)
@@ -88,7 +93,12 @@ def finished_workshop(user) -> Workshop:
 
 def live_workshop(user):
     w = services.workshop_create(
-        name="Demo workshop", facilitator=user, table_count=3, seats_per_table=4, round_seconds=600, seed=11
+        name="Demo workshop",
+        facilitator=user,
+        table_count=3,
+        seats_per_table=4,
+        round_seconds=600,
+        seed=11,
     )
     Workshop.objects.filter(pk=w.pk).update(bots_enabled=True)
     human = services.player_join(workshop_id=w.pk, name="Sam")
@@ -126,11 +136,12 @@ def shoot(url, workshop, human, report_workshop) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         phone = browser.new_context(
-            viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
         )
-        phone.add_cookies(
-            [{"name": COOKIE, "value": signed_cookie_value(human.token), "url": url}]
-        )
+        phone.add_cookies([{"name": COOKIE, "value": signed_cookie_value(human.token), "url": url}])
         page = phone.new_page()
         page.goto(f"{url}/play/")
         # Wait until Sam holds cards and the table has something on it.

@@ -148,16 +148,34 @@ def postgres_url():
         stdout=subprocess.DEVNULL,
     )
     proc = subprocess.Popen(
-        [*as_user, f"{bindir}/postgres", "-D", data, "-p", str(port), "-k", workdir, "-h", "127.0.0.1",
-         "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-         "-c", "max_connections=200"],
+        [
+            *as_user,
+            f"{bindir}/postgres",
+            "-D",
+            data,
+            "-p",
+            str(port),
+            "-k",
+            workdir,
+            "-h",
+            "127.0.0.1",
+            "-c",
+            "fsync=off",
+            "-c",
+            "synchronous_commit=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "max_connections=200",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
         for _ in range(200):
             ready = subprocess.run(
-                [f"{bindir}/pg_isready", "-h", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL
+                [f"{bindir}/pg_isready", "-h", "127.0.0.1", "-p", str(port)],
+                stdout=subprocess.DEVNULL,
             )
             if ready.returncode == 0:
                 break
@@ -165,7 +183,8 @@ def postgres_url():
         else:
             pytest.fail("PostgreSQL did not start")
         subprocess.run(
-            [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "barnga"], check=True
+            [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "barnga"],
+            check=True,
         )
         yield f"postgres://postgres@127.0.0.1:{port}/barnga"
     finally:

@@ -120,9 +120,9 @@ def replay_log(game: dict, check: GameCheck):
 def compare_outcome(game: dict, players: list, outcome: dict, source: str, check: GameCheck):
     """`outcome` ({"scores", "winners"} as seats), said by `source`, against the stored ones
     (a Five Tricks game exported before scores were stored has none to compare)."""
-    if (game.get("scores") is not None or game.get("kind", "five_tricks") != "five_tricks") and list(
-        outcome["scores"]
-    ) != game.get("scores"):
+    if (
+        game.get("scores") is not None or game.get("kind", "five_tricks") != "five_tricks"
+    ) and list(outcome["scores"]) != game.get("scores"):
         check.problems.append(
             f"scores: {source} {list(outcome['scores'])}, stored {game.get('scores')}"
         )
@@ -161,7 +161,9 @@ def compare_five_tricks_result(game: dict, players: list, out: dict, check: Game
         check.problems.append(f"scores: replay {out['tricks_won']}, stored {game['scores']}")
     winners = sorted(players[s] for s in out["winners"])
     if winners != sorted(game.get("winners") or []):
-        check.problems.append(f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}")
+        check.problems.append(
+            f"winners: replay {winners}, stored {sorted(game.get('winners') or [])}"
+        )
 
 
 def _label(game: dict) -> str:

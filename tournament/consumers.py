@@ -254,9 +254,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         layerwatch.register(self)
         # One trip to the database thread for everything a connect reads and writes:
         # when a room's phones all reconnect at once, those trips are the queue.
-        fresh, (self.pad_round, strokes), self.connected_since = await in_db_thread(
-            connect_reads
-        )(self.player_id, self.table_id)
+        fresh, (self.pad_round, strokes), self.connected_since = await in_db_thread(connect_reads)(
+            self.player_id, self.table_id
+        )
         if fresh is not None and fresh.token != player.token:
             # Removed, or the seat moved to another device, after the token was read
             # and before this socket joined its player group: the message closing it
@@ -360,7 +360,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         if client_id is not None:
             # The version the action produced: a client (or the load test) knows
             # the table has caught up once every seat has shown it.
-            await self.send_json({"t": "ack", "id": client_id, "v": result.version if result else None})
+            await self.send_json(
+                {"t": "ack", "id": client_id, "v": result.version if result else None}
+            )
 
     async def error(self, code: str, message: str):
         await self.send_json({"t": "error", "code": code, "message": message})

@@ -145,7 +145,9 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
     async def _send_regions(self, snapshot: dict[str, str], *, force: bool, empty: bool = False):
         settled = {k: regions.settled(v) for k, v in snapshot.items()}
         regions_out = (
-            snapshot if force else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
+            snapshot
+            if force
+            else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
         )
         if not regions_out and not empty:
             return

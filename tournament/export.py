@@ -58,7 +58,9 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
 
     seatings: dict[int, list] = {r.pk: [] for r in rounds}
     for s in Seating.objects.filter(round__workshop=workshop).order_by("table_number", "seat"):
-        seatings[s.round_id].append({"player": s.player_id, "table": s.table_number, "seat": s.seat})
+        seatings[s.round_id].append(
+            {"player": s.player_id, "table": s.table_number, "seat": s.seat}
+        )
     moves: dict[int, list] = {r.pk: [] for r in rounds}
     for m in Movement.objects.filter(round__workshop=workshop).order_by("player__join_order"):
         moves[m.round_id].append(
@@ -66,7 +68,9 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
         )
 
     games = list(
-        Game.objects.filter(table__workshop=workshop).order_by("round__number", "table__number", "number")
+        Game.objects.filter(table__workshop=workshop).order_by(
+            "round__number", "table__number", "number"
+        )
     )
     by_game: dict[int, dict[str, list]] = {
         g.pk: {"actions": [], "tricks": [], "claims": [], "disputes": []} for g in games
@@ -359,8 +363,18 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             )
     out["actions"] = (
         gh
-        + ["seq", "created_at", "kind", "actor_id", "actor", "seat", "card", "claimed_seat",
-           "claimed_player", "payload"],
+        + [
+            "seq",
+            "created_at",
+            "kind",
+            "actor_id",
+            "actor",
+            "seat",
+            "card",
+            "claimed_seat",
+            "claimed_player",
+            "payload",
+        ],
         rows,
     )
 
@@ -385,8 +399,19 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             )
     out["tricks"] = (
         gh
-        + ["trick_index", "leader_seat", "leader", "cards", "winner_seat", "winner",
-           "table_verdict", "verdicts", "sheets_disagree", "resolution", "final_claims"],
+        + [
+            "trick_index",
+            "leader_seat",
+            "leader",
+            "cards",
+            "winner_seat",
+            "winner",
+            "table_verdict",
+            "verdicts",
+            "sheets_disagree",
+            "resolution",
+            "final_claims",
+        ],
         rows,
     )
 
@@ -409,8 +434,17 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             )
     out["claims"] = (
         gh
-        + ["trick_index", "created_at", "player_id", "player", "seat", "claimed_seat",
-           "claimed_player", "is_change", "during_dispute"],
+        + [
+            "trick_index",
+            "created_at",
+            "player_id",
+            "player",
+            "seat",
+            "claimed_seat",
+            "claimed_player",
+            "is_change",
+            "during_dispute",
+        ],
         rows,
     )
 
@@ -435,8 +469,18 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             )
     out["disputes"] = (
         gh
-        + ["trick_index", "opened_at", "deadline", "resolved_at", "duration_seconds",
-           "resolution", "initial_claims", "final_claims", "winner_seat", "winner"],
+        + [
+            "trick_index",
+            "opened_at",
+            "deadline",
+            "resolved_at",
+            "duration_seconds",
+            "resolution",
+            "initial_claims",
+            "final_claims",
+            "winner_seat",
+            "winner",
+        ],
         rows,
     )
 
@@ -461,8 +505,21 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             ]
         )
     out["gestures"] = (
-        ["round", "round_label", "table", "game_id", "gesture_id", "created_at", "player_id",
-         "player", "kind", "trick_index", "during_dispute", "card", "drawing_points"],
+        [
+            "round",
+            "round_label",
+            "table",
+            "game_id",
+            "gesture_id",
+            "created_at",
+            "player_id",
+            "player",
+            "kind",
+            "trick_index",
+            "during_dispute",
+            "card",
+            "drawing_points",
+        ],
         rows,
     )
 
@@ -482,16 +539,32 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 ]
             )
     out["moves"] = (
-        ["after_round", "round_label", "player_id", "player", "from_table", "to_table",
-         "direction", "edited"],
+        [
+            "after_round",
+            "round_label",
+            "player_id",
+            "player",
+            "from_table",
+            "to_table",
+            "direction",
+            "edited",
+        ],
         rows,
     )
 
     rows = []
     for r in doc["rounds"]:
         for s in r["seatings"]:
-            rows.append([r["number"], r["label"], s["player"], names.get(s["player"], ""),
-                         s["table"], s["seat"]])
+            rows.append(
+                [
+                    r["number"],
+                    r["label"],
+                    s["player"],
+                    names.get(s["player"], ""),
+                    s["table"],
+                    s["seat"],
+                ]
+            )
     out["seatings"] = (["round", "round_label", "player_id", "player", "table", "seat"], rows)
 
     rows = []
@@ -517,8 +590,21 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
         )
     out["games"] = (
         gh
-        + ["state", "mode", "seed", "players_in_seat_order", "tricks_won", "winners",
-           "tricks", "disputes", "started_at", "finished_at", "kind", "scores", "cut_by"],
+        + [
+            "state",
+            "mode",
+            "seed",
+            "players_in_seat_order",
+            "tricks_won",
+            "winners",
+            "tricks",
+            "disputes",
+            "started_at",
+            "finished_at",
+            "kind",
+            "scores",
+            "cut_by",
+        ],
         rows,
     )
     return out
@@ -542,7 +628,11 @@ def _cell(value) -> str | int | float:
         return "true" if value else "false"
     if value is None:
         return ""
-    if isinstance(value, str) and not isinstance(value, _Numbers) and value.startswith(_FORMULA_START):
+    if (
+        isinstance(value, str)
+        and not isinstance(value, _Numbers)
+        and value.startswith(_FORMULA_START)
+    ):
         return "'" + value
     return value
 

@@ -273,8 +273,11 @@ class WorkshopForm(forms.Form):
     sheet_mode = forms.ChoiceField(
         label="Rule sheets",
         choices=[
-            ("auto", "Automatic: a different sheet at every table while the game has enough, "
-             "neighbours always differing"),
+            (
+                "auto",
+                "Automatic: a different sheet at every table while the game has enough, "
+                "neighbours always differing",
+            ),
             ("choose", "Choose per table"),
         ],
         initial="auto",
@@ -299,8 +302,13 @@ class WorkshopForm(forms.Form):
                 # guide)"): what each says too, since two of them are the same rules
                 # under different names. The other games' titles say their rules.
                 *[
-                    (slug, kind.preset_titles.get(slug, slug)
-                     + (f" — {kind.summary(rules.to_dict())}" if kind.key == FIVE_TRICKS else ""))
+                    (
+                        slug,
+                        kind.preset_titles.get(slug, slug)
+                        + (
+                            f" — {kind.summary(rules.to_dict())}" if kind.key == FIVE_TRICKS else ""
+                        ),
+                    )
                     for slug, rules in kind.presets.items()
                 ],
                 (CUSTOM, "Custom sheet…"),
@@ -424,11 +432,15 @@ class WorkshopForm(forms.Form):
                 kind.rules_from_dict({**default, knob: value})
             except (TypeError, ValueError) as exc:
                 found = True
-                self.add_error(field, "Enter a value." if value is None else _engine_sentence(str(exc)))
+                self.add_error(
+                    field, "Enter a value." if value is None else _engine_sentence(str(exc))
+                )
         # Each knob right on its own but not together: the engine's sentence, in words.
         self.add_error(
             f"{pre}sheet_{n}",
-            f"Table {n}'s custom sheet has a mistake: see below." if found else _engine_sentence(whole),
+            f"Table {n}'s custom sheet has a mistake: see below."
+            if found
+            else _engine_sentence(whole),
         )
 
     def service_kwargs(self) -> dict:

@@ -60,17 +60,35 @@ def game_problems(game: Game) -> list[str]:
             problems.append(f"{where}: the cached state differs from the replay")
         return problems
     stored = [
-        (t.index, t.leader, [list(c) for c in t.cards], t.winner, list(t.verdicts),
-         t.table_verdict, t.resolution, list(t.claims))
+        (
+            t.index,
+            t.leader,
+            [list(c) for c in t.cards],
+            t.winner,
+            list(t.verdicts),
+            t.table_verdict,
+            t.resolution,
+            list(t.claims),
+        )
         for t in game.trick_records.order_by("index")
     ]
     replayed = [
-        (i, t.leader, [[s, c] for s, c in t.cards], t.winner, list(t.verdicts),
-         t.table_verdict, t.resolution, list(t.claims))
+        (
+            i,
+            t.leader,
+            [[s, c] for s, c in t.cards],
+            t.winner,
+            list(t.verdicts),
+            t.table_verdict,
+            t.resolution,
+            list(t.claims),
+        )
         for i, t in enumerate(state.completed)
     ]
     if stored != replayed:
-        problems.append(f"{where}: {len(stored)} trick records differ from the replay's {len(replayed)}")
+        problems.append(
+            f"{where}: {len(stored)} trick records differ from the replay's {len(replayed)}"
+        )
     # The cache the live app reads must hold the same state as the log.
     cached = gamestate.load_state(game)
     if cached != state:
@@ -80,8 +98,10 @@ def game_problems(game: Game) -> list[str]:
 
 def workshop_problems(workshop_id: int | None = None) -> tuple[int, list[str]]:
     """(games checked, problems) for one workshop, or for every game when None."""
-    games = Game.objects.all() if workshop_id is None else Game.objects.filter(
-        table__workshop_id=workshop_id
+    games = (
+        Game.objects.all()
+        if workshop_id is None
+        else Game.objects.filter(table__workshop_id=workshop_id)
     )
     problems: list[str] = []
     count = 0

@@ -139,7 +139,8 @@ async def check_versions(suspects: tuple[dict, dict]) -> tuple[dict, dict]:
     if lost_t or lost_w:
         log.warning(
             "versions never announced: tables %s, workshops %s; showing them",
-            sorted(lost_t), sorted(lost_w),
+            sorted(lost_t),
+            sorted(lost_w),
         )
         for c in members:
             if c.table_id in lost_t:

@@ -398,7 +398,10 @@ class Gesture(models.Model):
         ("me", "🙋", "Me"),
         ("you", "🫵", "You"),
     ]
-    KINDS = [(k, label) for k, _, label in PALETTE] + [("drawing", "Drawing"), ("clear", "Clear drawing")]
+    KINDS = [(k, label) for k, _, label in PALETTE] + [
+        ("drawing", "Drawing"),
+        ("clear", "Clear drawing"),
+    ]
     EMOJI = {k: e for k, e, _ in PALETTE}
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="gestures")
     game = models.ForeignKey(

@@ -200,12 +200,15 @@ class Index:
         # A game the round's end cut before anyone acted (a round skipped at once, as
         # the demo's home round is) was dealt, not played: no results, no count.
         self.games = [
-            g for g in doc["games"]
+            g
+            for g in doc["games"]
             if kinds.get(g["round"]) in REPORT_KINDS
             and (g.get("actions", True) or g.get("state") != "cut")
         ]
         self.gestures = [
-            x for x in doc["gestures"] if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
+            x
+            for x in doc["gestures"]
+            if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
         ]
 
     def name(self, pid) -> str:
@@ -268,8 +271,14 @@ def reveal(doc: dict) -> dict:
     pairs = []
     for i in range(len(tables) - 1):
         diff = [k for k in KNOBS if _differs(k, values[i], values[i + 1])]
-        pairs.append({"a": tables[i]["number"], "b": tables[i + 1]["number"], "knobs": diff,
-                      "titles": [KNOB_TITLES[k] for k in diff]})
+        pairs.append(
+            {
+                "a": tables[i]["number"],
+                "b": tables[i + 1]["number"],
+                "knobs": diff,
+                "titles": [KNOB_TITLES[k] for k in diff],
+            }
+        )
     sheets = []
     for t in tables:
         text = sheet_text(TrickRules.from_dict(t["rules"]))
@@ -287,10 +296,17 @@ def _reveal(tables: list[dict], rows: list, pairs: list, sheets: list, rules_of,
     """The reveal of either kind of game from its rows, pairs and sheets."""
     sheet_of = _sheet_numbers(tables, rules_of)
     numbers = [t["number"] for t in tables]
-    return {"rows": rows, "blocks": _knob_blocks(rows, numbers), "pairs": pairs, "sheets": sheets,
-            "sheet_groups": _sheet_groups(sheets, sheet_of),
-            "distinct_sheets": len(set(sheet_of.values())), "tables": numbers, "sheet_of": sheet_of,
-            **extra}
+    return {
+        "rows": rows,
+        "blocks": _knob_blocks(rows, numbers),
+        "pairs": pairs,
+        "sheets": sheets,
+        "sheet_groups": _sheet_groups(sheets, sheet_of),
+        "distinct_sheets": len(set(sheet_of.values())),
+        "tables": numbers,
+        "sheet_of": sheet_of,
+        **extra,
+    }
 
 
 def _sheet_groups(sheets: list[dict], sheet_of: dict[int, int]) -> list[dict]:
@@ -334,8 +350,11 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
     """The reveal for any other game: its knobs per table and each table's whole sheet."""
     tables = sorted(doc["tables"], key=lambda t: t["number"])
     values = [kind.rules_from_dict(t["rules"]).to_dict() for t in tables]
-    knobs = list(dict.fromkeys([*kind.rules_from_dict({}).to_dict(), *(k for v in values for k in v)]))
+    knobs = list(
+        dict.fromkeys([*kind.rules_from_dict({}).to_dict(), *(k for v in values for k in v)])
+    )
     titles = {k: kind.knob_title(k) for k in knobs}
+
     def applies(knob, i):
         return kind.knob_applies(knob, values[i])
 
@@ -349,7 +368,9 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
         cells = []
         for i, t in enumerate(tables):
             neighbours = [
-                tables[j]["number"] for j in (i - 1, i + 1) if 0 <= j < len(tables) and differ(knob, i, j)
+                tables[j]["number"]
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(tables) and differ(knob, i, j)
             ]
             value = values[i].get(knob) if applies(knob, i) else None
             cells.append(
@@ -365,14 +386,22 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
     pairs = []
     for i in range(len(tables) - 1):
         diff = [k for k in knobs if differ(k, i, i + 1)]
-        pairs.append({"a": tables[i]["number"], "b": tables[i + 1]["number"], "knobs": diff,
-                      "titles": [titles[k] for k in diff]})
+        pairs.append(
+            {
+                "a": tables[i]["number"],
+                "b": tables[i + 1]["number"],
+                "knobs": diff,
+                "titles": [titles[k] for k in diff],
+            }
+        )
     sheets = [
         {
             "table": t["number"],
             "preset_title": t.get("preset_title") or "",
             "summary": kind.summary(t["rules"]),
-            "sections": kind.sheet(t["rules"], mode=(doc.get("workshop") or {}).get("mode") or "barnga")["sections"],
+            "sections": kind.sheet(
+                t["rules"], mode=(doc.get("workshop") or {}).get("mode") or "barnga"
+            )["sections"],
         }
         for t in tables
     ]
@@ -621,7 +650,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "players": rows,
                     "tied": best == worst,
                     "top": [x["name"] for x in ranked if x["games_won"] == best],
-                    "bottom": [] if best == worst else [x["name"] for x in ranked if x["games_won"] == worst],
+                    "bottom": []
+                    if best == worst
+                    else [x["name"] for x in ranked if x["games_won"] == worst],
                     "best": best,
                     "worst": worst,
                     "moved_up": [x["name"] for x in rows if x["moved"] == "up"],
@@ -630,9 +661,15 @@ def results(doc: dict, ix: Index) -> list[dict]:
             )
         if tables:
             out.append(
-                {"round": r["number"], "label": _short_label(r), "kind": r["kind"],
-                 "scored": r["kind"] == "scored", "moved": applied, "finished": finished,
-                 "tables": tables}
+                {
+                    "round": r["number"],
+                    "label": _short_label(r),
+                    "kind": r["kind"],
+                    "scored": r["kind"] == "scored",
+                    "moved": applied,
+                    "finished": finished,
+                    "tables": tables,
+                }
             )
     return out
 
@@ -658,7 +695,10 @@ def _verdicts_for(game: dict, trick_index: int, cards) -> list[int] | None:
         if t["index"] == trick_index:
             return list(t["verdicts"])
     if cards:
-        return [trick_winner([tuple(c) for c in cards], TrickRules.from_dict(r)) for r in game["seat_rules"]]
+        return [
+            trick_winner([tuple(c) for c in cards], TrickRules.from_dict(r))
+            for r in game["seat_rules"]
+        ]
     return None
 
 
@@ -671,7 +711,11 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
             for t in g["tricks"]:
                 if t["index"] == d["trick_index"]:
                     cards = t["cards"]
-            if cards is None and g.get("unawarded_trick") and g["unawarded_trick"]["index"] == d["trick_index"]:
+            if (
+                cards is None
+                and g.get("unawarded_trick")
+                and g["unawarded_trick"]["index"] == d["trick_index"]
+            ):
                 cards = g["unawarded_trick"]["cards"]
             verdicts = _verdicts_for(g, d["trick_index"], cards)
             resolution = d["resolution"] or "open"
@@ -687,18 +731,24 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
                 local_won = any(verdicts[s] == winner for s in locals_)
                 newcomer_won = any(verdicts[s] == winner for s in newcomers)
                 origin = (
-                    "shared" if local_won and newcomer_won
-                    else "local" if local_won
-                    else "newcomer" if newcomer_won
+                    "shared"
+                    if local_won and newcomer_won
+                    else "local"
+                    if local_won
+                    else "newcomer"
+                    if newcomer_won
                     else "none"
                 )
                 backing = Counter(verdicts)
                 mine = backing.get(winner, 0)
                 other = max((v for k, v in backing.items() if k != winner), default=0)
                 support = (
-                    "none" if mine == 0
-                    else "majority" if mine > other
-                    else "minority" if mine < other
+                    "none"
+                    if mine == 0
+                    else "majority"
+                    if mine > other
+                    else "minority"
+                    if mine < other
                     else "tie"
                 )
             opened = parse_time(d["opened_at"])
@@ -746,7 +796,9 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
                             "adapted": initial[s] != final[s],
                             "changes": changes.get(s, 0),
                             "initial_won": winner is not None and initial[s] == winner,
-                            "sheet_won": winner is not None and verdicts is not None and verdicts[s] == winner,
+                            "sheet_won": winner is not None
+                            and verdicts is not None
+                            and verdicts[s] == winner,
                         }
                         for s in seats
                     ],
@@ -819,7 +871,11 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
                     "trick_number": t["index"] + 1,
                     "cards": [{"name": ix.name(g["players"][s]), "card": c} for s, c in t["cards"]],
                     "verdicts": [
-                        {"name": ix.name(pid), "sheet": keys[s], "verdict": ix.name(g["players"][t["verdicts"][s]])}
+                        {
+                            "name": ix.name(pid),
+                            "sheet": keys[s],
+                            "verdict": ix.name(g["players"][t["verdicts"][s]]),
+                        }
                         for s, pid in enumerate(g["players"])
                     ],
                     "winner": ix.name(g["players"][t["winner"]]),
@@ -878,7 +934,11 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         for n in ix.tables
     ]
 
-    durations = [d["duration"] for d in disputes if d["outcome"] in ("changed", "timeout") and d["duration"] is not None]
+    durations = [
+        d["duration"]
+        for d in disputes
+        if d["outcome"] in ("changed", "timeout") and d["duration"] is not None
+    ]
     dispute_outcomes = Counter(d["outcome"] for d in disputes)
     return {
         "tricks": tricks_total,
@@ -1000,8 +1060,17 @@ def revokes(doc: dict, ix: Index) -> dict | None:
                 per_player[caller]["refused"] += 1
     if not rows:
         return None
-    keys = ("games", "tricks", "clashes", "revokes", "by_newcomers", "upheld", "refused",
-            "refused_by_newcomers", "unnoticed")
+    keys = (
+        "games",
+        "tricks",
+        "clashes",
+        "revokes",
+        "by_newcomers",
+        "upheld",
+        "refused",
+        "refused_by_newcomers",
+        "unnoticed",
+    )
     out = []
     for (rn, table), row in sorted(rows.items()):
         row["unnoticed"] = row["revokes"] - row["upheld"]
@@ -1035,8 +1104,14 @@ def left_when(doc: dict, left_at: str | None) -> str:
     return f"during {name}" if finished is None or at <= finished else f"after {name}"
 
 
-def player_rows(doc: dict, ix: Index, moves: dict, disputes: list[dict], gesture_counts: dict,
-                revoke_counts: dict | None = None) -> list[dict]:
+def player_rows(
+    doc: dict,
+    ix: Index,
+    moves: dict,
+    disputes: list[dict],
+    gesture_counts: dict,
+    revoke_counts: dict | None = None,
+) -> list[dict]:
     won: Counter = Counter()
     played: Counter = Counter()
     scored_rounds = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
@@ -1201,8 +1276,16 @@ def _revoke_lines(rv: dict) -> list[str]:
     return lines
 
 
-def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: dict,
-               players: list[dict], rv: dict | None = None) -> list[dict]:
+def kind_guide(
+    doc: dict,
+    ix: Index,
+    rev: dict,
+    mov: dict,
+    res: list[dict],
+    cl: dict,
+    players: list[dict],
+    rv: dict | None = None,
+) -> list[dict]:
     """The debrief questions for a game without claims: the figures are sheets, scores,
     movement and gestures."""
     title = ix.kind.title
@@ -1216,7 +1299,9 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
         # All Fives: a revoke call is the moment someone saw a card break their rules.
         notice = _revoke_lines(rv)
     else:
-        notice = [f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."]
+        notice = [
+            f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."
+        ]
     for rd in res:
         if not rd["scored"]:
             continue
@@ -1233,9 +1318,7 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
     top = sorted(g["used"], key=lambda k: -k["total"])[:3]
     if top:
         feel.append(
-            "Most used: "
-            + ", ".join(f"{k['label'].lower()} ({k['total']})" for k in top)
-            + "."
+            "Most used: " + ", ".join(f"{k['label'].lower()} ({k['total']})" for k in top) + "."
         )
     act = []
     for rd in res:
@@ -1248,8 +1331,13 @@ def kind_guide(doc: dict, ix: Index, rev: dict, mov: dict, res: list[dict], cl: 
                     f"({t['best']}); {_names_text(t['bottom'])} fewest ({t['worst']})."
                 )
     return _questions(
-        {"expect": expect, "notice": notice, "feel": feel, "act": act,
-         "outside": _movers_lines(players)},
+        {
+            "expect": expect,
+            "notice": notice,
+            "feel": feel,
+            "act": act,
+            "outside": _movers_lines(players),
+        },
         feel="How did it feel when the others played by rules you did not know?",
         notice_section="revokes" if rv else "results",
         act_section="results",
@@ -1261,8 +1349,10 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     disputes = cl["disputes"]
     referee = ix.referee
     expect = _expect_lines(
-        rev, mov, f"{_plural(len(rev['tables']), 'table')} played "
-        f"{_plural(rev['distinct_sheets'], 'different sheet')}."
+        rev,
+        mov,
+        f"{_plural(len(rev['tables']), 'table')} played "
+        f"{_plural(rev['distinct_sheets'], 'different sheet')}.",
     )
 
     notice = []
@@ -1308,7 +1398,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} {_were(g['in_dispute'])} made during disputes."
         )
     else:
-        feel.append("No gestures or drawings were made: ask how the players made themselves understood.")
+        feel.append(
+            "No gestures or drawings were made: ask how the players made themselves understood."
+        )
     oc = cl["outcome_counts"]
     if oc.get("timeout"):
         feel.append(f"{_plural(oc['timeout'], 'dispute')} ran out of time without agreement.")
@@ -1358,7 +1450,11 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         key=lambda p: (-p["adapted"], p["name"].lower()),
     )[:3]
     if adapters:
-        act.append("Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters]) + ".")
+        act.append(
+            "Adapted most: "
+            + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters])
+            + "."
+        )
 
     outside = []
     o = cl["origins"]
@@ -1394,8 +1490,9 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
     disputes = dispute_rows(doc, ix)
     cl = clashes(doc, ix, disputes, gesture_palette)
     rv = None if ix.claims else revokes(doc, ix)
-    players = player_rows(doc, ix, mov, disputes, cl["gestures"]["by_player"],
-                          (rv or {}).get("by_player", {}))
+    players = player_rows(
+        doc, ix, mov, disputes, cl["gestures"]["by_player"], (rv or {}).get("by_player", {})
+    )
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players)
     else:

@@ -39,8 +39,18 @@ _workshops: dict[int, dict] = {}
 _tables: dict[int, dict] = {}
 
 PLAYER_FIELDS = (
-    "id", "workshop_id", "name", "join_order", "home_table_id", "rules", "table_id",
-    "seat", "is_bot", "has_left", "pin", "rules_unread",
+    "id",
+    "workshop_id",
+    "name",
+    "join_order",
+    "home_table_id",
+    "rules",
+    "table_id",
+    "seat",
+    "is_bot",
+    "has_left",
+    "pin",
+    "rules_unread",
 )
 
 

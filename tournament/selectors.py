@@ -79,9 +79,7 @@ def name_in_use(code: str, raw_name: object) -> str | None:
     except ValueError:
         return None
     return (
-        Player.objects.filter(
-            workshop__code=code, name_key=key, is_bot=False, has_left=False
-        )
+        Player.objects.filter(workshop__code=code, name_key=key, is_bot=False, has_left=False)
         .values_list("name", flat=True)
         .first()
     )
@@ -165,9 +163,7 @@ def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> di
         if with_players:
             part["players"] = {
                 row[0]: row
-                for row in Player.objects.filter(workshop_id=workshop_id).values_list(
-                    *with_players
-                )
+                for row in Player.objects.filter(workshop_id=workshop_id).values_list(*with_players)
             }
         return part
 
@@ -313,7 +309,12 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "joined_since": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
-    if arrived and table is not None and workshop.phase == Phase.ROUND and arrived[1] == table.number:
+    if (
+        arrived
+        and table is not None
+        and workshop.phase == Phase.ROUND
+        and arrived[1] == table.number
+    ):
         ctx["arrived"] = {"from": arrived[0], "to": arrived[1]}
     if tpart is None:
         return ctx

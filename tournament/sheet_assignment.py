@@ -44,7 +44,10 @@ def _search(count: int, presets: Mapping[str, TrickRules], seed: int, *, wrap: b
 
     def search() -> bool:
         if len(chosen) == count:
-            return not wrap or knob_difference(presets[chosen[-1]], presets[chosen[0]]) >= MIN_NEIGHBOUR_DIFF
+            return (
+                not wrap
+                or knob_difference(presets[chosen[-1]], presets[chosen[0]]) >= MIN_NEIGHBOUR_DIFF
+            )
         for name in names:
             if name in used or any(presets[c] == presets[name] for c in chosen):
                 continue

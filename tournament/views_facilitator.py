@@ -296,9 +296,10 @@ def _start_study(workshop, data):
     # The panel offers the study once someone has joined; bots alone are no class (a
     # page left open still had the button after the only person was removed). The
     # demo's bot workshops start through the service.
-    if workshop.phase == Phase.LOBBY and not workshop.players.filter(
-        is_bot=False, has_left=False
-    ).exists():
+    if (
+        workshop.phase == Phase.LOBBY
+        and not workshop.players.filter(is_bot=False, has_left=False).exists()
+    ):
         raise WrongPhase("Nobody has joined yet: bots alone are no class.")
     try:
         services.workshop_start_study(workshop_id=workshop.pk)
@@ -312,7 +313,9 @@ def _start_home(workshop, data):
     try:
         services.workshop_start_home(workshop_id=workshop.pk)
     except WrongPhase as exc:
-        raise _started_already(workshop, exc, Phase.HOME, "Silent play at the home tables") from None
+        raise _started_already(
+            workshop, exc, Phase.HOME, "Silent play at the home tables"
+        ) from None
     return "Silent play at the home tables has started: sheets are hidden."
 
 

@@ -21,7 +21,10 @@ from django.views.decorators.http import require_GET
 from tournament import export, report, report_charts
 from tournament.models import Gesture, Workshop
 
-GESTURE_PALETTE = Gesture.PALETTE + [("drawing", "✏️", "Drawing"), ("clear", "🧽", "Cleared the drawing")]
+GESTURE_PALETTE = Gesture.PALETTE + [
+    ("drawing", "✏️", "Drawing"),
+    ("clear", "🧽", "Cleared the drawing"),
+]
 
 
 def _own_workshop(request, workshop_id: int) -> Workshop:

@@ -147,8 +147,11 @@ def sheet_text(sheet: Sheet, *, mode: str = "barnga") -> dict:
             f"reach {target} in the same hand, the highest total wins; if they are tied, play "
             "another hand. If play is stopped early, the highest score so far wins (equal "
             "scores share the win)"
-            + (", but not a player whose revoke was called in the hand being played"
-               if mode != "referee" else "")
+            + (
+                ", but not a player whose revoke was called in the hand being played"
+                if mode != "referee"
+                else ""
+            )
             + "; while every score is 0, nobody wins.",
         ),
         (
@@ -235,7 +238,9 @@ class AllFives(GameKind):
         "revokes" (the seat of each card that broke the table's sheet), "calls"
         ([{"seat", "accused", "upheld"}] in order)}, replayed from the log."""
         try:
-            state = self.new_state(table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed)
+            state = self.new_state(
+                table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed
+            )
             out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": []}
             for action in actions:
                 state, events = all_fives.apply(state, action)
@@ -269,7 +274,9 @@ class AllFives(GameKind):
         return [seat] + [s for s in range(state.n_seats) if s != seat]
 
     def bot_action(self, state, seat: int, rng: random.Random):
-        return all_fives.choose_from_view(all_fives.view(state, seat), rng, state.config.seat_rules[seat])
+        return all_fives.choose_from_view(
+            all_fives.view(state, seat), rng, state.config.seat_rules[seat]
+        )
 
     def first_dealer(self, state) -> int:
         """The seed's cut chooses the first dealer."""

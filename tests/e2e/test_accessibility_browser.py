@@ -104,8 +104,11 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     guest.wait_for_selector("details.rejoin[open]")
     assert_accessible(guest, "join form, the name already here")
 
-    for path, where in [("/", "facilitator's workshops"), ("/workshops/new/", "set-up wizard"),
-                        (f"/workshops/new/?like={w.pk}", "set-up wizard, set up again")]:
+    for path, where in [
+        ("/", "facilitator's workshops"),
+        ("/workshops/new/", "set-up wizard"),
+        (f"/workshops/new/?like={w.pk}", "set-up wizard, set up again"),
+    ]:
         fac.goto(url + path)
         assert_accessible(fac, where)
     # Sheets chosen per table (shown): their headings came after the h1 as h3s.

@@ -116,8 +116,13 @@ def test_the_hand_stays_put_through_a_trick_its_end_and_revoke_calls(
             hand = page.locator(".hand .cards").bounding_box()
             table = page.locator(".board.af .trick").bounding_box()
             gaps[i].add(round(hand["y"] - table["y"]))
-            state = (page.locator(".af-revoke button").count() > 0, page.locator(".af-calls li").count())
-            if state[0] and (True, state[1]) not in seen:  # a revoke may be called: audited once per calls' count
+            state = (
+                page.locator(".af-revoke button").count() > 0,
+                page.locator(".af-calls li").count(),
+            )
+            if (
+                state[0] and (True, state[1]) not in seen
+            ):  # a revoke may be called: audited once per calls' count
                 assert_accessible(page, f"All Fives, a revoke may be called, {state[1]} calls made")
             seen.add(state)
     # The moves went through both: calls open and not, and calls made.
@@ -163,7 +168,9 @@ def test_a_hand_after_the_cards_are_run_is_one_row_in_view(
 
     # Games are dealt here (the test's process) with a seed that runs the cards so often.
     seed = _seed_for_runs(runs)
-    monkeypatch.setattr(play, "secrets", type("Seeds", (), {"randbits": staticmethod(lambda n: seed)}))
+    monkeypatch.setattr(
+        play, "secrets", type("Seeds", (), {"randbits": staticmethod(lambda n: seed)})
+    )
     pages, w = other_game_at_a_round(
         browser, live_server_url, "all_fives", {"width": width, "height": height}, "Run"
     )

@@ -49,7 +49,9 @@ SHEETS = {
 
 def wait_message(fac, text):
     fac.wait_for_function(
-        "t => (document.getElementById('fac-message')?.textContent || '').includes(t)", arg=text, timeout=WAIT
+        "t => (document.getElementById('fac-message')?.textContent || '').includes(t)",
+        arg=text,
+        timeout=WAIT,
     )
 
 
@@ -64,7 +66,9 @@ def screen_version(page) -> int:
 
 def wait_version(page, at_least: int):
     page.wait_for_function(
-        "v => Number(document.getElementById('screen').dataset.version) >= v", arg=at_least, timeout=WAIT
+        "v => Number(document.getElementById('screen').dataset.version) >= v",
+        arg=at_least,
+        timeout=WAIT,
     )
 
 
@@ -142,7 +146,11 @@ def _run(url, fac, laptop, phone, artifacts):
     fac.click("#setup-form button[type=submit]")
     fac.wait_for_selector("#fac-live[data-updated]", timeout=WAIT)
     workshop = Workshop.objects.get()
-    assert [t.rules["wins"] for t in workshop.tables.order_by("number")] == ["highest", "lowest", "highest"]
+    assert [t.rules["wins"] for t in workshop.tables.order_by("number")] == [
+        "highest",
+        "lowest",
+        "highest",
+    ]
 
     # ---- The projector shows the code; twelve phones join from the QR link.
     proj = laptop.new_page()
@@ -157,7 +165,9 @@ def _run(url, fac, laptop, phone, artifacts):
     for name, page in phones.items():
         page.wait_for_selector("#screen", timeout=WAIT)
         assert f"Welcome, {name}" in page.inner_text("#screen")
-    proj.wait_for_function("document.querySelectorAll('.proj-names li').length === 12", timeout=WAIT)
+    proj.wait_for_function(
+        "document.querySelectorAll('.proj-names li').length === 12", timeout=WAIT
+    )
     proj.screenshot(path=str(artifacts / "workshop-projector-lobby.png"))
     names_by_id = dict(Player.objects.values_list("pk", "name"))
 

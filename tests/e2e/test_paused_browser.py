@@ -47,7 +47,8 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
         "() => document.getElementById('announce').textContent.includes('The round continues.')",
         timeout=8000,
     )
-    assert page.locator(".hand .card.legal").first.evaluate(
-        "e => getComputedStyle(e).borderTopStyle"
-    ) == "solid"
+    assert (
+        page.locator(".hand .card.legal").first.evaluate("e => getComputedStyle(e).borderTopStyle")
+        == "solid"
+    )
     page.context.close()

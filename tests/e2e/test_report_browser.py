@@ -136,8 +136,12 @@ def test_the_report_in_a_browser_and_in_print(
     small.context.close()
 
 
-@pytest.mark.parametrize(("game", "seats"), [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)])
-def test_the_other_games_reports_pass_axe(request, transactional_db, django_user_model, game, seats):
+@pytest.mark.parametrize(
+    ("game", "seats"), [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)]
+)
+def test_the_other_games_reports_pass_axe(
+    request, transactional_db, django_user_model, game, seats
+):
     """Each game's report has parts of its own (7Up7Down's scores, All Fives' revoke
     calls and cards that broke a sheet, 3 Tricks' piles): played by bots through a
     scored round, each passes the audit on a laptop and on a phone."""
@@ -148,8 +152,15 @@ def test_the_other_games_reports_pass_axe(request, transactional_db, django_user
     from tournament.models import Round, RoundKind
 
     user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
-    w = services.workshop_create(facilitator=user, name=f"Report {game}", game=game,
-                                 table_count=2, seats_per_table=seats, bots_enabled=True, seed=5)
+    w = services.workshop_create(
+        facilitator=user,
+        name=f"Report {game}",
+        game=game,
+        table_count=2,
+        seats_per_table=seats,
+        bots_enabled=True,
+        seed=5,
+    )
     human = services.player_join(workshop_id=w.pk, name="Ann")
     services.players_seat_home(workshop_id=w.pk)
     services.bots_fill(workshop_id=w.pk)

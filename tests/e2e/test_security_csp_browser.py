@@ -32,9 +32,11 @@ def test_no_page_violates_the_content_security_policy(live_server_url, browser, 
     page = ctx.new_page()
     page.on(
         "console",
-        lambda m: violations.append(m.text)
-        if "Content Security Policy" in m.text or "Refused to" in m.text
-        else None,
+        lambda m: (
+            violations.append(m.text)
+            if "Content Security Policy" in m.text or "Refused to" in m.text
+            else None
+        ),
     )
     # The log-in form, then the facilitator's pages (logged in through the fixture: the
     # form would refuse a user the test made).
@@ -63,14 +65,17 @@ def test_no_page_violates_the_content_security_policy(live_server_url, browser, 
 
     # A student's phone: join page, then the table with its websocket.
     phone = browser.new_context()
-    phone.add_cookies([{"name": COOKIE, "value": signed_cookie_value(student.token),
-                        "domain": host, "path": "/"}])
+    phone.add_cookies(
+        [{"name": COOKIE, "value": signed_cookie_value(student.token), "domain": host, "path": "/"}]
+    )
     p = phone.new_page()
     p.on(
         "console",
-        lambda m: violations.append(m.text)
-        if "Content Security Policy" in m.text or "Refused to" in m.text
-        else None,
+        lambda m: (
+            violations.append(m.text)
+            if "Content Security Policy" in m.text or "Refused to" in m.text
+            else None
+        ),
     )
     p.goto(live_server_url + "/join")
     p.goto(live_server_url + "/play/")

@@ -91,8 +91,9 @@ def test_set_up_again_shows_the_workshops_game_and_sheets(facilitator_page, djan
     kind = kinds.get("seven_up")
     first, second = list(kind.presets)[:2]
     custom = {**kind.presets[second].to_dict(), "points_per_trick": 3}
-    old = services.workshop_create(facilitator=user, name="Period 1", game="seven_up",
-                                   table_count=3, seats_per_table=4)
+    old = services.workshop_create(
+        facilitator=user, name="Period 1", game="seven_up", table_count=3, seats_per_table=4
+    )
     services.sheets_assign(workshop_id=old.pk, assignment={1: first, 2: custom})
     page = facilitator_page(user, "/", viewport={"width": 390, "height": 844})
     page.get_by_role("link", name="Set up again…").click()

@@ -137,9 +137,7 @@ class _NoNoise(random.Random):
         return 1.0
 
 
-@pytest.mark.parametrize(
-    "ace, hearts", [("high", ["2H", "KH", "AH"]), ("low", ["AH", "2H", "KH"])]
-)
+@pytest.mark.parametrize("ace, hearts", [("high", ["2H", "KH", "AH"]), ("low", ["AH", "2H", "KH"])])
 def test_the_hand_runs_bottom_to_top_as_the_sheet_orders_a_suit(ace, hearts):
     """An ace-low table's sheet says the ace is the bottom card; the phone showed it last."""
     assert su.sort_hand(["KH", "AH", "2H", "5S"], ace) == ["5S", *hearts]

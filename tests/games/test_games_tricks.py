@@ -73,7 +73,9 @@ def test_round_trip_and_diff():
 def test_without_trumps_the_when_knob_is_one_sheet():
     """A no-trump sheet with 'trump at any time' plays as the 'void' one: the same
     sheet (the panel's 'same rules', the report's count of sheets), not two."""
-    anytime = TrickRules.from_dict({"ace": "low", "wins": "highest", "trump": None, "trump_when": "any"})
+    anytime = TrickRules.from_dict(
+        {"ace": "low", "wins": "highest", "trump": None, "trump_when": "any"}
+    )
     assert anytime == rules("low", "highest", None, "void") and anytime.trump_when == "void"
     assert anytime.diff(rules("low", "highest", None, "void")) == []
     assert rules("high", "highest", "S", "any") != rules("high", "highest", "S", "void")

@@ -21,15 +21,29 @@ from tournament.loadtest.servers import ROOT, fresh_database, run_manage
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis]
 
-KEYS = {"players", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "lost",
-        "duplicated"}
+KEYS = {
+    "players",
+    "actions",
+    "actions_per_s",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "errors",
+    "lost",
+    "duplicated",
+}
 
 
 def migrated_env(prefix: str, redis_url: str, postgres_url: str) -> dict:
     """The environment of a run on a fresh, migrated PostgreSQL database of its own."""
     db = fresh_database(postgres_url, prefix + uuid.uuid4().hex[:8])
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
-           "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "barnga.settings",
+        "DATABASE_URL": db,
+        "REDIS_URL": redis_url,
+        "LOG_LEVEL": "WARNING",
+    }
     run_manage(["migrate", "-v0"], env)
     return env
 
@@ -37,9 +51,23 @@ def migrated_env(prefix: str, redis_url: str, postgres_url: str) -> dict:
 def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
     env = migrated_env("load_", redis_url, postgres_url)
     done = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--players", "50", "--seconds", "15",
-         "--servers", "2"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False,
+        [
+            sys.executable,
+            "manage.py",
+            "loadtest",
+            "--players",
+            "50",
+            "--seconds",
+            "15",
+            "--servers",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
@@ -55,7 +83,11 @@ def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
     import re
 
     kinds = re.search(r"errors by kind: (\{[^}]*\})", done.stderr)
-    other = {k: n for k, n in (ast.literal_eval(kinds.group(1)) if kinds else {}).items() if k != "error:stale"}
+    other = {
+        k: n
+        for k, n in (ast.literal_eval(kinds.group(1)) if kinds else {}).items()
+        if k != "error:stale"
+    }
     assert other == {}, (figures, done.stderr[-3000:])
     # A clean run leaves no server logs behind in the temporary directory.
     logs = re.search(r"logs in (\S+)", done.stderr)
@@ -76,9 +108,24 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
 
     env = migrated_env("echo_", redis_url, postgres_url)
     done = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--players", "10", "--seconds", "4",
-         "--servers", "2", "--baseline-store"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "manage.py",
+            "loadtest",
+            "--players",
+            "10",
+            "--seconds",
+            "4",
+            "--servers",
+            "2",
+            "--baseline-store",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip())
@@ -104,15 +151,33 @@ def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
     closed would count as errors."""
     env = migrated_env("load_game_", redis_url, postgres_url)
     done = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--players", "15", "--seconds", "6",
-         "--servers", "2", "--game", game, *(["--facilitator"] if panel else [])],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False,
+        [
+            sys.executable,
+            "manage.py",
+            "loadtest",
+            "--players",
+            "15",
+            "--seconds",
+            "6",
+            "--servers",
+            "2",
+            "--game",
+            game,
+            *(["--facilitator"] if panel else []),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip())
     assert figures["actions"] > 30, done.stderr[-3000:]
     assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), (
-        figures, done.stderr[-3000:]
+        figures,
+        done.stderr[-3000:],
     )
     assert f"({game}): 15 players" in done.stderr
     pushes = re.search(r"facilitator panel: (\d+) pushes in 6 s, [\d.]+ MB", done.stderr)

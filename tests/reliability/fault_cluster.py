@@ -50,8 +50,19 @@ class RedisServer:
         binary = shutil.which("redis-server")
         assert binary, "redis-server is not installed (scripts/test.sh installs it)"
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.dir],
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -103,8 +114,10 @@ def create_template(server_url: str, name: str, env: dict) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
     url = database_url(server_url, name)
-    run_python("from django.core.management import call_command; call_command('migrate', verbosity=0)",
-               {**env, "DATABASE_URL": url})
+    run_python(
+        "from django.core.management import call_command; call_command('migrate', verbosity=0)",
+        {**env, "DATABASE_URL": url},
+    )
     return url
 
 
@@ -129,7 +142,11 @@ def run_python(code: str, env: dict, timeout: float = 120) -> object:
     )
     full_env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", **env}
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True, text=True,
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
         timeout=timeout,
     )
     if done.returncode != 0:
@@ -156,13 +173,16 @@ def running_round(code: str, *, tables: int, seats: int, mode: str = "barnga") -
     return RUNNING_ROUND.format(tables=tables, seats=seats, mode=mode) + textwrap.dedent(code)
 
 
-SETUP = RUNNING_ROUND + """
+SETUP = (
+    RUNNING_ROUND
+    + """
 from tournament.identity import signed_cookie_value
 from tournament.models import Player
 result = {{"workshop": w.pk, "players": [
     {{"id": p.pk, "name": p.name, "table": p.table.number, "cookie": signed_cookie_value(p.token)}}
     for p in Player.objects.filter(workshop=w).select_related("table").order_by("join_order")]}}
 """
+)
 
 INTEGRITY = """
 from tournament import integrity
@@ -232,7 +252,9 @@ class Cluster:
 
 PLAYABLE = re.compile(r'class="card[^"]*\blegal\b[^"]*"\s*data-action="play" data-card="([^"]+)"')
 SUGGESTED = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
-TRICK_CARD = re.compile(r'<button type="button" class="card([^"]*)"\s*data-action="claim" data-winner="(\d+)"')
+TRICK_CARD = re.compile(
+    r'<button type="button" class="card([^"]*)"\s*data-action="claim" data-winner="(\d+)"'
+)
 TABLE = re.compile(r'<span class="where">Table (\d+)</span>')
 PHASE = re.compile(r'data-phase="(\w+)"')
 

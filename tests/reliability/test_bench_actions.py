@@ -24,7 +24,12 @@ pytestmark = [pytest.mark.slow]
 def bench(args: list[str], env: dict) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "bench/actions.py", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -32,8 +37,12 @@ def test_the_action_bench_plays_through_the_services_and_prints_its_figures(
     postgres_url, fault_template
 ):
     db = clone_database(postgres_url, fault_template, "bench_actions_" + uuid.uuid4().hex[:8])
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "barnga.settings", "DATABASE_URL": db,
-           "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "barnga.settings",
+        "DATABASE_URL": db,
+        "LOG_LEVEL": "WARNING",
+    }
     done = bench(["--tables", "3", "--rounds", "2", "--seconds", "0.5"], env)
     assert done.returncode == 0, done.stderr[-3000:]
     (line,) = done.stdout.strip().splitlines()
@@ -44,10 +53,14 @@ def test_the_action_bench_plays_through_the_services_and_prints_its_figures(
     assert figures["median_actions_per_s"] > 0
     # What it played is stored as the services store it: every table's log replays.
     checked = run_manage(
-        ["shell", "-c", "from tournament import integrity; "
-         "from tournament.models import Action; "
-         "n, problems = integrity.workshop_problems(); "
-         "print(n, len(problems), Action.objects.count())"],
+        [
+            "shell",
+            "-c",
+            "from tournament import integrity; "
+            "from tournament.models import Action; "
+            "n, problems = integrity.workshop_problems(); "
+            "print(n, len(problems), Action.objects.count())",
+        ],
         env,
     ).split()
     games, problems, actions = (int(x) for x in checked[-3:])

@@ -37,7 +37,9 @@ def _machine(tmp_path: Path) -> tuple[Path, dict]:
     stubs = tmp_path / "bin"
     stubs.mkdir()
     have = tmp_path / "venv-package-installed"
-    _stub(stubs / "python3.11", f"""\
+    _stub(
+        stubs / "python3.11",
+        f"""\
         #!/bin/bash
         if [ "$1 $2" = "-c import ensurepip" ] && [ ! -e {have} ]; then exit 1; fi
         if [ "$1 $2" = "-m venv" ]; then
@@ -50,20 +52,27 @@ def _machine(tmp_path: Path) -> tuple[Path, dict]:
           chmod +x "$3/bin/python" "$3/bin/uv"; exit 0
         fi
         exec {sys.executable} "$@"
-        """)
-    _stub(stubs / "apt-get", f"""\
+        """,
+    )
+    _stub(
+        stubs / "apt-get",
+        f"""\
         #!/bin/bash
         echo "apt-get $*" >> {tmp_path}/calls
         case "$*" in *python{VERSION}-venv*) sleep "${{SLOW_APT:-0}}"; touch {have};; esac
-        """)
+        """,
+    )
     # dpkg's own answer for the venv package (what this machine really has is not asked).
-    _stub(stubs / "dpkg-query", f"""\
+    _stub(
+        stubs / "dpkg-query",
+        f"""\
         #!/bin/bash
         case "${{@: -1}}" in
           python{VERSION}-venv) [ -e {have} ] && printf 'install ok installed' && exit 0;;
         esac
         exit 1
-        """)
+        """,
+    )
     # PATH without any uv: the script makes its own tools venv.
     path = [str(stubs)] + [
         d for d in os.environ["PATH"].split(":") if d and not (Path(d) / "uv").exists()
@@ -75,7 +84,12 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     repo, env = _machine(tmp_path)
     done = subprocess.run(
         ["bash", "-c", "source scripts/bootstrap.sh --group dev; echo ready"],
-        cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
@@ -91,7 +105,12 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     shutil.rmtree(repo / ".run")
     done = subprocess.run(
         ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-        cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert not any(c.startswith("apt-get") for c in (tmp_path / "calls").read_text().splitlines())
@@ -106,8 +125,12 @@ def test_the_two_commands_started_together_make_the_tools_once(tmp_path):
     runs = [
         subprocess.Popen(
             ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-            cwd=repo, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True,
+            cwd=repo,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]
@@ -127,8 +150,12 @@ def test_the_two_commands_started_together_install_a_package_once(tmp_path):
     runs = [
         subprocess.Popen(
             ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-            cwd=repo, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True,
+            cwd=repo,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]

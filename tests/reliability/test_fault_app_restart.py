@@ -64,7 +64,8 @@ async def test_restart_everything_between_rounds(cluster):
         ports.extend(await asyncio.to_thread(cluster.start, 2))
 
         await wait_until(
-            lambda: all(len(bot.connects) > connects[bot.name] for bot in bots), 30,
+            lambda: all(len(bot.connects) > connects[bot.name] for bot in bots),
+            30,
             "every phone back",
         )
         await wait_until(lambda: all(bot.views and bot.phase for bot in bots), 10, "views")
@@ -75,7 +76,8 @@ async def test_restart_everything_between_rounds(cluster):
         nxt = await asyncio.to_thread(cluster.run, NEXT_ROUND)
         assert nxt["moved"] > 0
         await wait_until(
-            lambda: all(len(bot.acked) >= played[bot.name] + 3 for bot in bots), 60,
+            lambda: all(len(bot.acked) >= played[bot.name] + 3 for bot in bots),
+            60,
             "everyone playing in the next round",
         )
         assert {bot.name: bot.table for bot in bots} == nxt["tables"]

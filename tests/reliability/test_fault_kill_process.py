@@ -48,6 +48,7 @@ async def test_kill_one_of_two_processes_mid_round(cluster):
     ]
     async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 40, 60, "40 acknowledged actions")
+
         # Kill the process that holds more phones. The phones split 4/4, but one whose
         # first try failed has gone to the other process and stays there, so killing
         # A regardless once found only one phone on it.

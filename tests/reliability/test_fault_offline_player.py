@@ -32,8 +32,11 @@ def phone(player) -> WebsocketCommunicator:
     return WebsocketCommunicator(
         application,
         "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", cookie.encode())],
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", cookie.encode()),
+        ],
     )
 
 
@@ -119,7 +122,9 @@ async def test_phone_offline_during_a_claim_comes_back_to_its_seat():
     assert state.completed[-1].claims[seat] is None  # its claim was never made, nor invented
     if state.to_act == seat:  # it can play on at once
         card = five_tricks.legal_actions(state, seat)[0]["card"]
-        await comm.send_json_to({"action": "play", "card": card, "version": back["v"], "id": "back"})
+        await comm.send_json_to(
+            {"action": "play", "card": card, "version": back["v"], "id": "back"}
+        )
         await receive_type(comm, "ack")
     await comm.disconnect()
     assert await problems(w.pk) == []

@@ -86,4 +86,3 @@ async def test_a_move_never_announced_reaches_every_phone(cluster):
         )
 
     await assert_nothing_lost(cluster, bots)
-

@@ -72,8 +72,9 @@ def test_a_join_does_not_wait_for_another_join_but_a_phase_change_does(postgres_
 def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_joins_crowd", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         import threading
         from collections import Counter
         from django.db import connection
@@ -115,7 +116,10 @@ def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, re
             "max_seats": kinds.get(w.game).max_seats,
             "seat_clash": max(seats.values()),
         }
-        """, tables=4, seats=2),
+        """,
+            tables=4,
+            seats=2,
+        ),
         {**env, "DATABASE_URL": url},
     )
     assert result["errors"] == [], result
@@ -133,8 +137,9 @@ def test_a_nul_in_a_join_code_or_an_action_id_is_bad_input_on_postgresql(postgre
     took it. Each is refused with a sentence, and nothing is written."""
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_nul_input", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         from django.test import Client
         from tournament import services
         from tournament.errors import ServiceError
@@ -156,7 +161,10 @@ def test_a_nul_in_a_join_code_or_an_action_id_is_bad_input_on_postgresql(postgre
             "rejoin_text": rejoined.content.decode(), "refused": refused,
             "after": (Player.objects.count() - 1, Action.objects.count()), "before": before,
         }
-        """, tables=1, seats=4),
+        """,
+            tables=1,
+            seats=4,
+        ),
         {**env, "DATABASE_URL": url, "ALLOWED_HOSTS": "localhost"},
     )
     # The code read past the NUL is the workshop's: the join goes ahead as "Nul".

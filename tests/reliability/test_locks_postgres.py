@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=False)
 def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_locks", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         import threading, time
         from django.db import connection, transaction
         from tournament import services
@@ -51,7 +52,10 @@ def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redi
         release.set()
         holder.join()
         result = {"waited": waited, "dealt": game is not None}
-        """, tables=2, seats=3),
+        """,
+            tables=2,
+            seats=3,
+        ),
         {**env, "DATABASE_URL": url},
     )
     assert result["dealt"]

@@ -12,8 +12,9 @@ pytestmark = pytest.mark.django_db(transaction=False)
 def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_rawsql", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         from django.db import transaction
         from tournament import services
         from tournament import gamestate
@@ -43,7 +44,10 @@ def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_ur
         ]
         result = {"diffs": diffs, "seen": player._reads.seen_client_id,
                   "players_is_list": isinstance(player._reads.game.players, list)}
-        """, tables=1, seats=4),
+        """,
+            tables=1,
+            seats=4,
+        ),
         {**env, "DATABASE_URL": url},
     )
     assert result == {"diffs": [], "seen": True, "players_is_list": True}
@@ -55,8 +59,9 @@ def test_a_replay_after_a_cache_miss_equals_the_logs_on_postgres(postgres_url, r
     wants them (dicts, not JSON text), in order, and only those up to the game's seq."""
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_replay", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         from games import five_tricks
         from tournament import gamestate, services
         from tournament.models import Game
@@ -89,7 +94,10 @@ def test_a_replay_after_a_cache_miss_equals_the_logs_on_postgres(postgres_url, r
             "log": gamestate.replay_log(game) == states[3],
             "seq": game.seq,
         }
-        """, tables=1, seats=4),
+        """,
+            tables=1,
+            seats=4,
+        ),
         {**env, "DATABASE_URL": url},
     )
     assert result == {"all": True, "middle": True, "log": True, "seq": 3}

@@ -73,21 +73,28 @@ def _start(tmp_path: Path, *args: str, **popen) -> subprocess.Popen:
     venv_bin = root / ".venv" / "bin"
     venv_bin.mkdir(parents=True)
     python = venv_bin / "python"
-    python.write_text(textwrap.dedent(f"""\
+    python.write_text(
+        textwrap.dedent(f"""\
         #!/bin/bash
         if [ "$1 $2" = "-m ruff" ]; then exit 0; fi
         PYTHONPATH={fake} exec {sys.executable} "$@"
-        """))
+        """)
+    )
     python.chmod(0o755)
     tools = tmp_path / "bin"
     tools.mkdir()
     (tools / "uv").write_text("#!/bin/bash\nexit 0\n")
     (tools / "uv").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "BARNGA_TEST_DB"}
-    env |= {"PATH": f"{tools}:{os.environ['PATH']}", "TMPDIR": str(tmp_path),
-            "STANDIN_DIR": str(tmp_path)} | popen.pop("env", {})
+    env |= {
+        "PATH": f"{tools}:{os.environ['PATH']}",
+        "TMPDIR": str(tmp_path),
+        "STANDIN_DIR": str(tmp_path),
+    } | popen.pop("env", {})
     return subprocess.Popen(
-        ["bash", str(root / "scripts" / "test.sh"), *args], env=env, start_new_session=True,
+        ["bash", str(root / "scripts" / "test.sh"), *args],
+        env=env,
+        start_new_session=True,
         **popen,
     )
 
@@ -173,7 +180,11 @@ def test_pytest_reads_the_terminal_the_script_was_run_from(tmp_path):
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
     proc, _ = _run(
-        tmp_path, stdin=slave, stdout=slave, stderr=slave, preexec_fn=on_the_terminal,
+        tmp_path,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        preexec_fn=on_the_terminal,
         env={"STANDIN_READ": "1"},
     )
     os.close(slave)

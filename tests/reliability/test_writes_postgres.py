@@ -158,8 +158,9 @@ def test_a_unique_violation_in_the_writes_is_a_refused_duplicate_on_postgres(
     next action. Ten times over, so the statement is prepared by then."""
     env = {"REDIS_URL": redis_url}
     url = create_template(postgres_url, "barnga_writes_dup", env)
-    result = run_python(running_round(
-        """
+    result = run_python(
+        running_round(
+            """
         from django.db import transaction
         from django.utils import timezone
         from games import five_tricks
@@ -201,7 +202,10 @@ def test_a_unique_violation_in_the_writes_is_a_refused_duplicate_on_postgres(
             outcomes.append(before == after)
             game.refresh_from_db()
         result = {"outcomes": outcomes}
-        """, tables=1, seats=4),
+        """,
+            tables=1,
+            seats=4,
+        ),
         {**env, "DATABASE_URL": url},
     )
     assert result == {"outcomes": ["refused", True] * 10}

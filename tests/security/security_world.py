@@ -27,8 +27,18 @@ from tournament.views_facilitator import ACTIONS
 PASSWORD = "a-long-pass-123"
 # Pages anyone may open: the student's side, accounts and the health check.
 PUBLIC = {
-    "join", "join-slash", "rejoin", "short-join", "short-join-slash", "short-join-bare",
-    "short-join-none", "play", "login", "logout", "signup", "healthz",
+    "join",
+    "join-slash",
+    "rejoin",
+    "short-join",
+    "short-join-slash",
+    "short-join-bare",
+    "short-join-none",
+    "play",
+    "login",
+    "logout",
+    "signup",
+    "healthz",
 }
 
 
@@ -94,9 +104,7 @@ def secrets_of(workshop: Workshop) -> list[str]:
 
 # A page's CSRF token (the form field and htmx's header in base.html): 64 random
 # letters and digits, which now and then contain a short player name such as "P02".
-CSRF_TOKEN = re.compile(
-    r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]{32,64}"'
-)
+CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]{32,64}"')
 
 
 def leaked(body: bytes | str, workshop: Workshop) -> list[str]:

@@ -36,8 +36,12 @@ def test_the_panel_is_compressed_over_http_and_its_socket_and_a_phones_socket_is
     db = settings.DATABASES["default"]["NAME"]
     proc = start_daphne(
         port,
-        {"DATABASE_URL": f"sqlite:///{db}", "BARNGA_RUN_TIMERS": "0", "REDIS_URL": "",
-         "ALLOWED_HOSTS": "127.0.0.1,localhost"},
+        {
+            "DATABASE_URL": f"sqlite:///{db}",
+            "BARNGA_RUN_TIMERS": "0",
+            "REDIS_URL": "",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        },
     )
     session = w.facilitator(w.alice).cookies["sessionid"].value
     panel = f"/workshops/{w.mine.pk}/"
@@ -60,14 +64,16 @@ def test_the_panel_is_compressed_over_http_and_its_socket_and_a_phones_socket_is
             origin = {"origin": base}
             async with websockets.connect(
                 f"ws://127.0.0.1:{port}/ws/facilitator/{w.mine.pk}/",
-                additional_headers={"Cookie": f"sessionid={session}"}, **origin,
+                additional_headers={"Cookie": f"sessionid={session}"},
+                **origin,
             ) as fac:
                 assert "permessage-deflate" in fac.response.headers["Sec-WebSocket-Extensions"]
                 first = json.loads(await asyncio.wait_for(fac.recv(), 10))
                 assert "fac-roster" in json.dumps(first)  # read through the compression
             cookie = f"{COOKIE}={signed_cookie_value(w.student.token)}"
             async with websockets.connect(
-                f"ws://127.0.0.1:{port}/ws/play/", additional_headers={"Cookie": cookie},
+                f"ws://127.0.0.1:{port}/ws/play/",
+                additional_headers={"Cookie": cookie},
                 **origin,
             ) as phone:  # offered (the client's default), not taken
                 assert phone.response.headers.get("Sec-WebSocket-Extensions") is None

@@ -27,8 +27,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = int(os.environ.get("BARNGA_FUZZ_EXAMPLES", "150"))
 # Our forms say what is wrong; Django's own 400 (e.g. a query string too long to
 # send back to the login page) is its plain "Bad Request" page.
-ERROR_MARKERS = (b'role="alert"', b'class="error', b"errorlist", b"msg error",
-                 b"<h1>Bad Request (400)</h1>")
+ERROR_MARKERS = (
+    b'role="alert"',
+    b'class="error',
+    b"errorlist",
+    b"msg error",
+    b"<h1>Bad Request (400)</h1>",
+)
 
 
 def field_names(w) -> list[str]:
@@ -45,8 +50,24 @@ def values(w) -> st.SearchStrategy:
     return st.one_of(
         st.text(max_size=40),
         st.text(alphabet=st.characters(codec="utf-8"), max_size=300),
-        st.sampled_from(ids + [w.mine.code, w.other.code, w.student.pin, "1", "0", "-1",
-                               "99999999999999999999", "1e9", "NaN", "", " ", "\x00", "on"]),
+        st.sampled_from(
+            ids
+            + [
+                w.mine.code,
+                w.other.code,
+                w.student.pin,
+                "1",
+                "0",
+                "-1",
+                "99999999999999999999",
+                "1e9",
+                "NaN",
+                "",
+                " ",
+                "\x00",
+                "on",
+            ]
+        ),
         st.integers(-(10**12), 10**12).map(str),
         st.just("x" * 5000),
     )
@@ -70,14 +91,16 @@ def test_fuzz_every_form_and_page():
     fields = field_names(w)
     seen_statuses: set[int] = set()
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(
         target=st.sampled_from(targets),
         who=st.sampled_from(sorted(clients)),
         method=st.sampled_from(["post"] * 7 + ["get"]),  # forms are POSTs
         data=st.dictionaries(
-            st.sampled_from(fields) | st.text(max_size=12), values(w) | st.lists(values(w), max_size=3),
+            st.sampled_from(fields) | st.text(max_size=12),
+            values(w) | st.lists(values(w), max_size=3),
             max_size=8,
         ),
         htmx=st.booleans(),

@@ -34,13 +34,27 @@ from tournament.models import Game, GameState, Gesture, Player
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 EXAMPLES = int(os.environ.get("BARNGA_FUZZ_EXAMPLES", "150"))
 ACTIONS = ["play", "claim", "gesture", "sync", "ping"]
-FIELDS = ["action", "card", "winner", "version", "id", "kind", "points",
-          "seat", "table", "player", "player_id", "game", "workshop"]
+FIELDS = [
+    "action",
+    "card",
+    "winner",
+    "version",
+    "id",
+    "kind",
+    "points",
+    "seat",
+    "table",
+    "player",
+    "player_id",
+    "game",
+    "workshop",
+]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=15,
 )
 
@@ -69,11 +83,16 @@ def messages(ids: dict) -> st.SearchStrategy:
     # Well-formed actions with real cards, players and versions, plus stray fields
     # naming other seats, tables and games: what a tampered client would send.
     near_valid = st.fixed_dictionaries(
-        {"action": st.sampled_from(["play", "claim", "gesture"]),
-         "card": st.sampled_from(ids["cards"]), "winner": st.sampled_from(ids["players"]),
-         "kind": st.sampled_from(ids["kinds"])},
-        optional={k: plausible[k] for k in ("version", "id", "seat", "table", "player",
-                                             "player_id", "game", "points")},
+        {
+            "action": st.sampled_from(["play", "claim", "gesture"]),
+            "card": st.sampled_from(ids["cards"]),
+            "winner": st.sampled_from(ids["players"]),
+            "kind": st.sampled_from(ids["kinds"]),
+        },
+        optional={
+            k: plausible[k]
+            for k in ("version", "id", "seat", "table", "player", "player_id", "game", "points")
+        },
     )
     as_json = (action | near_valid | json_values).map(lambda v: json.dumps(v))
     oversized = action.map(lambda v: json.dumps({**v, "pad": "x" * 70_000}))
@@ -106,8 +125,10 @@ def arena():
 def comparable(snap: dict) -> dict:
     # Gestures are checked on their own; connection dots and last-seen times are not state.
     out = {k: v for k, v in snap.items() if k != "Gesture"}
-    out["Player"] = [{k: v for k, v in row.items() if k not in ("connected", "last_seen")}
-                     for row in snap["Player"]]
+    out["Player"] = [
+        {k: v for k, v in row.items() if k not in ("connected", "last_seen")}
+        for row in snap["Player"]
+    ]
     return out
 
 
@@ -129,9 +150,13 @@ async def exchange(comm, text: str | bytes) -> list[dict]:
 
 async def open_socket(player) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(
-        application, "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode())],
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode()),
+        ],
     )
     assert (await comm.connect())[0]
     await exchange(comm, json.dumps({"action": "sync"}))
@@ -153,8 +178,9 @@ async def test_fuzz_player_socket(settings):
             future.cancel()
             raise
 
-    @hypothesis_settings(max_examples=EXAMPLES, deadline=None, database=None,
-                         suppress_health_check=list(HealthCheck))
+    @hypothesis_settings(
+        max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(text=messages(ids))
     def one_message(text):
         if sockets[-1].future.done():  # a crash in an earlier example: a fresh socket
@@ -177,8 +203,15 @@ async def test_fuzz_player_socket(settings):
             assert isinstance(err.get("code"), str) and err["code"], err
             assert isinstance(err.get("message"), str) and err["message"].strip(), err
             seen_codes.add(err["code"])
-        assert {r.get("t") for r in replies} <= {"error", "view", "ack", "strokes", "stroke",
-                                                  "gesture", "clear"}, replies
+        assert {r.get("t") for r in replies} <= {
+            "error",
+            "view",
+            "ack",
+            "strokes",
+            "stroke",
+            "gesture",
+            "clear",
+        }, replies
         assert comparable(after) == comparable(before), f"{text[:200]!r} changed the game"
         new = [g for g in after["Gesture"] if g not in before["Gesture"]]
         if errors:
@@ -207,9 +240,13 @@ async def test_wrong_phase_actions_are_refused_clearly():
 
     player = await lobby_player()
     comm = WebsocketCommunicator(
-        application, "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode())],
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode()),
+        ],
     )
     assert (await comm.connect())[0]
     before = await database_sync_to_async(snapshot)()
@@ -244,9 +281,13 @@ async def test_fuzz_facilitator_socket(settings):
 
     w, session = await owner()
     comm = WebsocketCommunicator(
-        application, f"/ws/facilitator/{w.mine.pk}/?view=panel",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"sessionid={session}".encode())],
+        application,
+        f"/ws/facilitator/{w.mine.pk}/?view=panel",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"sessionid={session}".encode()),
+        ],
     )
     assert (await comm.connect())[0]
     assert (await comm.receive_json_from(timeout=5))["t"] == "regions"
@@ -261,15 +302,31 @@ async def test_fuzz_facilitator_socket(settings):
         while (await comm.receive_json_from(timeout=10)).get("t") != "pong":
             pass
 
-    @hypothesis_settings(max_examples=max(20, EXAMPLES // 3), deadline=None, database=None,
-                         suppress_health_check=list(HealthCheck))
-    @given(text=st.one_of(
-        (json_values | st.fixed_dictionaries({"action": st.sampled_from(
-            ["sync", "ping", "start-round", "kick", "end-now"]) | json_values},
-            optional={"player": json_values, "workshop": json_values})).map(json.dumps),
-        st.text(max_size=100), st.binary(max_size=50),
-        st.just(json.dumps({"action": "sync", "pad": "x" * 70_000})),
-    ))
+    @hypothesis_settings(
+        max_examples=max(20, EXAMPLES // 3),
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        text=st.one_of(
+            (
+                json_values
+                | st.fixed_dictionaries(
+                    {
+                        "action": st.sampled_from(
+                            ["sync", "ping", "start-round", "kick", "end-now"]
+                        )
+                        | json_values
+                    },
+                    optional={"player": json_values, "workshop": json_values},
+                )
+            ).map(json.dumps),
+            st.text(max_size=100),
+            st.binary(max_size=50),
+            st.just(json.dumps({"action": "sync", "pad": "x" * 70_000})),
+        )
+    )
     def one_message(text):
         before = snapshot()
         asyncio.run_coroutine_threadsafe(send_and_ping(text), loop).result(60)

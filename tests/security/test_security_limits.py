@@ -99,9 +99,9 @@ def test_wrong_pins_sent_together_are_held_to_the_limit(settings, monkeypatch):
     def one(i: int, pin: str) -> None:
         try:
             pages.append(
-                Client(REMOTE_ADDR=f"10.0.9.{i}").post(
-                    "/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": pin}
-                ).content
+                Client(REMOTE_ADDR=f"10.0.9.{i}")
+                .post("/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": pin})
+                .content
             )
         finally:
             close_old_connections()
@@ -128,7 +128,9 @@ def test_a_right_pin_or_an_unknown_code_is_no_wrong_pin(settings):
     victim = w.student
     for _ in range(3):  # three moves to a new phone and back: no wrong PIN among them
         victim.refresh_from_db()
-        r = Client().post("/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin})
+        r = Client().post(
+            "/join/rejoin", {"code": w.mine.code, "name": victim.name, "pin": victim.pin}
+        )
         assert r.status_code == 302
     for _ in range(3):
         r = Client(REMOTE_ADDR="10.0.8.1").post(
@@ -148,7 +150,9 @@ def test_password_guessing_at_the_log_in_is_cut_off_per_name_and_per_address(set
     settings.BARNGA_LOGIN_FAIL_LIMIT, settings.BARNGA_LOGIN_FAIL_LIMIT_PER_ADDRESS = 3, 5
     w = world()
     for i in range(3):
-        r = Client(REMOTE_ADDR="10.0.3.1").post("/login/", {"username": "alice", "password": f"guess{i}"})
+        r = Client(REMOTE_ADDR="10.0.3.1").post(
+            "/login/", {"username": "alice", "password": f"guess{i}"}
+        )
         assert r.status_code == 200 and "_auth_user_id" not in r.client.session
     r = Client(REMOTE_ADDR="10.0.3.1").post("/login/", {"username": "ALICE ", "password": PASSWORD})
     assert r.status_code == 429 and b"Too many failed log-ins" in r.content
@@ -160,7 +164,9 @@ def test_password_guessing_at_the_log_in_is_cut_off_per_name_and_per_address(set
     assert r.status_code == 302
     # Another facilitator is not held up; a right password is no failure.
     for _ in range(4):
-        r = Client(REMOTE_ADDR="10.0.4.1").post("/login/", {"username": "bob", "password": PASSWORD})
+        r = Client(REMOTE_ADDR="10.0.4.1").post(
+            "/login/", {"username": "bob", "password": PASSWORD}
+        )
         assert r.status_code == 302
     # Per address: five wrong names from one, and then none from there.
     guesser = Client(REMOTE_ADDR="10.0.5.5")
@@ -176,7 +182,9 @@ def test_join_attempts_per_address_are_limited(settings):
     settings.BARNGA_JOIN_LIMIT_PER_ADDRESS = 3
     w = world()
     statuses = [  # five phones behind one address (a phone with a seat keeps it)
-        Client(REMOTE_ADDR="10.0.2.1").post("/join", {"code": w.mine.code, "name": f"Quick {i}"}).status_code
+        Client(REMOTE_ADDR="10.0.2.1")
+        .post("/join", {"code": w.mine.code, "name": f"Quick {i}"})
+        .status_code
         for i in range(5)
     ]
     assert statuses == [302, 302, 302, 400, 400]
@@ -201,9 +209,13 @@ async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings):
     settings.BARNGA_WS_RATE = 10
     w = await database_sync_to_async(world)()
     comm = WebsocketCommunicator(
-        application, "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode())],
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
+        ],
     )
     assert (await comm.connect())[0]
     while (await comm.receive_json_from(timeout=3))["t"] != "view":
@@ -243,7 +255,9 @@ async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings):
         (True, 1, "", "10.1.1.1"),
     ],
 )
-def test_the_client_address_is_the_hop_our_own_proxies_wrote(settings, trust, hops, forwarded, address):
+def test_the_client_address_is_the_hop_our_own_proxies_wrote(
+    settings, trust, hops, forwarded, address
+):
     """Behind a TLS front and nginx every phone was the front's address: one guesser's
     wrong codes locked every class on the server out (PROXY_HOPS=2 now)."""
     from django.test import RequestFactory

@@ -115,8 +115,11 @@ async def test_facilitator_socket_refuses_everyone_but_the_owner():
             comm = WebsocketCommunicator(
                 application,
                 f"{url}?view={view}",
-                headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                         (b"cookie", owner.encode())],
+                headers=[
+                    (b"origin", b"http://localhost"),
+                    (b"host", b"localhost"),
+                    (b"cookie", owner.encode()),
+                ],
             )
             assert (await comm.connect())[0]
             first = await comm.receive_json_from(timeout=3)

@@ -72,8 +72,11 @@ def phone(player) -> WebsocketCommunicator:
     return WebsocketCommunicator(
         application,
         "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", cookie.encode())],
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", cookie.encode()),
+        ],
     )
 
 
@@ -94,8 +97,9 @@ async def test_socket_messages_cannot_act_for_another_seat_table_or_player():
         state = gamestate.load_state(game)
         me = Player.objects.get(pk=game.players[(state.to_act + 1) % state.n_seats])
         turn = Player.objects.get(pk=game.players[state.to_act])
-        elsewhere = Game.objects.get(table__workshop=w.mine, table__number=2,
-                                     state=GameState.PLAYING)
+        elsewhere = Game.objects.get(
+            table__workshop=w.mine, table__number=2, state=GameState.PLAYING
+        )
         other_state = gamestate.load_state(elsewhere)
         return game, state, me, turn, elsewhere, other_state
 
@@ -108,18 +112,39 @@ async def test_socket_messages_cannot_act_for_another_seat_table_or_player():
     other_card = other_state.hands[other_state.to_act][0]
     attempts = [
         # Play the card of the player whose turn it is, claiming to be them.
-        {"action": "play", "card": turn_card, "version": view["v"], "player": turn.pk,
-         "player_id": turn.pk, "seat": state.to_act},
+        {
+            "action": "play",
+            "card": turn_card,
+            "version": view["v"],
+            "player": turn.pk,
+            "player_id": turn.pk,
+            "seat": state.to_act,
+        },
         # Play at the other table, naming its game and table.
-        {"action": "play", "card": other_card, "game": elsewhere.pk, "table": elsewhere.table_id,
-         "table_id": elsewhere.table_id, "seat": other_state.to_act},
+        {
+            "action": "play",
+            "card": other_card,
+            "game": elsewhere.pk,
+            "table": elsewhere.table_id,
+            "table_id": elsewhere.table_id,
+            "seat": other_state.to_act,
+        },
         # Claim for another table's player, or for a player of another workshop.
         {"action": "claim", "winner": elsewhere.players[0], "version": view["v"]},
-        {"action": "claim",
-         "winner": await database_sync_to_async(
-             lambda: Player.objects.filter(workshop=w.other).first().pk)()},
-        {"action": "gesture", "kind": "thumbs_up", "table": elsewhere.table_id,
-         "player": turn.pk, "invalid": True, "points": "x"},
+        {
+            "action": "claim",
+            "winner": await database_sync_to_async(
+                lambda: Player.objects.filter(workshop=w.other).first().pk
+            )(),
+        },
+        {
+            "action": "gesture",
+            "kind": "thumbs_up",
+            "table": elsewhere.table_id,
+            "player": turn.pk,
+            "invalid": True,
+            "points": "x",
+        },
     ]
     replies = []
     for msg in attempts:
@@ -130,8 +155,9 @@ async def test_socket_messages_cannot_act_for_another_seat_table_or_player():
     errors = [r for r in replies if r["t"] == "error"]
     assert len(errors) == 4, replies
     mine = game.players.index(me.pk)
-    foreign = {c for other, hand in enumerate(state.hands) if other != mine
-               for c in hand} | {c for hand in other_state.hands for c in hand}
+    foreign = {c for other, hand in enumerate(state.hands) if other != mine for c in hand} | {
+        c for hand in other_state.hands for c in hand
+    }
     for err in errors:
         assert err["code"] in {"illegal", "invalid", "not_allowed"} and err["message"].strip()
         # An error names no card of anyone else's hand.
@@ -160,9 +186,13 @@ async def test_forged_stale_and_foreign_cookies_get_no_seat():
     ]
     for value in forged:
         comm = WebsocketCommunicator(
-            application, "/ws/play/",
-            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                     (b"cookie", f"{COOKIE}={value}".encode())],
+            application,
+            "/ws/play/",
+            headers=[
+                (b"origin", b"http://localhost"),
+                (b"host", b"localhost"),
+                (b"cookie", f"{COOKIE}={value}".encode()),
+            ],
         )
         connected, _ = await comm.connect()
         assert connected
@@ -178,9 +208,13 @@ async def test_forged_stale_and_foreign_cookies_get_no_seat():
 
     await rejoin()
     comm = WebsocketCommunicator(
-        application, "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"{COOKIE}={good}".encode())],
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={good}".encode()),
+        ],
     )
     await comm.connect()
     assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4401}

@@ -79,8 +79,19 @@ def test_owner_deletes_a_workshop_and_every_trace_of_its_students():
     w = world()
     played_through(w.mine)
     before = rows_of(w.mine.pk)
-    assert all(before[m] for m in ("Player", "Game", "Action", "TrickRecord", "Claim", "Gesture",
-                                   "Movement", "Seating"))
+    assert all(
+        before[m]
+        for m in (
+            "Player",
+            "Game",
+            "Action",
+            "TrickRecord",
+            "Claim",
+            "Gesture",
+            "Movement",
+            "Seating",
+        )
+    )
     others = rows_of(w.other.pk)
     names = list(Player.objects.filter(workshop=w.mine).values_list("name", flat=True))
 
@@ -125,9 +136,13 @@ def test_delete_service_refuses_anyone_but_the_owner():
 async def test_open_sockets_close_when_their_workshop_is_deleted():
     w = await database_sync_to_async(world)()
     comm = WebsocketCommunicator(
-        application, "/ws/play/",
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                 (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode())],
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
+        ],
     )
     assert (await comm.connect())[0]
     while (await comm.receive_json_from(timeout=3))["t"] != "view":

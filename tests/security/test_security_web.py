@@ -101,7 +101,10 @@ def test_the_one_allowed_inline_style_is_htmx_own():
     vendored = next((ROOT / "static" / "vendor").glob("htmx-*/htmx.min.js")).read_text()
     # htmx builds it from its class names; with the default names it is exactly ours.
     assert ".${t}{opacity:0;visibility: hidden} " in vendored
-    assert ".${n} .${t}, .${n}.${t}{opacity:1;visibility: visible;transition: opacity 200ms ease-in}" in vendored
+    assert (
+        ".${n} .${t}, .${n}.${t}{opacity:1;visibility: visible;transition: opacity 200ms ease-in}"
+        in vendored
+    )
     assert HTMX_INDICATOR_STYLE.startswith(".htmx-indicator{opacity:0;visibility: hidden} ")
 
 
@@ -109,8 +112,10 @@ def test_every_form_refuses_a_post_without_csrf_token():
     w = world()
     posts = {
         "/join": (Client(enforce_csrf_checks=True), {"code": w.mine.code, "name": "Eve"}),
-        "/join/rejoin": (Client(enforce_csrf_checks=True),
-                         {"code": w.mine.code, "name": w.student.name, "pin": w.student.pin}),
+        "/join/rejoin": (
+            Client(enforce_csrf_checks=True),
+            {"code": w.mine.code, "name": w.student.name, "pin": w.student.pin},
+        ),
         "/login/": (Client(enforce_csrf_checks=True), {"username": "alice", "password": "x"}),
         "/signup/": (Client(enforce_csrf_checks=True), {"username": "eve"}),
         "/logout/": (Client(enforce_csrf_checks=True), {}),
@@ -236,23 +241,37 @@ def test_check_deploy_is_clean_in_production_mode():
     }
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
     # Production refuses to start without a real key, or with debug pages on.
     for broken in ({"SECRET_KEY": ""}, {"DEBUG": "1"}):
         done = subprocess.run(
-            [sys.executable, "manage.py", "check"], cwd=ROOT, env={**env, **broken},
-            capture_output=True, text=True,
+            [sys.executable, "manage.py", "check"],
+            cwd=ROOT,
+            env={**env, **broken},
+            capture_output=True,
+            text=True,
         )
         assert done.returncode != 0, broken
     # And the settings it promises are on.
     done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings as s;"
-         "import json; print(json.dumps([s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE,"
-         " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG]))"],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s;"
+            "import json; print(json.dumps([s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE,"
+            " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG]))",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert json.loads(done.stdout) == [True, True, True, 31536000, False]
 
@@ -276,8 +295,12 @@ def test_real_server_limits_message_size_and_checks_origin(settings):
     db = settings.DATABASES["default"]["NAME"]
     proc = start_daphne(
         port,
-        {"DATABASE_URL": f"sqlite:///{db}", "BARNGA_RUN_TIMERS": "0", "REDIS_URL": "",
-         "ALLOWED_HOSTS": "127.0.0.1,localhost"},
+        {
+            "DATABASE_URL": f"sqlite:///{db}",
+            "BARNGA_RUN_TIMERS": "0",
+            "REDIS_URL": "",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        },
     )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
@@ -291,11 +314,14 @@ def test_real_server_limits_message_size_and_checks_origin(settings):
         async def attempt():
             url = f"ws://127.0.0.1:{port}/ws/play/"
             with pytest.raises(websockets.exceptions.InvalidStatus):
-                async with websockets.connect(url, origin="http://evil.example",
-                                              additional_headers={"Cookie": cookie}):
+                async with websockets.connect(
+                    url, origin="http://evil.example", additional_headers={"Cookie": cookie}
+                ):
                     pass
             async with websockets.connect(
-                url, origin=f"http://127.0.0.1:{port}", additional_headers={"Cookie": cookie},
+                url,
+                origin=f"http://127.0.0.1:{port}",
+                additional_headers={"Cookie": cookie},
                 max_size=None,
             ) as ws:
                 assert json.loads(await ws.recv())["t"] in ("strokes", "view")

@@ -96,9 +96,13 @@ def test_the_proxy_spreads_websockets_over_both_webs_without_stickiness(compose)
 
 
 def test_a_compose_client_accepts_the_file():
-    if shutil.which("docker") and subprocess.run(
-        ["docker", "compose", "version"], capture_output=True, check=False
-    ).returncode == 0:
+    if (
+        shutil.which("docker")
+        and subprocess.run(
+            ["docker", "compose", "version"], capture_output=True, check=False
+        ).returncode
+        == 0
+    ):
         command = ["docker", "compose"]
     elif shutil.which("docker-compose"):
         command = ["docker-compose"]
@@ -106,14 +110,22 @@ def test_a_compose_client_accepts_the_file():
         pytest.skip("no compose client installed (docker compose, docker-compose)")
     env = {**os.environ, "SECRET_KEY": "x" * 50, "POSTGRES_PASSWORD": "secret"}
     done = subprocess.run(
-        [*command, "-f", str(COMPOSE), "config", "-q"], env=env, capture_output=True, text=True,
-        cwd=ROOT, check=False,
+        [*command, "-f", str(COMPOSE), "config", "-q"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     # Without the secrets it refuses to start rather than run with a default.
     env.pop("SECRET_KEY")
     refused = subprocess.run(
-        [*command, "-f", str(COMPOSE), "config", "-q"], env=env, capture_output=True, text=True,
-        cwd=ROOT, check=False,
+        [*command, "-f", str(COMPOSE), "config", "-q"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert refused.returncode != 0

@@ -28,7 +28,9 @@ def _web_env(tmp_path, overrides: dict) -> dict:
             value = value.split(":-", 1)[1].rstrip("}")
         env[key] = value
     env.update(
-        SECRET_KEY="k" * 50, DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3", REDIS_URL="",
+        SECRET_KEY="k" * 50,
+        DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
+        REDIS_URL="",
         BARNGA_RUN_TIMERS="0",
     )
     return env | overrides
@@ -66,7 +68,11 @@ def healthcheck(port: int) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize(
     "deploy",
-    [{}, {"ALLOWED_HOSTS": "barnga.example.org"}, {"ALLOWED_HOSTS": "barnga.example.org", "HTTPS": "1"}],
+    [
+        {},
+        {"ALLOWED_HOSTS": "barnga.example.org"},
+        {"ALLOWED_HOSTS": "barnga.example.org", "HTTPS": "1"},
+    ],
     ids=["defaults", "the site's name", "the site's name, https"],
 )
 def test_the_health_check_passes_as_the_readme_deploys(web, deploy):
@@ -99,7 +105,8 @@ def test_behind_a_tls_front_a_page_is_served_not_redirected_to_itself(web):
     assert _get(port, "/join", front | {"X-Forwarded-Proto": "https"}) == (200, None)
     # Plain http is still sent to https.
     assert _get(port, "/join", front | {"X-Forwarded-Proto": "http"}) == (
-        301, "https://barnga.example.org/join"
+        301,
+        "https://barnga.example.org/join",
     )
     # Another host than the site's is refused, /healthz aside.
     assert _get(port, "/join", {"Host": "evil.example"})[0] == 400

@@ -140,7 +140,9 @@ async def test_an_action_through_b_reaches_a_and_the_timer_ends_the_round_once(t
         seen = await next_message(on_a, "view")
         mine = await next_message(on_b, "view")
         card = PLAY.findall(mine["html"])[0]
-        await on_b.send(json.dumps({"action": "play", "card": card, "version": mine["v"], "id": "b1"}))
+        await on_b.send(
+            json.dumps({"action": "play", "card": card, "version": mine["v"], "id": "b1"})
+        )
         ack = await next_message(on_b, "ack")
         assert ack["id"] == "b1" and ack["v"] > mine["v"]
         # Process A's socket hears of it through Redis and renders the played card.
@@ -159,8 +161,13 @@ async def test_an_action_through_b_reaches_a_and_the_timer_ends_the_round_once(t
 
     await asyncio.sleep(1.0)  # several more ticks of both loops: none may end it again
     state = driver(env, STATE.format(round_id=setup["round"]))
-    assert state == {"state": "finished", "finished_by": "timer", "phase": "between",
-                     "playing": 0, "cut": 1}
+    assert state == {
+        "state": "finished",
+        "finished_by": "timer",
+        "phase": "between",
+        "playing": 0,
+        "cut": 1,
+    }
     for proc in procs:
         stop(proc)
     line = re.compile(rf"round {setup['round']} finalised by timer \(pid (\d+)\)")

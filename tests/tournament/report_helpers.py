@@ -65,7 +65,9 @@ def clash_seed(game) -> int:
 
 
 def claim(game, seat: int, winner_seat: int):
-    return services.game_claim(player_id=game.players[seat], winner_player_id=game.players[winner_seat])
+    return services.game_claim(
+        player_id=game.players[seat], winner_player_id=game.players[winner_seat]
+    )
 
 
 def seat_of(game, player) -> int:
@@ -170,7 +172,9 @@ def build_scripted(clock, user) -> dict:
     claim(g2, s06b, leader)
     claim(g2, s05, leader)
     claim(g2, s03, other)
-    services.gesture_make(player_id=P["P05"].pk, kind="drawing", payload={"points": [[0.1, 0.1], [0.5, 0.5]]})
+    services.gesture_make(
+        player_id=P["P05"].pk, kind="drawing", payload={"points": [[0.1, 0.1], [0.5, 0.5]]}
+    )
     assert state_of(g2).dispute
 
     clock.at(900)
@@ -181,6 +185,13 @@ def build_scripted(clock, user) -> dict:
         "workshop": w,
         "P": P,
         "games": {"g1": g1, "g2": g2, "h1": h1},
-        "seats": {"s06": s06, "s03": s03, "s05": s05, "s01": s01, "leader2": leader2, "other2": other2},
+        "seats": {
+            "s06": s06,
+            "s03": s03,
+            "s05": s05,
+            "s01": s01,
+            "leader2": leader2,
+            "other2": other2,
+        },
         "winners": {"d1": local_v1, "d3": newcomer_v3, "d2": local_v2},
     }

@@ -27,7 +27,6 @@ def test_demo_command_creates_a_running_bot_workshop_and_prints_the_login(capsys
     assert Workshop.objects.count() == 1
 
 
-
 @pytest.mark.parametrize(
     "args, words",
     [

@@ -73,8 +73,11 @@ def test_a_play_tells_the_table_group_its_new_version(playing):
     # game with (screencache.follow); the facilitator's does not need it, only that
     # nothing but the game changed (its roster is not drawn again for it).
     move = {
-        "game": game.pk, "seq": res.seq, "action": {"type": "play", "seat": seat, "card": card},
-        "claim_deadline": None, "barrier": res.version,
+        "game": game.pk,
+        "seq": res.seq,
+        "action": {"type": "play", "seat": seat, "card": card},
+        "claim_deadline": None,
+        "barrier": res.version,
     }
     assert at_table.receive() == {**expected, "move": move}
     assert at_table.drain() == []  # one message per change

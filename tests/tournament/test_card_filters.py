@@ -21,7 +21,9 @@ def test_every_card_of_the_deck():
         for rank in RANKS:
             card = rank + suit
             assert card_face(card) == rank + symbols[suit]
-            assert card_name(card).endswith(" of " + {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[suit])
+            assert card_name(card).endswith(
+                " of " + {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[suit]
+            )
             assert card_colour(card) == ("red" if suit in "HD" else "black")
             assert all(isinstance(f(card), SafeString) for f in (card_face, card_name, card_colour))
 

@@ -50,8 +50,13 @@ def _run(cmd, tmp_path, unbuffered: bool, reader_gone: bool) -> subprocess.Compl
         os.close(read_end)
     try:
         return subprocess.run(
-            cmd, stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=REPO,
-            env=_env(tmp_path, unbuffered), timeout=120,
+            cmd,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=_env(tmp_path, unbuffered),
+            timeout=120,
         )
     finally:
         os.close(write_end)

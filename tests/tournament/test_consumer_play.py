@@ -360,7 +360,9 @@ def _pad_after_a_clear():
 
     def draw(player, kind, x):
         Gesture.objects.create(
-            table=player.table, player=player, kind=kind,
+            table=player.table,
+            player=player,
+            kind=kind,
             payload={"points": [[x, x]]} if kind == "drawing" else {},
         )
 

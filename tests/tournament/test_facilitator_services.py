@@ -130,7 +130,8 @@ def test_rename_refuses_a_removed_player_and_the_debrief():
     gone = Player.objects.get(name="P01")
     services.player_kick(workshop_id=w.pk, player_id=gone.pk)
     exc = assert_refused(
-        lambda: services.player_rename(workshop_id=w.pk, player_id=gone.pk, name="Ann"), InvalidInput
+        lambda: services.player_rename(workshop_id=w.pk, player_id=gone.pk, name="Ann"),
+        InvalidInput,
     )
     assert "has left" in exc.message and fresh(gone).name == "P01"
     services.workshop_start_debrief(workshop_id=w.pk)

@@ -140,7 +140,9 @@ def test_home_lists_only_ones_own_workshops(owner, fac):
     assert f"/workshops/{theirs.pk}/" not in html
 
 
-def test_home_says_each_workshops_game_and_people_in_one_query(owner, fac, django_assert_max_num_queries):
+def test_home_says_each_workshops_game_and_people_in_one_query(
+    owner, fac, django_assert_max_num_queries
+):
     """Each row counted its players with a query of its own; and two workshops of
     the same name could not be told apart by their game."""
     for players in (3, 0, 5):
@@ -256,8 +258,7 @@ def test_wizard_sets_up_a_conference_of_200_at_forty_tables_of_five(owner, fac):
     rules = [PRESETS[t.preset] for t in tables_of(w)]
     assert len(rules) == 40 and len(set(rules)) == 17
     assert all(
-        knob_difference(a, b) >= MIN_NEIGHBOUR_DIFF
-        for a, b in zip(rules, rules[1:], strict=False)
+        knob_difference(a, b) >= MIN_NEIGHBOUR_DIFF for a, b in zip(rules, rules[1:], strict=False)
     )
 
 
@@ -355,7 +356,10 @@ def test_the_roster_says_who_is_not_seated_yet(owner, fac):
     assert 'id="unseated"' not in text(fac.get(f"/workshops/{w.pk}/"))
     services.player_join(workshop_id=w.pk, name="Eve")
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert "Not seated yet: <bdi>Eve</bdi>." in html and "in bots' seats when the tables are full" in html
+    assert (
+        "Not seated yet: <bdi>Eve</bdi>." in html
+        and "in bots' seats when the tables are full" in html
+    )
     assert html.count("Table 1: 4/4") == 1 and html.count("Table 2: 4/4") == 1
 
 
@@ -650,7 +654,9 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     assert PRESET_TITLES[table.preset] in html
     assert "· Barnga mode" in html  # the setting's name, as the wizard writes it
     # The round's clock, as on the panel: the facilitator at a table knows the time left.
-    assert re.search(r'class="table-clock">Time left <span class="timer"[^>]*data-seconds="\d+"', html)
+    assert re.search(
+        r'class="table-clock">Time left <span class="timer"[^>]*data-seconds="\d+"', html
+    )
     assert fac.get(f"/workshops/{w.pk}/tables/9/").status_code == 404
     assert 'id="waiting"' not in html
     # Someone who joins during the game sits here and plays the next one: listed.

@@ -132,8 +132,22 @@ class _Html:
 
 @pytest.mark.parametrize(
     "value",
-    ['Ana & "Bo" <x> \'y\'', "", "plain", 0, 7, -12, True, False, 2.5, None,
-     markupsafe.Markup("<i>m</i>"), mark_safe("<em>s</em>"), _Html(), ["<a>", 1]],
+    [
+        "Ana & \"Bo\" <x> 'y'",
+        "",
+        "plain",
+        0,
+        7,
+        -12,
+        True,
+        False,
+        2.5,
+        None,
+        markupsafe.Markup("<i>m</i>"),
+        mark_safe("<em>s</em>"),
+        _Html(),
+        ["<a>", 1],
+    ],
     ids=repr,
 )
 def test_the_screens_output_escape_writes_what_markupsafe_escape_writes(value):

@@ -152,7 +152,10 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
     async_to_sync(layer.group_add)(f"player_{player.pk}", channel)
 
     laptop = Client()
-    wrong = laptop.post("/join/rejoin", {"code": workshop.code, "name": "ana", "pin": "0000" if pin != "0000" else "1111"})
+    wrong = laptop.post(
+        "/join/rejoin",
+        {"code": workshop.code, "name": "ana", "pin": "0000" if pin != "0000" else "1111"},
+    )
     assert wrong.status_code == 400 and "do not match" in wrong.content.decode()
     # The error sits in the open rejoin form, above its fields, with the name kept.
     page = wrong.content.decode()
@@ -170,6 +173,7 @@ def test_rejoin_pin_moves_the_seat_and_retires_the_old_device(django_capture_on_
     # ... where the old phone is told why, not shown a blank form.
     assert "This phone's seat is no longer in the game" in phone.get("/join").content.decode()
     assert "no longer in the game" not in Client().get("/join").content.decode()
+
     # The old phone's open socket is told to close.
     async def receive():
         import asyncio
@@ -189,7 +193,12 @@ def test_joining_is_rate_limited_per_address(settings):
     assert r.status_code == 400 and "Too many join attempts from this network" in r.content.decode()
     assert Player.objects.count() == 3
     # Another address is not affected.
-    assert Client(REMOTE_ADDR="10.9.9.10").post("/join", {"code": workshop.code, "name": "Q"}).status_code == 302
+    assert (
+        Client(REMOTE_ADDR="10.9.9.10")
+        .post("/join", {"code": workshop.code, "name": "Q"})
+        .status_code
+        == 302
+    )
 
 
 def test_a_class_behind_one_address_joins_together_with_the_default_limits():
@@ -197,7 +206,9 @@ def test_a_class_behind_one_address_joins_together_with_the_default_limits():
     joining in the same minute is seated whole with the shipped limits."""
     workshop = make_workshop(players=0, tables=12, seats=5)
     for i in range(60):
-        r = Client(REMOTE_ADDR="192.0.2.7").post("/join", {"code": workshop.code, "name": f"S{i:02d}"})
+        r = Client(REMOTE_ADDR="192.0.2.7").post(
+            "/join", {"code": workshop.code, "name": f"S{i:02d}"}
+        )
         assert r.status_code == 302, (i, r.content.decode()[:300])
     assert Player.objects.filter(workshop=workshop).count() == 60
 
@@ -206,7 +217,12 @@ def test_joining_is_rate_limited_per_workshop(settings):
     settings.BARNGA_JOIN_LIMIT_PER_WORKSHOP = 2
     workshop = make_workshop(players=0)
     for i in range(2):
-        assert Client(REMOTE_ADDR=f"10.0.0.{i}").post("/join", {"code": workshop.code, "name": f"P{i}"}).status_code == 302
+        assert (
+            Client(REMOTE_ADDR=f"10.0.0.{i}")
+            .post("/join", {"code": workshop.code, "name": f"P{i}"})
+            .status_code
+            == 302
+        )
     r = Client(REMOTE_ADDR="10.0.0.99").post("/join", {"code": workshop.code, "name": "P9"})
     assert r.status_code == 400 and "Many people are joining" in r.content.decode()
     assert Player.objects.count() == 2
@@ -247,7 +263,10 @@ def test_a_pin_that_is_not_the_digits_is_refused_clearly(typed):
     r = Client().post("/join/rejoin", {"code": workshop.code, "name": "Zoë", "pin": typed})
     assert r.status_code == 400
     page = r.content.decode()
-    assert "digits under “Rejoin PIN” at the bottom of your old screen" in page or "do not match" in page
+    assert (
+        "digits under “Rejoin PIN” at the bottom of your old screen" in page
+        or "do not match" in page
+    )
     assert list(Player.objects.values_list("token", "pin")) == before
 
 
@@ -279,9 +298,7 @@ def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin(policy):
     player = Player.objects.filter(workshop=workshop, is_bot=False).first()
     old_pin, seat = player.pin, player.table_id
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
-    r = Client().post(
-        "/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin}
-    )
+    r = Client().post("/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin})
     assert r.status_code == 400 and "do not match" in r.content.decode()
     player.refresh_from_db()
     # A bot plays the seat on, or the seat is gone: either way not theirs again.
@@ -294,9 +311,14 @@ def test_a_blank_code_is_asked_for_and_not_counted_as_a_wrong_guess(settings):
     workshop = make_workshop(players=0)
     for _ in range(30):
         r = Client().post("/join", {"code": "  ", "name": "Ana"})
-        assert r.status_code == 400 and "Enter the join code shown on the projector." in r.content.decode()
+        assert (
+            r.status_code == 400
+            and "Enter the join code shown on the projector." in r.content.decode()
+        )
     r = Client().post("/join/rejoin", {"code": "", "name": "Ana", "pin": "1234"})
-    assert r.status_code == 400 and "Enter the join code shown on the projector." in r.content.decode()
+    assert (
+        r.status_code == 400 and "Enter the join code shown on the projector." in r.content.decode()
+    )
     assert Player.objects.count() == 0
     assert Client().post("/join", {"code": workshop.code, "name": "Ana"}).status_code == 302
     for _ in range(5):

@@ -750,7 +750,9 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
     # The trick's cards stay in view: each phone calls its own card "you".
     for pid, other in ((loser, game.players[winner]), (game.players[winner], loser)):
         html = screen_html(pid)
-        assert html.count('played by you">') == 1 and '<span class="by"><bdi>you</bdi></span>' in html
+        assert (
+            html.count('played by you">') == 1 and '<span class="by"><bdi>you</bdi></span>' in html
+        )
         assert html.count(f'played by {names[other]}">') == 1
         assert f"played by {names[pid]}" not in html
     assert 'aria-label="Last trick, won by you"' in screen_html(game.players[winner])

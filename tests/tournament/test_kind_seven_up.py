@@ -480,11 +480,14 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     # Each player's four columns are a column group under their name (scope=colgroup
     # needs one), and the abbreviated headers are heard in words.
     assert html.count('<colgroup span="4"></colgroup>') == len(game.players)
-    assert html.index('<colgroup span="2"></colgroup>') < html.index("<colgroup span=\"4\">")
+    assert html.index('<colgroup span="2"></colgroup>') < html.index('<colgroup span="4">')
     assert html.count('scope="colgroup" colspan="4"') == len(game.players)
     for words in ("tricks taken", "made or missed", "points"):
         assert html.count(f'<span class="visually-hidden">{words}</span></th>') == len(game.players)
-    said = ('<span class="visually-hidden">made</span>', '<span class="visually-hidden">missed</span>')
+    said = (
+        '<span class="visually-hidden">made</span>',
+        '<span class="visually-hidden">missed</span>',
+    )
     assert html.count(said[0]) + html.count(said[1]) == 3 * 8  # ✓ and ✗ in words
 
 

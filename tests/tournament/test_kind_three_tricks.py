@@ -226,16 +226,32 @@ def test_the_screen_for_a_first_a_third_and_a_winning_trick():
     s1 = ["2S", "5H", "9S", "KD", "7D", "10H", "4S"]  # no pair, no run: no trick at all
     state = three_tricks.new_game(Config(max_swap=2), deck=_deal(s0, s1), dealer=1)
     ctx = KIND.screen(state, 0, names=["Ana", "Bea"])
-    assert (ctx["me"], ctx["opponent"], ctx["my_turn"], ctx["trick_size"]) == ("Ana", "Bea", True, 2)
+    assert (ctx["me"], ctx["opponent"], ctx["my_turn"], ctx["trick_size"]) == (
+        "Ana",
+        "Bea",
+        True,
+        2,
+    )
     assert ctx["can_lay"] and ctx["swap_max"] == 2 and ctx["target"] is None
-    assert {h["card"] for h in ctx["hand"] if h["lay_with"]} == {"6S", "7S", "9H", "9D", "2C", "3C", "4C"}
+    assert {h["card"] for h in ctx["hand"] if h["lay_with"]} == {
+        "6S",
+        "7S",
+        "9H",
+        "9D",
+        "2C",
+        "3C",
+        "4C",
+    }
     assert ctx["stock"] == 38 and ctx["secondary"] == 0 and ctx["opponent_cards"] == 7
     assert ctx["last"] is None and not ctx["over"]
 
     state, _ = KIND.apply(state, {"type": "lay", "seat": 0, "cards": ["6S", "7S"]})
     html = render_game(state, 1)
     text = words(html)
-    assert "Your turn. Ana has just laid a trick: nothing in your hand blocks it; pass or swap." in text
+    assert (
+        "Your turn. Ana has just laid a trick: nothing in your hand blocks it; pass or swap."
+        in text
+    )
     assert "Ana laid 6♠ 7♠" in text
     assert "tt-target" not in html and "tt-matches" not in html  # Bea holds no block
     assert 'data-move=\'{"type":"block"}\'' not in html
@@ -271,13 +287,18 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
     )  # fmt: skip
     bea = words(render_game(state, 1))
     assert "Your turn." in bea
-    assert "You blocked 2 tricks with 2♦ 3♦ : drawing four cards took Ana's turn, so you play again." in bea
+    assert (
+        "You blocked 2 tricks with 2♦ 3♦ : drawing four cards took Ana's turn, so you play again."
+        in bea
+    )
     ana = words(render_game(state, 0))
     assert "Bea is playing." in ana
     assert "Bea blocked 2 tricks with 2♦ 3♦ : drawing four cards took your turn." in ana
     # The line a screen reader says when it changes tells it too (it said only "Bea is
     # playing.", as before the block).
-    whose = re.search(r'<p class="whose tt-whose" data-announce>(.*?)</p>', render_game(state, 0), re.S)
+    whose = re.search(
+        r'<p class="whose tt-whose" data-announce>(.*?)</p>', render_game(state, 0), re.S
+    )
     assert words(whose.group(1)) == (
         "Bea blocked 2 of your tricks: drawing four cards took your turn. Bea is playing."
     )
@@ -289,7 +310,9 @@ def test_the_screen_with_no_trick_in_hand():
     state = three_tricks.new_game(Config(max_swap=0), deck=_deal(s0, s1), dealer=1)
     html = render_game(state, 0)
     assert "Your turn. No trick in your hand: pass." in words(html)
-    assert 'data-move=\'{"type":"lay"}\'' not in html and 'data-move=\'{"type":"swap"}\'' not in html
+    assert (
+        'data-move=\'{"type":"lay"}\'' not in html and 'data-move=\'{"type":"swap"}\'' not in html
+    )
     assert 'data-move=\'{"type":"pass"}\'' in html
 
 
@@ -426,9 +449,7 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     assert "not your turn" in err.message
     # An illegal lay: two cards that are no trick, refused with the engine's reason.
     hand = state.hands[first]
-    bad = next(
-        list(p) for p in combinations(hand, 2) if not three_tricks.is_trick(p, state.config)
-    )
+    bad = next(list(p) for p in combinations(hand, 2) if not three_tricks.is_trick(p, state.config))
     err = assert_refused(
         lambda: services.game_act(player_id=layer, move={"type": "lay", "cards": bad}),
         IllegalMove,

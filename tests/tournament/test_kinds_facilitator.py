@@ -156,8 +156,15 @@ def test_wizard_offers_the_game_its_presets_and_knobs(fac, key):
 def test_the_custom_sheets_knobs_are_named_in_words(fac):
     """3 Tricks' custom sheet asked for 'Stock floor' and 'Rank match: Card'."""
     wizard = page(fac.get("/workshops/new/"))
-    for words in ("Drawing stops at", "Swap at most", "Any card of the rank", "Fewest blocked tricks",
-                  "The dealer's hook", "Following the lead", "Follow suit or trump"):
+    for words in (
+        "Drawing stops at",
+        "Swap at most",
+        "Any card of the rank",
+        "Fewest blocked tricks",
+        "The dealer's hook",
+        "Following the lead",
+        "Follow suit or trump",
+    ):
         assert words in wizard, words
     for code in ("Stock floor", "Rank match", "Zero bid points", "Suit_or", "Max swap"):
         assert code not in wizard, code
@@ -215,8 +222,18 @@ def form_values(response) -> dict[str, str]:
     return parser.data
 
 
-SETTINGS = ("game", "mode", "table_count", "seats_per_table", "round_seconds", "study_seconds",
-            "home_seconds", "dispute_seconds", "bots_enabled", "leave_policy")
+SETTINGS = (
+    "game",
+    "mode",
+    "table_count",
+    "seats_per_table",
+    "round_seconds",
+    "study_seconds",
+    "home_seconds",
+    "dispute_seconds",
+    "bots_enabled",
+    "leave_policy",
+)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -225,16 +242,26 @@ def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
     settings and each table's sheet (a preset, a custom sheet), and sent as it is
     makes the same workshop, with no players."""
     kind = kinds.get(key)
-    fac.post("/workshops/new/", wizard_data(
-        kind, mode="referee", round_minutes="7.5", study_minutes="2", home_minutes="1.5",
-        dispute_seconds="30", leave_policy="skip",
-    ))
+    fac.post(
+        "/workshops/new/",
+        wizard_data(
+            kind,
+            mode="referee",
+            round_minutes="7.5",
+            study_minutes="2",
+            home_minutes="1.5",
+            dispute_seconds="30",
+            leave_policy="skip",
+        ),
+    )
     old = Workshop.objects.get()
     services.player_join(workshop_id=old.pk, name="Ann")
     assert f'href="/workshops/new/?like={old.pk}"' in text(fac.get("/"))
     r = fac.get(f"/workshops/new/?like={old.pk}")
     assert r.status_code == 200
-    assert f"Filled in as “<bdi>{old.name}</bdi>” was set up, each table's sheet as it was" in page(r)
+    assert f"Filled in as “<bdi>{old.name}</bdi>” was set up, each table's sheet as it was" in page(
+        r
+    )
     sent = fac.post("/workshops/new/", form_values(r))
     assert sent.status_code == 302, text(sent)[:3000]
     new = Workshop.objects.exclude(pk=old.pk).get()
@@ -268,7 +295,9 @@ def test_set_up_again_past_the_tables_one_may_choose_gives_automatic_sheets(owne
     assert values["sheet_mode"] == "auto" and values["table_count"] == "20"
     # Made another way (the load test's 200 tables, a round of 100 s): what the wizard
     # can take, the nearest it offers.
-    big = services.workshop_create(facilitator=owner, name="Load", table_count=200, round_seconds=100)
+    big = services.workshop_create(
+        facilitator=owner, name="Load", table_count=200, round_seconds=100
+    )
     values_big = form_values(fac.get(f"/workshops/new/?like={big.pk}"))
     assert (values_big["table_count"], values_big["round_minutes"]) == ("40", "1.7")
     assert "each table's sheet as it was" not in page(r)
@@ -331,7 +360,9 @@ def test_wizard_refuses_a_custom_sheet_the_game_refuses(fac, key):
         # Not a number at all: the field's own sentence, once, not "Enter a value." too.
         data[f"{forms.prefix(kind)}custom_2_{ints[-1]}"] = "abc"
         body = text(fac.post("/workshops/new/", data))
-        errors = body.split(f'id="id_{forms.prefix(kind)}custom_2_{ints[-1]}_error"')[1].split("</ul>")[0]
+        errors = body.split(f'id="id_{forms.prefix(kind)}custom_2_{ints[-1]}_error"')[1].split(
+            "</ul>"
+        )[0]
         assert "Enter a whole number." in errors and "Enter a value." not in errors, errors
 
 
@@ -558,10 +589,21 @@ def test_monitor_counts_one_point_in_the_singular():
 
     from django.template.loader import render_to_string
 
-    row = {"name": "Ann", "is_bot": False, "has_left": False, "connected": True,
-           "tricks": None, "games_won": 0}
-    table = {"number": 1, "score_label": "points", "game": None, "games_note": "",
-             "players": [{**row, "score": 1}, {**row, "name": "Ben", "score": 2}]}
+    row = {
+        "name": "Ann",
+        "is_bot": False,
+        "has_left": False,
+        "connected": True,
+        "tricks": None,
+        "games_won": 0,
+    }
+    table = {
+        "number": 1,
+        "score_label": "points",
+        "game": None,
+        "games_note": "",
+        "players": [{**row, "score": 1}, {**row, "name": "Ben", "score": 2}],
+    }
     html = render_to_string(
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
     )
@@ -576,12 +618,25 @@ def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
     from django.template.loader import render_to_string
 
     name = '<img src=x onerror="go()">'
-    row = {"name": name, "is_bot": False, "has_left": False, "connected": True,
-           "tricks": 1, "score": None, "games_won": 0}
-    game = {"current": [{"card": "AS", "name": name}], "records_tricks": True, "number": 1,
-            "tricks_played": 0, "phase": "play", "to_act": name, "dispute": False}
-    table = {"number": 7, "score_label": "points", "game": game, "games_note": "",
-             "players": [row]}
+    row = {
+        "name": name,
+        "is_bot": False,
+        "has_left": False,
+        "connected": True,
+        "tricks": 1,
+        "score": None,
+        "games_won": 0,
+    }
+    game = {
+        "current": [{"card": "AS", "name": name}],
+        "records_tricks": True,
+        "number": 1,
+        "tricks_played": 0,
+        "phase": "play",
+        "to_act": name,
+        "dispute": False,
+    }
+    table = {"number": 7, "score_label": "points", "game": game, "games_note": "", "players": [row]}
     html = render_to_string(
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=3)}
     )

@@ -120,8 +120,15 @@ def _sends_in(mode: str, seconds: float, rate: int) -> list[float]:
 
     async def scenario():
         seat_spec = {"player_id": 1, "url": "", "origin": "", "cookie": None}
-        worker = Worker({"mode": mode, "think_ms": 0, "seconds": seconds, "rate": rate,
-                         "tables": [{"key": 0, "seats": [seat_spec]}]})
+        worker = Worker(
+            {
+                "mode": mode,
+                "think_ms": 0,
+                "seconds": seconds,
+                "rate": rate,
+                "tables": [{"key": 0, "seats": [seat_spec]}],
+            }
+        )
         (table,) = worker.tables
         (seat,) = table.seats
         seat.ws = object()
@@ -171,8 +178,12 @@ def test_a_bot_takes_a_claimed_mark_as_the_next_screen_and_resyncs_when_it_does_
 
     seat = {"player_id": 1, "url": "ws://x", "origin": "http://x", "cookie": None}
     worker = Worker(
-        {"mode": "game", "think_ms": 0, "seconds": 1,
-         "tables": [{"key": 1, "seats": [seat, {**seat, "player_id": 2}]}]}
+        {
+            "mode": "game",
+            "think_ms": 0,
+            "seconds": 1,
+            "tables": [{"key": 1, "seats": [seat, {**seat, "player_id": 2}]}],
+        }
     )
     table = worker.tables[0]
     a, b = table.seats
@@ -297,8 +308,17 @@ def test_latency_is_shown_window_by_window():
 
 
 def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch, capsys):
-    figures = {"players": 10, "actions": 5, "actions_per_s": 1.0, "p50_ms": 1.0, "p95_ms": 2.0,
-               "p99_ms": 3.0, "errors": 0, "lost": 0, "duplicated": 0}
+    figures = {
+        "players": 10,
+        "actions": 5,
+        "actions_per_s": 1.0,
+        "p50_ms": 1.0,
+        "p95_ms": 2.0,
+        "p99_ms": 3.0,
+        "errors": 0,
+        "lost": 0,
+        "duplicated": 0,
+    }
     from tournament.management.commands import loadtest as command
 
     monkeypatch.setattr(command, "run", lambda **kw: dict(figures))
@@ -319,14 +339,22 @@ def test_the_command_prints_one_json_line_and_fails_on_lost_actions(monkeypatch,
         (["--players", "10", "--seconds", "0"], "--seconds must be from 1 to 3000"),
         (["--players", "10", "--think-ms", "-1"], "--think-ms must not be negative"),
         (["--players", "10", "--servers", "0"], "--servers and --client-procs must be at least 1"),
-        (["--players", "10", "--baseline-store", "--url", "http://127.0.0.1:1"],
-         "--baseline-store starts its own servers: not with --url"),
-        (["--players", "751", "--game", "all_fives"],
-         "--players must be at most 750 (a workshop has up to 250 tables of 3)"),
-        (["--players", "10", "--baseline", "--game", "seven_up"],
-         "--game chooses the game the bots play: not with an echo baseline"),
-        (["--players", "10", "--baseline-store", "--facilitator"],
-         "--facilitator opens a workshop's panel: not with an echo baseline"),
+        (
+            ["--players", "10", "--baseline-store", "--url", "http://127.0.0.1:1"],
+            "--baseline-store starts its own servers: not with --url",
+        ),
+        (
+            ["--players", "751", "--game", "all_fives"],
+            "--players must be at most 750 (a workshop has up to 250 tables of 3)",
+        ),
+        (
+            ["--players", "10", "--baseline", "--game", "seven_up"],
+            "--game chooses the game the bots play: not with an echo baseline",
+        ),
+        (
+            ["--players", "10", "--baseline-store", "--facilitator"],
+            "--facilitator opens a workshop's panel: not with an echo baseline",
+        ),
     ],
 )
 def test_the_command_refuses_bad_figures_in_one_line_before_it_starts(monkeypatch, args, message):
@@ -353,8 +381,14 @@ def test_cpu_per_action_splits_web_clients_and_the_rest_of_the_machine():
         "(database, Redis, others); machine busy 50 % of 2 cores"
     )
     # Servers elsewhere (--url): only the machine as a whole.
-    line = cpu.per_action(cpu.Snapshot([], 100.0), cpu.Snapshot([], 104.0), clients_s=None,
-                          actions=200, wall_s=4.0, cores=2)
+    line = cpu.per_action(
+        cpu.Snapshot([], 100.0),
+        cpu.Snapshot([], 104.0),
+        clients_s=None,
+        actions=200,
+        wall_s=4.0,
+        cores=2,
+    )
     assert line == "cpu ms per action: whole machine 20.00; machine busy 50 % of 2 cores"
     assert cpu.per_action(start, end, clients_s=1.0, actions=0, wall_s=10.0) is None
 

@@ -47,4 +47,9 @@ def test_name_keys_are_made_again_without_the_marks_drawn_as_nothing():
     migration = importlib.import_module("tournament.migrations.0012_player_name_key_marks")
     migration.rekey(apps, None)
     keys = dict(Player.objects.filter(workshop=w).values_list("name", "name_key"))
-    assert keys == {"❤️ Ana": "❤ ana", "Alice": "alice", "Alice\ufe0f": "alice\ufe0f", "Bo\u034f": "bo"}
+    assert keys == {
+        "❤️ Ana": "❤ ana",
+        "Alice": "alice",
+        "Alice\ufe0f": "alice\ufe0f",
+        "Bo\u034f": "bo",
+    }

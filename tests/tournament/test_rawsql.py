@@ -102,18 +102,40 @@ def test_writes_fill_what_the_orm_would_and_match_nulls_in_where():
     writes = rawsql.Writes()
     # Not given: final_claims (default list), resolution ("" for a blank CharField),
     # resolved_at, winner (NULL).
-    writes.insert(Dispute, game_id=game.pk, trick_index=0, opened_at=at,
-                  deadline=at + timedelta(seconds=9), initial_claims=[0, 1, None, 0])
-    writes.insert(Dispute, game_id=game.pk, trick_index=1, opened_at=at,
-                  deadline=at, initial_claims=[], resolved_at=at, resolution="timeout")
+    writes.insert(
+        Dispute,
+        game_id=game.pk,
+        trick_index=0,
+        opened_at=at,
+        deadline=at + timedelta(seconds=9),
+        initial_claims=[0, 1, None, 0],
+    )
+    writes.insert(
+        Dispute,
+        game_id=game.pk,
+        trick_index=1,
+        opened_at=at,
+        deadline=at,
+        initial_claims=[],
+        resolved_at=at,
+        resolution="timeout",
+    )
     # Only the unresolved one matches `resolved_at: None`.
-    writes.update(Dispute, {"game_id": game.pk, "resolved_at": None},
-                  resolution="unanimous", winner=2, final_claims=[2, 2, 2, 2])
+    writes.update(
+        Dispute,
+        {"game_id": game.pk, "resolved_at": None},
+        resolution="unanimous",
+        winner=2,
+        final_claims=[2, 2, 2, 2],
+    )
     assert Dispute.objects.count() == 0  # nothing is sent before send()
     writes.send()
     open_, closed = Dispute.objects.order_by("trick_index")
     assert (open_.initial_claims, open_.final_claims, open_.resolution, open_.winner) == (
-        [0, 1, None, 0], [2, 2, 2, 2], "unanimous", 2,
+        [0, 1, None, 0],
+        [2, 2, 2, 2],
+        "unanimous",
+        2,
     )
     assert open_.resolved_at is None and open_.opened_at == at
     assert (closed.final_claims, closed.resolution, closed.winner) == ([], "timeout", None)

@@ -32,13 +32,14 @@ from tournament.models import Claim, Dispute, Game, Movement, Player, TrickRecor
 pytestmark = pytest.mark.django_db
 
 
-
 def db_facts(facts: dict) -> dict:
     """What the tests compare the report with, read from the rows before they are rolled back."""
     games = list(Game.objects.select_related("round"))
     return {
-        "tricks": [(t.game_id, t.index, t.verdicts, t.claims, t.resolution, t.winner)
-                   for t in TrickRecord.objects.all()],
+        "tricks": [
+            (t.game_id, t.index, t.verdicts, t.claims, t.resolution, t.winner)
+            for t in TrickRecord.objects.all()
+        ],
         "disputes": Dispute.objects.count(),
         "claims": Claim.objects.count(),
         "changes": Claim.objects.filter(is_change=True).count(),
@@ -90,7 +91,12 @@ def test_disputes_how_they_ended_how_long_and_whose_sheet_prevailed(scripted):
     rows = {(d["game"], d["trick_index"]): d for d in cl["disputes"]}
     d1, d3, d5, d2 = rows[(g1.pk, 0)], rows[(g2.pk, 0)], rows[(g2.pk, 1)], rows[(h1.pk, 0)]
     assert [d["outcome"] for d in (d1, d3, d5, d2)] == ["changed", "changed", "cut", "timeout"]
-    assert (d1["duration"], d3["duration"], d2["duration"], d5["duration"]) == (12.5, 30.0, 45.0, 160.0)
+    assert (d1["duration"], d3["duration"], d2["duration"], d5["duration"]) == (
+        12.5,
+        30.0,
+        45.0,
+        160.0,
+    )
     assert (d1["since_round_start"], d2["since_round_start"]) == (20.0, 50.0)
     assert cl["duration"] == {"count": 3, "mean": 29.2, "median": 30.0, "max": 45.0}
     assert (d1["winner_seat"], d3["winner_seat"], d2["winner_seat"]) == (w["d1"], w["d3"], w["d2"])
@@ -161,12 +167,20 @@ def test_per_player_journeys_disputes_and_adapting(scripted):
     mv = scripted["report"]["movement"]
     assert [c["label"] for c in mv["columns"]] == ["At home", "Round 1", "Round 2", "After round 2"]
     final = scripted["db"]["final_tables"]
-    expected_first = {"P01": [1, 1, 2], "P02": [2, 2, 2], "P03": [1, 1, 1],
-                      "P04": [2, 2, 2], "P05": [1, 1, 1], "P06": [2, 2, 1]}
+    expected_first = {
+        "P01": [1, 1, 2],
+        "P02": [2, 2, 2],
+        "P03": [1, 1, 1],
+        "P04": [2, 2, 2],
+        "P05": [1, 1, 1],
+        "P06": [2, 2, 1],
+    }
     for name, path in expected_first.items():
         assert players[name]["journey"] == path + [final[name]], name
     assert players["P01"]["journey_text"].startswith("1 → 1 → 2 → ")
-    figures = {n: (p["disputes"], p["adapted"], p["held"], p["claim_changes"]) for n, p in players.items()}
+    figures = {
+        n: (p["disputes"], p["adapted"], p["held"], p["claim_changes"]) for n, p in players.items()
+    }
     assert figures == {
         "P01": (1, 0, 1, 0),
         "P02": (1, 0, 1, 0),
@@ -193,9 +207,19 @@ def test_movement_table_and_round_one_results(scripted):
     assert len(moves) == scripted["db"]["moves"]
     res = {r["label"]: r for r in scripted["report"]["results"]}
     t1, t2 = res["Round 1"]["tables"]
-    assert (t1["games_played"], t1["games_cut"], t1["top"], t1["bottom"]) == (1, 1, ["P01"], ["P03", "P05"])
+    assert (t1["games_played"], t1["games_cut"], t1["top"], t1["bottom"]) == (
+        1,
+        1,
+        ["P01"],
+        ["P03", "P05"],
+    )
     assert t1["moved_up"] == ["P01"] and t1["moved_down"] == []
-    assert (t2["top"], t2["bottom"], t2["moved_up"], t2["moved_down"]) == (["P02"], ["P04", "P06"], [], ["P06"])
+    assert (t2["top"], t2["bottom"], t2["moved_up"], t2["moved_down"]) == (
+        ["P02"],
+        ["P04", "P06"],
+        [],
+        ["P06"],
+    )
     assert by_name(t1["players"])["P01"]["tricks"] == 1
     r2 = {t["table"]: t for t in res["Round 2"]["tables"]}
     assert r2[1]["games_played"] == 2 and r2[1]["games_completed"] == 1 and r2[1]["games_cut"] == 1
@@ -205,8 +229,12 @@ def test_movement_table_and_round_one_results(scripted):
 def test_the_reveal_highlights_knobs_that_differ_from_a_neighbour(scripted):
     rev = scripted["report"]["reveal"]
     cells = {row["knob"]: [c["differs"] for c in row["cells"]] for row in rev["rows"]}
-    assert cells == {"ace": [False, False], "wins": [True, True], "trump": [False, False],
-                     "trump_when": [False, False]}
+    assert cells == {
+        "ace": [False, False],
+        "wins": [True, True],
+        "trump": [False, False],
+        "trump_when": [False, False],
+    }
     assert rev["pairs"] == [{"a": 1, "b": 2, "knobs": ["wins"], "titles": ["Which card wins"]}]
     assert rev["distinct_sheets"] == 2
     assert [s["heading"] for s in rev["sheets"][0]["sections"]] == list(report.REVEAL_SECTIONS)
@@ -259,7 +287,11 @@ def test_json_export_schema_and_the_unrepresentable_cut_trick(scripted):
     assert h1["unawarded_trick"] is None
     assert len(doc["gestures"]) == 5
     assert sum(len(r["moves"]) for r in doc["rounds"]) == scripted["db"]["moves"]
-    assert {d["resolution"] for g in doc["games"] for d in g["disputes"]} == {"unanimous", "timeout", "cut"}
+    assert {d["resolution"] for g in doc["games"] for d in g["disputes"]} == {
+        "unanimous",
+        "timeout",
+        "cut",
+    }
 
 
 def test_every_exported_game_passes_the_replay_checker(scripted, tmp_path):
@@ -302,7 +334,10 @@ def test_a_tampered_export_fails_the_checker(scripted, tmp_path):
 
     def a_card(doc):
         g = h1(doc)
-        g["replay"]["plays"][0], g["replay"]["plays"][1] = g["replay"]["plays"][1], g["replay"]["plays"][0]
+        g["replay"]["plays"][0], g["replay"]["plays"][1] = (
+            g["replay"]["plays"][1],
+            g["replay"]["plays"][0],
+        )
 
     for how in (swap_claim, stored_tricks, a_card):
         checks = check_export.check_document(tampered(scripted["doc"], how))
@@ -350,7 +385,8 @@ def test_csv_tables_hold_every_record(scripted):
     assert sum("none" in t["final_claims"].split() for t in tricks) == 1
     seatings = read_csv(doc, "seatings")
     assert {(s["round_label"], s["player"], s["table"]) for s in seatings} >= {
-        ("Round 2", "P06", "1"), ("Round 2", "P01", "2"),
+        ("Round 2", "P06", "1"),
+        ("Round 2", "P01", "2"),
     }
 
 

@@ -131,8 +131,13 @@ def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():
     from tournament import report
 
     doc = {
-        "schema": "barnga.workshop/1", "workshop": {"name": "Quiet"}, "tables": [],
-        "players": [], "rounds": [], "games": [], "gestures": [],
+        "schema": "barnga.workshop/1",
+        "workshop": {"name": "Quiet"},
+        "tables": [],
+        "players": [],
+        "rounds": [],
+        "games": [],
+        "gestures": [],
     }
     feel = next(q for q in report.build_report(doc)["guide"] if q["id"] == "feel")["data"]
     assert not any("0 of 0" in line for line in feel)
@@ -140,11 +145,16 @@ def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():
 
 
 def test_how_the_disputes_ended_reads_top_down_in_the_lists_order():
-    rows = [{"label": "Settled A", "count": 2}, {"label": "Timeout B", "count": 1},
-            {"label": "Cut C", "count": 0}]
+    rows = [
+        {"label": "Settled A", "count": 2},
+        {"label": "Timeout B", "count": 1},
+        {"label": "Cut C", "count": 0},
+    ]
     svg = report_charts.outcomes_chart({"dispute_count": 3, "dispute_outcomes": rows})["svg"]
     heights = {
         label: float(y)
-        for y, label in re.findall(r'<text[^>]*y="([\d.]+)"[^>]*>(Settled A|Timeout B|Cut C)</text>', svg)
+        for y, label in re.findall(
+            r'<text[^>]*y="([\d.]+)"[^>]*>(Settled A|Timeout B|Cut C)</text>', svg
+        )
     }
     assert sorted(heights, key=heights.get) == ["Settled A", "Timeout B", "Cut C"]

@@ -319,7 +319,9 @@ def test_other_games_reveal_their_knobs_in_words(game, presets, knob, title, lab
     row = next(r for r in rev["rows"] if r["knob"] == knob)
     assert row["title"] == title
     assert [c["label"] for c in row["cells"]] == labels
-    words = " ".join([r["title"] for r in rev["rows"]] + [c["label"] for r in rev["rows"] for c in r["cells"]])
+    words = " ".join(
+        [r["title"] for r in rev["rows"]] + [c["label"] for r in rev["rows"] for c in r["cells"]]
+    )
     assert "_" not in words and "True" not in words and "Stock floor" not in words
 
 
@@ -349,11 +351,19 @@ def test_the_knob_table_goes_ten_tables_at_a_time():
     """Forty tables side by side printed as far as table 12; the rest were cut off."""
     names = sorted(PRESETS)
     tables = [
-        {"number": n, "preset": names[n % len(names)], "rules": PRESETS[names[n % len(names)]].to_dict()}
+        {
+            "number": n,
+            "preset": names[n % len(names)],
+            "rules": PRESETS[names[n % len(names)]].to_dict(),
+        }
         for n in range(1, 24)
     ]
     rev = report.reveal({"tables": tables})
-    assert [b["tables"] for b in rev["blocks"]] == [list(range(1, 11)), list(range(11, 21)), [21, 22, 23]]
+    assert [b["tables"] for b in rev["blocks"]] == [
+        list(range(1, 11)),
+        list(range(11, 21)),
+        [21, 22, 23],
+    ]
     for b in rev["blocks"]:
         assert [r["knob"] for r in b["rows"]] == [r["knob"] for r in rev["rows"]]
         assert all([c["table"] for c in r["cells"]] == b["tables"] for r in b["rows"])
@@ -477,14 +487,25 @@ def one_round_doc(name, presets, players, *, seatings, moves, games=()) -> dict:
             for n, p in enumerate(presets, start=1)
         ],
         "players": [
-            {"id": pid, "name": who, "join_order": pid, "home_table": 2,
-             "is_bot": False, "has_left": False}
+            {
+                "id": pid,
+                "name": who,
+                "join_order": pid,
+                "home_table": 2,
+                "is_bot": False,
+                "has_left": False,
+            }
             for pid, who in players
         ],
         "rounds": [
             {
-                "number": 1, "kind": "scored", "scored_number": 1, "label": "Round 1",
-                "seatings": [{"player": p, "table": t, "seat": i} for i, (p, t) in enumerate(seatings)],
+                "number": 1,
+                "kind": "scored",
+                "scored_number": 1,
+                "label": "Round 1",
+                "seatings": [
+                    {"player": p, "table": t, "seat": i} for i, (p, t) in enumerate(seatings)
+                ],
                 "moves": [{"player": p, "from": a, "to": b, "edited": False} for p, a, b in moves],
                 "movement_applied_at": "2026-11-25T10:20:00+00:00",
             }
@@ -497,8 +518,11 @@ def one_round_doc(name, presets, players, *, seatings, moves, games=()) -> dict:
 def test_the_guide_counts_only_moves_between_different_rules_as_such():
     """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
     doc = one_round_doc(
-        "Same sheets", ["guide-1", "guide-1", "guide-2"], [(1, "P1"), (2, "P2"), (3, "P3")],
-        seatings=[(1, 2), (2, 2), (3, 2)], moves=[(1, 2, 3), (2, 2, 1)],
+        "Same sheets",
+        ["guide-1", "guide-1", "guide-2"],
+        [(1, "P1"), (2, "P2"), (3, "P3")],
+        seatings=[(1, 2), (2, 2), (3, 2)],
+        moves=[(1, 2, 3), (2, 2, 1)],
     )
     expect = next(q for q in report.build_report(doc)["guide"] if q["id"] == "expect")["data"]
     assert "1 move up and 0 moves down took players to tables with other rules." in expect
@@ -511,18 +535,34 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
     alone at table 1 (too few for a game). Movement moved both: the results list
     them, with no game won, not only the players of the table's games."""
     doc = one_round_doc(
-        "Late", ["guide-1", "guide-2"], [(1, "Ana"), (2, "Bob"), (3, "Finn"), (4, "Gil")],
-        seatings=[(1, 2), (2, 2), (4, 1)], moves=[(1, 2, 1), (3, 2, 1), (4, 1, 2)],
+        "Late",
+        ["guide-1", "guide-2"],
+        [(1, "Ana"), (2, "Bob"), (3, "Finn"), (4, "Gil")],
+        seatings=[(1, 2), (2, 2), (4, 1)],
+        moves=[(1, 2, 1), (3, 2, 1), (4, 1, 2)],
         games=[
-            {"id": 1, "round": 1, "number": 1, "table": 2, "players": [1, 2], "state": "over",
-             "tricks_won": [3, 2], "winners": [1], "tricks": [], "disputes": []},
+            {
+                "id": 1,
+                "round": 1,
+                "number": 1,
+                "table": 2,
+                "players": [1, 2],
+                "state": "over",
+                "tricks_won": [3, 2],
+                "winners": [1],
+                "tricks": [],
+                "disputes": [],
+            },
         ],
     )
     res = report.results(doc, report.Index(doc))
     by_table = {t["table"]: t for t in res[0]["tables"]}
-    assert [(p["name"], p["games_won"], p["games_played"], p["moved"])
-            for p in by_table[2]["players"]] == [
-        ("Ana", 1, 1, "down"), ("Bob", 0, 1, ""), ("Finn", 0, 0, "down"),
+    assert [
+        (p["name"], p["games_won"], p["games_played"], p["moved"]) for p in by_table[2]["players"]
+    ] == [
+        ("Ana", 1, 1, "down"),
+        ("Bob", 0, 1, ""),
+        ("Finn", 0, 0, "down"),
     ]
     assert [(p["name"], p["games_played"], p["moved"]) for p in by_table[1]["players"]] == [
         ("Gil", 0, "up"),
@@ -530,8 +570,15 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
     assert by_table[1]["games_played"] == 0
     # A home round skipped at once (the demo's) was seated but played nothing: no
     # results for it, not a card of zeros per table.
-    home = {**doc["rounds"][0], "number": 0, "kind": "home", "scored_number": None,
-            "label": "At home", "moves": [], "movement_applied_at": None}
+    home = {
+        **doc["rounds"][0],
+        "number": 0,
+        "kind": "home",
+        "scored_number": None,
+        "label": "At home",
+        "moves": [],
+        "movement_applied_at": None,
+    }
     doc["rounds"].insert(0, home)
     assert [rd["round"] for rd in report.results(doc, report.Index(doc))] == [1]
     # The demo's home round deals a game at each table and the round's end cuts them
@@ -546,7 +593,9 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
     assert [g["id"] for g in report.Index(doc).games] == [1]
 
 
-def _all_fives_game(seed: int, home: list[int], sheets: list[str], table_sheet: str) -> tuple[dict, object]:
+def _all_fives_game(
+    seed: int, home: list[int], sheets: list[str], table_sheet: str
+) -> tuple[dict, object]:
     """One All Fives game at table 1 played by bots (revoke calls now and then), as an
     exported game record, and the engine's final state."""
     from games import kinds
@@ -578,10 +627,14 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
     """All Fives' revoke calls, the one moment its log records of a rule clashing, never
     reached the report ('All Fives has no claims: nothing records the moment …')."""
     # Seat 1 is a newcomer from a table where any card may be played; the table follows suit.
-    game, state = _all_fives_game(7, [1, 2], ["high_highest_suit", "high_highest_any"], "high_highest_suit")
+    game, state = _all_fives_game(
+        7, [1, 2], ["high_highest_suit", "high_highest_any"], "high_highest_suit"
+    )
     tricks = [t for h in state.history for t in h.tricks]
     calls = [c for h in state.history for c in h.calls]
-    assert any(t.revokes for t in tricks) and any(c.upheld for c in calls), "the seed plays no called revoke"
+    assert any(t.revokes for t in tricks) and any(c.upheld for c in calls), (
+        "the seed plays no called revoke"
+    )
     doc = {
         "schema": export.SCHEMA,
         "workshop": {"name": "Fives", "game": "all_fives", "mode": "barnga"},
@@ -612,12 +665,16 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
     assert ben["revokes"] == revokes and ben["called_on"] == upheld
     notice = next(q for q in r["guide"] if q["id"] == "notice")
     assert notice["section"] == "revokes"
-    assert notice["data"][0].startswith(f"{revokes} cards broke the sheet of the table they were played at")
+    assert notice["data"][0].startswith(
+        f"{revokes} cards broke the sheet of the table they were played at"
+    )
     assert f"{upheld} called, {revokes - upheld} never noticed" in notice["data"][0]
 
 
 def test_a_referee_all_fives_report_has_no_revokes():
-    game, _ = _all_fives_game(7, [1, 2], ["high_highest_suit", "high_highest_suit"], "high_highest_suit")
+    game, _ = _all_fives_game(
+        7, [1, 2], ["high_highest_suit", "high_highest_suit"], "high_highest_suit"
+    )
     game["mode"] = "referee"
     doc = {"schema": export.SCHEMA, "workshop": {"name": "Ref", "game": "all_fives", "mode": "referee"},
            "tables": [], "players": [], "rounds": [], "games": [game], "gestures": []}  # fmt: skip

@@ -76,8 +76,14 @@ def test_the_facilitator_sees_every_section_with_captions_and_alt_text(fac, play
     r = fac.get(f"/workshops/{played.pk}/report/")
     assert r.status_code == 200
     html = r.content.decode()
-    for heading in ("1 The reveal", "2 Movement", "3 Results per round and table",
-                    "4 Clashes and disputes", "5 Per player", "6 Debrief guide"):
+    for heading in (
+        "1 The reveal",
+        "2 Movement",
+        "3 Results per round and table",
+        "4 Clashes and disputes",
+        "5 Per player",
+        "6 Debrief guide",
+    ):
         assert heading in html
     assert "Rule knobs per table" in html and "<caption>" in html
     assert "Where have you met this outside the game?" in html
@@ -205,7 +211,10 @@ def test_the_players_table_says_when_each_player_left(fac, owner):
     )
     assert {p["left_when"] for p in rows.values() if not p["left"]} == {""}
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
-    assert f'<bdi>{first.name}</bdi> <span class="tag">left</span> <span class="muted">during Round 1</span>' in html
+    assert (
+        f'<bdi>{first.name}</bdi> <span class="tag">left</span> <span class="muted">during Round 1</span>'
+        in html
+    )
 
 
 def test_a_dispute_still_open_is_counted_as_open_not_as_cut(owner):
@@ -267,7 +276,11 @@ def test_the_guide_tells_games_cut_when_a_player_left_from_the_rounds_end():
     """7Up has no claims: the debrief guide counts each round's games and how many
     were cut short, which it put down to the round's end."""
     w = services.workshop_create(
-        name="Bids", table_count=2, seats_per_table=4, seed=3, game="seven_up",
+        name="Bids",
+        table_count=2,
+        seats_per_table=4,
+        seed=3,
+        game="seven_up",
         bots_enabled=True,
     )
     services.bots_fill(workshop_id=w.pk)
@@ -314,13 +327,20 @@ def test_an_export_taken_mid_round_checks_ok():
     playing = [g for g in doc["games"] if g["state"] == "playing"]
     assert len(playing) == 2 and any(g["tricks"] for g in playing)
     checks = check_export.check_document(doc)
-    assert len(checks) == len(doc["games"]) and all(c.ok for c in checks), [c.line() for c in checks]
+    assert len(checks) == len(doc["games"]) and all(c.ok for c in checks), [
+        c.line() for c in checks
+    ]
     # The report read now counts the tricks so far of the games in progress.
     rows = [
-        g for rd in report.results(doc, report.Index(doc)) for t in rd["tables"] for g in t["games"]
+        g
+        for rd in report.results(doc, report.Index(doc))
+        for t in rd["tables"]
+        for g in t["games"]
         if g["state"] == "playing"
     ]
-    assert sum(x["tricks"] for g in rows for x in g["tricks"]) == sum(len(g["tricks"]) for g in playing)
+    assert sum(x["tricks"] for g in rows for x in g["tricks"]) == sum(
+        len(g["tricks"]) for g in playing
+    )
     # A game in progress with a result stored is still found out.
     playing[0]["winners"] = [playing[0]["players"][0]]
     bad = [c for c in check_export.check_document(doc) if not c.ok]
@@ -359,9 +379,7 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
     for _ in range(3):
         finish_trick(game)
     doc = json.loads(json.dumps(export.workshop_document(w)))
-    differing = sum(
-        1 for g in doc["games"] for t in g["tricks"] if len(set(t["verdicts"])) > 1
-    )
+    differing = sum(1 for g in doc["games"] for t in g["tricks"] if len(set(t["verdicts"])) > 1)
     assert differing > 0
     r = report.build_report(doc)
     assert r["referee"] and r["counts"]["clashes"] == differing
@@ -372,7 +390,9 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
     notice = next(q for q in r["guide"] if q["id"] == "notice")["data"]
     assert notice and all("dispute" not in line for line in notice), notice
     for q in r["guide"]:
-        assert all(" disputes:" not in line and "during disputes" not in line for line in q["data"]), q
+        assert all(
+            " disputes:" not in line and "during disputes" not in line for line in q["data"]
+        ), q
     assert "the table's sheet decided each (referee mode)." in notice[0]
 
 
@@ -454,7 +474,11 @@ def test_another_games_shared_sheet_opens_as_the_sheet_of_its_tables(fac, owner)
 
     distinct = len(set(kinds.get("seven_up").presets.values()))
     w = services.workshop_create(
-        name="Sevens", facilitator=owner, game="seven_up", table_count=distinct + 1, seats_per_table=3
+        name="Sevens",
+        facilitator=owner,
+        game="seven_up",
+        table_count=distinct + 1,
+        seats_per_table=3,
     )
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert html.count('<section class="sheet-card"') == distinct

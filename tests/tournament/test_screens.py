@@ -442,7 +442,9 @@ def test_a_game_the_round_cut_short_says_so_between_rounds():
     while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
     html = seat_screen(game.players[1])
-    assert "cut short" not in html and f"</span>: won by <bdi>{names[game.players[0]]}</bdi>." in html
+    assert (
+        "cut short" not in html and f"</span>: won by <bdi>{names[game.players[0]]}</bdi>." in html
+    )
 
 
 def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
@@ -575,7 +577,6 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     services.round_start(workshop_id=w.pk)
     assert Player.objects.get(pk=winner).table.number == 2
     assert "You moved" not in seat_screen(winner)
-
 
 
 def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():

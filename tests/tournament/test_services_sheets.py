@@ -83,7 +83,9 @@ def test_check_assignment_warns_about_close_and_equal_neighbours():
     a = PRESETS["guide-1"]
     b = TrickRules(ace=a.ace, wins=a.wins, trump="H", trump_when=a.trump_when)  # differs in 1
     warnings = check_assignment([a, b, a])
-    assert "Tables 1 and 2 differ in only 1 rule: neighbouring tables usually differ in 2." in warnings
+    assert (
+        "Tables 1 and 2 differ in only 1 rule: neighbouring tables usually differ in 2." in warnings
+    )
     assert any("Tables 1 and 3 have the same rules" in w for w in warnings)
 
 

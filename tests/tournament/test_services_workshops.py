@@ -157,7 +157,7 @@ def test_join_refuses_bad_names(lobby):
 
 @pytest.mark.parametrize("mark", ["\ufe0f", "\ufe00", "\u034f", "\u180b", "\U000e0100"])
 def test_a_mark_drawn_as_nothing_makes_no_second_name_that_looks_the_same(lobby, mark):
-    """"Alice" + a variation selector looked exactly like Alice on every screen, and
+    """ "Alice" + a variation selector looked exactly like Alice on every screen, and
     was a name of its own (no "2"); a bot's name so marked was a person's."""
     alice = join(lobby, "Alice")
     twin = join(lobby, "Alice" + mark)
@@ -165,7 +165,9 @@ def test_a_mark_drawn_as_nothing_makes_no_second_name_that_looks_the_same(lobby,
     assert names.name_key(twin.name) == names.name_key("Alice 2")
     assert_refused(lambda: join(lobby, "Bot A" + mark), InvalidInput)
     exc = assert_refused(
-        lambda: services.player_rename(workshop_id=lobby.pk, player_id=twin.pk, name="Alice" + mark),
+        lambda: services.player_rename(
+            workshop_id=lobby.pk, player_id=twin.pk, name="Alice" + mark
+        ),
         InvalidInput,
     )
     assert "already" in exc.message

@@ -99,7 +99,9 @@ class Seat:
 class Table:
     key: int
     seats: list[Seat]
-    waiting: list = field(default_factory=list)  # (version, sent_at, kind) acked, not yet everywhere
+    waiting: list = field(
+        default_factory=list
+    )  # (version, sent_at, kind) acked, not yet everywhere
 
 
 class Worker:
@@ -383,7 +385,9 @@ async def _main(spec: dict, conn) -> None:
     worker = Worker(spec)
     started = time.monotonic()
     await worker.connect_all()
-    conn.send({"ready": True, "connect_s": time.monotonic() - started, "errors": dict(worker.errors)})
+    conn.send(
+        {"ready": True, "connect_s": time.monotonic() - started, "errors": dict(worker.errors)}
+    )
     go = await loop.run_in_executor(None, conn.recv)
     cpu_start = time.process_time()
     if go.get("go"):

@@ -49,8 +49,13 @@ def snapshot(server_pids: list[int]) -> Snapshot:
 
 
 def per_action(
-    start: Snapshot, end: Snapshot, *, clients_s: float | None, actions: int,
-    wall_s: float, cores: int | None = None,
+    start: Snapshot,
+    end: Snapshot,
+    *,
+    clients_s: float | None,
+    actions: int,
+    wall_s: float,
+    cores: int | None = None,
 ) -> str | None:
     """One line: CPU milliseconds per action of the web processes, the bot clients
     and the rest of the machine (database, Redis, anything else running), and how

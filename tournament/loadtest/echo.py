@@ -96,7 +96,9 @@ class EchoConsumer(AsyncWebsocketConsumer):
         self.group = f"bench_{table}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=json.dumps({"t": "view", "v": 0, "w": 0, "html": "", "force": True}))
+        await self.send(
+            text_data=json.dumps({"t": "view", "v": 0, "w": 0, "html": "", "force": True})
+        )
 
     async def disconnect(self, code):
         if self.group:

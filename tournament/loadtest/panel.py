@@ -36,8 +36,12 @@ async def watch(spec: dict, conn) -> None:
     ws = None
     try:
         ws = await websockets.connect(
-            spec["url"], origin=spec["origin"], additional_headers=[("Cookie", spec["cookie"])],
-            max_size=None, ping_interval=None, open_timeout=60,
+            spec["url"],
+            origin=spec["origin"],
+            additional_headers=[("Cookie", spec["cookie"])],
+            max_size=None,
+            ping_interval=None,
+            open_timeout=60,
         )
         await asyncio.wait_for(ws.recv(), 60)  # the first snapshot: the page as drawn
         await ws.send(ACK)
@@ -66,9 +70,19 @@ async def watch(spec: dict, conn) -> None:
     cpu_s = time.process_time() - cpu_start
     if ws is not None:
         await ws.close()
-    conn.send({**empty_result(), "errors": errors, "cpu_s": cpu_s,
-               "panel": {"pushes": pushes, "bytes": drawn, "largest": largest,
-                         "seconds": spec["seconds"]}})
+    conn.send(
+        {
+            **empty_result(),
+            "errors": errors,
+            "cpu_s": cpu_s,
+            "panel": {
+                "pushes": pushes,
+                "bytes": drawn,
+                "largest": largest,
+                "seconds": spec["seconds"],
+            },
+        }
+    )
 
 
 def panel_line(results: list[dict]) -> str | None:
@@ -76,7 +90,9 @@ def panel_line(results: list[dict]) -> str | None:
     for r in results:
         if "panel" in r:
             p = r["panel"]
-            return (f"facilitator panel: {p['pushes']} pushes in {p['seconds']:g} s, "
-                    f"{p['bytes'] / 1e6:.1f} MB as drawn (largest {p['largest'] / 1e3:.0f} kB; "
-                    "sent deflated)")
+            return (
+                f"facilitator panel: {p['pushes']} pushes in {p['seconds']:g} s, "
+                f"{p['bytes'] / 1e6:.1f} MB as drawn (largest {p['largest'] / 1e3:.0f} kB; "
+                "sent deflated)"
+            )
     return None

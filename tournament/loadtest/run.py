@@ -46,7 +46,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[rank - 1]
 
 
-def summarise(*, players: int, seconds: float, results: list[dict], lost: int, duplicated: int) -> dict:
+def summarise(
+    *, players: int, seconds: float, results: list[dict], lost: int, duplicated: int
+) -> dict:
     latencies = [x for r in results for x in r["latencies"]]
     errors = Counter()
     for r in results:
@@ -177,7 +179,10 @@ def facilitator_session() -> tuple[object, str]:
     )
     client = Client()
     client.force_login(user)
-    return user, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return (
+        user,
+        f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}",
+    )
 
 
 # ---- servers
@@ -233,8 +238,15 @@ def client_specs(
     game: str = "five_tricks",
 ) -> list[dict]:
     specs = [
-        {"mode": mode, "game": game, "think_ms": think_ms, "seconds": seconds, "seed": i,
-         "rate": max(1, settings.BARNGA_WS_RATE // 2), "tables": []}
+        {
+            "mode": mode,
+            "game": game,
+            "think_ms": think_ms,
+            "seconds": seconds,
+            "seed": i,
+            "rate": max(1, settings.BARNGA_WS_RATE // 2),
+            "tables": [],
+        }
         for i in range(procs)
     ]
     for i, seats in enumerate(tables):
@@ -294,9 +306,15 @@ def run(
     transaction by the servers started here (tournament.loadtest.echo.store); its
     acknowledgements are then held against the stored rows, as a game's are."""
     options = dict(
-        players=players, seconds=seconds, think_ms=think_ms, url=url,
-        baseline=baseline or baseline_store, baseline_store=baseline_store,
-        server_count=server_count, client_procs=client_procs, game=game,
+        players=players,
+        seconds=seconds,
+        think_ms=think_ms,
+        url=url,
+        baseline=baseline or baseline_store,
+        baseline_store=baseline_store,
+        server_count=server_count,
+        client_procs=client_procs,
+        game=game,
         facilitator=facilitator,
     )
     if not baseline_store:
@@ -310,7 +328,16 @@ def run(
 
 
 def _run(
-    *, players, seconds, think_ms, url, baseline, baseline_store, server_count, client_procs, game,
+    *,
+    players,
+    seconds,
+    think_ms,
+    url,
+    baseline,
+    baseline_store,
+    server_count,
+    client_procs,
+    game,
     facilitator=False,
 ) -> dict:
     log_dir = Path(tempfile.mkdtemp(prefix="barnga-loadtest-"))
@@ -331,8 +358,19 @@ def _run(
                 [
                     # The table's key stands for the player: a table's seats are in one
                     # client process, so (key, client id) names one acknowledged echo.
-                    {"player_id": run_key + t, "cookie": None,
-                     **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s), f"/ws/bench/echo/?table={run_key + t}"), strict=True))}
+                    {
+                        "player_id": run_key + t,
+                        "cookie": None,
+                        **dict(
+                            zip(
+                                ("url", "origin"),
+                                ws_target(
+                                    server_for(urls, t, s), f"/ws/bench/echo/?table={run_key + t}"
+                                ),
+                                strict=True,
+                            )
+                        ),
+                    }
                     for s in range(min(SEATS, players - t * SEATS))
                 ]
                 for t in range(table_count)
@@ -344,8 +382,10 @@ def _run(
             started = time.monotonic()
             user, session = facilitator_session() if facilitator else (None, None)
             workshop_id, seated = setup_workshop(players, seconds, game, user)
-            log(f"workshop {workshop_id} ({game}): {players} players at {len(seated)} tables, "
-                f"set up in {time.monotonic() - started:.1f} s")
+            log(
+                f"workshop {workshop_id} ({game}): {players} players at {len(seated)} tables, "
+                f"set up in {time.monotonic() - started:.1f} s"
+            )
             tables = []
             for t, seats in enumerate(seated):
                 tables.append(
@@ -353,7 +393,15 @@ def _run(
                         {
                             "player_id": pid,
                             "cookie": f"{COOKIE}={signed_cookie_value(token)}",
-                            **dict(zip(("url", "origin"), ws_target(server_for(urls, t, s, GAME_SEATS[game]), "/ws/play/"), strict=True)),
+                            **dict(
+                                zip(
+                                    ("url", "origin"),
+                                    ws_target(
+                                        server_for(urls, t, s, GAME_SEATS[game]), "/ws/play/"
+                                    ),
+                                    strict=True,
+                                )
+                            ),
                         }
                         for s, (pid, token) in enumerate(seats)
                     ]
@@ -362,13 +410,24 @@ def _run(
         close_old_connections()
         connections.close_all()
         specs = client_specs(
-            tables=tables, procs=client_procs, mode=mode, think_ms=think_ms, seconds=seconds,
+            tables=tables,
+            procs=client_procs,
+            mode=mode,
+            think_ms=think_ms,
+            seconds=seconds,
             game=game,
         )
         if facilitator and workshop_id is not None:
             url_, origin = ws_target(urls[0], f"/ws/facilitator/{workshop_id}/?view=panel")
-            specs.append({"mode": "panel", "url": url_, "origin": origin, "cookie": session,
-                          "seconds": seconds})
+            specs.append(
+                {
+                    "mode": "panel",
+                    "url": url_,
+                    "origin": origin,
+                    "cookie": session,
+                    "seconds": seconds,
+                }
+            )
         pids = [p.pid for p in procs]
         marks: dict = {}
 
@@ -413,7 +472,10 @@ def _run(
         (start, t0), (end, t1) = marks["go"], marks["done"]
         clients = [r.get("cpu_s") for r in results]
         line = cpu.per_action(
-            start, end, actions=summary["actions"], wall_s=t1 - t0,
+            start,
+            end,
+            actions=summary["actions"],
+            wall_s=t1 - t0,
             clients_s=sum(clients) if all(c is not None for c in clients) else None,
         )
         if line:

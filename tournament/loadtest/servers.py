@@ -42,9 +42,15 @@ def start_daphne(port: int, env: dict, log_path: Path | str | None = None) -> su
     return subprocess.Popen(
         # A listen backlog of 1024 (Twisted's default is 50): a room's phones
         # reconnecting at once otherwise meet dropped SYNs and retransmit timeouts.
-        [sys.executable, "-m", "daphne", "--proxy-headers", "-e",
-         f"tcp:port={port}:interface=127.0.0.1:backlog=1024",
-         "barnga.asgi:application"],
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "--proxy-headers",
+            "-e",
+            f"tcp:port={port}:interface=127.0.0.1:backlog=1024",
+            "barnga.asgi:application",
+        ],
         cwd=ROOT,
         env=full_env,
         stdout=log,

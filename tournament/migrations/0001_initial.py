@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,285 +14,654 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('join_order', models.PositiveIntegerField()),
-                ('rules', models.JSONField(blank=True, default=dict)),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('is_bot', models.BooleanField(default=False)),
-                ('has_left', models.BooleanField(default=False)),
-                ('connected', models.BooleanField(default=False)),
-                ('last_seen', models.DateTimeField(blank=True, null=True)),
-                ('token', models.CharField(max_length=64, unique=True)),
-                ('pin', models.CharField(max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("join_order", models.PositiveIntegerField()),
+                ("rules", models.JSONField(blank=True, default=dict)),
+                ("seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("is_bot", models.BooleanField(default=False)),
+                ("has_left", models.BooleanField(default=False)),
+                ("connected", models.BooleanField(default=False)),
+                ("last_seen", models.DateTimeField(blank=True, null=True)),
+                ("token", models.CharField(max_length=64, unique=True)),
+                ("pin", models.CharField(max_length=8)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['join_order'],
+                "ordering": ["join_order"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(help_text='Sequence over all rounds of the workshop')),
-                ('kind', models.CharField(choices=[('study', 'Study (practice, rules visible)'), ('home', 'Silent home play (unscored)'), ('scored', 'Scored round')], max_length=8)),
-                ('scored_number', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('state', models.CharField(choices=[('running', 'Running'), ('paused', 'Paused'), ('finished', 'Finished')], default='running', max_length=10)),
-                ('started_at', models.DateTimeField()),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('remaining_seconds', models.FloatField(blank=True, null=True)),
-                ('paused_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_by', models.CharField(blank=True, max_length=20)),
-                ('standings', models.JSONField(blank=True, default=dict)),
-                ('movement_preview', models.JSONField(blank=True, default=dict)),
-                ('movement_applied_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        help_text="Sequence over all rounds of the workshop"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("study", "Study (practice, rules visible)"),
+                            ("home", "Silent home play (unscored)"),
+                            ("scored", "Scored round"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("scored_number", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("running", "Running"),
+                            ("paused", "Paused"),
+                            ("finished", "Finished"),
+                        ],
+                        default="running",
+                        max_length=10,
+                    ),
+                ),
+                ("started_at", models.DateTimeField()),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("remaining_seconds", models.FloatField(blank=True, null=True)),
+                ("paused_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_by", models.CharField(blank=True, max_length=20)),
+                ("standings", models.JSONField(blank=True, default=dict)),
+                ("movement_preview", models.JSONField(blank=True, default=dict)),
+                ("movement_applied_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('rules', models.JSONField(default=dict)),
-                ('preset', models.CharField(blank=True, max_length=40)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('barrier', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("rules", models.JSONField(default=dict)),
+                ("preset", models.CharField(blank=True, max_length=40)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("barrier", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seed', models.BigIntegerField()),
-                ('players', models.JSONField()),
-                ('table_rules', models.JSONField()),
-                ('seat_rules', models.JSONField()),
-                ('mode', models.CharField(choices=[('barnga', 'Barnga (players claim trick winners)'), ('referee', "Referee (the table's sheet decides)")], max_length=10)),
-                ('state', models.CharField(choices=[('playing', 'Playing'), ('over', 'Over'), ('cut', 'Cut short by the end of the round')], default='playing', max_length=10)),
-                ('seq', models.PositiveIntegerField(default=0, help_text='Number of actions in the log')),
-                ('claim_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('tricks_won', models.JSONField(blank=True, default=list)),
-                ('winners', models.JSONField(blank=True, default=list, help_text='Player ids credited a game won')),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dealt_games', to='tournament.player')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournament.round')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournament.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("seed", models.BigIntegerField()),
+                ("players", models.JSONField()),
+                ("table_rules", models.JSONField()),
+                ("seat_rules", models.JSONField()),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("barnga", "Barnga (players claim trick winners)"),
+                            ("referee", "Referee (the table's sheet decides)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("playing", "Playing"),
+                            ("over", "Over"),
+                            ("cut", "Cut short by the end of the round"),
+                        ],
+                        default="playing",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "seq",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Number of actions in the log"
+                    ),
+                ),
+                ("claim_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("tricks_won", models.JSONField(blank=True, default=list)),
+                (
+                    "winners",
+                    models.JSONField(
+                        blank=True, default=list, help_text="Player ids credited a game won"
+                    ),
+                ),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="dealt_games",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="tournament.round",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round__number', 'table__number', 'number'],
+                "ordering": ["round__number", "table__number", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Claim',
+            name="Claim",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trick_index', models.PositiveSmallIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('claimed_seat', models.PositiveSmallIntegerField()),
-                ('is_change', models.BooleanField(default=False)),
-                ('during_dispute', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='claims', to='tournament.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='claims', to='tournament.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("trick_index", models.PositiveSmallIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("claimed_seat", models.PositiveSmallIntegerField()),
+                ("is_change", models.BooleanField(default=False)),
+                ("during_dispute", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="claims",
+                        to="tournament.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="claims",
+                        to="tournament.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
+                "ordering": ["created_at", "pk"],
             },
         ),
         migrations.AddField(
-            model_name='player',
-            name='home_table',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='home_players', to='tournament.table'),
+            model_name="player",
+            name="home_table",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="home_players",
+                to="tournament.table",
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='table',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seated_players', to='tournament.table'),
+            model_name="player",
+            name="table",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="seated_players",
+                to="tournament.table",
+            ),
         ),
         migrations.CreateModel(
-            name='Gesture',
+            name="Gesture",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('thumbs_up', 'Thumbs up'), ('thumbs_down', 'Thumbs down'), ('stop', 'Stop'), ('question', 'Question'), ('point', 'Look at that'), ('thinking', 'Thinking'), ('smile', 'Smile'), ('frown', 'Frown'), ('me', 'Me'), ('you', 'You'), ('drawing', 'Drawing'), ('clear', 'Clear drawing')], max_length=12)),
-                ('payload', models.JSONField(blank=True, default=dict)),
-                ('trick_index', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('during_dispute', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='gestures', to='tournament.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='gestures', to='tournament.player')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='gestures', to='tournament.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("thumbs_up", "Thumbs up"),
+                            ("thumbs_down", "Thumbs down"),
+                            ("stop", "Stop"),
+                            ("question", "Question"),
+                            ("point", "Look at that"),
+                            ("thinking", "Thinking"),
+                            ("smile", "Smile"),
+                            ("frown", "Frown"),
+                            ("me", "Me"),
+                            ("you", "You"),
+                            ("drawing", "Drawing"),
+                            ("clear", "Clear drawing"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("payload", models.JSONField(blank=True, default=dict)),
+                ("trick_index", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("during_dispute", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="gestures",
+                        to="tournament.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="gestures",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="gestures",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
+                "ordering": ["created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TrickRecord',
+            name="TrickRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('leader', models.PositiveSmallIntegerField()),
-                ('cards', models.JSONField()),
-                ('winner', models.PositiveSmallIntegerField()),
-                ('verdicts', models.JSONField()),
-                ('table_verdict', models.PositiveSmallIntegerField()),
-                ('resolution', models.CharField(max_length=10)),
-                ('claims', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='trick_records', to='tournament.game')),
-                ('winner_player', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournament.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("leader", models.PositiveSmallIntegerField()),
+                ("cards", models.JSONField()),
+                ("winner", models.PositiveSmallIntegerField()),
+                ("verdicts", models.JSONField()),
+                ("table_verdict", models.PositiveSmallIntegerField()),
+                ("resolution", models.CharField(max_length=10)),
+                ("claims", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="trick_records",
+                        to="tournament.game",
+                    ),
+                ),
+                (
+                    "winner_player",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournament.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'index'],
+                "ordering": ["game", "index"],
             },
         ),
         migrations.CreateModel(
-            name='Workshop',
+            name="Workshop",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('code', models.CharField(max_length=8, unique=True)),
-                ('phase', models.CharField(choices=[('lobby', 'Lobby'), ('study', 'Study the rules'), ('home', 'Silent play at home tables'), ('round', 'Scored round'), ('between', 'Between rounds'), ('debrief', 'Debrief')], default='lobby', max_length=10)),
-                ('game', models.CharField(default='five_tricks', max_length=20)),
-                ('mode', models.CharField(choices=[('barnga', 'Barnga (players claim trick winners)'), ('referee', "Referee (the table's sheet decides)")], default='barnga', max_length=10)),
-                ('table_count', models.PositiveSmallIntegerField(default=4)),
-                ('seats_per_table', models.PositiveSmallIntegerField(default=5)),
-                ('round_seconds', models.PositiveIntegerField(default=300)),
-                ('study_seconds', models.PositiveIntegerField(default=300)),
-                ('home_seconds', models.PositiveIntegerField(default=180)),
-                ('dispute_seconds', models.PositiveIntegerField(default=45)),
-                ('bots_enabled', models.BooleanField(default=False)),
-                ('joining_locked', models.BooleanField(default=False)),
-                ('leave_policy', models.CharField(choices=[('bot', 'A bot takes the seat'), ('skip', 'The seat is removed after the current game')], default='bot', max_length=5)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('facilitator', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='workshops', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("code", models.CharField(max_length=8, unique=True)),
+                (
+                    "phase",
+                    models.CharField(
+                        choices=[
+                            ("lobby", "Lobby"),
+                            ("study", "Study the rules"),
+                            ("home", "Silent play at home tables"),
+                            ("round", "Scored round"),
+                            ("between", "Between rounds"),
+                            ("debrief", "Debrief"),
+                        ],
+                        default="lobby",
+                        max_length=10,
+                    ),
+                ),
+                ("game", models.CharField(default="five_tricks", max_length=20)),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("barnga", "Barnga (players claim trick winners)"),
+                            ("referee", "Referee (the table's sheet decides)"),
+                        ],
+                        default="barnga",
+                        max_length=10,
+                    ),
+                ),
+                ("table_count", models.PositiveSmallIntegerField(default=4)),
+                ("seats_per_table", models.PositiveSmallIntegerField(default=5)),
+                ("round_seconds", models.PositiveIntegerField(default=300)),
+                ("study_seconds", models.PositiveIntegerField(default=300)),
+                ("home_seconds", models.PositiveIntegerField(default=180)),
+                ("dispute_seconds", models.PositiveIntegerField(default=45)),
+                ("bots_enabled", models.BooleanField(default=False)),
+                ("joining_locked", models.BooleanField(default=False)),
+                (
+                    "leave_policy",
+                    models.CharField(
+                        choices=[
+                            ("bot", "A bot takes the seat"),
+                            ("skip", "The seat is removed after the current game"),
+                        ],
+                        default="bot",
+                        max_length=5,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "facilitator",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="workshops",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='table',
-            name='workshop',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournament.workshop'),
+            model_name="table",
+            name="workshop",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="tables",
+                to="tournament.workshop",
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='workshop',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournament.workshop'),
+            model_name="round",
+            name="workshop",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rounds",
+                to="tournament.workshop",
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='workshop',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tournament.workshop'),
+            model_name="player",
+            name="workshop",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="players",
+                to="tournament.workshop",
+            ),
         ),
         migrations.CreateModel(
-            name='Dispute',
+            name="Dispute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trick_index', models.PositiveSmallIntegerField()),
-                ('opened_at', models.DateTimeField()),
-                ('deadline', models.DateTimeField()),
-                ('initial_claims', models.JSONField()),
-                ('final_claims', models.JSONField(blank=True, default=list)),
-                ('resolved_at', models.DateTimeField(blank=True, null=True)),
-                ('resolution', models.CharField(blank=True, max_length=10)),
-                ('winner', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='disputes', to='tournament.game')),
-                ('winner_player', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournament.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("trick_index", models.PositiveSmallIntegerField()),
+                ("opened_at", models.DateTimeField()),
+                ("deadline", models.DateTimeField()),
+                ("initial_claims", models.JSONField()),
+                ("final_claims", models.JSONField(blank=True, default=list)),
+                ("resolved_at", models.DateTimeField(blank=True, null=True)),
+                ("resolution", models.CharField(blank=True, max_length=10)),
+                ("winner", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="disputes",
+                        to="tournament.game",
+                    ),
+                ),
+                (
+                    "winner_player",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournament.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['opened_at'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'trick_index'), name='unique_dispute_trick')],
+                "ordering": ["opened_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "trick_index"), name="unique_dispute_trick"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Action',
+            name="Action",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(max_length=20)),
-                ('payload', models.JSONField()),
-                ('events', models.JSONField(default=list)),
-                ('client_action_id', models.CharField(blank=True, max_length=64, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='tournament.game')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='tournament.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("kind", models.CharField(max_length=20)),
+                ("payload", models.JSONField()),
+                ("events", models.JSONField(default=list)),
+                ("client_action_id", models.CharField(blank=True, max_length=64, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="tournament.game",
+                    ),
+                ),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="tournament.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='unique_action_seq'), models.UniqueConstraint(condition=models.Q(('client_action_id__isnull', False)), fields=('actor', 'client_action_id'), name='unique_client_action')],
+                "ordering": ["game", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="unique_action_seq"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("client_action_id__isnull", False)),
+                        fields=("actor", "client_action_id"),
+                        name="unique_client_action",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Movement',
+            name="Movement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_table', models.PositiveSmallIntegerField()),
-                ('to_table', models.PositiveSmallIntegerField()),
-                ('edited', models.BooleanField(default=False, help_text='Changed by the facilitator in the preview')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='movements', to='tournament.player')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='movements', to='tournament.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("from_table", models.PositiveSmallIntegerField()),
+                ("to_table", models.PositiveSmallIntegerField()),
+                (
+                    "edited",
+                    models.BooleanField(
+                        default=False, help_text="Changed by the facilitator in the preview"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="movements",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="movements",
+                        to="tournament.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round__number', 'player__join_order'],
-                'constraints': [models.UniqueConstraint(fields=('round', 'player'), name='unique_move_per_round')],
+                "ordering": ["round__number", "player__join_order"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("round", "player"), name="unique_move_per_round"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seating',
+            name="Seating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_number', models.PositiveSmallIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seatings', to='tournament.player')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seatings', to='tournament.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_number", models.PositiveSmallIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seatings",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seatings",
+                        to="tournament.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round__number', 'table_number', 'seat'],
-                'constraints': [models.UniqueConstraint(fields=('round', 'player'), name='unique_seating')],
+                "ordering": ["round__number", "table_number", "seat"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("round", "player"), name="unique_seating")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('table', 'round', 'number'), name='unique_game_number'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                fields=("table", "round", "number"), name="unique_game_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='trickrecord',
-            constraint=models.UniqueConstraint(fields=('game', 'index'), name='unique_trick_index'),
+            model_name="trickrecord",
+            constraint=models.UniqueConstraint(fields=("game", "index"), name="unique_trick_index"),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('workshop', 'number'), name='unique_table_number'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "number"), name="unique_table_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('workshop', 'number'), name='unique_round_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "number"), name="unique_round_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('workshop', 'name'), name='unique_player_name'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "name"), name="unique_player_name"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('workshop', 'join_order'), name='unique_join_order'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "join_order"), name="unique_join_order"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('table__isnull', False)), fields=('table', 'seat'), name='unique_seat'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("table__isnull", False)),
+                fields=("table", "seat"),
+                name="unique_seat",
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0001_initial'),
+        ("tournament", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='workshop',
-            name='autopilot',
+            model_name="workshop",
+            name="autopilot",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0002_workshop_autopilot'),
+        ("tournament", "0002_workshop_autopilot"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='kind',
-            field=models.CharField(default='five_tricks', max_length=20),
+            model_name="game",
+            name="kind",
+            field=models.CharField(default="five_tricks", max_length=20),
         ),
         migrations.AddField(
-            model_name='game',
-            name='scores',
+            model_name="game",
+            name="scores",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

@@ -36,7 +36,9 @@ def workshop_setup(
 def _lock_member(workshop: Workshop, player_id) -> Player:
     """The player, locked; NotFound unless they belong to `workshop`. Caller holds its lock."""
     try:
-        return Player.objects.select_for_update(no_key=True).get(pk=int(player_id), workshop=workshop)
+        return Player.objects.select_for_update(no_key=True).get(
+            pk=int(player_id), workshop=workshop
+        )
     except (Player.DoesNotExist, TypeError, ValueError):
         raise NotFound("That player is not in this workshop.") from None
 
@@ -94,7 +96,9 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         raise WrongPhase("The tournament is over: nobody can be removed now.")
     if workshop.phase == Phase.LOBBY:
         table = (
-            Table.objects.select_for_update(no_key=True).get(pk=player.table_id) if player.table_id else None
+            Table.objects.select_for_update(no_key=True).get(pk=player.table_id)
+            if player.table_id
+            else None
         )
         player.delete()
         if table is not None:

@@ -579,7 +579,11 @@ def player_leave(*, player_id: int, policy: str | None = None) -> Player:
     player.left_at = now()
     player.connected = False
     fields = ["has_left", "left_at", "connected"]
-    table = Table.objects.select_for_update(no_key=True).get(pk=player.table_id) if player.table_id else None
+    table = (
+        Table.objects.select_for_update(no_key=True).get(pk=player.table_id)
+        if player.table_id
+        else None
+    )
     if policy == LeavePolicy.SKIP:
         player.table = None
         player.seat = None
@@ -683,7 +687,9 @@ def player_rejoin(*, code, name, pin) -> Player:
     The old device's token stops working, and its socket is told to close.
     """
     try:
-        workshop_id = Workshop.objects.values_list("pk", flat=True).get(code=names.normalise_code(code))
+        workshop_id = Workshop.objects.values_list("pk", flat=True).get(
+            code=names.normalise_code(code)
+        )
     except Workshop.DoesNotExist:
         raise NotFound("No workshop has that code.") from None
     if not isinstance(name, str) or not isinstance(pin, str):
@@ -693,11 +699,15 @@ def player_rejoin(*, code, name, pin) -> Player:
     pin = unicodedata.normalize("NFKC", pin).strip()
     pin = "".join(str(unicodedata.decimal(c, c)) for c in pin)  # and "١٢٣٤" too
     if not (pin.isascii() and pin.isdigit()):
-        raise InvalidInput("The PIN is the four digits under “Rejoin PIN” at the bottom of your old screen.")
+        raise InvalidInput(
+            "The PIN is the four digits under “Rejoin PIN” at the bottom of your old screen."
+        )
     lock_workshop(workshop_id)
     candidates = [
         p
-        for p in Player.objects.select_for_update(no_key=True).filter(workshop_id=workshop_id, is_bot=False)
+        for p in Player.objects.select_for_update(no_key=True).filter(
+            workshop_id=workshop_id, is_bot=False
+        )
         if names.name_key(p.name) == key
     ]
     # A removed player's PIN is "" (roster.player_kick), which no typed PIN matches.

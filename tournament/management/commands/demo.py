@@ -41,7 +41,8 @@ def address_for_people(url: str) -> tuple[str, str | None]:
     host = found or "127.0.0.1"
     netloc = host if parts.port is None else f"{host}:{parts.port}"
     note = (
-        None if found
+        None
+        if found
         else "  No network address found: phones need this machine's address in place of 127.0.0.1."
     )
     return urlunsplit(parts._replace(netloc=netloc)), note
@@ -52,12 +53,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="Base URL to print")
-        parser.add_argument("--game", choices=sorted(kinds.KINDS), default="five_tricks",
-                            help="The base game (default: Five Tricks)")
+        parser.add_argument(
+            "--game",
+            choices=sorted(kinds.KINDS),
+            default="five_tricks",
+            help="The base game (default: Five Tricks)",
+        )
         parser.add_argument("--tables", type=int, default=3)
-        parser.add_argument("--seats", type=int, default=None,
-                            help="Seats per table (default: 4, within the game's range)")
-        parser.add_argument("--password", default=None, help="Demo password (default: a new random one)")
+        parser.add_argument(
+            "--seats",
+            type=int,
+            default=None,
+            help="Seats per table (default: 4, within the game's range)",
+        )
+        parser.add_argument(
+            "--password", default=None, help="Demo password (default: a new random one)"
+        )
 
     def handle(self, *args, url, game, tables, seats, password, **options):
         # All or nothing: a refused --tables or --seats leaves the old password working.
@@ -84,7 +95,10 @@ class Command(BaseCommand):
             .exclude(phase=Phase.DEBRIEF)
             .first()
         )
-        if workshop is not None and (tables, seats) != (workshop.table_count, workshop.seats_per_table):
+        if workshop is not None and (tables, seats) != (
+            workshop.table_count,
+            workshop.seats_per_table,
+        ):
             self.stderr.write(
                 f"The demo workshop already exists with {workshop.table_count} tables of "
                 f"{workshop.seats_per_table}: it is kept as it is (end it to make another)."

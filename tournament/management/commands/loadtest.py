@@ -28,26 +28,54 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--seconds", type=float, required=True)
-        parser.add_argument("--think-ms", type=float, default=0.0,
-                            help="a bot's think time before each tap (0: as fast as it can)")
-        parser.add_argument("--url", default=None,
-                            help="target running server(s) (comma-separated) instead of starting one; "
-                                 "they must share this settings' database and SECRET_KEY")
-        parser.add_argument("--baseline", action="store_true",
-                            help="measure a bare Channels group echo (fan-out of 5) instead")
-        parser.add_argument("--baseline-store", action="store_true",
-                            help="the bare echo, each message first stored in one durable "
-                                 "transaction: the floor of any app that keeps every action")
-        parser.add_argument("--servers", type=int, default=1,
-                            help="Daphne processes to start (more than 1 needs REDIS_URL)")
-        parser.add_argument("--client-procs", type=int, default=2,
-                            help="bot client processes (all seats of a table in one)")
-        parser.add_argument("--game", default="five_tricks", choices=sorted(GAME_SEATS),
-                            help="the game the bots play: Five Tricks at tables of 5 (the "
-                                 "contract's), 7Up7Down at 5, All Fives at 3")
-        parser.add_argument("--facilitator", action="store_true",
-                            help="also keep the workshop's facilitator panel open (on the "
-                                 "first server) and say on stderr what it was sent")
+        parser.add_argument(
+            "--think-ms",
+            type=float,
+            default=0.0,
+            help="a bot's think time before each tap (0: as fast as it can)",
+        )
+        parser.add_argument(
+            "--url",
+            default=None,
+            help="target running server(s) (comma-separated) instead of starting one; "
+            "they must share this settings' database and SECRET_KEY",
+        )
+        parser.add_argument(
+            "--baseline",
+            action="store_true",
+            help="measure a bare Channels group echo (fan-out of 5) instead",
+        )
+        parser.add_argument(
+            "--baseline-store",
+            action="store_true",
+            help="the bare echo, each message first stored in one durable "
+            "transaction: the floor of any app that keeps every action",
+        )
+        parser.add_argument(
+            "--servers",
+            type=int,
+            default=1,
+            help="Daphne processes to start (more than 1 needs REDIS_URL)",
+        )
+        parser.add_argument(
+            "--client-procs",
+            type=int,
+            default=2,
+            help="bot client processes (all seats of a table in one)",
+        )
+        parser.add_argument(
+            "--game",
+            default="five_tricks",
+            choices=sorted(GAME_SEATS),
+            help="the game the bots play: Five Tricks at tables of 5 (the "
+            "contract's), 7Up7Down at 5, All Fives at 3",
+        )
+        parser.add_argument(
+            "--facilitator",
+            action="store_true",
+            help="also keep the workshop's facilitator panel open (on the "
+            "first server) and say on stderr what it was sent",
+        )
 
     def handle(self, *args, **opts):
         if opts["players"] < 2:

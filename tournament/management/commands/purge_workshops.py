@@ -18,7 +18,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--days", type=int, default=None,
+            "--days",
+            type=int,
+            default=None,
             help="retention in days (default: the BARNGA_RETENTION_DAYS setting)",
         )
         parser.add_argument(
@@ -39,6 +41,4 @@ class Command(BaseCommand):
                 f"{row['created_at']:%Y-%m-%d}, {row['players']} player(s)"
                 + (f" and {row['bots']} bot(s)" if row["bots"] else "")
             )
-        self.stdout.write(
-            f"{verb} {len(rows)} workshop(s) older than {days} day(s)."
-        )
+        self.stdout.write(f"{verb} {len(rows)} workshop(s) older than {days} day(s).")
