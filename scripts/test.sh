@@ -53,6 +53,7 @@ export BARNGA_CHROMIUM="$(command -v chromium)"
 export BARNGA_TEST_DB="${BARNGA_TEST_DB:-$WORK/test-db.sqlite3}"
 
 "$VENV_PY" -m ruff check .
+"$VENV_PY" -m ruff format --check .  # the whole tree is in ruff's format since session 39
 run_pytest() {
   # In this process group (a kill of the job's group reaches it) and on this terminal
   # (--pdb reads it; a background command would read /dev/null); a background command
