@@ -1,4 +1,6 @@
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 from tournament_helpers import make_workshop, seated  # noqa: F401 (re-exported for tests)
 
 from tournament import gamestate
@@ -15,3 +17,17 @@ def _fresh_cache():
 @pytest.fixture
 def workshop(db):
     return make_workshop()
+
+
+@pytest.fixture
+def owner(db):
+    """A facilitator's account."""
+    return get_user_model().objects.create_user("ada", password="a-long-pass-123")
+
+
+@pytest.fixture
+def fac(owner):
+    """A browser logged in as `owner` (a module may define its own `fac` instead)."""
+    client = Client()
+    client.force_login(owner)
+    return client

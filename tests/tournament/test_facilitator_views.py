@@ -45,18 +45,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def owner():
-    return User.objects.create_user("ada", password="a-long-pass-123")
-
-
-@pytest.fixture
-def fac(owner):
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
 def intruder():
     client = Client()
     client.force_login(User.objects.create_user("mallory", password="a-long-pass-123"))

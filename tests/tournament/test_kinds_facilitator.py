@@ -19,7 +19,6 @@ from html.parser import HTMLParser
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.test import Client
 from django.utils import timezone
 from facilitator_helpers import assert_no_secrets
 from tournament_helpers import play_until_finished
@@ -33,18 +32,6 @@ from tournament.templatetags.cards import card_face
 
 pytestmark = pytest.mark.django_db
 KEYS = sorted(kinds.KINDS)
-
-
-@pytest.fixture
-def owner():
-    return User.objects.create_user("ada", password="a-long-pass-123")
-
-
-@pytest.fixture
-def fac(owner):
-    client = Client()
-    client.force_login(owner)
-    return client
 
 
 def text(response) -> str:

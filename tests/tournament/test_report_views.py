@@ -35,18 +35,6 @@ User = get_user_model()
 URLS = ("/report/", "/report.json", "/report.zip", "/report/claims.csv", "/report/actions.csv")
 
 
-@pytest.fixture
-def owner():
-    return User.objects.create_user("ada", password="a-long-pass-123")
-
-
-@pytest.fixture
-def fac(owner):
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
 def bot_workshop(owner) -> Workshop:
     """Two tables of bots with different sheets: study, home play, two scored rounds, debrief."""
     w = services.workshop_create(
