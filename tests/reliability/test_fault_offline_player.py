@@ -13,38 +13,16 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.utils import timezone
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop, play_one, state_of
 
-from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, integrity, services, timers
-from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Game, GameState, Player, Round, RoundKind, Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 OFFLINE = timedelta(minutes=2)
-
-
-def phone(player) -> WebsocketCommunicator:
-    cookie = f"{COOKIE}={signed_cookie_value(player.token)}"
-    return WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", cookie.encode()),
-        ],
-    )
-
-
-async def receive_type(comm, t, timeout=5):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["t"] == t:
-            return msg
 
 
 @database_sync_to_async
@@ -98,22 +76,22 @@ def shows_hand(html: str, hand) -> bool:
 
 async def test_phone_offline_during_a_claim_comes_back_to_its_seat():
     w, game, away = await scored_round()
-    comm = phone(away)
+    comm = phone_socket(away)
     assert (await comm.connect())[0]
-    view = await receive_type(comm, "view")
+    view = await receive_type(comm, "view", timeout=5)
     state = await database_sync_to_async(state_of)(game)
     seat = game.players.index(away.pk)
     card = five_tricks.legal_actions(state, seat)[0]["card"]
     await comm.send_json_to({"action": "play", "card": card, "version": view["v"], "id": "lead"})
-    await receive_type(comm, "ack")
+    await receive_type(comm, "ack", timeout=5)
     await comm.disconnect()  # the phone sleeps
 
     connected = await while_away(game, away, timezone.now() + OFFLINE)
     assert connected is False  # the facilitator sees it offline; nothing waited for it
 
-    comm = phone(away)
+    comm = phone_socket(away)
     assert (await comm.connect())[0]
-    back = await receive_type(comm, "view")
+    back = await receive_type(comm, "view", timeout=5)
     player, version, hand, state = await expected_screen(away.pk)
     assert back["v"] == version
     assert f'<span class="where">Table {player.table.number}</span>' in back["html"]
@@ -125,7 +103,7 @@ async def test_phone_offline_during_a_claim_comes_back_to_its_seat():
         await comm.send_json_to(
             {"action": "play", "card": card, "version": back["v"], "id": "back"}
         )
-        await receive_type(comm, "ack")
+        await receive_type(comm, "ack", timeout=5)
     await comm.disconnect()
     assert await problems(w.pk) == []
 
@@ -151,9 +129,9 @@ async def test_phone_offline_through_the_round_end_comes_back_at_its_new_table()
     )
     assert any(seats[pid][0] != number for pid, number in before.items()), "nobody moved"
     for p in players:
-        comm = phone(p)
+        comm = phone_socket(p)
         assert (await comm.connect())[0]
-        back = await receive_type(comm, "view")
+        back = await receive_type(comm, "view", timeout=5)
         table, seat = seats[p.pk]
         player, version, _, _ = await expected_screen(p.pk)
         assert back["v"] == version

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from security_world import foreign_sheet_phrases, sheet_phrases, world
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop, play_one, snapshot, tables_of
 
 from barnga.asgi import application
@@ -67,26 +68,6 @@ def test_play_page_shows_own_hand_only_and_no_foreign_sheet():
                 assert f"<strong>{other.pin}</strong>" not in html or other.pin == player.pin
 
 
-def phone(player) -> WebsocketCommunicator:
-    cookie = f"{COOKIE}={signed_cookie_value(player.token)}"
-    return WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", cookie.encode()),
-        ],
-    )
-
-
-async def until(comm, t, timeout=3):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["t"] == t:
-            return msg
-
-
 @pytest.mark.asyncio
 async def test_socket_messages_cannot_act_for_another_seat_table_or_player():
     w = await database_sync_to_async(world)()
@@ -104,9 +85,9 @@ async def test_socket_messages_cannot_act_for_another_seat_table_or_player():
         return game, state, me, turn, elsewhere, other_state
 
     game, state, me, turn, elsewhere, other_state = await setting()
-    comm = phone(me)
+    comm = phone_socket(me)
     assert (await comm.connect())[0]
-    view = await until(comm, "view")
+    view = await receive_type(comm, "view")
     before = await database_sync_to_async(snapshot)()
     turn_card = state.hands[state.to_act][0]
     other_card = other_state.hands[other_state.to_act][0]

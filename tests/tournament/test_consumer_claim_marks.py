@@ -10,12 +10,10 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop, play_until_claim
 
-from barnga.asgi import application
 from tournament import services
-from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -24,22 +22,6 @@ CLAIM = re.compile(r'class="primary" data-action="claim" data-winner="(\d+)"')
 MARK = '<span aria-hidden="true">✓</span><span class="visually-hidden">claimed</span>'
 PLACE = f'<span class="badge unclaimed-mark" aria-hidden="true">{MARK}</span>'
 SEAT_ITEM = re.compile(r'<li class="seat[^"]*">.*?</li>', re.S)
-
-
-def communicator(player):
-    headers = [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode()),
-    ]
-    return WebsocketCommunicator(application, "/ws/play/", headers=headers)
-
-
-async def receive_type(comm, *types, timeout=3):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["t"] in types:
-            return msg
 
 
 def marked(html: str, seat: int, v: int) -> str:
@@ -80,7 +62,7 @@ started_at_claim_step = database_sync_to_async(at_claim_step)
 async def connect_all(seats):
     comms, screens = [], []
     for player in seats:
-        comm = communicator(player)
+        comm = phone_socket(player)
         assert (await comm.connect())[0]
         comms.append(comm)
         screens.append(await receive_type(comm, "view"))

@@ -6,27 +6,16 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
+from socket_helpers import phone_socket
 from tournament_helpers import make_workshop
 
-from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, services
 from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def communicator(player, query=""):
-    cookie = f"{COOKIE}={signed_cookie_value(player.token)}"
-    headers = [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", cookie.encode()),
-    ]
-    return WebsocketCommunicator(application, "/ws/play/" + query, headers=headers)
 
 
 @database_sync_to_async
@@ -66,7 +55,7 @@ async def test_a_page_showing_the_current_screen_gets_no_screen_until_one_change
     have = await page_have(players[0])
     v, w, r = have.split(".")
     assert int(v) > 0 and int(w) > 0 and r == "0"
-    comm = communicator(players[0], f"?have={have}")
+    comm = phone_socket(players[0], query=f"?have={have}")
     assert (await comm.connect())[0]
     assert [m["t"] for m in await messages(comm)] == ["strokes"]
     # The socket listens: the next move brings the next screen.
@@ -83,7 +72,7 @@ async def test_a_page_showing_the_current_screen_gets_no_screen_until_one_change
 )
 async def test_a_page_that_says_nothing_usable_gets_the_screen(have):
     _, players = await dealt()
-    comm = communicator(players[0], have)
+    comm = phone_socket(players[0], query=have)
     assert (await comm.connect())[0]
     views = [m for m in await messages(comm) if m["t"] == "view"]
     assert len(views) == 1 and views[0]["force"] is True
@@ -94,7 +83,7 @@ async def test_a_page_drawn_before_a_move_gets_the_screen_after_it():
     game, players = await dealt()
     have = await page_have(players[1])
     await play_a_card(game.pk)  # between the page's load and its socket
-    comm = communicator(players[1], f"?have={have}")
+    comm = phone_socket(players[1], query=f"?have={have}")
     assert (await comm.connect())[0]
     views = [m for m in await messages(comm) if m["t"] == "view"]
     assert len(views) == 1 and views[0]["v"] == int(have.split(".")[0]) + 1
@@ -113,7 +102,7 @@ async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_
     have = await page_have(late)
     assert have.endswith(".1")
     await database_sync_to_async(services.player_rules_read)(player_id=late.pk)
-    comm = communicator(late, f"?have={have}")
+    comm = phone_socket(late, query=f"?have={have}")
     assert (await comm.connect())[0]
     views = [m for m in await messages(comm) if m["t"] == "view"]
     assert len(views) == 1 and "I have read my rules" not in views[0]["html"]
@@ -121,7 +110,7 @@ async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_
     # Its next page says the rules are read, and gets no screen.
     have = await page_have(late)
     assert have.endswith(".0")
-    comm = communicator(late, f"?have={have}")
+    comm = phone_socket(late, query=f"?have={have}")
     assert (await comm.connect())[0]
     assert [m["t"] for m in await messages(comm) if m["t"] == "view"] == []
     await comm.disconnect()

@@ -5,34 +5,17 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop
 
 from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.identity import COOKIE, signed_cookie_value
+from tournament.identity import COOKIE
 from tournament.models import Action, Game, GameState, Player, Round
 from tournament.templatetags.cards import card_face
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def cookie_for(player) -> str:
-    return f"{COOKIE}={signed_cookie_value(player.token)}"
-
-
-def communicator(player=None, *, origin=b"http://localhost"):
-    headers = [(b"origin", origin), (b"host", b"localhost")]
-    if player is not None:
-        headers.append((b"cookie", cookie_for(player).encode()))
-    return WebsocketCommunicator(application, "/ws/play/", headers=headers)
-
-
-async def receive_type(comm, t, timeout=3):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["t"] == t:
-            return msg
 
 
 @database_sync_to_async
@@ -50,7 +33,7 @@ def state_of(game_id):
 
 
 async def test_unknown_device_is_closed():
-    comm = communicator(None)
+    comm = phone_socket(None)
     connected, _ = await comm.connect()
     assert connected
     out = await comm.receive_output()
@@ -59,7 +42,7 @@ async def test_unknown_device_is_closed():
 
 async def test_wrong_origin_is_refused():
     _, _, players = await started_workshop()
-    comm = communicator(players[0], origin=b"http://evil.example")
+    comm = phone_socket(players[0], origin=b"http://evil.example")
     connected, _ = await comm.connect()
     assert not connected
 
@@ -70,7 +53,7 @@ async def test_snapshot_play_and_no_foreign_cards():
     by_id = {p.pk: p for p in players}
     comms = {}
     for seat, pid in enumerate(game.players):
-        comm = communicator(by_id[pid])
+        comm = phone_socket(by_id[pid])
         assert (await comm.connect())[0]
         snap = await receive_type(comm, "view")
         assert snap["force"] is True
@@ -105,7 +88,7 @@ async def test_illegal_play_refused_with_reason_and_nothing_changes():
     _, state = await state_of(game.pk)
     by_id = {p.pk: p for p in players}
     not_turn = (state.to_act + 1) % state.n_seats
-    comm = communicator(by_id[game.players[not_turn]])
+    comm = phone_socket(by_id[game.players[not_turn]])
     await comm.connect()
     snap = await receive_type(comm, "view")
     card = state.hands[not_turn][0]
@@ -121,7 +104,7 @@ async def test_stale_action_refused_and_resynced():
     _, state = await state_of(game.pk)
     by_id = {p.pk: p for p in players}
     leader = state.to_act
-    comm = communicator(by_id[game.players[leader]])
+    comm = phone_socket(by_id[game.players[leader]])
     await comm.connect()
     snap = await receive_type(comm, "view")
     card = five_tricks.legal_actions(state, leader)[0]["card"]
@@ -139,7 +122,7 @@ async def test_repeated_action_id_is_applied_once():
     _, state = await state_of(game.pk)
     by_id = {p.pk: p for p in players}
     leader = state.to_act
-    comm = communicator(by_id[game.players[leader]])
+    comm = phone_socket(by_id[game.players[leader]])
     await comm.connect()
     snap = await receive_type(comm, "view")
     card = five_tricks.legal_actions(state, leader)[0]["card"]
@@ -158,7 +141,7 @@ async def test_reconnect_gets_a_fresh_snapshot():
     _, state = await state_of(game.pk)
     by_id = {p.pk: p for p in players}
     watcher = by_id[game.players[(state.to_act + 1) % state.n_seats]]
-    comm = communicator(watcher)
+    comm = phone_socket(watcher)
     await comm.connect()
     first = await receive_type(comm, "view")
     await comm.disconnect()
@@ -166,7 +149,7 @@ async def test_reconnect_gets_a_fresh_snapshot():
     leader = state.to_act
     card = five_tricks.legal_actions(state, leader)[0]["card"]
     await database_sync_to_async(services.game_play)(player_id=game.players[leader], card=card)
-    comm = communicator(watcher)
+    comm = phone_socket(watcher)
     await comm.connect()
     again = await receive_type(comm, "view")
     assert again["force"] and again["v"] > first["v"] and card_face(card) in again["html"]
@@ -192,7 +175,7 @@ def _take_to_another_device(w, player):
 @pytest.mark.parametrize(("change", "code"), [(_remove, 4410), (_take_to_another_device, 4409)])
 async def test_a_removed_or_moved_seat_closes_its_socket(change, code):
     w, game, players = await started_workshop()
-    comm = communicator(players[0])
+    comm = phone_socket(players[0])
     assert (await comm.connect())[0]
     await receive_type(comm, "view")
     await database_sync_to_async(change)(w, players[0])
@@ -217,7 +200,7 @@ async def test_a_seat_removed_or_moved_while_its_socket_connects_is_closed(
         return player
 
     monkeypatch.setattr(consumers, "player_for_token", racing)
-    comm = communicator(players[0])
+    comm = phone_socket(players[0])
     assert (await comm.connect())[0]
     assert await closed_with(comm) == code
 
@@ -226,7 +209,7 @@ async def test_an_old_sockets_close_leaves_the_new_one_connected():
     """A phone's network changes: its new socket connects before the server hears
     the old one go. The old one's close had turned the facilitator's dot off."""
     _, _, players = await started_workshop()
-    old, new = communicator(players[0]), communicator(players[0])
+    old, new = phone_socket(players[0]), phone_socket(players[0])
     assert (await old.connect())[0]
     await receive_type(old, "view")
     assert (await new.connect())[0]
@@ -242,7 +225,7 @@ async def test_an_old_sockets_close_leaves_the_new_one_connected():
 
 async def test_bad_messages_get_clear_errors():
     _, game, players = await started_workshop()
-    comm = communicator(players[0])
+    comm = phone_socket(players[0])
     await comm.connect()
     await receive_type(comm, "view")
     await comm.send_to(text_data="not json")
@@ -269,7 +252,7 @@ async def test_bad_messages_get_clear_errors():
 async def test_gestures_and_strokes_reach_the_table():
     _, game, players = await started_workshop()
     a, b = players[0], players[1]
-    ca, cb = communicator(a), communicator(b)
+    ca, cb = phone_socket(a), phone_socket(b)
     await ca.connect()
     await cb.connect()
     await receive_type(ca, "view")
@@ -283,7 +266,7 @@ async def test_gestures_and_strokes_reach_the_table():
     s = await receive_type(cb, "stroke")
     assert s["points"] == [[0.1, 0.2], [0.3, 0.4]] and s["by"] == a.pk
     # A late arrival sees the pad as it is.
-    cc = communicator(players[2])
+    cc = phone_socket(players[2])
     await cc.connect()
     strokes = await receive_type(cc, "strokes")
     assert strokes["strokes"] == [[[0.1, 0.2], [0.3, 0.4]]]
@@ -331,7 +314,7 @@ async def test_a_dealt_table_never_shows_under_the_old_phase():
         services.workshop_start_study(workshop_id=w.pk)
 
     w, player = await seated_lobby()
-    comm = communicator(player)
+    comm = phone_socket(player)
     assert (await comm.connect())[0]
     snap = await receive_type(comm, "view")
     assert 'data-phase="lobby"' in snap["html"] and 'class="hand"' not in snap["html"]
@@ -399,7 +382,7 @@ def late_joiner():
 
 async def test_a_late_joiner_says_they_have_read_their_rules_and_the_sheet_goes():
     late = await late_joiner()
-    comm = communicator(late)
+    comm = phone_socket(late)
     assert (await comm.connect())[0]
     first = await receive_type(comm, "view")
     assert 'id="your-rules"' in first["html"] and 'data-action="rules-read"' in first["html"]
@@ -424,7 +407,7 @@ async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
 
     w, _, players = await started_workshop()
     a, b = players[0], players[1]
-    ca = communicator(a)
+    ca = phone_socket(a)
     await ca.connect()
     assert (await receive_type(ca, "strokes"))["strokes"] == []
     await receive_type(ca, "view")
@@ -439,7 +422,7 @@ async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
 
     await ca.send_json_to({"action": "gesture", "kind": "drawing", "points": [[0.5, 0.5]]})
     assert (await receive_type(ca, "stroke"))["points"] == [[0.5, 0.5]]
-    cb = communicator(b)
+    cb = phone_socket(b)
     await cb.connect()
     assert (await receive_type(cb, "strokes"))["strokes"] == [[[0.5, 0.5]]]
     assert await database_sync_to_async(Gesture.objects.filter(kind="drawing").count)() == 2
