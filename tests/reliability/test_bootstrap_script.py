@@ -116,37 +116,8 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     assert not any(c.startswith("apt-get") for c in (tmp_path / "calls").read_text().splitlines())
 
 
-def test_the_two_commands_started_together_make_the_tools_once(tmp_path):
-    """The demo and the tests started at once on a fresh machine: the second waits
-    for the first's tools venv instead of making it again over the first's pip install."""
-    repo, env = _machine(tmp_path)
-    (tmp_path / "venv-package-installed").touch()
-    env = {**env, "SLOW_VENV": "1"}
-    runs = [
-        subprocess.Popen(
-            ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-            cwd=repo,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
-    for run in runs:
-        out, err = run.communicate(timeout=60)
-        assert run.returncode == 0 and out.strip().endswith("ready"), err
-    calls = (tmp_path / "calls").read_text().splitlines()
-    assert calls.count("venv .run/tools") == 1, calls
-    assert sum(c.startswith("uv sync") for c in calls) == 2, calls
-
-
-def test_the_two_commands_started_together_install_a_package_once(tmp_path):
-    """Both commands find the venv package missing; the second waits for the first's
-    apt-get and, with the lock held, finds it installed instead of installing it again."""
-    repo, env = _machine(tmp_path)
-    env = {**env, "SLOW_APT": "1"}
+def _together(repo: Path, env: dict) -> list[str]:
+    """Two bootstraps started at once, as the README's two commands may be; their outputs."""
     runs = [
         subprocess.Popen(
             ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
@@ -164,6 +135,27 @@ def test_the_two_commands_started_together_install_a_package_once(tmp_path):
         out, err = run.communicate(timeout=60)
         assert run.returncode == 0 and out.strip().endswith("ready"), err
         outs.append(out)
+    return outs
+
+
+def test_the_two_commands_started_together_make_the_tools_once(tmp_path):
+    """The demo and the tests started at once on a fresh machine: the second waits
+    for the first's tools venv instead of making it again over the first's pip install."""
+    repo, env = _machine(tmp_path)
+    (tmp_path / "venv-package-installed").touch()
+    env = {**env, "SLOW_VENV": "1"}
+    _together(repo, env)
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls.count("venv .run/tools") == 1, calls
+    assert sum(c.startswith("uv sync") for c in calls) == 2, calls
+
+
+def test_the_two_commands_started_together_install_a_package_once(tmp_path):
+    """Both commands find the venv package missing; the second waits for the first's
+    apt-get and, with the lock held, finds it installed instead of installing it again."""
+    repo, env = _machine(tmp_path)
+    env = {**env, "SLOW_APT": "1"}
+    outs = _together(repo, env)
     calls = (tmp_path / "calls").read_text().splitlines()
     assert sum(c.startswith("apt-get install") for c in calls) == 1, calls
     assert sum(c.startswith("apt-get update") for c in calls) == 1, calls
