@@ -1,7 +1,7 @@
 """The report's charts: pygal SVG built on the server from `tournament.report` figures.
 
 Each chart comes back as {"svg", "src" (a data: URI for an <img>), "alt", "title",
-"width", "height"}.
+"width", "height"}, the movement chart with "tall" too (taller than a printed page).
 The alt text states the numbers the chart shows, so a screen reader (and a
 printout without images) loses nothing; every chart also has a data table beside
 it in the page. Large type and a colour-blind-safe palette (Okabe–Ito) keep
@@ -177,6 +177,14 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
     return _finish(chart, title, alt)
 
 
+# Printed, a chart is as wide as the page (186 mm on A4) and at most 24 cm high
+# (static/css/report.css). A chart taller than that ratio shrank below the page's
+# width to fit it: the movement chart of twelve tables of five printed at half its
+# size (its 18 px names 9 px high), of forty tables at a sixth (3 px), where the
+# page's width prints it at 0.73 (13 px). Such a chart is marked tall and prints at
+# the page's width, over as many pages as it takes.
+PRINT_FIT = 240 / 186
+
 # A table's players share a band of this height (in tables) around its line.
 BAND = 0.7
 # The smallest gap, in pixels, between two names at the lines' ends.
@@ -302,7 +310,10 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         )
         + "."
     )
-    return _finish(chart, title, alt)
+    return {
+        **_finish(chart, title, alt),
+        "tall": chart.config.height > chart.config.width * PRINT_FIT,
+    }
 
 
 def all_charts(report: dict) -> dict:

@@ -9,6 +9,7 @@ and report.pdf (the print stylesheet).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from report_helpers import T0, Clock, build_scripted  # noqa: E402
 
+from tournament import services, timers  # noqa: E402
 from tournament.models import Player  # noqa: E402
 
 pytestmark = [pytest.mark.browser]
@@ -179,3 +181,46 @@ def test_the_other_games_reports_pass_axe(
         assert page.locator("h1").inner_text() == f"Report {game}"
         assert_accessible(page, f"{game} report at {viewport['width']} px")
         page.context.close()
+
+
+def test_a_large_class_prints_its_movement_chart_at_the_pages_width(
+    facilitator_page, artifacts, django_user_model
+):
+    """Twelve tables of five: the movement chart is taller than a printed page. Held to
+    24 cm it printed at half its size (names 9 px high); it prints at the page's
+    width, over more than one page (report_charts.PRINT_FIT)."""
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    w = services.workshop_create(
+        name="Sixty", facilitator=user, table_count=12, seats_per_table=5, bots_enabled=True
+    )
+    services.bots_fill(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for _ in range(2):
+        rnd = services.round_start(workshop_id=w.pk)
+        for _ in range(8):
+            timers.tick(bot_delay=0)
+        services.round_end_now(round_id=rnd.pk)
+        services.movement_apply(round_id=rnd.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    # A4's printable width, as the first test sets it.
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/report/", viewport={"width": 703, "height": 1000}
+    )
+    page.emulate_media(media="print")
+    chart = page.locator("figure.chart.tall img")
+    assert chart.count() == 1 and "where each player sat" in chart.get_attribute("alt")
+    natural = chart.evaluate("el => el.naturalHeight / el.naturalWidth")
+    box = chart.bounding_box()
+    assert box["width"] >= 700, box  # the page's width, not shrunk to fit 24 cm
+    assert abs(box["height"] / box["width"] - natural) < 0.01
+    assert box["height"] > 24 / 2.54 * 96, box  # taller than 24 cm: over more than a page
+    # The chart runs on over the pages it needs: the report prints on more pages than
+    # with the chart held to 24 cm, as it was.
+    pages = re.compile(rb"/Type\s*/Page\b(?!s)")
+    tall = len(pages.findall(page.pdf(path=str(artifacts / "report-sixty.pdf"), format="A4")))
+    chart.evaluate("el => el.closest('figure').classList.remove('tall')")
+    held = len(pages.findall(page.pdf(format="A4")))
+    assert tall > held, (tall, held)
+    page.context.close()

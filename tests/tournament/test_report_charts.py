@@ -71,6 +71,15 @@ def test_the_chart_grows_with_the_largest_table_not_the_class():
     assert small["width"] == many_tables["width"] == 960
 
 
+@pytest.mark.parametrize(("tables", "tall"), [(2, False), (6, False), (8, True), (40, True)])
+def test_a_chart_taller_than_a_printed_page_is_marked_tall(tables, tall):
+    """Printed at the page's width (186 mm on A4), a chart more than 24 cm high
+    does not fit a page: it is marked so, and prints over several (report.css)."""
+    chart = report_charts.paths_chart(*movement(tables, 5))
+    assert chart["tall"] is tall
+    assert tall == (chart["height"] * 186 / chart["width"] > 240)
+
+
 def test_players_who_stay_keep_their_place_and_their_lines_do_not_cross():
     mov, names = movement(2, 4, rounds=0)
     mov["columns"].append({"label": "Round 1"})
