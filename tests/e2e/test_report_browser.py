@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
-from report_helpers import T0, Clock, build_scripted  # noqa: E402
+from report_helpers import T0, Clock, bots_played, build_scripted  # noqa: E402
 
-from tournament import services, timers  # noqa: E402
 from tournament.models import Player  # noqa: E402
 
 pytestmark = [pytest.mark.browser]
@@ -190,20 +189,7 @@ def test_a_large_class_prints_its_movement_chart_at_the_pages_width(
     24 cm it printed at half its size (names 9 px high); it prints at the page's
     width, over more than one page (report_charts.PRINT_FIT)."""
     user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
-    w = services.workshop_create(
-        name="Sixty", facilitator=user, table_count=12, seats_per_table=5, bots_enabled=True
-    )
-    services.bots_fill(workshop_id=w.pk)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for _ in range(2):
-        rnd = services.round_start(workshop_id=w.pk)
-        for _ in range(8):
-            timers.tick(bot_delay=0)
-        services.round_end_now(round_id=rnd.pk)
-        services.movement_apply(round_id=rnd.pk)
-    services.workshop_start_debrief(workshop_id=w.pk)
+    w = bots_played(user, name="Sixty", tables=12, seats=5, ticks=8)
     # A4's printable width, as the first test sets it.
     page = facilitator_page(
         user, f"/workshops/{w.pk}/report/", viewport={"width": 703, "height": 1000}

@@ -1,5 +1,6 @@
 """The scripted workshop behind the report tests (tests/tournament/test_report.py) and the
-report's browser screenshot (tests/e2e/test_report_browser.py); see test_report's docstring."""
+report's browser screenshot (tests/e2e/test_report_browser.py); see test_report's docstring.
+And a workshop that bots play through to the debrief (`bots_played`)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,39 @@ from tournament_helpers import (
 from games import five_tricks, kinds
 from games.tricks import TrickRules, trick_winner
 from tournament import gamestate, services, timers
-from tournament.models import Dispute, Game, Player
+from tournament.models import Dispute, Game, Player, Workshop
 
 T0 = datetime(2030, 1, 6, 9, 0, tzinfo=UTC)
+
+
+def bots_played(
+    owner, *, name="Bots", tables=2, seats=3, sheets=None, ticks=30, seed=None
+) -> Workshop:
+    """Bots at every seat, `sheets` ({table number: preset}) or the automatic ones:
+    study, home play, two scored rounds of `ticks` timer ticks each with the movement
+    after them, and the debrief."""
+    w = services.workshop_create(
+        name=name,
+        facilitator=owner,
+        table_count=tables,
+        seats_per_table=seats,
+        bots_enabled=True,
+        seed=seed,
+    )
+    if sheets is not None:
+        services.sheets_assign(workshop_id=w.pk, assignment=sheets)
+    services.bots_fill(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for _ in range(2):
+        rnd = services.round_start(workshop_id=w.pk)
+        for _ in range(ticks):
+            timers.tick(bot_delay=0)
+        services.round_end_now(round_id=rnd.pk)
+        services.movement_apply(round_id=rnd.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    return Workshop.objects.get(pk=w.pk)
 
 
 class Clock:

@@ -11,6 +11,7 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from report_helpers import bots_played
 from tournament_helpers import (
     HIGH,
     LOW,
@@ -35,29 +36,10 @@ User = get_user_model()
 URLS = ("/report/", "/report.json", "/report.zip", "/report/claims.csv", "/report/actions.csv")
 
 
-def bot_workshop(owner) -> Workshop:
-    """Two tables of bots with different sheets: study, home play, two scored rounds, debrief."""
-    w = services.workshop_create(
-        name="Bots", facilitator=owner, table_count=2, seats_per_table=3, bots_enabled=True, seed=3
-    )
-    services.sheets_assign(workshop_id=w.pk, assignment={1: "guide-1", 2: "guide-2"})
-    services.bots_fill(workshop_id=w.pk)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for _ in range(2):
-        rnd = services.round_start(workshop_id=w.pk)
-        for _ in range(30):
-            timers.tick(bot_delay=0)
-        services.round_end_now(round_id=rnd.pk)
-        services.movement_apply(round_id=rnd.pk)
-    services.workshop_start_debrief(workshop_id=w.pk)
-    return Workshop.objects.get(pk=w.pk)
-
-
 @pytest.fixture
 def played(owner):
-    return bot_workshop(owner)
+    """Two tables of bots with different sheets, played through to the debrief."""
+    return bots_played(owner, sheets={1: "guide-1", 2: "guide-2"}, seed=3)
 
 
 def test_the_facilitator_sees_every_section_with_captions_and_alt_text(fac, played):
