@@ -11,13 +11,11 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from security_world import foreign_sheet_phrases, sheet_phrases, world
 from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop, play_one, snapshot, tables_of
 
-from barnga.asgi import application
 from tournament import gamestate, services
 from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Action, Game, GameState, Player
@@ -166,15 +164,7 @@ async def test_forged_stale_and_foreign_cookies_get_no_seat():
         w.student.token,  # the raw token, unsigned
     ]
     for value in forged:
-        comm = WebsocketCommunicator(
-            application,
-            "/ws/play/",
-            headers=[
-                (b"origin", b"http://localhost"),
-                (b"host", b"localhost"),
-                (b"cookie", f"{COOKIE}={value}".encode()),
-            ],
-        )
+        comm = phone_socket(seat=value)
         connected, _ = await comm.connect()
         assert connected
         out = await comm.receive_output(timeout=3)
@@ -188,15 +178,7 @@ async def test_forged_stale_and_foreign_cookies_get_no_seat():
         services.player_rejoin(code=w.mine.code, name=student.name, pin=student.pin)
 
     await rejoin()
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={good}".encode()),
-        ],
-    )
+    comm = phone_socket(seat=good)
     await comm.connect()
     assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4401}
     await comm.disconnect()

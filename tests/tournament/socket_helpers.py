@@ -8,16 +8,16 @@ from barnga.asgi import application
 from tournament.identity import COOKIE, signed_cookie_value
 
 
-def cookie_for(player) -> str:
-    """The Cookie header value of the phone that holds `player`'s seat."""
-    return f"{COOKIE}={signed_cookie_value(player.token)}"
-
-
-def phone_socket(player=None, *, query: str = "", origin: bytes = b"http://localhost"):
-    """`player`'s phone socket (no seat cookie when None), not yet connected."""
+def phone_socket(
+    player=None, *, seat: str | None = None, query: str = "", origin: bytes = b"http://localhost"
+):
+    """`player`'s phone socket, not yet connected; or one whose seat cookie holds
+    `seat` as it is (a forged or freshly issued value); neither: no seat cookie."""
     headers = [(b"origin", origin), (b"host", b"localhost")]
     if player is not None:
-        headers.append((b"cookie", cookie_for(player).encode()))
+        seat = signed_cookie_value(player.token)
+    if seat is not None:
+        headers.append((b"cookie", f"{COOKIE}={seat}".encode()))
     return WebsocketCommunicator(application, "/ws/play/" + query, headers=headers)
 
 

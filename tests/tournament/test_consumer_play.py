@@ -4,11 +4,9 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from socket_helpers import phone_socket, receive_type
 from tournament_helpers import make_workshop
 
-from barnga.asgi import application
 from games import five_tricks
 from tournament import gamestate, services
 from tournament.identity import COOKIE
@@ -283,15 +281,7 @@ async def test_cookie_from_the_join_page_opens_the_socket():
     response = await client.post("/join", {"code": w.code.lower(), "name": "Late Lou"})
     assert response.status_code == 302 and response["Location"] == "/play/"
     value = response.cookies[COOKIE].value
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={value}".encode()),
-        ],
-    )
+    comm = phone_socket(seat=value)
     assert (await comm.connect())[0]
     view = await receive_type(comm, "view")
     assert "Late Lou" in view["html"]
