@@ -19,7 +19,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # command installs them (without redis-server every run printed 0 actions and errors).
 source "$ROOT/scripts/bootstrap.sh" --group dev
 need_system_packages redis-server redis-server
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no_such_command__ postgresql
+need_postgresql_server
 PY="$ROOT/.venv/bin/python"
 ONLY="${1:-all}"
 PLAYERS="${PLAYERS:-1000}"

@@ -65,6 +65,12 @@ need_system_packages() {
   install_unlock
 }
 
+# PostgreSQL's server from Debian's package, whose binaries are not on PATH (the tests
+# and bench/figures.sh find /usr/lib/postgresql/*/bin/initdb).
+need_postgresql_server() {
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no_such_command__ postgresql
+}
+
 if command -v uv >/dev/null 2>&1; then
   UV="$(command -v uv)"
 else

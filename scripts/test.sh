@@ -9,9 +9,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" --group dev
 need_system_packages redis-server redis-server chromium chromium
 # Screenshots show the gesture palette: an emoji font (a package, not a command).
 dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need_system_packages __no_such_command__ fonts-noto-color-emoji
-# The two-process and load tests run a private PostgreSQL from Debian's binaries, which
-# are not on PATH (tests/conftest.py finds /usr/lib/postgresql/*/bin/initdb).
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_system_packages __no_such_command__ postgresql
+# The two-process and load tests run a private PostgreSQL from Debian's binaries.
+need_postgresql_server
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/barnga-test.XXXXXX")"
 REDIS_PID=""
