@@ -156,17 +156,21 @@
   }
 
   // ---- where the gestures and the pad sit: in the screen's [data-talk-slot] when it
-  // has one (a dispute: under the claim, above the hand), else at the end of the
-  // page, after the screen, where the page puts it. The section is moved, not
-  // rebuilt: the pad's drawing, the others' reactions, an open pad and focus stay as
-  // they were. moveBefore keeps them all; where a browser lacks it, a plain move
-  // loses focus, which is put back.
+  // has one (a dispute: under the claim, above the hand), else at the screen's foot,
+  // above the "Playing as … / Rejoin PIN" footer (after it, the palette was below a
+  // small phone's fold in ordinary play), else after the screen, where the page puts
+  // it. The section is moved, not rebuilt: the pad's drawing, the others' reactions,
+  // an open pad and focus stay as they were. moveBefore keeps them all; where a
+  // browser lacks it, a plain move loses focus, which is put back.
   function placeTalk(root) {
-    const parent = root.querySelector("[data-talk-slot]") || app;
-    if (talk.parentNode === parent) return;
-    if (parent.moveBefore) { parent.moveBefore(talk, null); return; }
+    const slot = root.querySelector("[data-talk-slot]");
+    const foot = slot ? null : root.querySelector(":scope > footer.pin");
+    const parent = slot || (foot ? root : app);
+    const before = foot || null;
+    if (talk.parentNode === parent && talk.nextElementSibling === before) return;
+    if (parent.moveBefore) { parent.moveBefore(talk, before); return; }
     const focused = talk.contains(document.activeElement) ? document.activeElement : null;
-    parent.appendChild(talk);
+    parent.insertBefore(talk, before);
     if (focused) focused.focus({ preventScroll: true });
   }
 

@@ -1,8 +1,9 @@
 """In a dispute the gestures and the drawing pad come up under the claim, above the
 hand, on a phone held upright and on one held sideways, without scrolling. The
 section is moved, not rebuilt: an open pad and its drawing, focus on a gesture and
-the others' reactions stay; when the trick is settled it goes back after the screen
-(static/js/table.js placeTalk, in Chromium with Element.moveBefore and without it)."""
+the others' reactions stay; when the trick is settled it goes back to the screen's
+foot, above the PIN (static/js/table.js placeTalk, in Chromium with
+Element.moveBefore and without it)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ pytestmark = [pytest.mark.browser]
 WAIT = 8000
 
 # Where #talk is: "slot" (in the screen's [data-talk-slot], after the claim and
-# before the hand, in document order) or "foot" (#app's last child, after #screen).
+# before the hand, in document order) or "foot" (the screen's foot, just above its
+# "Playing as … / Rejoin PIN" footer).
 WHERE_TALK = """() => {
   const talk = document.getElementById("talk");
   const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
@@ -26,7 +28,8 @@ WHERE_TALK = """() => {
     const claim = screen.querySelector(".claim"), hand = screen.querySelector(".hand");
     return after(claim, talk) && after(talk, hand) ? "slot" : "slot, out of order";
   }
-  if (talk.parentElement.id === "app" && !talk.nextElementSibling && after(screen, talk)) return "foot";
+  if (talk.parentElement === screen && talk.nextElementSibling === screen.querySelector(":scope > footer.pin")
+      && talk.nextElementSibling) return "foot";
   return "elsewhere";
 }"""
 
@@ -122,8 +125,8 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
     pages["Bea"].keyboard.press("Enter")
     sideways.wait_for_selector(".reactions .reaction:has-text('Bea')", timeout=WAIT)
 
-    # Ana and Dev give in: the trick is settled, the section goes back after the
-    # screen, the hand is where the palette was, and Dev's pad is as he left it.
+    # Ana and Dev give in: the trick is settled, the section goes back to the
+    # screen's foot, the hand is where the palette was, and Dev's pad is as he left it.
     for name in ("Ana", "Dev"):
         pages[name].click(f'.trick button[data-winner="{winner}"]')
     for name, page in pages.items():

@@ -56,12 +56,18 @@ def test_a_small_phone_at_a_table_of_five_sees_its_whole_turn(
     page.wait_for_selector(".hand .card.legal", timeout=WAIT)
     assert page.locator(".seats .seat").count() == 5
     assert page.locator(".hand .card").count() >= 5
+    # And the gestures, the one way to speak in silent play: they had come below the
+    # "Playing as … / Rejoin PIN" footer, the palette's first row at the fold.
     missing = [
         m
         for p in (".seats .seat", ".trick .card", ".whose", ".hand .card")
+        + (".reactions", ".palette button")
         for m in not_in_view(page, p)
     ]
     assert missing == [], missing
+    assert page.evaluate(
+        "() => document.getElementById('talk').nextElementSibling.matches('footer.pin')"
+    )
     before = version(page)
     page.locator(".hand .card.legal").first.click()
     wait_change(page, before)
