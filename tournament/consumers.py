@@ -526,10 +526,13 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         if event["table"] != self.table_id:
             return
         g = event["gesture"]
+        # Strokes and clears carry the name too: the phone says who drew (table.js).
         if g["kind"] == "drawing":
-            await self.send_json({"t": "stroke", "points": g["payload"]["points"], "by": g["by"]})
+            await self.send_json(
+                {"t": "stroke", "points": g["payload"]["points"], "by": g["by"], "name": g["name"]}
+            )
         elif g["kind"] == "clear":
-            await self.send_json({"t": "clear", "by": g["by"]})
+            await self.send_json({"t": "clear", "by": g["by"], "name": g["name"]})
         else:
             await self.send_json(
                 {"t": "gesture", "kind": g["kind"], "name": g["name"], "by": g["by"]}

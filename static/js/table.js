@@ -82,9 +82,11 @@
       case "claimed": return markClaimed(msg);
       case "error": lastAction = { key: "", at: 0 }; return showToast(msg.message);
       case "gesture": return react(msg);
-      case "stroke": if (msg.by !== me) drawStroke(msg.points); return;
+      case "stroke":
+        if (msg.by !== me) { drawStroke(msg.points); padNews(msg, "drew"); }
+        return;
       case "strokes": clearPad(); (msg.strokes || []).forEach(drawStroke); return;
-      case "clear": return clearPad();
+      case "clear": clearPad(); if (msg.by !== me) padNews(msg, "cleared"); return;
       case "pong": return;
     }
   }
@@ -260,23 +262,46 @@
 
   const EMOJI = JSON.parse(app.dataset.emoji || "{}");
   function react(msg) {
+    const button = talk.querySelector(`.palette [data-gesture="${CSS.escape(msg.kind)}"]`);
+    return showReaction(msg.name, EMOJI[msg.kind] || msg.kind,
+      button ? button.getAttribute("aria-label") : msg.kind);
+  }
+  function showReaction(name, emoji, label) {
     const box = talk.querySelector(".reactions");
     const item = document.createElement("span");
     item.className = "reaction";
     // Seen: "✋ Ana"; heard (the log is a live region): "Ana: Stop", not "raised hand Ana".
-    const button = talk.querySelector(`.palette [data-gesture="${CSS.escape(msg.kind)}"]`);
     const mark = document.createElement("span");
     mark.setAttribute("aria-hidden", "true");
     // The name apart from the emoji (a right-to-left name keeps its own direction).
     const who = document.createElement("bdi");
-    who.textContent = msg.name;
-    mark.append(`${EMOJI[msg.kind] || msg.kind} `, who);
+    who.textContent = name;
+    mark.append(`${emoji} `, who);
     const words = document.createElement("span");
     words.className = "visually-hidden";
-    words.textContent = `${msg.name}: ${button ? button.getAttribute("aria-label") : msg.kind}`;
+    words.textContent = `${name}: ${label}`;
     item.append(mark, words);
     box.appendChild(item);
-    setTimeout(() => item.remove(), 4000);
+    setTimeout(() => item.remove(), REACTION_MS);
+    return item;
+  }
+
+  // Another seat drew on the pad, or cleared it: said among the reactions (a stroke
+  // arrives in silence otherwise, on a pad most phones keep closed), once per drawer
+  // while the last one is shown; and a closed pad's switch says there is something
+  // new on it until it is opened.
+  const REACTION_MS = 4000;
+  const padNoted = new Map();
+  function padNews(msg, what) {
+    const key = `${what}:${msg.by}`;
+    const shown = padNoted.get(key);
+    if (!shown || !shown.isConnected) {
+      padNoted.set(key, what === "drew"
+        ? showReaction(msg.name, "✏️", "drew on the pad")
+        : showReaction(msg.name, "🧽", "cleared the pad"));
+    }
+    const wrap = pad && pad.closest("details");
+    if (wrap && !wrap.open && what === "drew") wrap.querySelector(".pad-new").hidden = false;
   }
 
   // ---- the shared drawing pad (touch and mouse through pointer events)
@@ -294,7 +319,11 @@
   if (pad) {
     // Opened under the claim or at the foot of the page, the pad is scrolled into view.
     const wrap = pad.closest("details");
-    wrap.addEventListener("toggle", () => { if (wrap.open) pad.scrollIntoView({ block: "nearest" }); });
+    wrap.addEventListener("toggle", () => {
+      if (!wrap.open) return;
+      wrap.querySelector(".pad-new").hidden = true;
+      pad.scrollIntoView({ block: "nearest" });
+    });
     let stroke = null;
     // A point is kept to four decimals, as the server stores it: at full precision a
     // stroke of the 2,000 points both allow passed the socket's 64 kB message limit.

@@ -112,3 +112,57 @@ def test_a_new_round_starts_with_a_clean_pad(live_server_url, phone):
     draw_a_line(bea)
     ana.wait_for_function(PAD_DRAWN, timeout=WAIT)
     assert Gesture.objects.filter(kind="drawing").count() == 2
+
+
+def reactions_heard(page) -> list[str]:
+    """What the reactions' log says to a screen reader now ("Ana: drew on the pad")."""
+    return page.locator(".reactions .reaction .visually-hidden").all_text_contents()
+
+
+def test_a_drawing_or_a_clear_is_said_to_the_table(live_server_url, phone):
+    """A stroke came in silence: on a phone whose pad was closed (as most are) nothing
+    said that a tablemate had drawn. It is now a reaction ("✏️ Ana"; heard "Ana: drew
+    on the pad"), once while shown however many strokes, and the closed pad's switch
+    says "new drawing" until opened; a clear is a reaction too. The drawer's own
+    phone says neither."""
+    w = services.workshop_create(name="Pad news", table_count=1, seats_per_table=2, seed=3)
+    ana, bea = phone(), phone()
+    join(ana, live_server_url, w.code, "Ana")
+    join(bea, live_server_url, w.code, "Bea")
+    first_round(w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    assert bea.locator(".pad-wrap .pad-new").is_hidden()
+
+    ana.click(".pad-wrap summary")
+    draw_a_line(ana)
+    draw_a_line(ana)
+    bea.wait_for_selector(".reactions .reaction", timeout=WAIT)
+    bea.wait_for_function(PAD_DRAWN, timeout=WAIT)  # drawn on the closed pad, as before
+    assert stored_count("drawing", 2)
+    assert reactions_heard(bea) == ["Ana: drew on the pad"]  # one for both strokes
+    assert bea.locator(".reactions .reaction [aria-hidden=true]").inner_text() == "✏️ Ana"
+    assert bea.locator(".pad-wrap .pad-new").is_visible()
+    assert bea.locator(".pad-wrap summary").inner_text() == "✏️ Drawing pad · new drawing"
+    bea.click(".pad-wrap summary")
+    assert bea.locator(".pad-wrap .pad-new").is_hidden()
+    assert reactions_heard(ana) == []
+
+    ana.click("#pad-clear")
+    bea.wait_for_function(PAD_BLANK, timeout=WAIT)
+    bea.wait_for_selector(".reactions .reaction:has-text('cleared')", timeout=WAIT)
+    assert "Ana: cleared the pad" in reactions_heard(bea)
+    assert reactions_heard(ana) == []
+    # An open pad is not marked new: the drawing is in view.
+    draw_a_line(ana)
+    bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
+    assert bea.locator(".pad-wrap .pad-new").is_hidden()
+
+
+def stored_count(kind: str, n: int, timeout: float = 8.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if Gesture.objects.filter(kind=kind).count() >= n:
+            return True
+        time.sleep(0.1)
+    return False

@@ -263,6 +263,14 @@ async def test_gestures_and_strokes_reach_the_table():
     )
     s = await receive_type(cb, "stroke")
     assert s["points"] == [[0.1, 0.2], [0.3, 0.4]] and s["by"] == a.pk
+    assert s["name"] == a.name  # the phone says who drew
+    await ca.send_json_to({"action": "gesture", "kind": "clear"})
+    c = await receive_type(cb, "clear")
+    assert c["by"] == a.pk and c["name"] == a.name
+    await ca.send_json_to(
+        {"action": "gesture", "kind": "drawing", "points": [[0.1, 0.2], [0.3, 0.4]]}
+    )
+    await receive_type(cb, "stroke")
     # A late arrival sees the pad as it is.
     cc = phone_socket(players[2])
     await cc.connect()
