@@ -549,9 +549,13 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
     winner = game.players[0]
+    assert "Silence — gestures and drawings only" in seat_screen(winner)  # in the round
     services.round_end_now(round_id=rnd.pk)
     before = seat_screen(winner)
     assert "You won 1 game this round." in before and "may move to another table" in before
+    # Still silent, but the gestures and the pad are not on this screen: not offered.
+    assert 'data-can-gesture="0"' in before
+    assert "Silence — no talking, still" in before and "gestures and drawings" not in before
     services.movement_apply(round_id=rnd.pk)
     rnd = Round.objects.get(pk=rnd.pk)
     moved = {m["player"]: m for m in rnd.movement_preview["moves"]}
