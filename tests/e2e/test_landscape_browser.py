@@ -142,6 +142,50 @@ def test_five_tricks_sideways_at_a_full_table_and_in_a_dispute(
     page.context.close()
 
 
+@pytest.mark.parametrize("size", [TINY, SE], ids=["640", "667"])
+def test_sideways_after_a_move_the_line_saying_so_leaves_the_table_in_view(
+    live_server_url, browser, size
+):
+    """The round after a move, "You moved up to table 2 (from table 1)." stays all
+    round (a phone asleep between rounds never saw "Go to table 2"). Sideways it took
+    a row of its own above both columns, and at 640x360 the cards to claim ran off
+    the screen's foot. It sits at the top of the right column now."""
+    from tournament.models import Game, GameState, Player, Round
+
+    w = services.workshop_create(name="Moved sideways", table_count=2, seats_per_table=5, seed=3)
+    page = touch_phone(browser, size)
+    join(page, live_server_url, w.code, "Ana")
+    for other in [*OTHERS, "Ida", "Jo"]:
+        services.player_join(code=w.code, name=other)
+    first_round(w.pk)
+    ana = Player.objects.get(workshop=w, name="Ana")
+    home = ana.table.number
+    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
+    services.round_end_now(round_id=rnd.pk)
+    # Ana and one of the other table swap: five a table, as before.
+    swap = Player.objects.filter(workshop=w, table__number=3 - home).first()
+    moves = [{"player": ana.pk, "to": 3 - home}, {"player": swap.pk, "to": home}]
+    services.movement_edit(round_id=rnd.pk, moves=moves)
+    services.movement_apply(round_id=rnd.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=round] .arrived", timeout=WAIT)
+    ana.refresh_from_db()
+    game = Game.objects.get(table=ana.table, state=GameState.PLAYING)
+    seats = len(game.players)
+    assert seats == 5
+    play_until(game, lambda state: state.phase != "play")
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    assert page.locator(".trick .card").count() == seats
+    missing = [
+        m
+        for p in (".arrived", ".seats .seat", ".trick .card", ".claim", ".claim .primary")
+        for m in not_in_view(page, p)
+    ]
+    assert missing == [], missing
+    assert_accessible(page, "phone sideways, the round after a move")
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", [LANDSCAPE, SMALL, SE, TINY], ids=["844", "800", "667", "640"])
 @pytest.mark.parametrize("game", list(OTHER_GAMES))
 def test_the_other_games_sideways_show_table_turn_moves_and_hand(
