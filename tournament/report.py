@@ -1373,12 +1373,29 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         else:
             line += "; there was no dispute."
         notice.append(line)
-    quiet = cl["clash_count"] - sum(1 for c in cl["clash_tricks"] if c["disputed"])
+    # A clash with no dispute was agreed, or its claims ran out of time before everyone
+    # had claimed (no dispute opens then): only the first is agreement.
+    quiet = Counter(c["outcome"] for c in cl["clash_tricks"] if not c["disputed"])
+    agreed = quiet["agreed"] + quiet["changed"]
     if cl["clash_count"] and not referee:  # in referee mode nobody claims: no disputes
-        notice.append(
-            f"{quiet} of {_plural(cl['clash_count'], 'clash', 'clashes')} passed without a dispute: "
-            "the players agreed although their sheets did not."
-        )
+        of_all = f"of {_plural(cl['clash_count'], 'clash', 'clashes')}"
+        if agreed:
+            notice.append(
+                f"{agreed} {of_all} passed without a dispute: "
+                "the players agreed although their sheets did not."
+            )
+        if quiet["timeout"]:
+            notice.append(
+                f"{quiet['timeout']} {of_all} {_were(quiet['timeout'])} decided when the time "
+                "to claim ran out before everyone had claimed: no agreement, and no dispute."
+            )
+        if not agreed and not quiet["timeout"]:
+            n = cl["clash_count"]
+            notice.append(
+                "The one clash became a dispute."
+                if n == 1
+                else f"Every one of the {n} clashes became a dispute."
+            )
 
     g = cl["gestures"]
     feel = []

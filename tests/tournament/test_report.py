@@ -252,6 +252,22 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
         "that won; 1 outvoted when time ran out; 3 until the round ended)." in text["act"]
     )
     assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
+    # Of the 10 clashes, 3 were disputed; of the other 7, one trick's claims ran out of
+    # time with a seat that never claimed: not agreed (all 7 were said to be).
+    clashes = [t for t in scripted["db"]["tricks"] if len(set(t[2])) > 1]
+    disputed = {(d["game"], d["trick_index"]) for d in scripted["report"]["clashes"]["disputes"]}
+    quiet = [t for t in clashes if t[:2] not in disputed]
+    assert (len(clashes), len(quiet)) == (10, 7)
+    timed_out = [t for t in quiet if t[4] == "timeout"]
+    assert len(timed_out) == 1 and None in timed_out[0][3]  # a seat never claimed
+    assert (
+        "6 of 10 clashes passed without a dispute: the players agreed although their sheets "
+        "did not." in text["notice"]
+    )
+    assert (
+        "1 of 10 clashes was decided when the time to claim ran out before everyone had "
+        "claimed: no agreement, and no dispute." in text["notice"]
+    )
     assert "4 of 5 gestures were made during disputes." in text["feel"]
     # Durations in the seconds section 4 uses, not m:ss.
     d = scripted["report"]["clashes"]["duration"]
