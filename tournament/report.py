@@ -33,7 +33,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from datetime import datetime
-from itertools import combinations
+from itertools import combinations, groupby
 
 from games import kinds
 from games.cards import SUIT_NAMES
@@ -1344,6 +1344,30 @@ def kind_guide(
     )
 
 
+ADAPTED_NAMED = 3  # names in "Adapted most", unless more share the most changes
+ADAPTED_TIED_NAMED = 8  # names listed when more than ADAPTED_NAMED share the most
+
+
+def _adapted_most(adapters: list[dict]) -> str:
+    """ "Adapted most: …" for players sorted by changes made, most first. Players with
+    as many changes are named together or not at all (cutting a tie at three named
+    whoever came first in the alphabet)."""
+    groups = [list(g) for _, g in groupby(adapters, key=lambda p: p["adapted"])]
+    top = groups[0]
+    if len(top) > ADAPTED_NAMED:
+        names = [p["name"] for p in top[:ADAPTED_TIED_NAMED]]
+        if len(top) > ADAPTED_TIED_NAMED:
+            names.append(_plural(len(top) - ADAPTED_TIED_NAMED, "other"))
+        changes = _plural(top[0]["adapted"], "change")
+        return f"Adapted most: {len(top)} players, {changes} each: {_names_text(names)}."
+    named = []
+    for group in groups:
+        if len(named) + len(group) > ADAPTED_NAMED:
+            break
+        named += group
+    return "Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in named]) + "."
+
+
 def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
     """Questions for the facilitator, each with the figures that illustrate it."""
     disputes = cl["disputes"]
@@ -1465,13 +1489,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     adapters = sorted(
         (p for p in players if p["adapted"] and not p["bot"] and not p["left"]),
         key=lambda p: (-p["adapted"], p["name"].lower()),
-    )[:3]
+    )
     if adapters:
-        act.append(
-            "Adapted most: "
-            + _names_text([f"{p['name']} ({p['adapted']})" for p in adapters])
-            + "."
-        )
+        act.append(_adapted_most(adapters))
 
     outside = []
     o = cl["origins"]

@@ -679,3 +679,31 @@ def test_a_referee_all_fives_report_has_no_revokes():
     doc = {"schema": export.SCHEMA, "workshop": {"name": "Ref", "game": "all_fives", "mode": "referee"},
            "tables": [], "players": [], "rounds": [], "games": [game], "gestures": []}  # fmt: skip
     assert report.build_report(doc)["revokes"] is None
+
+
+def adapters(*counts: tuple[str, int]) -> list[dict]:
+    return [{"name": n, "adapted": k} for n, k in counts]
+
+
+def test_adapted_most_names_a_tie_whole_or_not_at_all():
+    """Sorted by changes then name and cut at three, "Adapted most" named three of five
+    players tied at one change: whoever came first in the alphabet."""
+    tied = adapters(("Valentina", 1), ("Wen", 1), ("Xavier", 1), ("Yusuf", 1), ("Zoe", 1))
+    assert (
+        report._adapted_most(tied)
+        == "Adapted most: 5 players, 1 change each: Valentina, Wen, Xavier, Yusuf and Zoe."
+    )
+    # A tie after the first places is left out whole, not cut.
+    assert (
+        report._adapted_most(adapters(("Ana", 4), ("Bo", 3), ("Cai", 2), ("Dev", 2)))
+        == "Adapted most: Ana (4) and Bo (3)."
+    )
+    assert (
+        report._adapted_most(adapters(("Ana", 2), ("Bo", 1), ("Cai", 1)))
+        == "Adapted most: Ana (2), Bo (1) and Cai (1)."
+    )
+    many = adapters(*((f"P{i:02}", 2) for i in range(10)), ("Zed", 1))
+    assert report._adapted_most(many) == (
+        "Adapted most: 10 players, 2 changes each: "
+        "P00, P01, P02, P03, P04, P05, P06, P07 and 2 others."
+    )
