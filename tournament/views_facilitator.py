@@ -12,6 +12,8 @@ action.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import segno
 from django.contrib import messages
 from django.contrib.auth import login
@@ -27,11 +29,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from games import kinds
 from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm, initial_like
 from tournament.models import Phase, Player, Round, RoundKind, RoundState
+from tournament.names import said_as_list
 from tournament.services.common import current_round
 from tournament.templatetags.facilitator import clock
 
@@ -238,7 +242,7 @@ def _rename(workshop, data):
 @action("seat-auto")
 def _seat_auto(workshop, data):
     seated = services.players_seat_home(workshop_id=workshop.pk)
-    return f"{_seated_text(workshop, seated)} seated, tables balanced."
+    return f"{_seated_text(workshop, seated)} seated, tables balanced.{_seating_notes(workshop, seated)}"
 
 
 @action("seat")
@@ -249,7 +253,29 @@ def _seat(workshop, data):
         if key.startswith("home_") and value:
             assignment[_int(key[5:], "a player")] = _int(value, "a table")
     seated = services.players_seat_home(workshop_id=workshop.pk, assignment=assignment)
-    return f"{_seated_text(workshop, seated)} seated at their home tables."
+    return (
+        f"{_seated_text(workshop, seated)} seated at their home tables."
+        f"{_seating_notes(workshop, seated)}"
+    )
+
+
+def _seating_notes(workshop, seated: dict) -> str:
+    """What the seating leaves a facilitator to know before the study: a table
+    short of a game (its players would sit idle) and tables nobody sits at (the
+    automatic seating keeps a class too small for every table together)."""
+    kind = kinds.get(workshop.game)
+    sizes = Counter(seated.values())
+    notes = [
+        f" Table {n} has {_players_text(sizes[n])}: {kind.title} needs at least "
+        f"{kind.min_seats}, so it gets no game. Seat more players there, or these "
+        "at another table."
+        for n in range(1, workshop.table_count + 1)
+        if 0 < sizes[n] < kind.min_seats
+    ]
+    empty = [str(n) for n in range(1, workshop.table_count + 1) if not sizes[n]]
+    if empty:
+        notes.append(f" Nobody sits at table{'s' if len(empty) > 1 else ''} {said_as_list(empty)}.")
+    return "".join(notes)
 
 
 def _players_text(n: int) -> str:

@@ -16,6 +16,7 @@ from tournament_helpers import (
     fresh,
     game_at,
     make_workshop,
+    one_left_alone,
     snapshot,
     tables_of,
     to_home,
@@ -755,15 +756,17 @@ def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
 
 
 def test_a_table_too_small_for_a_game_says_so_on_the_panel_and_the_phone(owner, fac):
-    """Three students at two tables: the one alone at table 2 gets no game all round.
-    The monitor says why and what to do; the phone says to wait, not nothing."""
+    """Three students at two tables, one seated alone at table 2 by the facilitator's
+    choice (the automatic seating would sit all three at table 1): the lone one gets
+    no game all round. The monitor says why and what to do; the phone says to wait,
+    not nothing."""
     from django.template.loader import render_to_string
     from django.utils import timezone
 
     from tournament import selectors
 
     w = owned(owner, players=3, tables=2)
-    to_scored_round(w)
+    to_scored_round(w, one_left_alone(w))
     alone = Player.objects.get(table=tables_of(w)[1])
     html = text(fac.get(f"/workshops/{w.pk}/"))
     card = html.split('data-table="2"')[1].split("</article>")[0]
@@ -802,9 +805,15 @@ def test_seat_as_chosen_from_a_page_drawn_before_someone_left(owner, fac):
 
 def test_seating_one_player_says_one_player(owner, fac):
     w = owned(owner, players=1, tables=2)
-    assert message_of(do(fac, w, "seat-auto", htmx=True)) == "1 player seated, tables balanced."
+    assert message_of(do(fac, w, "seat-auto", htmx=True)) == (
+        "1 player seated, tables balanced. Table 1 has 1 player: Five Tricks needs at "
+        "least 2, so it gets no game. Seat more players there, or these at another "
+        "table. Nobody sits at table 2."
+    )
     w2 = owned(owner, players=2, tables=2)
-    assert message_of(do(fac, w2, "seat", htmx=True)) == "2 players seated at their home tables."
+    assert message_of(do(fac, w2, "seat", htmx=True)) == (
+        "2 players seated at their home tables. Nobody sits at table 2."
+    )
     # Balanced again once bots fill the seats: the people and the bots, each counted.
     w3 = owned(owner, players=3, tables=2, seats=4, bots_enabled=True)
     do(fac, w3, "seat-auto")
@@ -1108,3 +1117,39 @@ def test_every_label_the_panel_points_to_is_on_the_page(owner, fac):
         ids = set(re.findall(r'\bid="([^"]+)"', html))
         labels = re.findall(r'aria-labelledby="([^"]+)"', html)
         assert labels and {i for ref in labels for i in ref.split()} <= ids, (step, labels)
+
+
+def test_seating_says_which_tables_are_short_of_a_game_or_empty(owner, fac):
+    """A reviewer balanced five students at three tables of four and read "tables
+    balanced" over tables of 2, 2 and 1, the lone student idle from the study on.
+    The balance now sits 3 and 2 and says table 3 is empty; a facilitator's own
+    choice that leaves a table short of a game is said so, with what to do."""
+    w = owned(owner, players=5, tables=3, seats=4)
+    assert message_of(do(fac, w, "seat-auto", htmx=True)) == (
+        "5 players seated, tables balanced. Nobody sits at table 3."
+    )
+    assert sorted(Player.objects.filter(workshop=w).values_list("table__number", flat=True)) == [
+        1,
+        1,
+        1,
+        2,
+        2,
+    ]
+    # One chosen for table 3, the others left to the balance: they share tables 1
+    # and 3 (3 and 2), and nobody sits at table 2.
+    *rest, last = Player.objects.filter(workshop=w).order_by("join_order")
+    message = message_of(do(fac, w, "seat", {f"home_{last.pk}": "3"}, htmx=True))
+    assert message == "5 players seated at their home tables. Nobody sits at table 2."
+    assert sorted(Player.objects.filter(workshop=w).values_list("table__number", flat=True)) == [
+        1,
+        1,
+        1,
+        3,
+        3,
+    ]
+    chosen = {f"home_{p.pk}": "1" for p in rest} | {f"home_{last.pk}": "3"}
+    assert message_of(do(fac, w, "seat", chosen, htmx=True)) == (
+        "5 players seated at their home tables. Table 3 has 1 player: Five Tricks "
+        "needs at least 2, so it gets no game. Seat more players there, or these at "
+        "another table. Nobody sits at table 2."
+    )

@@ -12,6 +12,7 @@ from tournament_helpers import (
     fresh,
     game_at,
     make_workshop,
+    one_left_alone,
     open_dispute,
     set_seat_sheets,
     tables_of,
@@ -68,8 +69,8 @@ def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small()
 
 
 def test_a_table_too_small_to_deal_to_is_said_so():
-    w = make_workshop(players=3, tables=2, seats=4)  # tables of two and one
-    rnd = to_scored_round(w)
+    w = make_workshop(players=3, tables=2, seats=4)
+    rnd = to_scored_round(w, one_left_alone(w))  # tables of two and one
     services.round_end_now(round_id=rnd.pk)
     doc, ix, rep = built(w)
     lone = next(t for t in round_rows(doc, ix, rnd.number)["tables"] if t["table"] == 2)

@@ -19,6 +19,7 @@ from tournament_helpers import (
     fresh,
     game_at,
     make_workshop,
+    one_left_alone,
     open_dispute,
     play_one,
     set_seat_sheets,
@@ -323,7 +324,7 @@ def test_a_player_alone_at_a_table_is_in_the_rounds_results(fac, owner):
     movement moved them all the same; the report's results list them too."""
     w = make_workshop(players=3, tables=2)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
-    rnd = to_scored_round(w)
+    rnd = to_scored_round(w, one_left_alone(w))
     alone = Player.objects.get(table=tables_of(w)[1])
     services.round_end_now(round_id=rnd.pk)
     services.movement_apply(round_id=rnd.pk)

@@ -9,6 +9,7 @@ from tournament_helpers import (
     fresh,
     game_at,
     make_workshop,
+    one_left_alone,
     seated,
     tables_of,
 )
@@ -198,7 +199,7 @@ def test_round_start_between_rounds_needs_the_movement_applied():
 
 def test_a_table_with_one_player_waits_without_a_game():
     w = make_workshop(players=3, tables=2)
-    services.players_seat_home(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk, assignment=one_left_alone(w))
     services.workshop_start_study(workshop_id=w.pk)
     t1, t2 = tables_of(w)
     assert game_at(t1) is not None

@@ -9,6 +9,7 @@ from tournament_helpers import (
     fresh,
     game_at,
     make_workshop,
+    one_left_alone,
     seated,
     snapshot,
     tables_of,
@@ -16,6 +17,7 @@ from tournament_helpers import (
     to_scored_round,
 )
 
+from games import kinds
 from tournament import names, services
 from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound, WrongPhase
 from tournament.models import GameState, Phase, Player
@@ -388,7 +390,7 @@ def test_a_joiner_after_the_study_reads_their_sheet_until_they_say_they_have(mon
 def test_late_joiner_at_a_table_without_a_game_gets_one():
     # One player at table 2: no game there. A late joiner makes two: they should play.
     w = make_workshop(players=3, tables=2)
-    to_scored_round(w)
+    to_scored_round(w, one_left_alone(w))
     t1, t2 = tables_of(w)
     assert len(seated(t2)) == 1 and game_at(t2) is None
     late = fresh(join(w, "Late"))
@@ -561,7 +563,7 @@ def test_people_who_join_after_the_bots_take_bots_seats():
             # spread over the tables, not put together at one.
             assert max(sum(not p.is_bot for p in seated(t)) for t in tables_of(w)) == 3
     w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
-    services.players_seat_home(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk, assignment=one_left_alone(w))
     services.bots_fill(workshop_id=w.pk)
     Player.objects.filter(workshop=w, name="Bot B").delete()  # it gave way to someone
     services.bots_fill(workshop_id=w.pk)
@@ -571,7 +573,7 @@ def test_people_who_join_after_the_bots_take_bots_seats():
 
 def test_bots_remove_frees_every_bot_seat_in_the_lobby_only():
     w = make_workshop(players=3, tables=2, seats=4, bots_enabled=True)
-    services.players_seat_home(workshop_id=w.pk)
+    services.players_seat_home(workshop_id=w.pk, assignment=one_left_alone(w))
     services.bots_fill(workshop_id=w.pk)
     assert services.bots_remove(workshop_id=w.pk) == 5
     assert not Player.objects.filter(is_bot=True).exists()
@@ -710,3 +712,54 @@ def test_a_late_joiner_who_makes_a_table_playable_gets_a_game_at_once():
     assert len(seated(small)) == 2 and game_at(small) is None
     services.player_join(workshop_id=w.pk, name="Third")
     assert len(seated(small)) == 3 and game_at(small) is not None
+
+
+# ------------------------------------------------------------------ too few for a table
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "tables", "seats", "sizes"),
+    [
+        # Five Tricks deals to 2 or more: 3 and 2, not 2, 2 and a lone player.
+        ("five_tricks", 5, 3, 4, [3, 2, 0]),
+        ("five_tricks", 3, 2, 4, [3, 0]),
+        ("five_tricks", 1, 3, 4, [1, 0, 0]),
+        ("five_tricks", 6, 3, 4, [2, 2, 2]),
+        ("five_tricks", 9, 2, 4, [5, 4]),  # more than the plan's seats: as before
+        # 7Up7Down deals to 3 or more: 3 and 2 left a table of two with no game.
+        ("seven_up", 5, 2, 5, [5, 0]),
+        ("seven_up", 7, 3, 4, [4, 3, 0]),
+        # 3 Tricks is two players: an odd one out cannot be helped.
+        ("three_tricks", 5, 3, 2, [2, 2, 1]),
+    ],
+)
+def test_automatic_seating_leaves_no_table_short_of_a_game_when_it_can(
+    game, players, tables, seats, sizes
+):
+    """A reviewer's class of five at three tables of four sat 2, 2 and 1: the lone
+    student had no game through study, silent play and the first round."""
+    w = make_workshop(players=players, tables=tables, seats=seats, game=game)
+    services.players_seat_home(workshop_id=w.pk)
+    assert [len(seated(t)) for t in tables_of(w)] == sizes
+    services.workshop_start_study(workshop_id=w.pk)
+    kind = kinds.get(game)
+    for t in tables_of(w):
+        n = len(seated(t))
+        assert (game_at(t) is not None) == (n >= kind.min_seats), (t.number, n)
+
+
+def test_a_latecomer_joins_a_table_with_players_before_an_empty_one():
+    """Five at three tables of four sit 3, 2 and 0. A latecomer sits at table 2 (not
+    alone at table 3); tables 1 and 2 fill to their planned four before table 3
+    takes anyone, and then the next one there makes it playable."""
+    w = make_workshop(players=5, tables=3, seats=4)
+    to_scored_round(w)
+    t1, t2, t3 = tables_of(w)
+    order = [fresh(join(w, f"Late{i}")).table.number for i in range(5)]
+    assert order == [2, 1, 2, 3, 3]
+    assert game_at(t3) is not None and len(seated(t3)) == 2
+    # Past every table's plan, the smallest again.
+    assert [len(seated(t)) for t in (t1, t2, t3)] == [4, 4, 2]
+    assert fresh(join(w, "Late5")).table.number == 3
+    assert fresh(join(w, "Late6")).table.number == 3
+    assert fresh(join(w, "Late7")).table.number == 1

@@ -101,16 +101,27 @@ def assert_refused(
     return caught
 
 
-def to_home(workshop) -> Round:
-    """Lobby → study → silent home play; returns the running home round."""
-    services.players_seat_home(workshop_id=workshop.pk)
+def to_home(workshop, assignment: dict | None = None) -> Round:
+    """Lobby → study → silent home play; returns the running home round.
+    `assignment`: the facilitator's seating ({player id: table}), else automatic."""
+    services.players_seat_home(workshop_id=workshop.pk, assignment=assignment)
     services.workshop_start_study(workshop_id=workshop.pk)
     return services.workshop_start_home(workshop_id=workshop.pk)
 
 
-def to_scored_round(workshop) -> Round:
-    to_home(workshop)
+def to_scored_round(workshop, assignment: dict | None = None) -> Round:
+    to_home(workshop, assignment)
     return services.round_start(workshop_id=workshop.pk)
+
+
+def one_left_alone(workshop) -> dict:
+    """The facilitator's seating of three players at two tables that leaves the last
+    to join alone at table 2 (the automatic seating sits all three at table 1)."""
+    ids = list(
+        Player.objects.filter(workshop=workshop).order_by("join_order").values_list("pk", flat=True)
+    )
+    assert len(ids) == 3
+    return {ids[0]: 1, ids[1]: 1, ids[2]: 2}
 
 
 def game_at(table, *, state=GameState.PLAYING) -> Game | None:

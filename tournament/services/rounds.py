@@ -42,7 +42,7 @@ from tournament.services.common import (
     sizes_after,
 )
 from tournament.services.play import game_start
-from tournament.services.workshops import seat_unseated
+from tournament.services.workshops import players_seat_home, seat_unseated
 
 
 def _lock_round(round_id: int) -> tuple[Workshop, Round]:
@@ -99,7 +99,13 @@ def workshop_start_study(*, workshop_id: int) -> Round:
     require_phase(workshop, Phase.LOBBY)
     if not workshop.players.filter(has_left=False).exists():
         raise WrongPhase("Nobody has joined yet.")
-    seat_unseated(workshop)
+    if not workshop.players.filter(has_left=False, table__isnull=False).exists():
+        # Nobody seated yet: the automatic seating, as the panel's "Balance" does
+        # (one by one at the smallest table would fill a table before the next).
+        players_seat_home(workshop_id=workshop.pk)
+        workshop.refresh_from_db()
+    else:
+        seat_unseated(workshop)
     workshop.phase = Phase.STUDY
     workshop.save(update_fields=["phase"])
     rnd = _open_round(workshop, RoundKind.STUDY, workshop.study_seconds)

@@ -343,10 +343,20 @@ def _smallest_table(
     which would hold up the games at all of them. `max_seats` None: no limit (the
     caller holds the workshop's own lock and decides). `planned` (by table number):
     what the movement about to be applied adds or takes; fewest counts after it (a
-    latecomer seated by the sizes before it could make the plan overfill a table)."""
+    latecomer seated by the sizes before it could make the plan overfill a table).
+
+    "Fewest" passes over an empty table while a table with players has a planned
+    seat free: the automatic seating leaves tables empty rather than a player alone
+    with no game (`tables_to_fill`), and a latecomer sat alone there. A table past
+    its planned seats comes after an empty one."""
     planned = planned or Counter()
+    plan = workshop.seats_per_table
+
+    def rank(n: int, number: int) -> tuple:
+        return (0 if 0 < n < plan else 1 if n <= 0 else 2, n, number)
+
     counts = {
-        pk: (n + planned[number], number)
+        pk: rank(n + planned[number], number)
         for pk, number, n in Table.objects.filter(workshop=workshop)
         .annotate(n=Count("seated_players"))
         .values_list("pk", "number", "n")
@@ -379,9 +389,11 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
     """Seat everyone at a home table; returns {player id: table number}.
 
     Automatic: players in join order dealt round the tables, so table sizes differ
-    by at most one. `assignment` maps player ids to table numbers (the facilitator's
-    choice); players it leaves out are placed automatically. Bots beyond the seats
-    (people joined after them) are removed.
+    by at most one, over as many tables as keep each at the game's minimum
+    (`tables_to_fill`: five players at three tables of four sit 3 and 2, not 2, 2 and
+    a lone player with no game). `assignment` maps player ids to table numbers (the
+    facilitator's choice); players it leaves out are placed automatically. Bots
+    beyond the seats (people joined after them) are removed.
     """
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.LOBBY)
@@ -430,13 +442,18 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
     sizes = {t.pk: 0 for t in tables}
     for table in chosen.values():
         sizes[table.pk] += 1
+    kind = kinds.get(workshop.game)
+    # The automatic part fills the tables someone was chosen for, then the lowest
+    # numbers, up to as many tables as the class fills to the game's minimum.
+    want = tables_to_fill(len(players), len(tables), kind, workshop.seats_per_table)
+    filled = [t for t in tables if sizes[t.pk]]
+    filled += [t for t in tables if not sizes[t.pk]][: max(0, want - len(filled))]
     for player in players:
         if player.pk not in chosen:
-            table = min(tables, key=lambda t: (sizes[t.pk], t.number))
+            table = min(filled, key=lambda t: (sizes[t.pk], t.number))
             chosen[player.pk] = table
             sizes[table.pk] += 1
     # More than the game deals to: said now, not at Start study (nothing is seated).
-    kind = kinds.get(workshop.game)
     if len(players) > len(tables) * kind.max_seats:  # no choice of tables helps
         raise InvalidInput(
             f"{len(players)} players cannot sit at {len(tables)} tables: a game of "
@@ -462,6 +479,18 @@ def players_seat_home(*, workshop_id: int, assignment: dict | None = None) -> di
         bump_table(table)
     bump_workshop(workshop)
     return {p.pk: chosen[p.pk].number for p in players}
+
+
+def tables_to_fill(players: int, tables: int, kind, seats_per_table: int) -> int:
+    """How many of `tables` an automatic seating fills with `players`: all of them
+    when the class fills each to the game's minimum, else fewer, so that no table
+    sits short of a game; never so few that a table passes its planned seats when
+    more tables would not (3 Tricks' pairs: five players still sit 2, 2 and 1)."""
+    if players == 0:
+        return tables
+    no_short = players // kind.min_seats  # tables that can each have a game
+    within_plan = -(-players // seats_per_table)  # tables the plan's seats need
+    return max(1, min(tables, max(no_short, within_plan)))
 
 
 def seat_unseated(workshop: Workshop) -> None:
