@@ -23,6 +23,20 @@ from tournament.models import Player  # noqa: E402
 pytestmark = [pytest.mark.browser]
 
 
+# The results cards' column headers broken inside a word ("Playe r", "Trick s",
+# "Move d" at 1280 px and in print): a header on more lines than it has words.
+BROKEN_HEADERS = """() => [...document.querySelectorAll('.result-card thead th')].filter(th => {
+  const range = document.createRange();
+  range.selectNodeContents(th);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  return lines > th.textContent.trim().split(/\\s+/).length;
+}).map(th => th.textContent)"""
+
+
+def broken_headers(page) -> list[str]:
+    return page.evaluate(BROKEN_HEADERS)
+
+
 def test_the_report_in_a_browser_and_in_print(
     facilitator_page, artifacts, monkeypatch, django_user_model
 ):
@@ -42,6 +56,7 @@ def test_the_report_in_a_browser_and_in_print(
         assert img.get_attribute("alt")
         assert img.evaluate("el => el.complete && el.naturalWidth > 0")
     assert page.locator("table.disputes tbody tr").count() == 4
+    assert broken_headers(page) == []
     page.screenshot(path=str(artifacts / "report.png"), full_page=True)
     for section in ("reveal", "movement", "results", "clashes", "players", "guide"):
         page.locator(f"section#{section}").screenshot(path=str(artifacts / f"report-{section}.png"))
@@ -68,6 +83,7 @@ def test_the_report_in_a_browser_and_in_print(
             .filter(card => card.scrollWidth > card.clientWidth + 1).length"""
     )
     assert page.locator(".result-card").count() >= 4 and clipped == 0
+    assert broken_headers(page) == []
     # Each dispute's cards print in one row (stacked down a narrow column, a dispute
     # took a third of a page: 83 disputes were 25 pages).
     rows_of_cards = page.evaluate(
