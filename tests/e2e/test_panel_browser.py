@@ -119,6 +119,12 @@ def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_u
         "e => { const r = e.getClientRects()[0]; return [r.top, r.bottom]; }"
     )
     assert first_line[0] <= dot["y"] + dot["height"] / 2 <= first_line[1], (dot, first_line)
+    # And its tally ("0 tricks · 0 won") stays inside the card, wrapping beside the
+    # name if it must: it ran past the card's edge ("0 wo").
+    card = box(page.locator("#fac-monitor .table-card", has_text="Castellanos"))
+    tally = box(seat.locator(".muted"))
+    assert tally["x"] + tally["width"] <= card["x"] + card["width"], (tally, card)
+    assert tally["x"] >= box(seat.locator(".pname"))["x"] + box(seat.locator(".pname"))["width"]
     page.context.close()
 
 
