@@ -243,13 +243,34 @@ def _band_offsets(journeys: dict, players: list[int], columns: int) -> tuple[dic
     return offsets, largest
 
 
+# Past the palette's eight colours the lines repeat them, dashed (pygal's own
+# colours for more series are darker shades, near black from the ninth line on):
+# each of the first 32 lines is a colour and dash of its own.
+DASHES = (None, "16,7", "3,7", "16,6,3,6")
+
+
 def _names_style(series: int) -> Style:
     """The bump chart's style: its names are dark on the white plot. pygal writes a
     label white when its line's colour is dark (for values on bars), which hid a
     third of the names. And pygal puts a line's label at the point moved right and
     down by the value font size: a small one sets the name beside its point, not by
-    the point below it."""
-    return Style(**{**STYLE_KW, "value_colors": ("#1b1b1f",) * series, "value_font_size": 7})
+    the point below it. The palette repeats for every line (see DASHES)."""
+    return Style(
+        **{
+            **STYLE_KW,
+            "colors": tuple(PALETTE[i % len(PALETTE)] for i in range(series)),
+            "value_colors": ("#1b1b1f",) * series,
+            "value_font_size": 7,
+            # pygal draws every line at its style's width (1 px), whatever the
+            # chart's stroke_style says: projected, a line of 1 px is hard to follow.
+            "stroke_width": "3",
+        }
+    )
+
+
+def _line_style(i: int) -> dict:
+    dash = DASHES[(i // len(PALETTE)) % len(DASHES)]
+    return {"dasharray": dash} if dash else {}
 
 
 def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
@@ -278,7 +299,6 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         show_y_guides=True,
         print_labels=True,
         dots_size=5,
-        stroke_style={"width": 4},
         margin_right=margin,
         **{
             **COMMON,
@@ -290,7 +310,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         },
     )
     chart.x_labels = [c["label"] for c in columns]
-    for pid in players:
+    for i, pid in enumerate(players):
         name = names.get(pid, "?")
         points = [
             None if t is None else {"value": t + offsets[pid][c]}
@@ -299,7 +319,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         last = max((k for k, p in enumerate(points) if p is not None), default=None)
         if last is not None:  # the alt text keeps the whole name
             points[last]["label"] = _fit_name(name, margin)
-        chart.add(name, points)
+        chart.add(name, points, stroke_style=_line_style(i))
     alt = (
         f"Line chart: {title.lower()}. "
         # Read out: "tables 1 then 2", as the players' table reads its arrows.

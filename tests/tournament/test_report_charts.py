@@ -167,3 +167,26 @@ def test_how_the_disputes_ended_reads_top_down_in_the_lists_order():
         )
     }
     assert sorted(heights, key=heights.get) == ["Settled A", "Timeout B", "Cut C"]
+
+
+LINE_COLOUR = re.compile(r"\.color-(\d+),[^{]*\{stroke:([^;]+);")
+LINE_DASH = re.compile(r"\.series\.serie-(\d+)\{([^}]*)\}")
+
+
+def test_past_eight_players_each_line_is_a_colour_and_dash_of_its_own():
+    """pygal's colours past the palette's eight are darker shades: from the ninth
+    line on they were near black, told apart only by the name at the line's end."""
+    mov, names = movement(6, 5)  # 30 players
+    svg = report_charts.paths_chart(mov, names)["svg"]
+    colours = {int(i): c.lower() for i, c in LINE_COLOUR.findall(svg)}
+    dashes = {
+        int(i): (re.search(r"stroke-dasharray:([^;]+)", css) or [None, "solid"])[1]
+        for i, css in LINE_DASH.findall(svg)
+    }
+    assert len(colours) == len(dashes) == 30
+    assert set(colours.values()) <= {c.lower() for c in report_charts.PALETTE}
+    looks = [(colours[i], dashes[i]) for i in range(30)]
+    assert len(set(looks)) == 30, looks
+    assert dashes[0] == "solid" and dashes[8] != "solid"
+    # Drawn 3 px wide (pygal drew every line at its style's 1 px).
+    assert re.search(r"\.reactive\{[^}]*stroke-width:3\}", svg)
