@@ -260,21 +260,29 @@ def _seat(workshop, data):
 
 
 def _seating_notes(workshop, seated: dict) -> str:
-    """What the seating leaves a facilitator to know before the study: a table
-    short of a game (its players would sit idle) and tables nobody sits at (the
-    automatic seating keeps a class too small for every table together)."""
+    return _table_notes(workshop, Counter(seated.values()), empty=True)
+
+
+SEATING_ADVICE = " Seat more players there, or these at another table."
+
+
+def _table_notes(workshop, sizes: Counter, *, empty: bool, advice: str = SEATING_ADVICE) -> str:
+    """What a seating or a movement leaves a facilitator to know: a table short of a
+    game (its players would sit idle; a movement plan marks it, and Apply took it as
+    chosen) and, after the seating, tables nobody sits at (the automatic seating
+    keeps a class too small for every table together)."""
     kind = kinds.get(workshop.game)
-    sizes = Counter(seated.values())
     notes = [
         f" Table {n} has {_players_text(sizes[n])}: {kind.title} needs at least "
-        f"{kind.min_seats}, so it gets no game. Seat more players there, or these "
-        "at another table."
+        f"{kind.min_seats}, so it gets no game.{advice}"
         for n in range(1, workshop.table_count + 1)
         if 0 < sizes[n] < kind.min_seats
     ]
-    empty = [str(n) for n in range(1, workshop.table_count + 1) if not sizes[n]]
-    if empty:
-        notes.append(f" Nobody sits at table{'s' if len(empty) > 1 else ''} {said_as_list(empty)}.")
+    nobody = [str(n) for n in range(1, workshop.table_count + 1) if not sizes[n]]
+    if empty and nobody:
+        notes.append(
+            f" Nobody sits at table{'s' if len(nobody) > 1 else ''} {said_as_list(nobody)}."
+        )
     return "".join(notes)
 
 
@@ -421,8 +429,14 @@ def _movement_apply(workshop, data):
         if moves is not None:
             services.movement_edit(round_id=rnd.pk, moves=moves)
         records = services.movement_apply(round_id=rnd.pk)
+    sizes = Counter(
+        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
+            "table__number", flat=True
+        )
+    )
     return (
         f"Movement applied: {len(records)} player{'s' if len(records) != 1 else ''} changed tables."
+        + _table_notes(workshop, sizes, empty=False, advice="")
     )
 
 

@@ -1153,3 +1153,19 @@ def test_seating_says_which_tables_are_short_of_a_game_or_empty(owner, fac):
         "needs at least 2, so it gets no game. Seat more players there, or these at "
         "another table. Nobody sits at table 2."
     )
+
+
+def test_applying_a_movement_that_leaves_a_table_short_of_a_game_says_so(owner, fac):
+    """The plan marks a table left too small to play; Apply takes it as chosen, and
+    now says so too (it said only how many changed tables)."""
+    w = owned(owner, players=4, tables=2)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    t2 = Player.objects.filter(workshop=w, table__number=2).order_by("join_order")
+    moves = {f"to_{p.pk}": str(p.table.number) for p in Player.objects.filter(workshop=w)}
+    moves[f"to_{t2[0].pk}"] = "1"
+    message = message_of(do(fac, w, "movement-apply", moves, htmx=True))
+    assert message == (
+        "Movement applied: 1 player changed tables. Table 2 has 1 player: Five Tricks "
+        "needs at least 2, so it gets no game."
+    )
