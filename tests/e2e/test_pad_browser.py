@@ -32,14 +32,20 @@ def stored_stroke(name: str, timeout: float = 8.0) -> list:
     raise AssertionError(f"no stroke of {name} was stored")
 
 
-def test_the_longest_stroke_the_pad_keeps_reaches_the_table(live_server_url, phone):
-    w = services.workshop_create(name="Long stroke", table_count=1, seats_per_table=2, seed=3)
+def two_at_a_round(live_server_url, phone, name: str):
+    """Ana's and Bea's phones at a table of two, the first scored round dealt."""
+    w = services.workshop_create(name=name, table_count=1, seats_per_table=2, seed=3)
     ana, bea = phone(), phone()
     join(ana, live_server_url, w.code, "Ana")
     join(bea, live_server_url, w.code, "Bea")
     first_round(w.pk)
     for page in (ana, bea):
         page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    return ana, bea
+
+
+def test_the_longest_stroke_the_pad_keeps_reaches_the_table(live_server_url, phone):
+    ana, bea = two_at_a_round(live_server_url, phone, "Long stroke")
     errors = []
     ana.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
@@ -125,13 +131,7 @@ def test_a_drawing_or_a_clear_is_said_to_the_table(live_server_url, phone):
     on the pad"), once while shown however many strokes, and the closed pad's switch
     says "new drawing" until opened; a clear is a reaction too. The drawer's own
     phone says neither."""
-    w = services.workshop_create(name="Pad news", table_count=1, seats_per_table=2, seed=3)
-    ana, bea = phone(), phone()
-    join(ana, live_server_url, w.code, "Ana")
-    join(bea, live_server_url, w.code, "Bea")
-    first_round(w.pk)
-    for page in (ana, bea):
-        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    ana, bea = two_at_a_round(live_server_url, phone, "Pad news")
     assert bea.locator(".pad-wrap .pad-new").is_hidden()
 
     ana.click(".pad-wrap summary")
