@@ -29,14 +29,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from games import kinds
 from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm, initial_like
 from tournament.models import Phase, Player, Round, RoundKind, RoundState
 from tournament.names import said_as_list
-from tournament.services.common import current_round
+from tournament.services.common import current_round, seated_tables
 from tournament.templatetags.facilitator import clock
 
 STATUS = {"wrong_phase": 409, "joining_closed": 409, "not_found": 404, "not_allowed": 403}
@@ -271,7 +270,7 @@ def _table_notes(workshop, sizes: Counter, *, empty: bool, advice: str = SEATING
     game (its players would sit idle; a movement plan marks it, and Apply took it as
     chosen) and, after the seating, tables nobody sits at (the automatic seating
     keeps a class too small for every table together)."""
-    kind = kinds.get(workshop.game)
+    kind = sf.kind_of(workshop)
     notes = [
         f" Table {n} has {_players_text(sizes[n])}: {kind.title} needs at least "
         f"{kind.min_seats}, so it gets no game.{advice}"
@@ -429,11 +428,7 @@ def _movement_apply(workshop, data):
         if moves is not None:
             services.movement_edit(round_id=rnd.pk, moves=moves)
         records = services.movement_apply(round_id=rnd.pk)
-    sizes = Counter(
-        Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
-            "table__number", flat=True
-        )
-    )
+    sizes = Counter(seated_tables(workshop).values())
     return (
         f"Movement applied: {len(records)} player{'s' if len(records) != 1 else ''} changed tables."
         + _table_notes(workshop, sizes, empty=False, advice="")
