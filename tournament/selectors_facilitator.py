@@ -310,13 +310,13 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
     for r in rows:
         after[r["to"]] += 1
     # ...or leave a player alone at a table too small to deal to (they sit a round out).
-    least = kind_of(workshop).min_seats
+    kind = kind_of(workshop)
     sizes = [
         {
             "number": n,
             "count": after[n],
             "over": after[n] > workshop.seats_per_table,
-            "few": 0 < after[n] < least,
+            "few": kind.short_of_game(after[n]),
         }
         for n in table_numbers
     ]
@@ -326,7 +326,7 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         "rows": rows,
         "sizes": sizes,
         "seats": workshop.seats_per_table,
-        "least": least,
+        "least": kind.min_seats,
     }
 
 
@@ -406,7 +406,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "game": glance,
                 "score_label": kind.score_label,
                 # Seated but too few to deal a game: the table sits idle until more come.
-                "needs": kind.min_seats if 0 < len(seated[table.pk]) < kind.min_seats else None,
+                "needs": kind.min_seats if kind.short_of_game(len(seated[table.pk])) else None,
             }
         )
     return out

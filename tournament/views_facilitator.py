@@ -275,7 +275,7 @@ def _table_notes(workshop, sizes: Counter, *, empty: bool, advice: str = SEATING
         f" Table {n} has {_players_text(sizes[n])}: {kind.title} needs at least "
         f"{kind.min_seats}, so it gets no game.{advice}"
         for n in range(1, workshop.table_count + 1)
-        if 0 < sizes[n] < kind.min_seats
+        if kind.short_of_game(sizes[n])
     ]
     nobody = [str(n) for n in range(1, workshop.table_count + 1) if not sizes[n]]
     if empty and nobody:

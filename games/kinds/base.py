@@ -56,6 +56,11 @@ class GameKind:
     presets: ClassVar[Mapping[str, Any]]
     preset_titles: ClassVar[Mapping[str, str]] = {}
 
+    def short_of_game(self, players: int) -> bool:
+        """A table with players but too few to deal to: they sit idle until more come
+        (the panel's seating notes, the monitor, a movement plan's marks)."""
+        return 0 < players < self.min_seats
+
     # ---- rules
     def rules_from_dict(self, d: object) -> Any:
         raise NotImplementedError
