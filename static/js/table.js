@@ -91,6 +91,67 @@
     }
   }
 
+  // What had the keyboard's focus, as a selector for the new screen: the same card,
+  // seat, bid, move or gesture; a summary (the rules, the last trick, the PIN) or a
+  // link by its class; the hand.
+  const FOCUS_KEYS = ["card", "winner", "pick", "bid", "move", "gesture"];
+  function focusKey(el) {
+    const k = FOCUS_KEYS.find((key) => el.dataset[key] !== undefined);
+    if (k) return `[data-${k}="${CSS.escape(el.dataset[k])}"]`;
+    const details = el.tagName === "SUMMARY" ? el.parentElement : null;
+    if (details && details.classList.length) return `details.${CSS.escape(details.classList[0])} > summary`;
+    if (el.tagName === "A" && el.classList.length) return `a.${CSS.escape(el.classList[0])}`;
+    if (el.classList.contains("hand")) return ".hand[tabindex]";
+    return null;
+  }
+
+  // The new screen is patched into the old one, not swapped for it: a part drawn the
+  // same as before stays the very node it was (the rules being read, the PIN, a seat's
+  // line, the cards already on the table, the hand's other cards), so a screen
+  // reader's place in it and the keyboard's focus stay where they were. A child with
+  // data-patch has its own children patched the same way; any other changed child is
+  // replaced whole. #talk, which table.js places in the screen, is left where it is.
+  function patch(old, fresh) {
+    for (const { name } of Array.from(old.attributes)) {
+      if (!fresh.hasAttribute(name) && !(old === screen() && name === "tabindex")) old.removeAttribute(name);
+    }
+    for (const { name, value } of Array.from(fresh.attributes)) {
+      if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    }
+    const olds = Array.from(old.children).filter((c) => c !== talk);
+    const used = new Set();
+    const claim = (test) => {
+      const found = olds.find((o) => !used.has(o) && test(o));
+      if (found) used.add(found);
+      return found;
+    };
+    const final = Array.from(fresh.childNodes, (node) => {
+      if (node.nodeType !== Node.ELEMENT_NODE) return node;
+      const same = claim((o) => o.isEqualNode(node))
+        // The dispute's slot holds #talk on the page and nothing as drawn: the same slot.
+        || (node.hasAttribute("data-talk-slot") && claim((o) => o.hasAttribute("data-talk-slot")));
+      if (same) return same;
+      const like = node.hasAttribute("data-patch")
+        && claim((o) => o.tagName === node.tagName && o.className === node.className);
+      if (like) { patch(like, node); return like; }
+      return node;
+    });
+    const keep = new Set(final);
+    for (const node of Array.from(old.childNodes)) {
+      if (node === talk || keep.has(node)) continue;
+      // #talk in a dispute's slot that goes: kept aside (moved, not removed, so it keeps
+      // focus and its open pad) until placeTalk puts it in its new place.
+      if (node.contains && node.contains(talk)) moveTo(app, talk, null);
+      node.remove();
+    }
+    let at = old.firstChild;
+    for (const node of final) {
+      if (at === talk) at = talk.nextSibling;
+      if (node === at) { at = at.nextSibling; continue; }
+      old.insertBefore(node, at);
+    }
+  }
+
   function swap(msg) {
     const current = screen();
     const have = versions(current);
@@ -100,18 +161,14 @@
     const tpl = document.createElement("template");
     tpl.innerHTML = msg.html.trim();
     const next = tpl.content.firstElementChild;
-    // What had the keyboard's focus in the old screen, as a selector for the new one.
     const active = document.activeElement;
-    const hadFocus = Boolean(active && active !== current && current.contains(active));
-    const focusedKey = hadFocus
-      ? ["card", "winner", "pick", "bid", "move", "gesture"]
-        .filter((k) => active.dataset[k] !== undefined)
-        .map((k) => `[data-${k}="${CSS.escape(active.dataset[k])}"]`)[0] || null
-      : null;
+    const hadFocus = Boolean(active && current.contains(active) && !talk.contains(active));
+    const focusedKey = hadFocus && active !== current ? focusKey(active) : null;
     // Cards picked for a move (a swap, a trick to lay) stay picked across a new view
     // of the same game while they are still in the hand.
     const picked = selected(current);
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
+    const was = { paused: current.dataset.paused, phase: current.dataset.phase };
     // The study sheet, the last trick, a hand's points: each stays as the student left
     // it (open, or closed), not as drawn. Matched by their class and place.
     const detailsKey = (d, i, all) => d.className + ":" + all.slice(0, i).filter((o) => o.className === d.className).length;
@@ -121,39 +178,36 @@
       const open = wasOpen.get(detailsKey(d, i, all));
       if (open !== undefined) d.open = open;
     });
-    // The new screen goes in before the old one leaves, so #talk (which may sit in
-    // the old screen's slot) moves straight into its new place.
-    current.before(next);
-    placeTalk(next);
-    current.remove();
+    patch(current, next);
+    placeTalk(current);
     if (sameGame) {
       for (const card of picked) {
-        const again = next.querySelector(`[data-pick="${card}"]`);
+        const again = current.querySelector(`[data-pick="${card}"]`);
         if (again) again.setAttribute("aria-pressed", "true");
       }
-      updatePicks(next);
+      updatePicks(current);
     }
-    // A control that moved with the new screen (the gestures, #talk) keeps its focus.
+    // Focus in a part that stayed (or in #talk, which moved) is where it was.
     const kept = document.activeElement && document.activeElement !== document.body
-      && document.activeElement !== current && document.contains(document.activeElement);
+      && document.contains(document.activeElement);
     if (hadFocus && !kept) {
-      // The same card, seat, bid, move or gesture again; or, when it is gone (the card was
-      // played, the bidding is over), the hand; or the screen itself: never the top of
-      // the page, a dozen Tabs away from the next move.
-      let again = (focusedKey && next.querySelector(focusedKey)) || next.querySelector(".hand[tabindex]");
+      // The same card, seat, summary and so on again; or, when it is gone (the card
+      // was played, the bidding is over), the hand; or the screen itself: never the
+      // top of the page, a dozen Tabs away from the next move.
+      let again = (focusedKey && current.querySelector(focusedKey)) || current.querySelector(".hand[tabindex]");
       if (!again) {
-        next.setAttribute("tabindex", "-1");
-        again = next;
+        current.setAttribute("tabindex", "-1");
+        again = current;
       }
       again.focus({ preventScroll: true });
     }
-    talk.hidden = next.dataset.canGesture !== "1";
+    talk.hidden = current.dataset.canGesture !== "1";
     // A pause is a line of its own; its end takes one away, which says nothing: the
     // player must hear that they may play again.
     // (Study and silent play keep their phase when ended while paused: not a resume.)
-    const resumed = current.dataset.paused === "1" && next.dataset.paused !== "1"
-      && current.dataset.phase === next.dataset.phase && !next.querySelector(".time-up");
-    announce(next, resumed ? ["The round continues."] : []);
+    const resumed = was.paused === "1" && current.dataset.paused !== "1"
+      && was.phase === current.dataset.phase && !current.querySelector(".time-up");
+    announce(current, resumed ? ["The round continues."] : []);
     startClocks();
   }
 
@@ -170,9 +224,12 @@
     const parent = slot || (foot ? root : app);
     const before = foot || null;
     if (talk.parentNode === parent && talk.nextElementSibling === before) return;
-    if (parent.moveBefore) { parent.moveBefore(talk, before); return; }
-    const focused = talk.contains(document.activeElement) ? document.activeElement : null;
-    parent.insertBefore(talk, before);
+    moveTo(parent, talk, before);
+  }
+  function moveTo(parent, node, before) {
+    if (parent.moveBefore && node.isConnected) { parent.moveBefore(node, before); return; }
+    const focused = node.contains(document.activeElement) ? document.activeElement : null;
+    parent.insertBefore(node, before);
     if (focused) focused.focus({ preventScroll: true });
   }
 

@@ -33,6 +33,15 @@ CANONICAL = """el => {
   return out.join("\\n");
 }"""
 
+KEEP = """seat => {
+  document.querySelectorAll('#screen .seats > li.seat')[seat].__kept = true;
+  document.querySelector('#screen .status').__kept = true;
+}"""
+KEPT = """seat => [
+  document.querySelectorAll('#screen .seats > li.seat')[seat].__kept === true,
+  document.querySelector('#screen .status').__kept === true,
+]"""
+
 
 def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phone):
     workshop = services.workshop_create(
@@ -48,21 +57,25 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
     for claimer in seat_names[:-1]:  # the last claim ends the trick: a new screen
         others = [pages[n] for n in seat_names if n != claimer]
         before = version(pages[claimer])
-        for page in others:
-            assert version(page) == before
-            page.evaluate("() => { document.getElementById('screen').__kept = true; }")
-        pages[claimer].locator(".claim .primary").click()
         seat = seat_names.index(claimer)
         for page in others:
+            assert version(page) == before
+            # The claimer's line, and the status bar (its clock is drawn anew by any
+            # screen the server sends), as they are now.
+            page.evaluate(KEEP, seat)
+        pages[claimer].locator(".claim .primary").click()
+        for page in others:
             wait_change(page, before)
-            # Marked in place: the screen element is the one that was there.
-            assert page.evaluate("() => document.getElementById('screen').__kept === true")
+            # Marked in place: the seat's line is the one that was there.
+            assert page.evaluate(KEPT, seat) == [True, True]
             item = page.locator(".seats > li.seat").nth(seat)
             assert item.locator(".claimed-badge").count() == 1
             marked = page.locator("#screen").evaluate(CANONICAL)
             # Ask for the whole screen (as a phone coming back does) and compare.
             page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-            page.wait_for_function("() => document.getElementById('screen').__kept !== true")
+            page.wait_for_function(
+                "() => document.querySelector('#screen .status').__kept !== true"
+            )
             assert version(page) == before + 1
             assert page.locator("#screen").evaluate(CANONICAL) == marked
     # Two marks are on the last claimer's screen, and the claim step is still open.

@@ -592,7 +592,7 @@ def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():
     play_one(game)
     game.refresh_from_db()
     html = seat_screen(game.players[2])
-    assert '<div class="trick" role="group" aria-label="Cards on the table">' in html
+    assert '<div class="trick" role="group" aria-label="Cards on the table" data-patch>' in html
     assert re.search(r'<div class="card \w+" role="img" aria-label="[\w ]+ played by P\d\d">', html)
     services.workshop_start_debrief(workshop_id=w.pk)
     assert "<h1>The tournament is over</h1> <p>" in seat_screen(game.players[2])
