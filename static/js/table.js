@@ -49,8 +49,13 @@
   // the claim step, a dispute, silence, a phase's notice), read out when they are new.
   // The lines' countdowns are left out (they change every second), and so is what
   // the screen hides from a screen reader (an emoji read out as "shushing face").
+  // A line marked data-announce="first" (who took the trick just played) is said before
+  // the others (who leads the next one).
   function announceLines(root) {
-    return Array.from(root.querySelectorAll("[data-announce]"), (el) => {
+    const all = Array.from(root.querySelectorAll("[data-announce]"));
+    const ordered = all.filter((el) => el.dataset.announce === "first")
+      .concat(all.filter((el) => el.dataset.announce !== "first"));
+    return ordered.map((el) => {
       const copy = el.cloneNode(true);
       copy.querySelectorAll("[data-seconds], [aria-hidden=true]").forEach((c) => c.remove());
       return copy.textContent.replace(/\s+/g, " ").trim();
@@ -61,8 +66,15 @@
     const lines = announceLines(root);
     const fresh = also.concat(lines.filter((line) => !lastLines.includes(line)));
     lastLines = lines;
-    if (fresh.length) announcer.textContent = fresh.join(" ");
+    if (!fresh.length) return;
+    announcer.textContent = fresh.join(" ");
+    // Gone once said: read from the top of the page later, it would be an old copy of
+    // the screen ("Go to table 2" after the player sat down there).
+    clearTimeout(saidTimer);
+    saidTimer = setTimeout(() => { announcer.textContent = ""; }, SAID_MS);
   }
+  const SAID_MS = 20000;
+  let saidTimer = null;
 
   // The last move sent: the same one again within 600 ms is a second Enter, not a
   // second move, unless the first was refused (then trying again is the point).

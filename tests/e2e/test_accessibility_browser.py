@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from phones import dealt_table, join, version, wait_change, whose_turn
 
 from tournament import services
-from tournament.models import Round, RoundKind
+from tournament.models import Player, Round, RoundKind
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -29,6 +29,14 @@ WAIT = 8000
 
 def announced(page) -> str:
     return page.inner_text("#announce")
+
+
+def table_in_words(page) -> str:
+    """The cards on the table as a screen reader hears them: "7 of spades by Ben, ..."."""
+    labels = page.locator("#screen .trick .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    return ", ".join(label.split(":")[0].replace(" played by ", " by ") for label in labels)
 
 
 def wait_announced(page, text: str) -> None:
@@ -102,6 +110,9 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     guest.fill("#name", "Ana")
     guest.click("button[type=submit]")
     guest.wait_for_selector("details.rejoin[open]")
+    # Its question takes the focus, as the other errors do, and the name field names it.
+    assert guest.evaluate("document.activeElement.id") == "join-taken"
+    assert guest.get_attribute("#name", "aria-describedby") == "join-taken"
     assert_accessible(guest, "join form, the name already here")
 
     for path, where in [
@@ -119,6 +130,10 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     assert_accessible(fac, "set-up wizard, choosing the sheets, a custom one")
 
     services.players_seat_home(workshop_id=w.pk)
+    # Seated, the lobby says where they will play, and not the PIN (a phone's speaker
+    # would read it out to the neighbours).
+    wait_announced(ana, "you will play at table 1")
+    assert Player.objects.get(workshop=w, name="Ana").pin not in announced(ana)
     services.workshop_start_study(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
@@ -144,10 +159,13 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     assert ana.locator("#screen .status [role=timer]").count() == 1
     assert_accessible(ana, "phone, scored round")
 
-    # A trick's four cards: each phone hears whose turn it is as it changes.
-    for _ in range(4):
+    # A trick's four cards: each phone hears whose turn it is as it changes, and
+    # what is on the table.
+    for played in range(4):
         on_turn = whose_turn(list(pages.values()))
         wait_announced(on_turn, "Your turn.")
+        if played:
+            wait_announced(on_turn, f"On the table: {table_in_words(on_turn)}.")
         before = version(on_turn)
         on_turn.locator(".hand .card.legal").first.click()
         wait_change(on_turn, before)
@@ -157,6 +175,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     for page in pages.values():
         page.wait_for_selector("[data-action=claim]", timeout=WAIT)
         wait_announced(page, "Who won this trick?")
+        wait_announced(page, f"Played: {table_in_words(page)}.")
     assert "Your turn" not in announced(ana)  # only the new line is said
     assert_accessible(ana, "phone, claim step")
 
@@ -169,6 +188,10 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         wait_announced(page, "You said")  # the claimer hears their own claim
     wait_announced(seats[0], "Claims differ")
     assert "✋" not in announced(seats[0])  # not "raised hand"
+    # Who claims what is heard with it (the seats' lines say it, but silently).
+    wait_announced(seats[0], "Claims: ")
+    claims = announced(seats[0]).split("Claims: ")[1]
+    assert claims.count(" won") == 4 and "you say" in claims, claims
     # A gesture is seen as its emoji and heard as words in the table's reactions log.
     sender = next(n for n, p in pages.items() if p is seats[1])
     seats[1].get_by_role("button", name="Stop", exact=True).click()
@@ -203,8 +226,12 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         before = version(page)
         page.locator(".trick .card").nth(0).click()
         wait_change(page, before)
+        if page is seats[1]:  # a claim changed, the dispute goes on: heard by the others
+            wait_announced(seats[0], f"{sender} says {takers[0]} won")
     for page, taker in zip(seats, takers, strict=True):
         wait_announced(page, f"Trick 1 won by {taker}")
+        # Who took the trick first, then who leads the next.
+        assert announced(page).startswith(f"Trick 1 won by {taker}"), announced(page)
     assert_accessible(seats[1], "phone, after a trick")
 
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)

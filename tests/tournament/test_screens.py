@@ -395,7 +395,9 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     leader = game.players[state_of(game).to_act]
     for n in (1, 2):
         finish_trick(game, winner_seat=game.players.index(leader))
-        line = f"<summary data-announce>Trick {n} won by <bdi>{names[leader]}</bdi></summary>"
+        line = (
+            f'<summary data-announce="first">Trick {n} won by <bdi>{names[leader]}</bdi></summary>'
+        )
         assert line in seat_screen(me)
     while game_at(t1).pk == game.pk:
         finish_trick(game, winner_seat=game.players.index(leader))
@@ -594,6 +596,12 @@ def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():
     html = seat_screen(game.players[2])
     assert '<div class="trick" role="group" aria-label="Cards on the table" data-patch>' in html
     assert re.search(r'<div class="card \w+" role="img" aria-label="[\w ]+ played by P\d\d">', html)
+    # ...and heard with whose turn it is, as the sighted see it land.
+    assert re.search(
+        r'<p class="whose" data-announce>.*<span class="visually-hidden"> On the table: '
+        r"[\w ]+ by <bdi>P\d\d</bdi>\.</span></p>",
+        html,
+    )
     services.workshop_start_debrief(workshop_id=w.pk)
     assert "<h1>The tournament is over</h1> <p>" in seat_screen(game.players[2])
 
