@@ -97,7 +97,10 @@
       case "stroke":
         if (msg.by !== me) { drawStroke(msg.points); padNews(msg, "drew"); }
         return;
-      case "strokes": clearPad(); (msg.strokes || []).forEach(drawStroke); return;
+      case "strokes":  // the pad as it is now (a new phase wipes it): nothing new on it
+        clearPad(); (msg.strokes || []).forEach(drawStroke);
+        if (!msg.strokes || !msg.strokes.length) padNewMark(false);
+        return;
       case "clear": clearPad(); if (msg.by !== me) padNews(msg, "cleared"); return;
       case "pong": return;
     }
@@ -332,10 +335,11 @@
   const EMOJI = JSON.parse(app.dataset.emoji || "{}");
   function react(msg) {
     const button = talk.querySelector(`.palette [data-gesture="${CSS.escape(msg.kind)}"]`);
+    // The player's own gesture, echoed back: seen under their name, heard as "You: Stop".
     return showReaction(msg.name, EMOJI[msg.kind] || msg.kind,
-      button ? button.getAttribute("aria-label") : msg.kind);
+      button ? button.getAttribute("aria-label") : msg.kind, msg.by);
   }
-  function showReaction(name, emoji, label) {
+  function showReaction(name, emoji, label, by) {
     const box = talk.querySelector(".reactions");
     const item = document.createElement("span");
     item.className = "reaction";
@@ -348,7 +352,7 @@
     mark.append(`${emoji} `, who);
     const words = document.createElement("span");
     words.className = "visually-hidden";
-    words.textContent = `${name}: ${label}`;
+    words.textContent = `${by === me ? "You" : name}: ${label}`;
     item.append(mark, words);
     box.appendChild(item);
     setTimeout(() => item.remove(), REACTION_MS);
@@ -370,7 +374,11 @@
         : showReaction(msg.name, "🧽", "cleared the pad"));
     }
     const wrap = pad && pad.closest("details");
-    if (wrap && !wrap.open && what === "drew") wrap.querySelector(".pad-new").hidden = false;
+    if (wrap && !wrap.open && what === "drew") padNewMark(true);
+  }
+  function padNewMark(on) {
+    const mark = pad && pad.closest("details").querySelector(".pad-new");
+    if (mark) mark.hidden = !on;
   }
 
   // ---- the shared drawing pad (touch and mouse through pointer events)

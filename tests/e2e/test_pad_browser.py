@@ -179,3 +179,41 @@ def stored_count(kind: str, n: int, timeout: float = 8.0) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_a_new_round_wipes_the_closed_pads_new_drawing_mark(live_server_url, phone):
+    """A new phase wipes the pad; its switch said "· new drawing" still, over a blank
+    pad: for a screen reader the only hint of a drawing, and a false one."""
+    w = services.workshop_create(name="Pad mark", table_count=1, seats_per_table=2, seed=3)
+    ana, bea = phone(), phone()
+    join(ana, live_server_url, w.code, "Ana")
+    join(bea, live_server_url, w.code, "Bea")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=home] .hand .card", timeout=WAIT)
+    ana.click(".pad-wrap summary")
+    draw_a_line(ana)
+    bea.wait_for_selector(".pad-wrap .pad-new", state="visible", timeout=WAIT)
+
+    services.round_start(workshop_id=w.pk)
+    bea.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    bea.wait_for_function(PAD_BLANK, timeout=WAIT)
+    bea.wait_for_selector(".pad-wrap .pad-new", state="hidden", timeout=WAIT)
+    assert bea.locator(".pad-wrap summary").inner_text() == "✏️ Drawing pad"
+
+
+def test_a_players_own_gesture_is_heard_as_theirs(live_server_url, phone):
+    """The phone calls its player "you" everywhere; their own gesture came back as
+    "Ana: Stop", as if someone called Ana had made it."""
+    ana, bea = two_at_a_round(live_server_url, phone, "Own gesture")
+    for page in (ana, bea):
+        watch_reactions(page)
+    ana.get_by_role("button", name="Stop", exact=True).click()
+    for page in (ana, bea):
+        page.wait_for_selector(".reactions .reaction", timeout=WAIT)
+    assert reactions_heard(ana) == ["You: Stop"]
+    assert reactions_heard(bea) == ["Ana: Stop"]
+    # Seen, it is the player's name, as the others see it.
+    assert ana.locator(".reactions .reaction [aria-hidden=true]").inner_text() == "✋ Ana"
