@@ -302,8 +302,14 @@
       // Emptied first, so the same words said again (a new dispute at the same table) are heard.
       announcer.textContent = "";
       setTimeout(() => { announcer.textContent = lines.join(" "); }, 50);
+      // Gone once said: read from the top of the page later, "Dispute at table 1"
+      // would be news long after the table settled it.
+      clearTimeout(sayingTimer);
+      sayingTimer = setTimeout(() => { announcer.textContent = ""; }, SAID_MS);
     }
   }
+  const SAID_MS = 20000;
+  let sayingTimer = null;
 
   // ---- the socket
   const live = document.getElementById("fac-live");
@@ -365,7 +371,9 @@
     const least = Number(form.dataset.least || 0);
     form.querySelectorAll("[data-size-table]").forEach((span) => {
       const n = counts[span.dataset.sizeTable] || 0;
-      span.querySelector(".n").textContent = String(n);
+      // Written only when it changes: the line is read out whole (aria-atomic) at
+      // every change, and a select's change comes as an input event too.
+      setText(span.querySelector(".n"), String(n));
       // Too many to seat, or a player left alone at a table too small to deal to.
       const words = n > seats ? " (more than " + seats + " seats)"
         : n > 0 && n < least ? " (too few to play: a game needs " + least + ")" : "";
@@ -375,13 +383,14 @@
         note = document.createElement("strong");
         span.appendChild(note);
       }
-      if (words) note.textContent = words;
+      if (words) setText(note, words);
       else if (note) note.remove();
     });
-    form.querySelector(".sizes-what").textContent = changed
+    setText(form.querySelector(".sizes-what"), changed
       ? "With the changes shown (not saved yet; Apply takes them)"
-      : "With the plan as saved";
+      : "With the plan as saved");
   }
+  function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
   document.addEventListener("change", movementSizes);
   document.addEventListener("input", movementSizes);
 

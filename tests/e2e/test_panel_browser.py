@@ -366,9 +366,23 @@ def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(
     line = page.locator('[data-size-table="13"]')
     before = int(line.locator(".n").inner_text())
     other = next(i for i in range(26) if goes_to.nth(i).input_value() != "13")
+    # The line is a live region read whole (aria-atomic): what is written into it is
+    # what changed, once; each write is a fragment said again ("3", "4", "3"...).
+    assert page.locator(".movement-sizes").get_attribute("aria-atomic") == "true"
+    page.evaluate(
+        """() => { window.__writes = [];
+          new MutationObserver((rs) => rs.forEach((r) => window.__writes.push(
+            r.target.className || r.target.tagName)))
+          .observe(document.querySelector('.movement-sizes'), { childList: true, subtree: true }); }"""
+    )
     goes_to.nth(other).fill("13")
+    goes_to.nth(other).dispatch_event("change")
     assert line.locator(".n").inner_text() == str(before + 1)
     assert page.locator(".sizes-what").inner_text().startswith("With the changes shown")
+    # Two tables' counts, the note on the one left with a player too few (added to its
+    # span, then its words), and the "with the changes shown" words: each written once.
+    writes = sorted(page.evaluate("() => window.__writes"))
+    assert writes == ["STRONG", "n", "n", "over", "sizes-what"], writes
     assert_accessible(page, "panel, a movement plan typed by number")
 
 
