@@ -384,6 +384,9 @@ def test_lobby_controls_in_order(owner, fac):
     r = do(fac, w, "bots", htmx=True)
     assert r.status_code == 200 and "2 bots took the empty seats" in message_of(r)
     assert Player.objects.filter(workshop=w, is_bot=True).count() == 2
+    # A bot's row names it once (its badge), not "(bot) bot" to a screen reader.
+    roster = text(r).split('id="fac-roster"')[1].split("</section>")[0]
+    assert roster.count('<span class="badge">bot</span>') == 2 and "(bot)" not in roster
     # ... and can all go at once, and come back.
     assert 'id="do-bots-remove"' in text(r)
     r = do(fac, w, "bots-remove", htmx=True)

@@ -142,3 +142,20 @@ def test_a_claim_step_cut_before_everyone_claimed_is_counted():
         if c["tricks"] or c["cut"]
     )
     assert cell["cut"] == 1
+
+
+def test_a_moves_arrow_is_seen_and_not_read_out():
+    """'Moved' read "up arrow up" to a screen reader: the arrow is for the eye."""
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    moved = [p["moved"] for t in round_rows(doc, ix, rnd.number)["tables"] for p in t["players"]]
+    assert "up" in moved and "down" in moved
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "↑ up" not in html and "↓ down" not in html
+    assert '<span aria-hidden="true">↑ </span>up' in html
+    assert '<span aria-hidden="true">↓ </span>down' in html
+    caption = html.split("Seating at the start of each round")[1].split("</caption>")[0]
+    assert "↑" not in caption.replace('<span aria-hidden="true">↑ </span>', "")
