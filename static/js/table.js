@@ -223,7 +223,15 @@
     const resumed = was.paused === "1" && current.dataset.paused !== "1"
       && was.phase === current.dataset.phase && !current.querySelector(".time-up");
     announce(current, resumed ? ["The round continues."] : []);
+    showTitle(current);
     startClocks();
+  }
+
+  // The tab's title leads with what the screen asks of the player ("Your turn · Barnga
+  // · Ana"): heard first on switching back to the browser, seen in the tab list.
+  const baseTitle = document.title;
+  function showTitle(root) {
+    document.title = root.dataset.title ? `${root.dataset.title} · ${baseTitle}` : baseTitle;
   }
 
   // ---- where the gestures and the pad sit: in the screen's [data-talk-slot] when it
@@ -469,5 +477,6 @@
   });
   placeTalk(screen());
   updatePicks(screen());
+  showTitle(screen());
   startClocks();
 })();

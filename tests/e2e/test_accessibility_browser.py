@@ -164,6 +164,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     for played in range(4):
         on_turn = whose_turn(list(pages.values()))
         wait_announced(on_turn, "Your turn.")
+        # ...and sees it in the tab's title, heard first on coming back to the browser.
+        assert on_turn.title().startswith("Your turn · Barnga · "), on_turn.title()
         if played:
             wait_announced(on_turn, f"On the table: {table_in_words(on_turn)}.")
         before = version(on_turn)
@@ -237,6 +239,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
     ana.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
     wait_announced(ana, "Round over")
+    assert ana.title() == "Between rounds, table 1 · Barnga · Ana", ana.title()
     assert_accessible(ana, "phone, between rounds")
     fac.goto(f"{url}/workshops/{w.pk}/")
     fac.wait_for_selector("#do-movement-apply", timeout=WAIT)
