@@ -417,3 +417,22 @@ def test_a_move_the_facilitator_cancelled_is_recorded_as_their_choice(ended):
         f"<bdi>{name}</bdi>: stays at table {cancelled['from']} (your change; the rule said table "
         f"{cancelled['to']})" in panel
     )
+
+
+def test_a_table_nobody_sits_at_is_neither_the_top_nor_taken_into_the_movement():
+    """Five at three tables of four sit 3 and 2, table 3 empty (the automatic seating
+    keeps a small class together). Counted as the top table, table 3 took table 2's
+    winner alone and left one player at table 2: two tables too small for a game."""
+    w = make_workshop(players=5, tables=3, seats=4)
+    rnd = to_scored_round(w)
+    t1, t2, t3 = tables_of(w)
+    assert [len(seated(t)) for t in (t1, t2, t3)] == [3, 2, 0]
+    for t in (t1, t2):
+        finish_trick(game_at(t), 0)  # a game's first trick: a winner at each table
+    services.round_end_now(round_id=rnd.pk)
+    moves = fresh(rnd).movement_preview["moves"]
+    assert all(m["to"] != 3 for m in moves)
+    # Table 1's winner and table 2's loser change places; table 2's winner stays on top.
+    assert sorted((m["from"], m["to"]) for m in moves) == [(1, 2), (2, 1)]
+    after = sizes_after(services.common.seated_tables(fresh(w)), moves)
+    assert after == Counter({1: 3, 2: 2})

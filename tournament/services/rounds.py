@@ -200,8 +200,12 @@ def round_standings(rnd: Round) -> dict:
     return {"players": rows}
 
 
-def compute_preview(workshop: Workshop, standings: dict) -> dict:
-    by_table: dict[int, list] = {t: [] for t in workshop.tables.values_list("number", flat=True)}
+def compute_preview(standings: dict) -> dict:
+    """The movement rule over the tables with players: a table nobody sits at (one the
+    automatic seating left empty for a small class) is neither the top nor the bottom
+    table and takes nobody. Counted as present, it took the top table's winner, alone,
+    and left another player alone below: two tables too small for a game."""
+    by_table: dict[int, list] = defaultdict(list)
     for row in standings["players"]:
         by_table[row["table"]].append(
             movement.Standing(name=row["name"], games_won=row["games_won"], key=row["id"])
@@ -239,7 +243,7 @@ def _finalise(workshop: Workshop, rnd: Round, by: str) -> None:
     fields = ["state", "finished_at", "finished_by", "remaining_seconds", "paused_at"]
     fields += ["pauses", "standings"]
     if rnd.kind == RoundKind.SCORED:
-        rnd.movement_preview = compute_preview(workshop, rnd.standings)
+        rnd.movement_preview = compute_preview(rnd.standings)
         fields.append("movement_preview")
         if workshop.phase == Phase.ROUND:
             workshop.phase = Phase.BETWEEN
