@@ -29,8 +29,17 @@
 
   // options: path (firstPath: the first connection's, if it differs), onMessage(msg),
   // onStatus(text or ""), onClose(code) → true when the close is final (no
-  // reconnect), offlineText.
+  // reconnect), onUnanswered() (a socket given up on with a move sent and not
+  // answered), offlineText.
   const OFFLINE = "Offline — waiting for the network…";
+  // Everything sent is answered (a move by its ack or its error, a sync by the screen,
+  // a ping by a pong, a gesture by its echo), but an "ack" of a push. A socket that
+  // leaves a message unanswered this long is taken for dead and replaced: a socket
+  // that died without closing (a phone that slept, a network switched) is only
+  // closed by the browser a minute after it is told to close, and until then what is
+  // sent on it goes nowhere.
+  const ANSWER_MS = 6000;
+  const SILENT_MS = 25000;
 
   function liveSocket(options) {
     let ws = null;
@@ -43,6 +52,11 @@
     // A close the page called final (the seat gone elsewhere or removed): no socket
     // again, whatever wakes the page (a new one would only be refused).
     let finished = false;
+    // When the oldest message still unanswered went out (0: none), and whether it or a
+    // later one was a move (not a ping or a sync).
+    let waitingSince = 0;
+    let moveWaiting = false;
+    let answerTimer = null;
 
     function connect() {
       clearTimeout(reconnectTimer);
@@ -53,7 +67,13 @@
       ws = sock;
       firstPath = null;
       sock.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
-      sock.onmessage = (e) => { lastMessage = Date.now(); options.onMessage(JSON.parse(e.data)); };
+      sock.onmessage = (e) => {
+        if (sock !== ws) return;  // a socket given up on: its late words are stale
+        lastMessage = Date.now();
+        waitingSince = 0;
+        moveWaiting = false;
+        options.onMessage(JSON.parse(e.data));
+      };
       sock.onclose = (e) => {
         // A socket already replaced (dropped offline or silent, and the page opened
         // another meanwhile): its late close says nothing about the one in use.
@@ -69,7 +89,36 @@
     function send(msg) {
       if (!isOpen()) return false;
       ws.send(JSON.stringify(msg));
+      if (msg.action !== "ack") {
+        if (!waitingSince) {
+          waitingSince = Date.now();
+          clearTimeout(answerTimer);
+          answerTimer = setTimeout(unanswered, ANSWER_MS);
+        }
+        if (msg.action !== "ping" && msg.action !== "sync") moveWaiting = true;
+      }
       return true;
+    }
+    function unanswered() {
+      if (!waitingSince || !isOpen()) return;
+      const left = waitingSince + ANSWER_MS - Date.now();
+      if (left > 0) { answerTimer = setTimeout(unanswered, left); return; }
+      drop();
+    }
+    // Give the socket up now and open another: its close is not waited for (the
+    // browser may take a minute), and nothing more is sent on it.
+    function drop() {
+      const sock = ws;
+      ws = null;
+      if (sock) sock.close();
+      clearTimeout(answerTimer);
+      const lost = moveWaiting;
+      waitingSince = 0;
+      moveWaiting = false;
+      if (finished) return;
+      options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
+      if (lost && options.onUnanswered) options.onUnanswered();
+      connect();
     }
     function wake() {
       if (document.visibilityState !== "visible") return;
@@ -84,12 +133,12 @@
     window.addEventListener("offline", () => {
       if (finished) return;
       options.onStatus(OFFLINE);
-      if (ws) ws.close();
+      if (ws) drop();
     });
     // A socket that silently died (no answer to pings) is replaced.
     setInterval(() => {
       if (!isOpen()) return;
-      if (Date.now() - lastMessage > 25000) { ws.close(); return; }
+      if (Date.now() - lastMessage > SILENT_MS) { drop(); return; }
       send({ action: "ping" });
     }, 10000);
     connect();

@@ -85,6 +85,8 @@
     if (socket.send(msg)) return true;
     showConnection("Offline — reconnecting…");
     socket.connect();
+    // Not sent: the same tap again, once connected, is a move, not a double tap.
+    lastAction = { key: "", at: 0 };
     return false;
   }
 
@@ -460,6 +462,12 @@
     firstPath: app.dataset.have ? app.dataset.ws + "?have=" + encodeURIComponent(app.dataset.have) : null,
     onMessage: handle,
     onStatus: showConnection,
+    // The socket died with a move sent and not answered: it may not have reached the
+    // table. The new screen shows whether it did.
+    onUnanswered() {
+      lastAction = { key: "", at: 0 };
+      showToast("The connection dropped. If your move is not on the table, tap it again.");
+    },
     onClose(code) {
       if (code === 4401) { location.href = "/join"; return true; }
       if (code === 4409) {
