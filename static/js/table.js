@@ -195,6 +195,12 @@
       const open = wasOpen.get(detailsKey(d, i, all));
       if (open !== undefined) d.open = open;
     });
+    // ...but the rejoin PIN, left open, closes at a new phase or table: a phone that
+    // slept through a move must not show it to its new neighbours.
+    if (current.dataset.phase !== next.dataset.phase || current.dataset.table !== next.dataset.table) {
+      const pin = next.querySelector("details.pin-show");
+      if (pin) pin.open = false;
+    }
     patch(current, next);
     placeTalk(current);
     if (sameGame) {

@@ -65,3 +65,20 @@ def test_focus_left_on_the_screen_stays_there_through_the_next_screens(live_serv
     ana.wait_for_selector("#screen .notice:has-text('You stay at table 1')", timeout=WAIT)
     # ...and stays there when the next screen comes.
     assert ana.evaluate("document.activeElement.id") == "screen"
+
+
+def test_an_open_rejoin_pin_closes_at_a_new_phase_not_at_a_tablemates_move(live_server_url, phone):
+    """A phone that slept with its PIN open woke at another table with the PIN still
+    shown to its new neighbours."""
+    workshop = services.workshop_create(name="Pin", table_count=1, seats_per_table=3, seed=5)
+    pages, game, seat_names = dealt_table(live_server_url, phone, workshop, NAMES)
+    reader = pages[seat_names[-1]]
+    reader.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
+    reader.click("details.pin-show summary")
+    before = version(reader)
+    play_until(game, lambda state: len(state.current) >= 1)
+    wait_change(reader, before)
+    assert reader.locator("details.pin-show[open]").count() == 1  # still as the student left it
+    services.workshop_start_home(workshop_id=workshop.pk)
+    reader.wait_for_selector("#screen[data-phase=home]", timeout=WAIT)
+    assert reader.locator("details.pin-show").get_attribute("open") is None
