@@ -203,6 +203,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
     (`tournament.dispatch`): a socket's phone sends few, but it hears every change."""
 
     player_id: int | None = None
+    # tournament.layerwatch compares the versions this socket was sent with the
+    # database's, and shows one never announced.
+    watches_versions = True
     table_id: int | None = None
     workshop_id: int | None = None
     # When this socket marked its player connected: only the player's latest socket's

@@ -114,6 +114,13 @@ def read_versions(table_ids: list[int], workshop_ids: list[int]) -> tuple[dict, 
     return tables, workshops
 
 
+def _phones(members) -> list:
+    """The phones' sockets among `members`: the versions they were sent are what the
+    check compares (a facilitator's socket, registered for the Redis resets, keeps
+    none, and read as one it stopped every check with an AttributeError)."""
+    return [c for c in members if getattr(c, "watches_versions", False)]
+
+
 def _heard(members) -> tuple[dict, dict]:
     """The newest table and workshop versions this process's sockets have heard of."""
     tables: dict[int, int] = {}
@@ -130,7 +137,7 @@ async def check_versions(suspects: tuple[dict, dict]) -> tuple[dict, dict]:
     those still unheard now are shown. Returns this check's suspects."""
     from tournament.consumers import in_db_thread
 
-    members = _open_members()  # registered once their player is known (connect)
+    members = _phones(_open_members())  # registered once their player is known (connect)
     if not members:
         return {}, {}
     heard_t, heard_w = _heard(members)
