@@ -229,6 +229,18 @@ def _kick(workshop, data):
     return f"{player.name} was removed from the workshop."
 
 
+@action("pin")
+def _pin(workshop, data):
+    player = _player(workshop, data)
+    if player.is_bot:
+        raise InvalidInput(f"{player.name} is a bot: no phone plays it, and it has no rejoin PIN.")
+    return (
+        f"{player.name}'s rejoin PIN is {player.pin}. On the new phone's join page, under "
+        "“Moving to another phone?”, the workshop code, the name and this PIN bring the "
+        "seat back; the old phone is then out of the game."
+    )
+
+
 @action("rename")
 def _rename(workshop, data):
     player = _player(workshop, data)

@@ -35,7 +35,7 @@ def test_a_press_or_a_focus_in_the_roster_survives_a_push(facilitator_page, djan
     page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
     roster = page.locator("#fac-roster")
 
-    # A keyboard user on Bo's "Rename or remove": a join replaces the roster, and
+    # A keyboard user on Bo's "Rename, remove, PIN": a join replaces the roster, and
     # the focus is on Bo's again, in the new roster.
     page.locator(f"#tools-{w.players.get(name='Bo').pk} summary").focus()
     before = updated(page)
@@ -46,7 +46,7 @@ def test_a_press_or_a_focus_in_the_roster_survives_a_push(facilitator_page, djan
         """() => { const a = document.activeElement;
              return [a.isConnected, !!a.closest('#fac-roster'), a.textContent.trim()]; }"""
     )
-    assert focus == [True, True, "Rename or remove Bo"], focus
+    assert focus == [True, True, "Rename, remove, PIN Bo"], focus
 
     # A press on Cai's: a push that arrives between pointerdown and pointerup leaves
     # the roster (and the pressed control) in place, so the click lands; the push is

@@ -576,6 +576,29 @@ def test_rename_of_another_workshops_player_is_refused(owner, fac):
     assert r.status_code == 400 and snapshot() == before
 
 
+def test_the_facilitator_reads_a_students_rejoin_pin_and_nobody_else_does(owner, fac, intruder):
+    """A phone dead and its PIN gone with it: 'Join anyway' made a second seat, 'Ana 2',
+    while the first blocked its table. The facilitator can read the PIN out."""
+    w = owned(owner, players=2, tables=1)
+    p = Player.objects.get(workshop=w, name="P01")
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert f'id="do-pin-{p.pk}"' in html and "rejoin PIN is" not in html  # asked for
+    before = snapshot()
+    r = do(fac, w, "pin", {"player": p.pk}, live=True)
+    assert r.status_code == 200 and f"P01&#x27;s rejoin PIN is {p.pin}." in message_of(r)
+    assert snapshot() == before
+    # Another facilitator's, a stranger's or a bot's: refused, and no PIN said.
+    other = Player.objects.get(workshop=make_workshop(players=1, tables=1))
+    r = do(fac, w, "pin", {"player": other.pk}, live=True)
+    assert r.status_code == 400 and other.pin not in text(r)
+    r = do(intruder, w, "pin", {"player": p.pk}, live=True)
+    assert r.status_code == 404 and p.pin not in text(r)
+    bot = Player.objects.create(workshop=w, name="Bot", is_bot=True, join_order=99)
+    r = do(fac, w, "pin", {"player": bot.pk}, live=True)
+    assert r.status_code == 400 and "a bot" in message_of(r)
+    assert f'id="do-pin-{bot.pk}"' not in text(fac.get(f"/workshops/{w.pk}/"))
+
+
 # ------------------------------------------------------------------ monitor and one table
 
 
@@ -935,7 +958,7 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     row = re.search(rf'<li class="roster-row" id="player-{p1.pk}".*?</li>', text(r), re.S)
     if policy == "bot":
         assert fresh(p1).table_id is not None
-        assert "left · bot plays" in row.group(0) and "Rename or remove" not in row.group(0)
+        assert "left · bot plays" in row.group(0) and "row-tools" not in row.group(0)
     else:
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
 
