@@ -163,6 +163,14 @@ def player_replaced_on_commit(*, player_id: int, removed: bool = False) -> None:
     transaction.on_commit(lambda: _send(player_group(player_id), message))
 
 
+def player_presence_on_commit(*, player_id: int) -> None:
+    """Ask the player's other open sockets, if any, to say they are there: the socket
+    that closed turned the facilitator's dot off (a second tab closed, the first still
+    playing)."""
+    message = {"type": "player.presence"}
+    transaction.on_commit(lambda: _send(player_group(player_id), message))
+
+
 def session_group(session_key: str) -> str:
     """The facilitator's sockets opened from one browser's login (a digest: the key
     itself is a secret and never leaves the server in a group name)."""

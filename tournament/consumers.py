@@ -541,6 +541,18 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
                 {"t": "gesture", "kind": g["kind"], "name": g["name"], "by": g["by"]}
             )
 
+    async def player_presence(self, event):
+        """Another socket of this player closed and turned the facilitator's dot off:
+        this one is still open, and says so (it is the player's latest now)."""
+        if self.closed:
+            return
+        try:
+            self.connected_since = await in_db_thread(services.player_set_connected)(
+                player_id=self.player_id, connected=True
+            )
+        except ServiceError:
+            pass
+
     async def player_replaced(self, event):
         await self.close(code=CLOSE_REMOVED if event.get("removed") else CLOSE_REPLACED)
 

@@ -1,5 +1,6 @@
 """The player's websocket, end to end through the real ASGI application."""
 
+import asyncio
 import json
 
 import pytest
@@ -218,6 +219,30 @@ async def test_an_old_sockets_close_leaves_the_new_one_connected():
     )
     assert await connected()
     await new.disconnect()
+    assert not await connected()
+
+
+async def test_a_second_tabs_close_leaves_the_first_tab_connected():
+    """The same phone opens the seat in a second tab and closes it: the newer socket's
+    close turned the dot off while the first tab kept playing, and a facilitator
+    might remove a student who is there. The first tab says it is still there."""
+    _, _, players = await started_workshop()
+    first, second = phone_socket(players[0]), phone_socket(players[0])
+    assert (await first.connect())[0]
+    await receive_type(first, "view")
+    assert (await second.connect())[0]
+    await receive_type(second, "view")
+    connected = database_sync_to_async(
+        lambda: Player.objects.values_list("connected", flat=True).get(pk=players[0].pk)
+    )
+    await second.disconnect()
+    for _ in range(100):  # the first socket hears, and answers through the database
+        if await connected():
+            break
+        await asyncio.sleep(0.02)
+    assert await connected()
+    # And the first tab's close, the last, turns it off.
+    await first.disconnect()
     assert not await connected()
 
 
