@@ -94,7 +94,8 @@
     switch (msg.t) {
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
-      case "error": lastAction = { key: "", at: 0 }; return showToast(msg.message);
+      case "error": lastAction = { key: "", at: 0 }; sent(); return showToast(msg.message);
+      case "ack": return sent();
       case "gesture": return react(msg);
       case "stroke":
         if (msg.by !== me) { drawStroke(msg.points); padNews(msg, "drew"); }
@@ -337,9 +338,9 @@
       if ("withPicks" in button.dataset) move.cards = selected(screen());
       send({ action: "act", move, version, id });
     } else if (button.dataset.action === "play") {
-      send({ action: "play", card: button.dataset.card, version, id });
+      if (send({ action: "play", card: button.dataset.card, version, id })) sending(button);
     } else if (button.dataset.action === "claim") {
-      send({ action: "claim", winner: Number(button.dataset.winner), version, id });
+      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id })) sending(button);
     } else if (button.dataset.action === "rules-read") {
       send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
@@ -347,6 +348,20 @@
       send({ action: "gesture", kind: button.dataset.gesture });
     }
   });
+
+  // A card or a claim on its way is marked (dimmed, and busy for a screen reader)
+  // until the server answers: on a slow or dying connection the student sees that
+  // the tap was taken, not a screen that seems to ignore it.
+  function sending(button) {
+    button.classList.add("sending");
+    button.setAttribute("aria-busy", "true");
+  }
+  function sent() {
+    for (const b of app.querySelectorAll(".sending")) {
+      b.classList.remove("sending");
+      b.removeAttribute("aria-busy");
+    }
+  }
 
   const EMOJI = JSON.parse(app.dataset.emoji || "{}");
   function react(msg) {
@@ -472,6 +487,7 @@
     // table. The new screen shows whether it did.
     onUnanswered() {
       lastAction = { key: "", at: 0 };
+      sent();
       showToast("The connection dropped. If your move is not on the table, tap it again.");
     },
     onClose(code) {

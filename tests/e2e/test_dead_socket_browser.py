@@ -114,9 +114,13 @@ def test_a_card_tapped_on_a_dead_socket_is_said_and_can_be_played_again(phone, p
 
     assert proxy.blackhole() >= 3  # every phone's socket: open, and carrying nothing
     page.locator(f'.hand [data-card="{card}"]').click()
+    # The tap was taken: the card is marked as on its way (and busy, to a screen reader).
+    sending = page.locator(f'.hand [data-card="{card}"].sending')
+    assert sending.get_attribute("aria-busy") == "true"
     # Within seconds, not the browser's minute: the phone says the move may not have
     # gone, and comes back on a new socket with the card still to play.
     page.wait_for_selector("#toast:has-text('The connection dropped')", timeout=12000)
+    assert page.locator(".sending").count() == 0  # no longer said to be on its way
     assert gamestate.load_state(Game.objects.get(pk=game.pk)).current == ()
     page.wait_for_selector("#connection", state="hidden", timeout=8000)
     page.wait_for_selector(f'.hand [data-card="{card}"]', timeout=8000)
