@@ -14,11 +14,11 @@ import threading
 from urllib.parse import urlsplit
 
 import pytest
-from phones import join
+from phones import dealt_table
 
 from games import five_tricks
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
+from tournament.models import Game, Player
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
@@ -99,13 +99,7 @@ def proxy(live_server_url):
 def test_a_card_tapped_on_a_dead_socket_is_said_and_can_be_played_again(phone, proxy):
     url = f"http://127.0.0.1:{proxy.port}"
     workshop = services.workshop_create(name="Dead", table_count=1, seats_per_table=3, seed=5)
-    pages = {}
-    for name in NAMES:
-        pages[name] = phone()
-        join(pages[name], url, workshop.code, name)
-    services.players_seat_home(workshop_id=workshop.pk)
-    services.workshop_start_study(workshop_id=workshop.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
+    pages, game, _ = dealt_table(url, phone, workshop, NAMES)  # each joined through the proxy
     state = gamestate.load_state(game)
     leader = Player.objects.get(pk=game.players[state.to_act])
     page = pages[leader.name]

@@ -44,6 +44,20 @@ def two_at_a_round(live_server_url, phone, name: str):
     return ana, bea
 
 
+def two_at_home(live_server_url, phone, name: str):
+    """The workshop, and Ana's and Bea's phones at a table of two in silent play."""
+    w = services.workshop_create(name=name, table_count=1, seats_per_table=2, seed=3)
+    ana, bea = phone(), phone()
+    join(ana, live_server_url, w.code, "Ana")
+    join(bea, live_server_url, w.code, "Bea")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for page in (ana, bea):
+        page.wait_for_selector("#screen[data-phase=home] .hand .card", timeout=WAIT)
+    return w, ana, bea
+
+
 def test_the_longest_stroke_the_pad_keeps_reaches_the_table(live_server_url, phone):
     ana, bea = two_at_a_round(live_server_url, phone, "Long stroke")
     errors = []
@@ -96,15 +110,8 @@ def test_a_new_round_starts_with_a_clean_pad(live_server_url, phone):
     """A line drawn in silent play at home is gone from both phones' pads when the
     first scored round starts (they stay at their table: no reload, no new socket),
     and the pad then works as before."""
-    w = services.workshop_create(name="Clean pad", table_count=1, seats_per_table=2, seed=3)
-    ana, bea = phone(), phone()
-    join(ana, live_server_url, w.code, "Ana")
-    join(bea, live_server_url, w.code, "Bea")
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
+    w, ana, bea = two_at_home(live_server_url, phone, "Clean pad")
     for page in (ana, bea):
-        page.wait_for_selector("#screen[data-phase=home] .hand .card", timeout=WAIT)
         page.click(".pad-wrap summary")
     draw_a_line(ana)
     bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
@@ -184,15 +191,7 @@ def stored_count(kind: str, n: int, timeout: float = 8.0) -> bool:
 def test_a_new_round_wipes_the_closed_pads_new_drawing_mark(live_server_url, phone):
     """A new phase wipes the pad; its switch said "· new drawing" still, over a blank
     pad: for a screen reader the only hint of a drawing, and a false one."""
-    w = services.workshop_create(name="Pad mark", table_count=1, seats_per_table=2, seed=3)
-    ana, bea = phone(), phone()
-    join(ana, live_server_url, w.code, "Ana")
-    join(bea, live_server_url, w.code, "Bea")
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for page in (ana, bea):
-        page.wait_for_selector("#screen[data-phase=home] .hand .card", timeout=WAIT)
+    w, ana, bea = two_at_home(live_server_url, phone, "Pad mark")
     ana.click(".pad-wrap summary")
     draw_a_line(ana)
     bea.wait_for_selector(".pad-wrap .pad-new", state="visible", timeout=WAIT)

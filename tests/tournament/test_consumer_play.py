@@ -1,6 +1,7 @@
 """The player's websocket, end to end through the real ASGI application."""
 
 import asyncio
+import functools
 import json
 
 import pytest
@@ -204,6 +205,12 @@ async def test_a_seat_removed_or_moved_while_its_socket_connects_is_closed(
     assert await closed_with(comm) == code
 
 
+@database_sync_to_async
+def is_connected(player_id: int) -> bool:
+    """The facilitator's dot for the player."""
+    return Player.objects.values_list("connected", flat=True).get(pk=player_id)
+
+
 async def test_an_old_sockets_close_leaves_the_new_one_connected():
     """A phone's network changes: its new socket connects before the server hears
     the old one go. The old one's close had turned the facilitator's dot off."""
@@ -214,9 +221,7 @@ async def test_an_old_sockets_close_leaves_the_new_one_connected():
     assert (await new.connect())[0]
     await receive_type(new, "view")
     await old.disconnect()
-    connected = database_sync_to_async(
-        lambda: Player.objects.values_list("connected", flat=True).get(pk=players[0].pk)
-    )
+    connected = functools.partial(is_connected, players[0].pk)
     assert await connected()
     await new.disconnect()
     assert not await connected()
@@ -232,9 +237,7 @@ async def test_a_second_tabs_close_leaves_the_first_tab_connected():
     await receive_type(first, "view")
     assert (await second.connect())[0]
     await receive_type(second, "view")
-    connected = database_sync_to_async(
-        lambda: Player.objects.values_list("connected", flat=True).get(pk=players[0].pk)
-    )
+    connected = functools.partial(is_connected, players[0].pk)
     await second.disconnect()
     for _ in range(100):  # the first socket hears, and answers through the database
         if await connected():
