@@ -186,7 +186,11 @@
     // of the same game while they are still in the hand.
     const picked = selected(current);
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
-    const was = { paused: current.dataset.paused, phase: current.dataset.phase };
+    const was = {
+      paused: current.dataset.paused,
+      phase: current.dataset.phase,
+      lateRules: Boolean(current.querySelector(".late-rules")),
+    };
     // The study sheet, the last trick, a hand's points: each stays as the student left
     // it (open, or closed), not as drawn. Matched by their class and place.
     const detailsKey = (d, i, all) => d.className + ":" + all.slice(0, i).filter((o) => o.className === d.className).length;
@@ -231,7 +235,12 @@
     // (Study and silent play keep their phase when ended while paused: not a resume.)
     const resumed = was.paused === "1" && current.dataset.paused !== "1"
       && was.phase === current.dataset.phase && !current.querySelector(".time-up");
-    announce(current, resumed ? ["The round continues."] : []);
+    const also = resumed ? ["The round continues."] : [];
+    // A latecomer's "I have read my rules" takes the sheet away, which says nothing.
+    if (was.lateRules && !current.querySelector(".late-rules") && was.phase === current.dataset.phase) {
+      also.push("Your rules are put away: you play from memory, as everyone does.");
+    }
+    announce(current, also);
     showTitle(current);
     startClocks();
   }

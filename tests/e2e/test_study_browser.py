@@ -87,6 +87,11 @@ def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server
     assert done.bounding_box()["height"] >= 44
     done.click()
     page.wait_for_selector("#screen details.sheet", state="detached", timeout=8000)
+    # Heard as done: the sheet going says nothing by itself.
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.includes('rules are put away')",
+        timeout=8000,
+    )
     assert page.locator(".late-rules").count() == 0
     assert Player.objects.get(workshop=w, name="Ana").rules_unread is False
     page.reload()
