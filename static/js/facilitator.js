@@ -263,7 +263,7 @@
   // What follows the facilitator's own control is in its answer, so a phase or
   // clock change that arrives while a control is being sent is taken as known, not
   // said (no control opens a dispute: those are always said).
-  const announcer = document.getElementById("fac-announce");
+  const announcer = window.Barnga.speaker(document.getElementById("fac-announce"), { again: true });
   function situation() {
     const status = document.querySelector("#fac-status[data-say], #fac-table[data-say]");
     return {
@@ -298,18 +298,8 @@
     const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
     if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
     known = { status: sending() ? known.status : now.status, disputes: now.disputes };
-    if (announcer && lines.length) {
-      // Emptied first, so the same words said again (a new dispute at the same table) are heard.
-      announcer.textContent = "";
-      setTimeout(() => { announcer.textContent = lines.join(" "); }, 50);
-      // Gone once said: read from the top of the page later, "Dispute at table 1"
-      // would be news long after the table settled it.
-      clearTimeout(sayingTimer);
-      sayingTimer = setTimeout(() => { announcer.textContent = ""; }, SAID_MS);
-    }
+    announcer.say(lines.join(" "));
   }
-  const SAID_MS = 20000;
-  let sayingTimer = null;
 
   // ---- the socket
   const live = document.getElementById("fac-live");

@@ -145,5 +145,29 @@
     return { send, connect, isOpen };
   }
 
-  window.Barnga = { startClocks, liveSocket };
+  // A live region that says a line and empties itself SAID_MS later: read from the top
+  // of the page later, an old line would be news long after it happened ("Go to table
+  // 2" after the player sat down there, "Dispute at table 1" after it was settled).
+  // again: emptied first and set a moment later, so the same words said twice (a new
+  // dispute at the same table) are heard twice.
+  const SAID_MS = 20000;
+  function speaker(region, { again = false } = {}) {
+    let setTimer = null;
+    let emptyTimer = null;
+    function hush() {
+      clearTimeout(setTimer);
+      clearTimeout(emptyTimer);
+      if (region) region.textContent = "";
+    }
+    function say(text) {
+      if (!region || !text) return;
+      hush();
+      if (again) setTimer = setTimeout(() => { region.textContent = text; }, 50);
+      else region.textContent = text;
+      emptyTimer = setTimeout(() => { region.textContent = ""; }, SAID_MS);
+    }
+    return { say, hush };
+  }
+
+  window.Barnga = { startClocks, liveSocket, speaker };
 })();

@@ -11,7 +11,7 @@
   const toast = document.getElementById("toast");
   const talk = document.getElementById("talk");
   const pad = document.getElementById("pad");
-  const announcer = document.getElementById("announce");
+  const announcer = window.Barnga.speaker(document.getElementById("announce"));
   let counter = 0;
   const { startClocks, liveSocket } = window.Barnga;
 
@@ -67,14 +67,8 @@
     const fresh = also.concat(lines.filter((line) => !lastLines.includes(line)));
     lastLines = lines;
     if (!fresh.length) return;
-    announcer.textContent = fresh.join(" ");
-    // Gone once said: read from the top of the page later, it would be an old copy of
-    // the screen ("Go to table 2" after the player sat down there).
-    clearTimeout(saidTimer);
-    saidTimer = setTimeout(() => { announcer.textContent = ""; }, SAID_MS);
+    announcer.say(fresh.join(" "));
   }
-  const SAID_MS = 20000;
-  let saidTimer = null;
 
   // The last move sent: the same one again within 600 ms is a second Enter, not a
   // second move, unless the first was refused (then trying again is the point).
@@ -482,7 +476,7 @@
     section.append(heading, " ", line, link);
     screen().replaceChildren(section);
     talk.hidden = true;
-    announcer.textContent = "";  // the alert is read; not what the last screen said
+    announcer.hush();  // the alert is read; not what the last screen said
   }
 
   const socket = liveSocket({
