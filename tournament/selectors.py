@@ -339,6 +339,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["last_game"] = {
             "number": number,
             "winners": [names.get(pid, "?") for pid in winners],
+            # Said to the player as "you": "won by Ben and you", not their own name.
+            "winners_words": [
+                "you" if pid == player.pk else names.get(pid, "?") for pid in winners
+            ],
             "i_won": player.pk in winners,
             "cut": state == GameState.CUT,
             # Cut when a player left (leave policy "skip"): who, those of its players

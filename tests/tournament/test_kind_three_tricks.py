@@ -618,7 +618,7 @@ def test_bots_play_games_forward_on_the_clock_and_the_log_replays():
 def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
     """Both pass before any trick: the count is level, both are credited a game won
     (RULES §1's co-winners), and the next game is dealt at once. The line left on the
-    phones says a draw, not 'won by Ana, Ben — that's you!'."""
+    phones says a draw, not 'won by Ana and you'."""
     w = three_tricks_workshop(tables=1, players=2)
     to_scored_round(w)
     (t1,) = tables_of(w)
@@ -631,4 +631,4 @@ def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
     for pid in game.players:
         text = words(screen_html(pid))
         assert "Last game (game 1) : a draw — a game won for each of you." in text, text
-        assert "that's you" not in text
+        assert "won by" not in text

@@ -405,12 +405,14 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     assert game.winners == [leader]
     html = seat_screen(me)
     assert (
-        '<p class="last-game" data-announce>Last game<span class="visually-hidden"> (game 1)'
+        '<p class="last-game" data-announce="first">Last game<span class="visually-hidden"> (game 1)'
         f"</span>: won by <bdi>{names[leader]}</bdi>"
     ) in html
-    # The winner's own line: the emoji is seen, not read out ('party popper').
-    assert (f"won by <bdi>{names[leader]}</bdi> — that's you!<span aria-hidden=\"true\"> 🎉</span>."
-            in seat_screen(leader).replace("&#x27;", "'").replace("&#39;", "'"))  # fmt: skip
+    # The winner's own line calls them "you", not by their own name; the emoji is seen,
+    # not read out ('party popper').
+    mine = seat_screen(leader)
+    assert 'won by <bdi>you</bdi><span aria-hidden="true"> 🎉</span>.</p>' in mine
+    assert f"won by <bdi>{names[leader]}</bdi>" not in mine
 
 
 def test_a_game_the_round_cut_short_says_so_between_rounds():
@@ -463,8 +465,12 @@ def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
         f'Last game<span class="visually-hidden"> (game 1)</span>, cut short when '
         f"<bdi>{names[leaver]}</bdi> left: won by <bdi>{names[game.players[2]]}</bdi>"
     )
-    for pid in game.players[1:]:  # the winner's line goes on: " — that's you!"
-        assert line in seat_screen(pid)
+    for pid in game.players[1:]:
+        if pid != game.players[2]:
+            assert line in seat_screen(pid)
+    assert line.replace(f"<bdi>{names[game.players[2]]}</bdi>", "<bdi>you</bdi>") in seat_screen(
+        game.players[2]
+    )
     # The new game's end cut by the round's: "cut short", no one named.
     services.round_end_now(round_id=rnd.pk)
     html = seat_screen(game.players[1])
