@@ -263,6 +263,29 @@ def _sheet_rows(v: dict, names: Sequence[str]) -> list[dict]:
     return rows
 
 
+def _last_deal(v: dict, names: Sequence[str]) -> dict | None:
+    """The deal scored last, for the line a screen reader hears when it ends (the next
+    deal's screen has neither its last trick nor its marks in view)."""
+    if not v["sheet"]:
+        return None
+    r = v["sheet"][-1]
+    me = v["seat"]
+    return {
+        "number": r["deal"] + 1,
+        "rows": [
+            {
+                "name": names[s],
+                "me": s == me,
+                "bid": r["bids"][s],
+                "tricks": r["tricks_won"][s],
+                "made": r["made"][s],
+                "points": r["points"][s],
+            }
+            for s in range(v["n_seats"])
+        ],
+    }
+
+
 def screen_context(v: dict, names: Sequence[str]) -> dict:
     """Template context from one seat's engine view (never from the state)."""
     n, me = v["n_seats"], v["seat"]
@@ -361,6 +384,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             for s, c in v["current"]
         ],
         "last_trick": last_trick,
+        "last_deal": _last_deal(v, names),
         "names": list(names),
         "sheet_rows": _sheet_rows(v, names),
         "totals": totals,

@@ -121,8 +121,10 @@
   // same as before stays the very node it was (the rules being read, the PIN, a seat's
   // line, the cards already on the table, the hand's other cards), so a screen
   // reader's place in it and the keyboard's focus stay where they were. A child with
-  // data-patch has its own children patched the same way; any other changed child is
-  // replaced whole. #talk, which table.js places in the screen, is left where it is.
+  // data-patch has its own children patched the same way (matched by its tag and
+  // class, or by data-patch's value when it has one: a class that says whose turn it
+  // is changes); any other changed child is replaced whole. #talk, which table.js
+  // places in the screen, is left where it is.
   function patch(old, fresh) {
     for (const { name } of Array.from(old.attributes)) {
       if (!fresh.hasAttribute(name) && !(old === screen() && name === "tabindex")) old.removeAttribute(name);
@@ -143,8 +145,9 @@
         // The dispute's slot holds #talk on the page and nothing as drawn: the same slot.
         || (node.hasAttribute("data-talk-slot") && claim((o) => o.hasAttribute("data-talk-slot")));
       if (same) return same;
-      const like = node.hasAttribute("data-patch")
-        && claim((o) => o.tagName === node.tagName && o.className === node.className);
+      const key = node.getAttribute("data-patch");
+      const like = key !== null && claim((o) => o.tagName === node.tagName
+        && (key ? o.getAttribute("data-patch") === key : o.className === node.className));
       if (like) { patch(like, node); return like; }
       return node;
     });
@@ -200,23 +203,27 @@
       const pin = next.querySelector("details.pin-show");
       if (pin) pin.open = false;
     }
-    patch(current, next);
-    placeTalk(current);
+    // Picked in the new screen before it is patched in: a card still picked is then
+    // drawn as it is shown, and stays the same node.
     if (sameGame) {
       for (const card of picked) {
-        const again = current.querySelector(`[data-pick="${card}"]`);
+        const again = next.querySelector(`[data-pick="${CSS.escape(card)}"]`);
         if (again) again.setAttribute("aria-pressed", "true");
       }
-      updatePicks(current);
+      updatePicks(next);
     }
+    patch(current, next);
+    placeTalk(current);
     // Focus in a part that stayed (or in #talk, which moved) is where it was.
     const kept = document.activeElement && document.activeElement !== document.body
       && document.contains(document.activeElement);
     if (hadFocus && !kept) {
       // The same card, seat, summary and so on again; or, when it is gone (the card
-      // was played, the bidding is over), the hand; or the screen itself: never the
-      // top of the page, a dozen Tabs away from the next move.
-      let again = (focusedKey && current.querySelector(focusedKey)) || current.querySelector(".hand[tabindex]");
+      // was played, the bidding is over), the hand (7Up's blind deal: the foreheads,
+      // with the unseen card's move); or the screen itself: never the top of the
+      // page, a dozen Tabs away from the next move.
+      let again = (focusedKey && current.querySelector(focusedKey))
+        || current.querySelector(".hand[tabindex], .su-foreheads[tabindex]");
       if (!again) {
         current.setAttribute("tabindex", "-1");
         again = current;

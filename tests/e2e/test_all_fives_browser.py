@@ -83,8 +83,16 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
     assert len(state.tricks) == 1
     winner = seat_names[state.tricks[0].winner]
     for name, page in pages.items():
-        text = page.inner_text(".af-won")
-        assert text == f"Trick 1 won by {'you' if name == winner else winner}."
+        seen, *heard = page.inner_text(".af-won").splitlines()
+        assert seen == f"Trick 1 won by {'you' if name == winner else winner}."
+        # A screen reader hears the trick's cards too, and that the calls are open.
+        assert heard[0].startswith("Played: ") and heard[0].count(" by ") == 3, heard
+        assert "by you" in heard[0] and heard[1:] == ["You may call a revoke until the next lead."]
+        # Said before the next lead, which comes with the same screen.
+        said = page.inner_text("#announce")
+        assert said.startswith(seen + " Played: ") and said.endswith(
+            "leads." if name != winner else "Lead any card."
+        ), said
         assert page.locator(".trick .card").count() == 3  # the finished trick stays in view
         # The winner leads next: their phone says so, the others name them.
         status = page.inner_text(".af .whose")

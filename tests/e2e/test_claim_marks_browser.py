@@ -35,11 +35,11 @@ CANONICAL = """el => {
 
 KEEP = """seat => {
   document.querySelectorAll('#screen .seats > li.seat')[seat].__kept = true;
-  document.querySelector('#screen .status').__kept = true;
+  document.querySelector('#screen .status .timer').__kept = true;
 }"""
 KEPT = """seat => [
   document.querySelectorAll('#screen .seats > li.seat')[seat].__kept === true,
-  document.querySelector('#screen .status').__kept === true,
+  document.querySelector('#screen .status .timer').__kept === true,
 ]"""
 
 
@@ -60,7 +60,7 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
         seat = seat_names.index(claimer)
         for page in others:
             assert version(page) == before
-            # The claimer's line, and the status bar (its clock is drawn anew by any
+            # The claimer's line, and the status bar's clock (drawn anew by any
             # screen the server sends), as they are now.
             page.evaluate(KEEP, seat)
         pages[claimer].locator(".claim .primary").click()
@@ -74,7 +74,7 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
             # Ask for the whole screen (as a phone coming back does) and compare.
             page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
             page.wait_for_function(
-                "() => document.querySelector('#screen .status').__kept !== true"
+                "() => document.querySelector('#screen .status .timer').__kept !== true"
             )
             assert version(page) == before + 1
             assert page.locator("#screen").evaluate(CANONICAL) == marked

@@ -10,6 +10,7 @@ end cuts a game and credits the leaders; the stored log replays to the live stat
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.template.loader import render_to_string
@@ -18,6 +19,7 @@ from tournament_helpers import assert_refused, fresh, game_at, state_of, tables_
 
 from games import all_fives
 from games.all_fives import Sheet
+from games.cards import SUIT_NAMES
 from games.kinds import KINDS, MoveError, get
 from games.kinds.all_fives import PRESETS, sheet_text
 from tournament import gamestate, selectors, services, timers
@@ -742,11 +744,21 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
     winner = state.tricks[0].winner
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
     loser = game.players[1 - winner]
-    line = f'<p class="hint af-won" data-announce>Trick 1 won by <bdi>{names[game.players[winner]]}</bdi>.'
+    line = f'<p class="hint af-won" data-announce="first">Trick 1 won by <bdi>{names[game.players[winner]]}</bdi>.'
     assert line in screen_html(loser)
-    assert '<p class="hint af-won" data-announce>Trick 1 won by you.' in screen_html(
+    assert '<p class="hint af-won" data-announce="first">Trick 1 won by you.' in screen_html(
         game.players[winner]
     )
+    # Said with the trick's cards in words (the calls are made on them, and they go at
+    # the next lead): said before the lead, with "you" for the phone's own card.
+    said = re.search(r'<p class="hint af-won".*?</p>', screen_html(loser), re.S).group(0)
+    cards = {seat: card for seat, card in state.tricks[0].cards}
+    assert (
+        f"Played: {card_name(cards[1 - winner])} by <bdi>you</bdi>, " in said
+        or f", {card_name(cards[1 - winner])} by <bdi>you</bdi>." in said
+    ), said
+    # The calls open with it (until the next lead): the offer is said too.
+    assert state.calls_open and "You may call a revoke until the next lead." in said
     # The trick's cards stay in view: each phone calls its own card "you".
     for pid, other in ((loser, game.players[winner]), (game.players[winner], loser)):
         html = screen_html(pid)
@@ -836,3 +848,32 @@ def test_the_phone_calls_its_own_player_you_and_a_finished_game_waits_for_nothin
             state, _ = all_fives.apply(state, action)
         _check_you(state, names, seen)
     assert seen == {"deal", "took one", "call", "won"}, seen
+
+
+@pytest.mark.django_db
+def test_a_new_hands_trump_and_the_last_hands_points_are_heard():
+    """At a hand's end a blind student heard only "Bot A is deciding: stand or beg.":
+    not the hand's points, nor the new trump. The lines a phone says when they change
+    now carry them, the points first."""
+    game = two_bots_dealt()
+    rng = random.Random(5)
+    for _ in range(200):
+        state = state_of(game)
+        if state.history:
+            break
+        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    assert len(state.history) == 1
+    done = state.history[0]
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    html = screen_html(game.players[0])
+    found = re.search(
+        r'<p class="visually-hidden" data-announce="first">(Hand 1 scored: .*?)</p>', html
+    )
+    assert found, html
+    scored = re.sub(r"</?bdi>", "", found.group(1))
+    for s, pid in enumerate(game.players):
+        who = "you" if s == 0 else names[pid]
+        assert f"{who} {done.points[s]}" in scored and f"total {done.scores[s]}" in scored, scored
+    hand = re.search(r'<p class="af-hand-no" data-announce="first">(.*?)</p>', html, re.S).group(1)
+    assert "Hand 2" in hand and f"Trump: {SUIT_NAMES[state.trump]}." in hand, hand
+    assert html.index("Hand 1 scored") < html.index('<p class="af-hand-no"')

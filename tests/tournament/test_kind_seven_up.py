@@ -570,4 +570,57 @@ def test_a_finished_trick_is_a_line_the_phone_announces_with_its_number():
         winner = game.players[state.tricks[-1].winner]
         for pid in game.players:
             taker = "you" if pid == winner else f"<bdi>{names[winner]}</bdi>"
-            assert f"<summary data-announce>Trick {n} taken by {taker}</summary>" in html_for(pid)
+            line = f'<summary data-announce="first">Trick {n} taken by {taker}'
+            assert line + '<span class="visually-hidden">.</span></summary>' in html_for(pid)
+
+
+def _said(pattern: str, html: str) -> str:
+    """The text of the first element ``pattern`` opens, as a screen reader hears it."""
+    found = re.search(pattern + r"(.*?)</p>", html, re.S)
+    assert found, html
+    text = re.sub(r'<span aria-hidden="true">.*?</span>', "", found.group(1), flags=re.S)
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text)).strip())
+
+
+def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
+    """A blind student heard "Dee is bidding." and "Bot A leads." and no bid, not even
+    their own; a new deal came with no trump, and a finished deal with no score. The
+    lines a phone says when they change now carry them."""
+    w = seven_up_workshop(preset="classic")
+    game = fix_seed(to_study(w), 12)
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    seat_name = [names[pid] for pid in game.players]
+    whose = r'<p class="whose" data-announce>'
+
+    # Bidding: the bids so far, the seat's own as "you".
+    state = play_until(game, lambda s: s.phase == "bid" and s.bids.count(None) == 2)
+    bid = [(s, b) for s, b in enumerate(state.bids) if b is not None]
+    (s0, b0), (s1, b1) = bid
+    for seat, pid in enumerate(game.players):
+        said = _said(whose, html_for(pid))
+        a, b = ("you" if s == seat else seat_name[s] for s in (s0, s1))
+        assert f"Bids: {a} {b0}, {b} {b1}; {b0 + b1} of {state.cards}." in said, said
+
+    # The deal's first lead: every bid, the last one included.
+    state = play_until(game, lambda s: s.phase == "play" and not s.current and not s.tricks)
+    said = _said(whose, html_for(game.players[0]))
+    words = ", ".join(f"{'you' if s == 0 else seat_name[s]} {b}" for s, b in enumerate(state.bids))
+    assert f"Bids: {words}; {sum(state.bids)} of {state.cards}." in said, said
+
+    # The next deal: the last deal's score first, then the deal and its trump.
+    state = play_until(game, lambda s: len(s.history) == 1 and s.phase == "bid")
+    done = state.history[0]
+    html = html_for(game.players[0])
+    scored = _said(r'<p class="visually-hidden" data-announce="first">Deal 1 scored: ', html)
+    for s in range(len(game.players)):
+        who = "you" if s == 0 else seat_name[s]
+        made = "made it" if done.bids[s] == done.tricks_won[s] else "missed"
+        points = done.points[s]
+        assert (
+            f"{who} bid {done.bids[s]}, took {done.tricks_won[s]}, {made}: "
+            f"{points} point{'' if points == 1 else 's'}"
+        ) in scored, scored
+    deal = _said(r'<p class="su-deal" data-announce="first">', html)
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump_card[-1]]
+    assert deal.startswith("Deal 2/14") and f"Trump: {suit}" in deal, deal
+    assert html.index("Deal 1 scored") < html.index('<p class="su-deal"')

@@ -221,6 +221,25 @@ def words(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 
+def seen(html: str) -> str:
+    """The words on the screen: without what only a screen reader hears."""
+    return words(re.sub(r'<span class="visually-hidden">.*?</span>', "", html, flags=re.S))
+
+
+def heard(html: str) -> str:
+    """The words a screen reader hears: without what is only drawn (the card faces)."""
+    html = re.sub(r'<span aria-hidden="true">.*?</span>', "", html, flags=re.S)
+    # An element's edge is no space of its own (as in its textContent).
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def last_line(html: str) -> str:
+    """The line that says what the last move was: said first when it changes."""
+    found = re.search(r'<p class="tt-last hint" data-announce="first">(.*?)</p>', html, re.S)
+    assert found, html
+    return found.group(1)
+
+
 def test_the_screen_for_a_first_a_third_and_a_winning_trick():
     s0 = ["6S", "7S", "9H", "9D", "2C", "3C", "4C"]
     s1 = ["2S", "5H", "9S", "KD", "7D", "10H", "4S"]  # no pair, no run: no trick at all
@@ -252,7 +271,10 @@ def test_the_screen_for_a_first_a_third_and_a_winning_trick():
         "Your turn. Ana has just laid a trick: nothing in your hand blocks it; pass or swap."
         in text
     )
-    assert "Ana laid 6♠ 7♠" in text
+    assert "Ana laid 6♠ 7♠" in seen(html)
+    # Heard with the cards in words, and which pile decides when drawing stops.
+    assert heard(last_line(html)) == "Ana laid 6 of spades and 7 of spades."
+    assert "pass or swap. Stockpile: 38 cards." in heard(html)
     assert "tt-target" not in html and "tt-matches" not in html  # Bea holds no block
     assert 'data-move=\'{"type":"block"}\'' not in html
     assert 'data-move=\'{"type":"lay"}\'' not in html  # facing a fresh trick
@@ -285,15 +307,20 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
          {"type": "block", "seat": 1, "cards": ["2D", "3D"]}],
         deck=_deal(s0, s1), dealer=1,
     )  # fmt: skip
-    bea = words(render_game(state, 1))
+    bea = seen(render_game(state, 1))
     assert "Your turn." in bea
     assert (
         "You blocked 2 tricks with 2♦ 3♦ : drawing four cards took Ana's turn, so you play again."
         in bea
     )
-    ana = words(render_game(state, 0))
+    ana = seen(render_game(state, 0))
     assert "Bea is playing." in ana
     assert "Bea blocked 2 tricks with 2♦ 3♦ : drawing four cards took your turn." in ana
+    # Heard with the cards in words and the blocked piles (the count decides the game).
+    assert heard(last_line(render_game(state, 0))) == (
+        "Bea blocked 2 tricks with 2 of diamonds and 3 of diamonds: drawing four cards took"
+        " your turn. Blocked piles: yours 2, Bea's 0."
+    )
     # The line a screen reader says when it changes tells it too (it said only "Bea is
     # playing.", as before the block).
     whose = re.search(
