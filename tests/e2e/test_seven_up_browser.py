@@ -172,8 +172,15 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         # On a small phone either way up the bids are in view beside the others' cards.
         in_view_on_small_phones(page, (".su-bids", ".su-foreheads"), "bidding")
         before = game.seq
-        page.locator(".su-bid-button[data-action=act]").first.click()
+        # By keyboard: with no hand in the blind deal, focus left on the bid goes to
+        # the foreheads (with the unseen card's move), not to the screen's top.
+        page.locator(".su-bid-button[data-action=act]").first.focus()
+        page.keyboard.press("Enter")
         wait_seq(game, before)
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.matches('#screen .su-foreheads')",
+            timeout=5000,
+        )
     first = None
     for _ in range(3):
         state = state_of(game)
