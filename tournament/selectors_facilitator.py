@@ -459,7 +459,8 @@ def _kind_glance(game: Game, kind, state, all_names: dict) -> dict:
             pid: scores[seat] for seat, pid in enumerate(game.players) if seat < len(scores)
         },
         "progress": kind.progress(state),
-        "to_act": ", ".join(seat_names[s] for s in kind.to_act(state)) or None,
+        # The seat awaited (not the seats that may call a revoke meanwhile: All Fives).
+        "to_act": ", ".join(seat_names[s] for s in kind.to_act(state)[:1]) or None,
         "dispute": False,
     }
 
@@ -631,7 +632,9 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
     if not game_kind.records_tricks:
         state = gamestate.load_state(game)
         seat_names = [all_names.get(pid, "?") for pid in game.players]
-        to_act = game_kind.to_act(state)
+        # The seat awaited only: while All Fives' calls are open, to_act lists every
+        # seat that may call a revoke too, and each line said "to act".
+        to_act = game_kind.to_act(state)[:1]
         laid_out = generic_spectator(spectator(game_kind, state, seat_names), seat_names, to_act)
         scores = game_kind.outcome(state)["scores"]
         for seat in laid_out["seats"]:

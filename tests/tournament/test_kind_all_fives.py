@@ -877,3 +877,26 @@ def test_a_new_hands_trump_and_the_last_hands_points_are_heard():
     hand = re.search(r'<p class="af-hand-no" data-announce="first">(.*?)</p>', html, re.S).group(1)
     assert "Hand 2" in hand and f"Trump: {SUIT_NAMES[state.trump]}." in hand, hand
     assert html.index("Hand 1 scored") < html.index('<p class="af-hand-no"')
+
+
+@pytest.mark.django_db
+def test_the_facilitator_sees_the_awaited_seat_to_act_not_every_seat_that_may_call():
+    """While a revoke may be called, every seat can act (a call), but the game waits
+    for one: the table's page said "to act" on every seat, the monitor named them all."""
+    from tournament import selectors_facilitator as fsel
+
+    game = two_bots_dealt()
+    rng = random.Random(5)
+    for _ in range(40):
+        state = state_of(game)
+        if len(state.tricks) == 1 and not state.current:
+            break
+        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    assert state.calls_open and len(KIND.to_act(state)) == 2
+    workshop = game.table.workshop
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    awaited = names[game.players[state.to_act]]
+    detail = fsel.table_detail(workshop, game.table.number)
+    assert [s["name"] for s in detail["game"]["seats"] if s["turn"]] == [awaited]
+    (glance,) = [t["game"] for t in fsel.monitor(workshop) if t.get("game")]
+    assert glance["to_act"] == awaited
