@@ -221,11 +221,19 @@ def _followed_move(part: dict, move: dict) -> dict | None:
     if kind.is_over(state):
         # As the table reads after a game's end: no game in progress, this one the
         # round's latest finished game, its winners credited (services.record_outcome).
-        winners = [old_game.players[s] for s in kind.outcome(state)["winners"]]
+        outcome = kind.outcome(state)
+        winners = [old_game.players[s] for s in outcome["winners"]]
         wins = dict(part["wins"])
         for pid in winners:
             wins[pid] = wins.get(pid, 0) + 1
-        previous = (old_game.number, GameState.OVER.value, old_game.players, winners, "")
+        previous = (
+            old_game.number,
+            GameState.OVER.value,
+            old_game.players,
+            winners,
+            "",
+            list(outcome["scores"]),
+        )
         return dict(part, game=None, state=None, previous=previous, wins=wins)
     game = _copy_row(old_game)
     game.seq = move["seq"]

@@ -235,7 +235,7 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
         if g.state == GameState.PLAYING:
             game = game or g
         elif g.round_id == round_id:
-            finished.append((g.number, g.state, g.players, g.winners, g.cut_by))
+            finished.append((g.number, g.state, g.players, g.winners, g.cut_by, g.scores))
     names = {p.pk: p.name for p in seated}
     wanted = set(game.players if game else []) | set(finished[0][2] if finished else [])
     missing = wanted - names.keys()
@@ -334,7 +334,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["too_few"] = fewest
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
     if previous is not None and player.pk in previous[2]:
-        number, state, players, winners, cut_by = previous
+        number, state, players, winners, cut_by, scores = previous
         names = tpart["names"]
         ctx["last_game"] = {
             "number": number,
@@ -353,6 +353,13 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             # Everyone at the table a co-winner (3 Tricks' level count, a tie of all):
             # a draw, which counts as a game won for each (RULES §1).
             "draw": len(players) > 1 and set(winners) >= set(players),
+            # Each player's score in it (heard with the result: the next game's screen
+            # has the new game's), in seat order, under the kind's name for it.
+            "scores": [
+                {"who": "you" if pid == player.pk else names.get(pid, "?"), "score": score}
+                for pid, score in zip(players, scores or [], strict=False)
+            ],
+            "score_label": kinds.get(workshop.game).score_label,
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0

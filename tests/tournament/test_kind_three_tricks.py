@@ -659,3 +659,5 @@ def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
         text = words(screen_html(pid))
         assert "Last game (game 1) : a draw — a game won for each of you." in text, text
         assert "won by" not in text
+        # Heard with the count that made it a draw.
+        assert re.search(r"each of you\. Blocked tricks: \S+ 0, \S+ 0\.", text), text

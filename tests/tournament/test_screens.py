@@ -411,8 +411,15 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     # The winner's own line calls them "you", not by their own name; the emoji is seen,
     # not read out ('party popper').
     mine = seat_screen(leader)
-    assert 'won by <bdi>you</bdi><span aria-hidden="true"> 🎉</span>.</p>' in mine
+    assert 'won by <bdi>you</bdi><span aria-hidden="true"> 🎉</span>.<span' in mine
     assert f"won by <bdi>{names[leader]}</bdi>" not in mine
+    # Heard with each player's tricks in it (the next game's screen has the new game's).
+    tricks = fresh(game).tricks_won
+    heard = ", ".join(
+        f"<bdi>{'you' if pid == leader else names[pid]}</bdi> {n}"
+        for pid, n in zip(game.players, tricks, strict=True)
+    )
+    assert f'<span class="visually-hidden"> Tricks: {heard}.</span></p>' in mine
 
 
 def test_a_game_the_round_cut_short_says_so_between_rounds():
