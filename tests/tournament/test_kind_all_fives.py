@@ -663,6 +663,17 @@ def two_bots_dealt() -> Game:
     return set_seed(game_at(tables_of(w)[0]), 99)
 
 
+def bots_until(game, done, limit=200):
+    """The bots at ``game``'s table play (the awaited seat first) until ``done(state)``."""
+    rng = random.Random(5)
+    for _ in range(limit):
+        state = state_of(game)
+        if done(state):
+            return state
+        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    pytest.fail("the bots did not get there")
+
+
 @pytest.mark.django_db
 def test_bots_act_through_game_bot_act_deterministically():
     game = two_bots_dealt()
@@ -734,12 +745,7 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
     """The phone's screen reader says each [data-announce] line when it is new
     (static/js/table.js): a won trick is one, with its number, until the next lead."""
     game = two_bots_dealt()
-    rng = random.Random(5)
-    for _ in range(40):
-        state = state_of(game)
-        if len(state.tricks) == 1 and not state.current:
-            break
-        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    state = bots_until(game, lambda state: len(state.tricks) == 1 and not state.current)
     assert len(state.tricks) == 1 and not state.current
     winner = state.tricks[0].winner
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
@@ -856,12 +862,7 @@ def test_a_new_hands_trump_and_the_last_hands_points_are_heard():
     not the hand's points, nor the new trump. The lines a phone says when they change
     now carry them, the points first."""
     game = two_bots_dealt()
-    rng = random.Random(5)
-    for _ in range(200):
-        state = state_of(game)
-        if state.history:
-            break
-        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    state = bots_until(game, lambda state: bool(state.history))
     assert len(state.history) == 1
     done = state.history[0]
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
@@ -886,12 +887,7 @@ def test_the_facilitator_sees_the_awaited_seat_to_act_not_every_seat_that_may_ca
     from tournament import selectors_facilitator as fsel
 
     game = two_bots_dealt()
-    rng = random.Random(5)
-    for _ in range(40):
-        state = state_of(game)
-        if len(state.tricks) == 1 and not state.current:
-            break
-        services.game_bot_act(player_id=game.players[KIND.to_act(state)[0]], rng=rng)
+    state = bots_until(game, lambda state: len(state.tricks) == 1 and not state.current)
     assert state.calls_open and len(KIND.to_act(state)) == 2
     workshop = game.table.workshop
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
