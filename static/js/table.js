@@ -70,6 +70,25 @@
     announcer.say(fresh.join(" "));
   }
 
+  // A claim's or a dispute's last 10 seconds are said, once: its clock ticks outside
+  // any live region (a screen reader would read every second), and a blind student
+  // in a dispute hears nothing else of it. Only a clock seen with more than that left
+  // (a dispute shorter than 10 s would be said over its own lines).
+  const WARN_S = 10;
+  let armed = "";
+  let warned = "";
+  setInterval(() => {
+    const clock = screen().querySelector("[data-warn][data-end][data-running='1']");
+    if (!clock) return;
+    const key = clock.dataset.warnKey;
+    const left = (Number(clock.dataset.end) - Date.now()) / 1000;
+    if (left > WARN_S + 0.5) armed = key;
+    else if (left > 0 && armed === key && warned !== key) {
+      warned = key;
+      announcer.say(clock.dataset.warn);
+    }
+  }, 500);
+
   // The last move sent: the same one again within 600 ms is a second Enter, not a
   // second move, unless the first was refused (then trying again is the point).
   let lastAction = { key: "", at: 0 };
