@@ -28,7 +28,11 @@ WAIT = 8000
 
 
 def announced(page) -> str:
-    return page.inner_text("#announce")
+    """The line said last (#announce is a log: each line is added after the last)."""
+    return page.evaluate(
+        "() => { const l = document.getElementById('announce').lastElementChild;"
+        " return l ? l.textContent : ''; }"
+    )
 
 
 def table_in_words(page) -> str:

@@ -89,7 +89,9 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
         assert heard[0].startswith("Played: ") and heard[0].count(" by ") == 3, heard
         assert "by you" in heard[0] and heard[1:] == ["You may call a revoke until the next lead."]
         # Said before the next lead, which comes with the same screen.
-        said = page.inner_text("#announce")
+        said = page.evaluate(
+            "() => document.getElementById('announce').lastElementChild.textContent"
+        )
         assert said.startswith(seen + " Played: ") and said.endswith(
             "leads." if name != winner else "Lead any card."
         ), said

@@ -17,8 +17,8 @@ SECONDS = 15
 
 RECORD = """() => {
   window.said = [];
-  new MutationObserver(() => said.push(document.getElementById('announce').textContent))
-    .observe(document.getElementById('announce'), { childList: true, characterData: true, subtree: true });
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => said.push(n.textContent))))
+    .observe(document.getElementById('announce'), { childList: true });
 }"""
 
 

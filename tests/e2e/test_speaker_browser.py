@@ -17,7 +17,7 @@ def page(browser):
     context = browser.new_context()
     page = context.new_page()
     page.clock.install()
-    page.set_content('<div id="said" aria-live="polite"></div>')
+    page.set_content('<div id="said" aria-live="polite"></div><div id="log" role="log"></div>')
     page.add_script_tag(path=str(LIVE_JS))
     yield page
     context.close()
@@ -70,3 +70,20 @@ def test_hush_empties_at_once_and_cancels_a_line_on_its_way(page):
     page.evaluate("s.hush()")
     page.clock.run_for(1_000)
     assert said(page) == ""
+
+
+def test_a_log_adds_each_line_after_the_last_and_each_leaves_on_its_own(page):
+    """The phone's region: a line that comes while the last is being read is added
+    after it (read next), not put in its place (cut off)."""
+    page.evaluate("window.s = Barnga.speaker(document.getElementById('log'), { log: true })")
+    lines = "() => Array.from(document.querySelectorAll('#log > p'), (p) => p.textContent)"
+    page.evaluate("s.say('Trick 1 won by Ben.')")
+    page.clock.run_for(1_500)
+    page.evaluate("s.say('Ben leads.')")
+    assert page.evaluate(lines) == ["Trick 1 won by Ben.", "Ben leads."]
+    page.clock.run_for(18_600)
+    assert page.evaluate(lines) == ["Ben leads."]
+    page.clock.run_for(1_500)
+    assert page.evaluate(lines) == []
+    page.evaluate("s.say('Your turn.'); s.hush()")
+    assert page.evaluate(lines) == []
