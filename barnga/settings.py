@@ -241,6 +241,10 @@ BARNGA_BOT_DELAY = env_float("BARNGA_BOT_DELAY", 1.0)
 # In a dispute, how long a bot waits after the last claim before it may change its
 # own: the people at its table have that long to make their case by gestures.
 BARNGA_BOT_DISPUTE_DELAY = env_float("BARNGA_BOT_DISPUTE_DELAY", 10.0)
+# While a revoke may be called on the last trick (All Fives), how long the bots at a
+# table with people wait after the trick before the next card: a call closes at the
+# next lead, and a bot leading a second later left no time to call.
+BARNGA_BOT_CALL_DELAY = env_float("BARNGA_BOT_CALL_DELAY", 4.0)
 # The load test's bare group-echo route (/ws/bench/echo/): never set in production.
 BARNGA_BENCH_ECHO = env_bool("BARNGA_BENCH_ECHO", False)
 # …each echo first stored in one durable transaction (`loadtest --baseline-store`).

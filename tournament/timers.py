@@ -27,6 +27,7 @@ from tournament.models import Action, Game, GameState, Phase, Player, Round, Rou
 log = logging.getLogger(__name__)
 BOT_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DELAY", 1.0))
 BOT_DISPUTE_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_DISPUTE_DELAY", 10.0))
+BOT_CALL_DELAY_SECONDS = float(getattr(settings, "BARNGA_BOT_CALL_DELAY", 4.0))
 
 _loop_started = False
 _loop_lock = threading.Lock()
@@ -47,6 +48,8 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
     delay = timedelta(seconds=BOT_DELAY_SECONDS if bot_delay is None else bot_delay)
     # In a dispute the wait is the longer of the two (BARNGA_BOT_DISPUTE_DELAY).
     dispute_delay = max(delay, timedelta(seconds=BOT_DISPUTE_DELAY_SECONDS))
+    # While a breach may be called, with people at the table (BARNGA_BOT_CALL_DELAY).
+    call_delay = max(delay, timedelta(seconds=BOT_CALL_DELAY_SECONDS))
     report = TickReport()
     # Claim time limits first: one that ran out before its round did decides its
     # trick (the rules' time-out), though the tick comes after both; one that would
@@ -73,7 +76,7 @@ def tick(now: datetime | None = None, *, bot_delay: float | None = None) -> Tick
                 log.info("round %s finalised by timer (pid %s)", round_id, os.getpid())
         except ServiceError:
             log.exception("finalising round %s", round_id)
-    report.bot_actions = _bots_act(now, delay, dispute_delay)
+    report.bot_actions = _bots_act(now, delay, dispute_delay, call_delay)
     report.autopilot_rounds = _autopilot(now)
     return report
 
@@ -112,7 +115,9 @@ def _autopilot(now: datetime) -> list[int]:
     return started
 
 
-def _bots_act(now: datetime, delay: timedelta, dispute_delay: timedelta) -> int:
+def _bots_act(
+    now: datetime, delay: timedelta, dispute_delay: timedelta, call_delay: timedelta
+) -> int:
     from tournament import services
 
     # Bots and players who left stay seated in finished workshops too: look for them
@@ -158,6 +163,12 @@ def _bots_act(now: datetime, delay: timedelta, dispute_delay: timedelta) -> int:
         kind = gamestate.kind_of(game)
         if idle < dispute_delay and kind.in_dispute(state):
             continue  # people are making their case: a bot does not jump in at once
+        if (
+            idle < call_delay
+            and kind.calls_open(state)
+            and not automated.keys() >= set(game.players)
+        ):
+            continue  # people may call a breach on the last trick until the next lead
         seats = kind.bots_to_ask(state)
         # The awaited seat comes first and the others may act only until it
         # moves (All Fives: a revoke can be called until the next card is led), so

@@ -260,6 +260,9 @@ class AllFives(GameKind):
     def replay_outcome(self, out: dict) -> dict:
         return {"winners": list(out["winners"]), "scores": list(out["scores"])}
 
+    def calls_open(self, state) -> bool:
+        return bool(state.calls_open)
+
     def to_act(self, state) -> list[int]:
         """The awaited seat first, then (while a revoke may be called) the other seats.
 

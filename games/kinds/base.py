@@ -104,6 +104,12 @@ class GameKind:
         people time before they move (the server's clock, tournament/timers.py)."""
         return False
 
+    def calls_open(self, state) -> bool:
+        """Whether a player may now call a breach of the rules on the last trick (All
+        Fives' revoke, until the next lead): bots at a table with people then give
+        them time to call before the next card (tournament/timers.py)."""
+        return False
+
     # The facilitator's words for a knob and its values (the custom sheet's fields and
     # choices, the report's reveal): {knob: title}, {knob: {value: words}}.
     knob_titles: ClassVar[Mapping[str, str]] = {}

@@ -79,6 +79,8 @@ def live_server_url(transactional_db, settings, redis_url):
         "BARNGA_RUN_TIMERS": "1",
         "BARNGA_TIMER_INTERVAL": "0.2",
         "BARNGA_BOT_DELAY": os.environ.get("BARNGA_E2E_BOT_DELAY", "0.3"),
+        # The wait for people to call a revoke (All Fives) is tested in test_kind_all_fives.
+        "BARNGA_BOT_CALL_DELAY": os.environ.get("BARNGA_E2E_BOT_CALL_DELAY", "0.3"),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "REDIS_URL": redis_url,
         "CHANNEL_LAYER": "core",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
@@ -532,6 +533,30 @@ def _open_call(wanted):
     return game, state, r_seat
 
 
+def after_call_delay():
+    """A moment when the bots' wait for people to call a revoke is over."""
+    return timezone.now() + timedelta(seconds=timers.BOT_CALL_DELAY_SECONDS + 0.5)
+
+
+@pytest.mark.django_db
+def test_bots_leave_people_time_to_call_a_revoke_before_the_next_lead():
+    """A re-check measured the calls open 0.3-2.7 s at a table with bots: the bot to
+    lead led on the next tick, and a person (a screen reader's user above all) had no
+    time to call. With a person at the table the bots wait BARNGA_BOT_CALL_DELAY."""
+    game, state, r_seat = _open_call(lambda seed, state, r_seat: True)
+    leader = state.to_act
+    Player.objects.filter(pk=game.players[leader]).update(is_bot=True)
+    last = Action.objects.filter(game=game).order_by("-seq").first().created_at
+    wait = timedelta(seconds=timers.BOT_CALL_DELAY_SECONDS)
+    assert timers.tick(now=last + wait - timedelta(seconds=0.5), bot_delay=0).bot_actions == 0
+    assert state_of(game) == state and state.calls_open
+    assert timers.tick(now=last + wait + timedelta(seconds=0.1), bot_delay=0).bot_actions == 1
+    # A table of bots only waits for nobody (the seeded game above plays on each tick).
+    Player.objects.filter(pk__in=game.players).update(is_bot=True)
+    state = bots_until(game, lambda state: state.calls_open and state.current == ())
+    assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 1
+
+
 @pytest.mark.django_db
 def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     def caller_calls(seed, state, r_seat):  # the bot not next to lead would call
@@ -545,7 +570,9 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     # The two who kept the table's sheet are bots now; the revoker is a person.
     Player.objects.filter(pk__in=[game.players[leader], game.players[caller]]).update(is_bot=True)
 
-    report = timers.tick(now=timezone.now(), bot_delay=0)
+    # The revoker, a person, may call too: the bots give the table time first.
+    assert timers.tick(now=timezone.now(), bot_delay=0).bot_actions == 0
+    report = timers.tick(now=after_call_delay(), bot_delay=0)
 
     assert report.bot_actions == 1
     last = Action.objects.filter(game=game).order_by("-seq").first()
@@ -555,7 +582,7 @@ def test_a_bot_calls_a_revoke_before_the_bot_whose_lead_would_close_the_call():
     state = state_of(game)
     assert state.calls[-1].upheld and state.barred[r_seat]
     # Next tick the leader's bot leads; the calls close.
-    timers.tick(now=timezone.now(), bot_delay=0)
+    timers.tick(now=after_call_delay(), bot_delay=0)
     last = Action.objects.filter(game=game).order_by("-seq").first()
     assert (last.kind, last.actor_id) == ("play", game.players[leader])
     assert not state_of(game).calls_open
