@@ -349,7 +349,10 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             "number": len(v["tricks"]),
             "winner": names[t["winner"]],
             "winner_is_me": t["winner"] == me,
-            "cards": [{"card": c, "name": names[s], "me": s == me} for s, c in t["cards"]],
+            "cards": [
+                {"card": c, "name": names[s], "by": "you" if s == me else names[s], "me": s == me}
+                for s, c in t["cards"]
+            ],
         }
     trump = v["trump"]
     totals = v["totals"]

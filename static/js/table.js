@@ -58,7 +58,10 @@
     return ordered.map((el) => {
       const copy = el.cloneNode(true);
       copy.querySelectorAll("[data-seconds], [aria-hidden=true]").forEach((c) => c.remove());
-      return copy.textContent.replace(/\s+/g, " ").trim();
+      const line = copy.textContent.replace(/\s+/g, " ").trim();
+      // Each line ends as a sentence: heard one after another, "Scored round, table
+      // 1" ran into "Your choice: …".
+      return !line || /[.!?:…]$/.test(line) ? line : line + ".";
     }).filter(Boolean);
   }
   let lastLines = announceLines(screen()); // the first screen is read with the page

@@ -158,7 +158,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     services.round_start(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=round] .hand", timeout=WAIT)
-    wait_announced(ana, "Scored round, table 1")
+    # Each line a sentence: the heading's line does not run into the next one.
+    wait_announced(ana, "Scored round, table 1. ")
     no_live_region_inside_the_screen(ana)
     assert ana.locator("#screen .status [role=timer]").count() == 1
     assert_accessible(ana, "phone, scored round")

@@ -358,7 +358,8 @@ def test_bid_buttons_only_for_the_seat_to_bid_and_no_other_hand_shown():
     pages = seat_html(game)
     for seat, html in enumerate(pages):
         assert 'class="board su"' in html
-        assert "Deal <strong>1/14</strong>" in html and "7 cards each" in html
+        assert '<span aria-hidden="true">1/14</span>' in html and "7 cards each" in html
+        assert '<span class="visually-hidden">1 of 14</span>' in html  # not "1 fourteenth"
         assert "Trump card: " + card_name(state.trump_card) in html
         buttons = html.count('class="su-bid-button"')
         assert buttons == (8 if seat == 0 else 0), seat
@@ -571,7 +572,19 @@ def test_a_finished_trick_is_a_line_the_phone_announces_with_its_number():
         for pid in game.players:
             taker = "you" if pid == winner else f"<bdi>{names[winner]}</bdi>"
             line = f'<summary data-announce="first">Trick {n} taken by {taker}'
-            assert line + '<span class="visually-hidden">.</span></summary>' in html_for(pid)
+            html = html_for(pid)
+            assert (
+                line
+                + '<span class="visually-hidden">.</span><span class="visually-hidden"> Played: '
+                in html
+            )
+            # With the trick's cards: the last one played is heard nowhere else.
+            played = _said(
+                r"<summary data-announce=\"first\">", html.replace("</summary>", "</p>", 1)
+            )
+            for s, c in state.tricks[-1].cards:
+                who = "you" if game.players[s] == pid else names[game.players[s]]
+                assert f"{card_name(c)} by {who}" in played, played
 
 
 def _said(pattern: str, html: str) -> str:
@@ -622,5 +635,5 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
         ) in scored, scored
     deal = _said(r'<p class="su-deal" data-announce="first">', html)
     suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump_card[-1]]
-    assert deal.startswith("Deal 2/14") and f"Trump: {suit}" in deal, deal
+    assert deal.startswith("Deal 2 of 14") and f"Trump: {suit}" in deal, deal
     assert html.index("Deal 1 scored") < html.index('<p class="su-deal"')
