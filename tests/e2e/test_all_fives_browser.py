@@ -85,16 +85,18 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
     for name, page in pages.items():
         seen, *heard = page.inner_text(".af-won").splitlines()
         assert seen == f"Trick 1 won by {'you' if name == winner else winner}."
-        # A screen reader hears the trick's cards too, and that the calls are open.
-        assert heard[0].startswith("Played: ") and heard[0].count(" by ") == 3, heard
-        assert "by you" in heard[0] and heard[1:] == ["You may call a revoke until the next lead."]
+        # A screen reader hears that the calls are open (first: they close at the
+        # next lead), then the trick's cards.
+        assert heard[0] == "You may call a revoke until the next lead.", heard
+        assert heard[1].startswith("Played: ") and heard[1].count(" by ") == 3, heard
+        assert "by you" in heard[1] and len(heard) == 2
         # Said before the next lead, which comes with the same screen.
         said = page.evaluate(
             "() => document.getElementById('announce').lastElementChild.textContent"
         )
-        assert said.startswith(seen + " Played: ") and said.endswith(
-            "leads." if name != winner else "Lead any card."
-        ), said
+        assert said.startswith(
+            seen + " You may call a revoke until the next lead. Played: "
+        ) and said.endswith("leads." if name != winner else "Lead any card."), said
         assert page.locator(".trick .card").count() == 3  # the finished trick stays in view
         # The winner leads next: their phone says so, the others name them.
         status = page.inner_text(".af .whose")
