@@ -659,3 +659,24 @@ def test_the_recorded_dealer_is_the_one_the_seeds_cut_chose(key, monkeypatch):
 
     doc = workshop_document(w)
     assert doc["games"][0]["dealer"] == game.players[first_dealer(seed)]
+
+
+def test_a_score_of_one_is_one_point_on_the_tables_page(fac):
+    """All Fives' eldest begs and the dealer gives one point: the table's page said
+    "1 points"."""
+    w = create(fac, kinds.get("all_fives"))
+    for name in ("Ann", "Ben"):
+        services.player_join(workshop_id=w.pk, name=name)
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    do(fac, w, "start-study")
+    game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
+    state = gamestate.load_state(game)
+    services.game_act(player_id=game.players[state.to_act], move={"type": "beg"})
+    state = gamestate.load_state(Game.objects.get(pk=game.pk))
+    services.game_act(player_id=game.players[state.to_act], move={"type": "take_one"})
+    state = gamestate.load_state(Game.objects.get(pk=game.pk))
+    assert sorted(state.scores)[-1] == 1
+    detail = text(fac.get(f"/workshops/{w.pk}/tables/{game.table.number}/"))
+    assert re.search(r"· 1 point(?!s)", detail) and not re.search(r"(?<!\d)1 points", detail)
+    assert "· 0 points" in detail
