@@ -264,6 +264,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Set when the game is cut short (state "cut"), else blank.
     cut_by = models.CharField(max_length=12, choices=CutBy.choices, blank=True)
+    # How a game that ran to its end ended, where its kind has more than one way
+    # (3 Tricks: "three_tricks", "both_passed", "drawing_stopped"), else blank: the
+    # phones say it with the result (GameKind.end_words).
+    ended_by = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         ordering = ["round__number", "table__number", "number"]

@@ -233,6 +233,7 @@ def _followed_move(part: dict, move: dict) -> dict | None:
             winners,
             "",
             list(outcome["scores"]),
+            kind.end_reason(state),
         )
         return dict(part, game=None, state=None, previous=previous, wins=wins)
     game = _copy_row(old_game)

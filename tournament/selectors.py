@@ -235,7 +235,9 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
         if g.state == GameState.PLAYING:
             game = game or g
         elif g.round_id == round_id:
-            finished.append((g.number, g.state, g.players, g.winners, g.cut_by, g.scores))
+            finished.append(
+                (g.number, g.state, g.players, g.winners, g.cut_by, g.scores, g.ended_by)
+            )
     names = {p.pk: p.name for p in seated}
     wanted = set(game.players if game else []) | set(finished[0][2] if finished else [])
     missing = wanted - names.keys()
@@ -334,8 +336,9 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["too_few"] = fewest
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
     if previous is not None and player.pk in previous[2]:
-        number, state, players, winners, cut_by, scores = previous
+        number, state, players, winners, cut_by, scores, ended_by = previous
         names = tpart["names"]
+        kind = kinds.get(workshop.game)
         ctx["last_game"] = {
             "number": number,
             "winners": [names.get(pid, "?") for pid in winners],
@@ -359,7 +362,9 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
                 {"who": "you" if pid == player.pk else names.get(pid, "?"), "score": score}
                 for pid, score in zip(players, scores or [], strict=False)
             ],
-            "score_label": kinds.get(workshop.game).score_label,
+            "score_label": kind.score_label,
+            # How it ended, where the kind has more than one way (3 Tricks).
+            "how": kind.end_words.get(ended_by, "") if state != GameState.CUT else "",
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0

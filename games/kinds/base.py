@@ -104,6 +104,14 @@ class GameKind:
         people time before they move (the server's clock, tournament/timers.py)."""
         return False
 
+    # How a finished game ended, in words said after its result ("won by Ben (three
+    # tricks stood in a row)."), by the key end_reason gives; {} where there is one way.
+    end_words: ClassVar[Mapping[str, str]] = {}
+
+    def end_reason(self, state) -> str:
+        """The key of end_words for a finished game; "" where there is one way."""
+        return ""
+
     def calls_open(self, state) -> bool:
         """Whether a player may now call a breach of the rules on the last trick (All
         Fives' revoke, until the next lead): bots at a table with people then give

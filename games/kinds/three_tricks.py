@@ -260,6 +260,11 @@ def _cards(n: int) -> str:
 class ThreeTricks(GameKind):
     key = "three_tricks"
     title = "3 Tricks"
+    end_words = {
+        three_tricks.OUTCOME_TRICKS: "three tricks stood in a row",
+        three_tricks.OUTCOME_PASSED: "both players passed: the blocked tricks were counted",
+        three_tricks.OUTCOME_STOPPED: "drawing stopped: the blocked tricks were counted",
+    }
     min_seats = three_tricks.MIN_SEATS
     max_seats = three_tricks.MAX_SEATS
     # A seat's score is what the count counts: the tricks in its blocked-trick pile.
@@ -323,6 +328,9 @@ class ThreeTricks(GameKind):
 
     def is_over(self, state) -> bool:
         return three_tricks.is_over(state)
+
+    def end_reason(self, state) -> str:
+        return state.outcome or ""
 
     def outcome(self, state) -> dict:
         """Winners (a drawn count: both) and each seat's blocked-pile count.

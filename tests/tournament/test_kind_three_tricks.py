@@ -657,7 +657,43 @@ def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
     assert game.state == "over" and sorted(game.winners) == sorted(game.players)
     for pid in game.players:
         text = words(screen_html(pid))
-        assert "Last game (game 1) : a draw — a game won for each of you." in text, text
+        assert (
+            "Last game (game 1) : a draw — a game won for each of you"
+            " (both players passed: the blocked tricks were counted)." in text
+        ), text
         assert "won by" not in text
         # Heard with the count that made it a draw.
-        assert re.search(r"each of you\. Blocked tricks: \S+ 0, \S+ 0\.", text), text
+        assert re.search(r"counted\)\. Blocked tricks: \S+ 0, \S+ 0\.", text), text
+
+
+@pytest.mark.django_db
+def test_the_last_game_line_says_how_the_game_ended():
+    """A game won by three tricks standing was said as 'won by Bea. Blocked tricks:
+    you 0, Bea 0.', which sounds like a level count: the way it ended is stored with
+    the game and said after its result."""
+    w = three_tricks_workshop(tables=1, players=2)
+    to_scored_round(w)
+    (t1,) = tables_of(w)
+    rng = random.Random(4)
+    ended = {}
+    for _ in range(3000):
+        game = game_at(t1)
+        state = gamestate.load_state(game)
+        seat = state.to_act
+        action = KIND.bot_action(state, seat, rng)
+        move = {k: v for k, v in action.items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+        game.refresh_from_db()
+        if game.state == "over":
+            ended.setdefault(game.ended_by, game)
+            if "three_tricks" in ended:
+                break
+    game = ended["three_tricks"]
+    (winner,) = game.winners
+    loser = next(pid for pid in game.players if pid != winner)
+    # The next game was dealt at once: the line is the phones' until it ends.
+    assert game_at(t1).number == game.number + 1
+    text = words(screen_html(loser))
+    assert "won by" in text and "(three tricks stood in a row)." in text, text
+    assert KIND.end_words[game.ended_by] == "three tricks stood in a row"
+    assert set(ended) <= set(KIND.end_words)

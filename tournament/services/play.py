@@ -301,6 +301,8 @@ def _apply(
         # The game's result joins the action's rows (the table's version too, below):
         # the game's end is the one action that also deals, under the same lock.
         ended = record_outcome(game, kind.outcome(new_state), GameState.OVER, at)
+        game.ended_by = kind.end_reason(new_state)
+        ended.append("ended_by")
         changed = {f: getattr(game, f) for f in ended}
     else:
         if not kind.records_tricks:
