@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table, table_version, wait_version
+from phones import dealt_table, one_phone_at_a_round, table_version, wait_version
 
 from tournament import gamestate, services
 
@@ -216,3 +216,21 @@ def test_a_hand_after_the_cards_are_run_is_one_row_in_view(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
     assert_accessible(page, "All Fives, a hand after running the cards")
+
+
+def test_a_new_rounds_heading_is_said_before_its_new_hand(live_server_url, browser):
+    """The re-check heard a new hand's trump before the heading that said a new round
+    had begun: the heading is said first."""
+    page, _, _ = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        seats=3,
+        size={"width": 390, "height": 844},
+        game="all_fives",
+        name="Heading",
+    )
+    said = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
+    )
+    last = said[-1]
+    assert last.startswith("Scored round, table 1. ") and " Hand 1 · " in last, said
