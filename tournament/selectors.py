@@ -339,13 +339,15 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         number, state, players, winners, cut_by, scores, ended_by = previous
         names = tpart["names"]
         kind = kinds.get(workshop.game)
+
+        def said(pid: int) -> str:  # the player is "you" on their own phone
+            return "you" if pid == player.pk else names.get(pid, "?")
+
         ctx["last_game"] = {
             "number": number,
             "winners": [names.get(pid, "?") for pid in winners],
             # Said to the player as "you": "won by Ben and you", not their own name.
-            "winners_words": [
-                "you" if pid == player.pk else names.get(pid, "?") for pid in winners
-            ],
+            "winners_words": [said(pid) for pid in winners],
             "i_won": player.pk in winners,
             "cut": state == GameState.CUT,
             # Cut when a player left (leave policy "skip"): who, those of its players
@@ -359,7 +361,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             # Each player's score in it (heard with the result: the next game's screen
             # has the new game's), in seat order, under the kind's name for it.
             "scores": [
-                {"who": "you" if pid == player.pk else names.get(pid, "?"), "score": score}
+                {"who": said(pid), "score": score}
                 for pid, score in zip(players, scores or [], strict=False)
             ],
             "score_label": kind.score_label,
