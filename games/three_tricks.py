@@ -299,6 +299,10 @@ class State:
     passes: int  # passes in a row just before this state
     last: tuple  # (type, seat, public cards, count) of the last action, for views
     seq: int
+    # Who drew in the last action, how many cards, and whether the secondary
+    # stockpile became the stockpile meanwhile: (seat, count, reshuffled), or ().
+    # The drawn cards are the last `count` of that seat's hand (drawing appends).
+    drew: tuple = ()
 
     @property
     def n_seats(self) -> int:
@@ -501,6 +505,7 @@ def apply(state: State, action: dict) -> tuple[State, list[dict]]:
 def _end_turn(state: State, seat: int, last: tuple, **changes) -> State:
     changes.setdefault("open", False)
     changes.setdefault("passes", 0)
+    changes.setdefault("drew", ())
     return replace(
         state, turn=1 - seat, turns=state.turns + 1, last=last, seq=state.seq + 1, **changes
     )
@@ -534,6 +539,7 @@ def _lay(state: State, seat: int, action: dict) -> tuple[State, list[dict]]:
             turns=state.turns + 1,
             last=("lay", seat, cards, 0),
             seq=state.seq + 1,
+            drew=(),
         )
         events.append({"type": "game_over", **result(won)})
         return won, events
@@ -575,7 +581,7 @@ def _block(state: State, seat: int, action: dict) -> tuple[State, list[dict]]:
         }
     ]
     drawn = _draw(drawn, opponent, 2 * len(removed), events)
-    new = _end_turn(drawn, seat, ("block", seat, cards, len(removed)), open=True)
+    new = _end_turn(drawn, seat, ("block", seat, cards, len(removed)), open=True, drew=drawn.drew)
     if len(removed) == 2:
         # The seed: after a second trick's block the blocked player draws four cards
         # "and this will end their turn of play". The blocker plays again; their
@@ -601,7 +607,7 @@ def _swap(state: State, seat: int, action: dict) -> tuple[State, list[dict]]:
     )
     events: list[dict] = [{"type": "swapped", "seat": seat, "count": len(cards)}]
     swapped = _draw(swapped, seat, len(cards), events)
-    new = _end_turn(swapped, seat, ("swap", seat, (), len(cards)))
+    new = _end_turn(swapped, seat, ("swap", seat, (), len(cards)), drew=swapped.drew)
     return _finish(new, events)
 
 
@@ -634,6 +640,7 @@ def _draw(state: State, seat: int, count: int, events: list[dict]) -> State:
         stock=stock,
         secondary=secondary,
         reshuffles=reshuffles,
+        drew=(seat, drew, reshuffles > state.reshuffles),
     )
 
 
@@ -764,6 +771,14 @@ def _last_public(last: tuple) -> dict | None:
     return out
 
 
+def _drew_public(state: State) -> dict | None:
+    """Who drew in the last action and how many: counts only (the cards are theirs)."""
+    if not state.drew:
+        return None
+    seat, count, reshuffled = state.drew
+    return {"seat": seat, "count": count, "reshuffled": reshuffled}
+
+
 def view(state: State, seat: int) -> dict:
     """What ``seat`` sees: its own hand and what lies face up.
 
@@ -798,6 +813,12 @@ def view(state: State, seat: int) -> dict:
         "blockers": sorted({c for a in blocks for c in a["cards"]}, key=state.hands[seat].index),
         "trick_cards": sorted({c for a in lays for c in a["cards"]}, key=state.hands[seat].index),
         "last": _last_public(state.last),
+        "drew": _drew_public(state),
+        # The cards this seat drew in the last action (a swap, or drawing back after a
+        # block), in the order drawn; empty when another seat drew or nobody did.
+        "drawn": list(state.hands[seat][len(state.hands[seat]) - state.drew[1] :])
+        if state.drew and state.drew[0] == seat and state.drew[1]
+        else [],
         "turns": state.turns,
         "actions": actions,
         "winners": list(state.winners) if state.phase == PHASE_OVER else None,
@@ -822,6 +843,7 @@ def spectator_view(state: State) -> dict:
         "reshuffles": state.reshuffles,
         "open": state.open,
         "last": _last_public(state.last),
+        "drew": _drew_public(state),
         **result(state),
     }
 

@@ -413,6 +413,15 @@ class ThreeTricks(GameKind):
             "last": None
             if last is None
             else {**last, "name": names[last["seat"]], "mine": last["seat"] == seat},
+            # What the last move drew: one's own cards by name (a sighted player finds
+            # them somewhere in a sorted hand), the other's as a count.
+            "drew": None
+            if v["drew"] is None
+            else {
+                **v["drew"],
+                "mine": v["drew"]["seat"] == seat,
+                "cards": three_tricks.sort_hand(v["drawn"], state.config),
+            },
             "outcome": v["outcome"],
             "won": over and seat in (v["winners"] or []),
             "draw": over and len(v["winners"] or []) == 2,

@@ -350,6 +350,11 @@
       if (pick.getAttribute("aria-disabled") === "true") return;
       pick.setAttribute("aria-pressed", pick.getAttribute("aria-pressed") === "true" ? "false" : "true");
       updatePicks(screen());
+      // Said: the card's "pressed" tells one card, not how many are picked or which
+      // move they now make (a live count in the screen would be swapped with it).
+      const ready = Array.from(screen().querySelectorAll("[data-with-picks]"))
+        .filter((b) => !b.disabled).map((b) => b.dataset.said);
+      announcer.say(`${selected(screen()).length} picked.` + (ready.length ? ` Ready: ${ready.join(", ")}.` : ""));
       return;
     }
     const button = e.target.closest("[data-action],[data-gesture]");

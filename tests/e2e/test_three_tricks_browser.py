@@ -13,9 +13,11 @@ from axe_check import assert_accessible
 from phones import join, version, wait_change
 
 from games import three_tricks
+from games.kinds.three_tricks import swap_limit
 from games.three_tricks import Config
 from tournament import gamestate, services
 from tournament.models import Action, Game, GameState, Player
+from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea"]
@@ -33,6 +35,11 @@ def lay_then_block_seed() -> tuple[int, dict, dict]:
                 if block["type"] == "block":
                     return seed, lay, block
     pytest.fail("no seed deals a trick and its block")
+
+
+def said_last(page) -> str:
+    """The line the phone's screen reader was given last (#announce is a log)."""
+    return page.evaluate("() => document.getElementById('announce').lastElementChild.textContent")
 
 
 def picks(page, selector: str) -> set[str]:
@@ -81,6 +88,10 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
         (layer.dblclick if i == 0 else layer.click)(f'[data-pick="{card}"]')
         assert layer.get_attribute(f'[data-pick="{card}"]', "aria-pressed") == "true"
     assert layer.inner_text(".tt-hand [data-picked-count]") == "2"
+    # The count is said as it changes (aria-pressed says only the card tapped), with
+    # the moves the picked cards now make.
+    ready = ["lay trick"] + (["swap"] if swap_limit(v["actions"]) >= 2 else [])
+    assert said_last(layer) == f"2 picked. Ready: {', '.join(ready)}."
     assert lay_button.is_enabled()
     assert_accessible(layer, "3 Tricks, two cards picked to lay")
     layer.screenshot(path=str(artifacts / "three_tricks_pick.png"), full_page=True)
@@ -122,6 +133,23 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     assert layer.locator(".tt-mine .tt-trick").count() == 0
     assert blocker.locator(".tt-mine .tt-trick").count() == 1
     layer.screenshot(path=str(artifacts / "three_tricks_blocked.png"), full_page=True)
+    # The two cards drawn back are named to the blocked player alone.
+    drawn = three_tricks.view(gamestate.load_state(Game.objects.get(pk=game.pk)), first)["drawn"]
+    assert len(drawn) == 2
+    said = layer.inner_text(".tt-last")
+    for c in drawn:
+        assert c in picks(layer, ".tt-hand [data-pick]")
+        assert card_name(c) in said and card_face(c) in said
+        assert card_name(c) not in blocker.inner_text("#screen")
+        assert card_face(c) not in blocker.inner_text("#screen")
+    assert "You drew" in said
+    # The longer line leaves the blocked player's moves in view on a small phone.
+    layer.set_viewport_size({"width": 375, "height": 667})
+    layer.evaluate("() => window.scrollTo(0, 0)")
+    for button in layer.locator(".tt-moves button").all():
+        box = button.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 667, (button.inner_text(), box)
+    layer.set_viewport_size({"width": 390, "height": 844})
     card = layer.locator(".tt-hand [data-pick]").first.get_attribute("data-pick")
     layer.click(f'[data-pick="{card}"]')
     before = (version(layer), version(blocker))

@@ -549,6 +549,42 @@ def test_view_names_the_trick_to_block_and_the_cards_that_can_block_it():
     assert tt.view(start([P0, P1]), 0)["trick_cards"] == ["6S", "7S", "9D", "9S", "AC", "3H", "KD"]
 
 
+def test_view_names_the_cards_a_seat_just_drew_to_that_seat_only():
+    # A swap: the swapper's view names the cards drawn; the other's has the count.
+    state = act(start([P0, P1], STOCK), "swap", ["3H", "KD"])
+    assert tt.view(state, 0)["drawn"] == ["2D", "3D"]
+    assert tt.view(state, 0)["drew"] == {"seat": 0, "count": 2, "reshuffled": False}
+    assert tt.view(state, 1)["drawn"] == []
+    assert tt.view(state, 1)["drew"] == {"seat": 0, "count": 2, "reshuffled": False}
+    # Blocked: the blocked seat draws two back, and only it sees which.
+    state = act(act(start([P0, P1], STOCK), "lay", ["6S", "7S"]), "block", ["6H", "6D"])
+    assert tt.view(state, 0)["drawn"] == ["2D", "3D"]
+    assert tt.view(state, 1)["drawn"] == []
+    assert tt.spectator_view(state)["drew"] == {"seat": 0, "count": 2, "reshuffled": False}
+    # The next move that draws nothing clears it.
+    state = act(state, "pass")
+    assert tt.view(state, 0)["drawn"] == [] and tt.view(state, 0)["drew"] is None
+    assert tt.view(act(start([P0, P1], STOCK), "lay", ["6S", "7S"]), 0)["drew"] is None
+
+
+def test_view_says_when_the_secondary_stockpile_became_the_stockpile():
+    state = start([P0, P1], STOCK, reshuffles=[["QS", "JS", "10S", "KD", "3H", "2S", "8S", "5S"]])
+    state = low_stock(state, ["2D"], ["QS", "JS", "10S", "2S", "8S", "5S"])
+    state = act(state, "swap", ["KD", "3H"])
+    assert tt.view(state, 0)["drew"] == {"seat": 0, "count": 2, "reshuffled": True}
+    assert tt.view(state, 0)["drawn"] == ["2D", "QS"]
+    assert tt.view(state, 1)["drew"]["reshuffled"] is True
+
+
+def test_a_second_tricks_block_keeps_what_the_blocked_seat_drew_for_the_blockers_next_turn():
+    state = act(start([P0, P1], STOCK), "lay", ["6S", "7S"])
+    state = act(act(state, "pass"), "lay", ["9D", "9S"])
+    state = act(state, "block", ["3S", "4S"])
+    assert state.to_act == 1  # the blocker plays again
+    assert tt.view(state, 0)["drawn"] == ["2D", "3D", "4D", "5D"]
+    assert tt.view(state, 1)["drew"]["count"] == 4
+
+
 def test_spectator_view_shows_hands_and_piles_but_not_the_stock_order():
     state = act(act(start([P0, P1], STOCK), "lay", ["6S", "7S"]), "block", ["6H", "6D"])
     sv = tt.spectator_view(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -305,7 +306,7 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
         [{"type": "lay", "seat": 0, "cards": ["6S", "7S"]}, {"type": "pass", "seat": 1},
          {"type": "lay", "seat": 0, "cards": ["9H", "9D"]},
          {"type": "block", "seat": 1, "cards": ["2D", "3D"]}],
-        deck=_deal(s0, s1), dealer=1,
+        deck=_deal(s0, s1, ["AH", "8S", "JD", "5C"]), dealer=1,
     )  # fmt: skip
     bea = seen(render_game(state, 1))
     assert "Your turn." in bea
@@ -317,10 +318,17 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
     assert "Bea is playing." in ana
     assert "Bea blocked 2 tricks with 2♦ 3♦ : drawing four cards took your turn." in ana
     # Heard with the cards in words and the blocked piles (the count decides the game).
+    # Ana hears the four cards she drew back, which a sorted hand scatters (in its
+    # order: wild aces last); Bea hears none of them (nor sees them).
     assert heard(last_line(render_game(state, 0))) == (
         "Bea blocked 2 tricks with 2 of diamonds and 3 of diamonds: drawing four cards took"
-        " your turn. Blocked piles: yours 2, Bea's 0."
+        " your turn. Blocked piles: yours 2, Bea's 0. You drew 8 of spades and jack of diamonds"
+        " and 5 of clubs and ace of hearts."
     )
+    assert "You drew 8♠ J♦ 5♣ A♥ ." in seen(render_game(state, 0))
+    assert heard(last_line(render_game(state, 1))).endswith("Ana drew 4 cards.")
+    for card in ("8♠", "A♥", "J♦", "5♣"):
+        assert card not in seen(render_game(state, 1))
     # The line a screen reader says when it changes tells it too (it said only "Bea is
     # playing.", as before the block).
     whose = re.search(
@@ -329,6 +337,36 @@ def test_the_screen_after_a_second_tricks_block_says_whose_turn_it_took():
     assert words(whose.group(1)) == (
         "Bea blocked 2 of your tricks: drawing four cards took your turn. Bea is playing."
     )
+
+
+def test_the_screen_after_a_swap_says_the_cards_drawn_to_the_swapper_only():
+    s0 = ["2S", "5H", "9S", "KD", "7D", "10H", "4S"]
+    s1 = ["6S", "7S", "9H", "9D", "2C", "3C", "4C"]
+    state = three_tricks.new_game(Config(), deck=_deal(s0, s1, ["QH", "3S"]), dealer=1)
+    state, _ = KIND.apply(state, {"type": "swap", "seat": 0, "cards": ["KD", "10H"]})
+    ana = render_game(state, 0)
+    assert heard(last_line(ana)) == "You swapped 2 cards. You drew 3 of spades and queen of hearts."
+    assert "You swapped 2 cards. You drew 3♠ Q♥ ." in seen(ana)
+    bea = render_game(state, 1)
+    assert heard(last_line(bea)) == "Ana swapped 2 cards."
+    assert "Q♥" not in seen(bea) and "queen of hearts" not in heard(bea)
+    # Bea's move draws nothing: Ana's line is Bea's move alone.
+    state, _ = KIND.apply(state, {"type": "lay", "seat": 1, "cards": ["6S", "7S"]})
+    assert "drew" not in heard(last_line(render_game(state, 0)))
+
+
+def test_the_screen_says_when_the_secondary_stockpile_became_the_stockpile():
+    s0 = ["2S", "5H", "9S", "KD", "7D", "10H", "4S"]
+    s1 = ["6S", "7S", "9H", "9D", "2C", "3C", "4C"]
+    state = three_tricks.new_game(Config(stock_floor=0), deck=_deal(s0, s1), dealer=1)
+    # The stockpile down to its last card, with cards on the secondary pile (a set-up,
+    # not a reachable deal): the swap's second card comes from the shuffled secondary.
+    state = replace(state, stock=("QH",), secondary=("JS", "JH", "8C"))
+    state, _ = KIND.apply(state, {"type": "swap", "seat": 0, "cards": ["KD", "10H"]})
+    for seat in (0, 1):
+        line = heard(last_line(render_game(state, seat)))
+        assert line.endswith("The secondary stockpile was shuffled to make a new stockpile.")
+    assert KIND.screen(state, 0, names=["Ana", "Bea"])["stock"] == 4
 
 
 def test_the_screen_with_no_trick_in_hand():
