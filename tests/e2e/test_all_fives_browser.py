@@ -233,4 +233,4 @@ def test_a_new_rounds_heading_is_said_before_its_new_hand(live_server_url, brows
         "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
     )
     last = said[-1]
-    assert last.startswith("Scored round, table 1. ") and " Hand 1 · " in last, said
+    assert last.startswith("Scored round, table 1. ") and " Hand 1, " in last, said

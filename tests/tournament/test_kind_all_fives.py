@@ -904,6 +904,11 @@ def test_a_new_hands_trump_and_the_last_hands_points_are_heard():
         assert f"{who} {done.points[s]}" in scored and f"total {done.scores[s]}" in scored, scored
     hand = re.search(r'<p class="af-hand-no" data-announce="first">(.*?)</p>', html, re.S).group(1)
     assert "Hand 2" in hand and f"Trump: {SUIT_NAMES[state.trump]}." in hand, hand
+    # Heard as a list: its "·" are drawn only (some screen readers say "dot").
+    heard = re.sub(r'<span aria-hidden="true">.*?</span>', "", hand, flags=re.S)
+    heard = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", heard)).strip()
+    trump = SUIT_NAMES[state.trump]
+    assert re.fullmatch(rf"Hand 2, (you deal|.+ deals), to \d+\. Trump: {trump}\.", heard), heard
     assert html.index("Hand 1 scored") < html.index('<p class="af-hand-no"')
 
 

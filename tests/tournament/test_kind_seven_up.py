@@ -635,5 +635,7 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
         ) in scored, scored
     deal = _said(r'<p class="su-deal" data-announce="first">', html)
     suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump_card[-1]]
-    assert deal.startswith("Deal 2 of 14") and f"Trump: {suit}" in deal, deal
+    # Its parts are heard as a list ("·" may be read out as "dot").
+    assert deal.startswith("Deal 2 of 14, ") and " cards each. " in deal, deal
+    assert "·" not in deal and f"Trump: {suit}" in deal, deal
     assert html.index("Deal 1 scored") < html.index('<p class="su-deal"')
