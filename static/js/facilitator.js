@@ -98,7 +98,7 @@
     pending.delete(id);
     const tpl = document.createElement("template");
     tpl.innerHTML = html.trim();
-    const next = tpl.content.firstElementChild;
+    let next = tpl.content.firstElementChild;
     if (!next) return;
     // Keep open <details> open (rename boxes, settings).
     current.querySelectorAll("details[open][id]").forEach((d) => {
@@ -109,7 +109,12 @@
     const finding = Array.from(current.querySelectorAll("input[data-find]"), (i) => [i.id, i.value]);
     const focused = focusKey(current);
     const carried = carryEdits(current, next);
-    current.replaceWith(next);
+    // The control with focus stays the same element when the new region has its twin
+    // (a keyboard user on "Table 2" in the monitor, redrawn every second or two):
+    // a new element focused is a focus change, which a screen reader says again.
+    const kept = graft(current, next, focused);
+    if (kept) next = current;
+    else current.replaceWith(next);
     for (const fid of carried) {
       const form = document.getElementById(fid);
       if (!form) continue;
@@ -125,7 +130,7 @@
     }
     fixForms(next);
     if (window.htmx) window.htmx.process(next);
-    refocus(next, focused);
+    if (!kept) refocus(next, focused);
   }
   // The control with focus (a keyboard user's place) in a region about to be
   // replaced: by its id, else by its kind and words, nearest its old position.
@@ -136,9 +141,8 @@
     const all = Array.from(region.querySelectorAll(FOCUSABLE));
     return { id: active.id, tag: active.tagName, text: active.textContent.trim(), index: all.indexOf(active) };
   }
-  function refocus(region, key) {
-    if (!key) return;
-    let el = key.id ? document.getElementById(key.id) : null;
+  function twinOf(region, key) {
+    let el = key.id ? region.querySelector("#" + CSS.escape(key.id)) : null;
     if (!el) {
       let best = Infinity;
       Array.from(region.querySelectorAll(FOCUSABLE)).forEach((x, i) => {
@@ -148,7 +152,61 @@
         }
       });
     }
+    return el;
+  }
+  // Gone from the region (the clock's buttons when the round ends): its heading, so
+  // the place is the region's and not the top of the page; Tab goes on from there.
+  function refocus(region, key) {
+    if (!key) return;
+    let el = twinOf(region, key);
+    if (!el) {
+      const label = region.getAttribute("aria-labelledby");
+      el = (label && document.getElementById(label)) || region.querySelector("h2, h3");
+      if (el && !el.matches(FOCUSABLE)) el.tabIndex = -1;
+    }
     if (el) el.focus({ preventScroll: true });
+  }
+  // The new region put into the old one around the focused control: each element from
+  // the region down to it stays (taking the new one's attributes), everything beside
+  // them is the new region's. False (nothing changed) when the new region has no twin
+  // of the control at the same depth.
+  function graft(current, next, key) {
+    const active = document.activeElement;
+    if (!key || !active || !current.contains(active)) return false;
+    const twin = twinOf(next, key);
+    const path = (root, el) => {
+      const out = [];
+      for (let n = el; n !== root; n = n.parentElement) out.unshift(n);
+      return out;
+    };
+    const olds = path(current, active);
+    const news = twin ? path(next, twin) : [];
+    if (!twin || olds.length !== news.length || olds.some((o, i) => o.tagName !== news[i].tagName)) {
+      return false;
+    }
+    let old = current;
+    let fresh = next;
+    for (let i = 0; ; i++) {
+      for (const { name } of Array.from(old.attributes)) {
+        if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+      }
+      for (const { name, value } of Array.from(fresh.attributes)) {
+        if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+      }
+      if (i === olds.length) {
+        if (old.innerHTML !== fresh.innerHTML) old.replaceChildren(...fresh.childNodes);
+        return true;
+      }
+      const keep = olds[i];
+      const stand = news[i];
+      const kids = Array.from(fresh.childNodes);
+      const at = kids.indexOf(stand);
+      for (const c of Array.from(old.childNodes)) if (c !== keep) c.remove();
+      keep.before(...kids.slice(0, at));
+      keep.after(...kids.slice(at + 1));
+      old = keep;
+      fresh = stand;
+    }
   }
   // ---- name filters (facilitator/_find.html)
   // As the server compares names (tournament/names.py, movement.py): no case, no
@@ -210,11 +268,14 @@
   document.addEventListener("htmx:configRequest", (e) => {
     if (synced) e.detail.headers["X-Barnga-Live"] = "1";
   });
-  // The answer to the last control stays until the workshop moves on without it.
+  // The answer to the last control stays until the workshop moves on without it,
+  // and while it has focus (a PIN being read out): emptied, it was hidden, and focus
+  // fell to the top of the page.
   let messageAt = 0;
   function ageMessage() {
     const message = document.getElementById("fac-message");
-    if (message && messageAt && Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
+    if (!message || !messageAt || message.contains(document.activeElement)) return;
+    if (Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
   }
   // Focus goes to the answer (a screen reader reads it; Tab goes on to the controls
   // after it), or back to the same control when there is no answer (the panel,
@@ -305,10 +366,20 @@
   const live = document.getElementById("fac-live");
   const connection = document.getElementById("connection");
 
+  // Written when it changes (each retry set the same words again, and a screen reader
+  // may read them again each time), and "back" said once when the socket is.
+  let lost = false;
+  let backTimer = null;
   function showConnection(text) {
     if (!connection) return;
+    clearTimeout(backTimer);
+    if (!text && lost) {
+      text = "Live updates are back.";
+      backTimer = setTimeout(() => showConnection(""), 5000);
+    }
+    lost = Boolean(text) && text !== "Live updates are back.";
+    if (connection.textContent !== (text || "")) connection.textContent = text || "";
     connection.hidden = !text;
-    connection.textContent = text || "";
   }
 
   if (live && live.dataset.ws) {

@@ -13,7 +13,14 @@ import pytest
 from tournament import services
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
-from tournament_helpers import make_workshop  # noqa: E402
+from tournament_helpers import (  # noqa: E402
+    five_tricks_step,
+    game_at,
+    make_workshop,
+    state_of,
+    tables_of,
+    to_scored_round,
+)
 
 pytestmark = [pytest.mark.browser]
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -246,4 +253,137 @@ def test_a_seat_chosen_but_not_sent_keeps_the_roster_live(facilitator_page, djan
     services.player_join(workshop_id=w.pk, name="Eve")
     wait_push(page, before)
     page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Eve')")
+    page.context.close()
+
+
+FOCUS_EVENTS = """() => { window.__focusins = 0;
+  document.addEventListener('focusin', () => { window.__focusins += 1; }, true); }"""
+
+
+def test_a_focused_table_link_stays_the_same_element_while_the_tables_play(
+    facilitator_page, django_user_model
+):
+    """The monitor is redrawn at every move: a keyboard user on "Table 2" had a new link
+    focused each time, which a screen reader says again (8 times in 15 s in a review)."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, seats=4, seed=3, facilitator=user)
+    to_scored_round(w)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    link = page.locator("#mt-2 a")
+    link.focus()
+    link.evaluate("el => { el.mine = 'yes'; }")  # a property: the attributes are redrawn
+    page.evaluate(FOCUS_EVENTS)
+    game = game_at(tables_of(w)[1])
+    for _ in range(3):
+        before = updated(page)
+        five_tricks_step(game)
+        wait_push(page, before)
+    # The moves are shown, and the link is the same element, focused all along.
+    cards = page.locator("#fac-monitor [data-table='2'] .mini-card").count()
+    assert cards == len(state_of(game).current) > 0
+    focus = page.evaluate(
+        """() => { const a = document.activeElement;
+             return [a.isConnected, a.mine || '', a.textContent.trim(), window.__focusins]; }"""
+    )
+    assert focus == [True, "yes", "Table 2", 0], focus
+    page.context.close()
+
+
+def test_a_control_that_goes_with_the_round_leaves_focus_on_the_panels_heading(
+    facilitator_page, django_user_model
+):
+    """The round ended with focus on "+1 minute": the button went with the clock, and
+    focus fell to the top of the page just when the next step is due."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=8, tables=2, seats=4, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.locator("#do-extend").focus()
+    before = updated(page)
+    services.round_end_now(round_id=rnd.pk)
+    wait_push(page, before)
+    page.wait_for_selector("#do-extend", state="detached", timeout=8000)
+    focus = page.evaluate("() => [document.activeElement.id, document.activeElement.tagName]")
+    assert focus == ["status-h", "H2"], focus
+    # Tab goes on from there to the next step, not from the top of the page.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('#fac-status')")
+    page.context.close()
+
+
+CONNECTION_WRITES = """() => { window.__conn = [];
+  const el = document.getElementById('connection');
+  new MutationObserver(() => window.__conn.push(el.hidden ? '(hidden)' : el.textContent))
+    .observe(el, { childList: true, characterData: true, subtree: true, attributes: true,
+                   attributeFilter: ['hidden'] }); }"""
+
+
+def test_a_lost_socket_is_said_once_and_its_return_is_said(
+    browser, log_in, live_server_url, django_user_model
+):
+    """Each retry wrote "Live updates lost — reconnecting…" again (4 times in 4 s in a
+    review), and the socket's return was silent: the facilitator kept doubting the panel."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    context = browser.new_context(**LAPTOP)
+    log_in(context, user)
+    page = context.new_page()
+    sockets = []
+    refuse = {"n": 0}
+
+    def route(ws):
+        if refuse["n"]:
+            refuse["n"] -= 1
+            ws.close()  # refused: the page retries after its backoff
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws/facilitator/**", route)
+    page.goto(f"{live_server_url}/workshops/{w.pk}/")
+    page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
+    page.evaluate(CONNECTION_WRITES)
+    refuse["n"] = 3
+    sockets[-1].close()  # the live socket drops; three tries fail, the fourth connects
+    page.wait_for_function("() => window.__conn.includes('Live updates are back.')", timeout=15000)
+    writes = [t for t in page.evaluate("window.__conn") if t != "(hidden)"]
+    assert writes == ["Live updates lost — reconnecting…", "Live updates are back."], writes
+    assert len(sockets) == 2
+    # It goes by itself, and the panel is live again.
+    page.wait_for_selector("#connection", state="hidden", timeout=8000)
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Cai")
+    wait_push(page, before)
+    assert "Cai" in page.inner_text("#fac-roster")
+    context.close()
+
+
+def test_an_answer_with_focus_stays_until_the_facilitator_moves_on(
+    facilitator_page, django_user_model
+):
+    """A push 8 s after a control emptied its answer (a rejoin PIN being read out)
+    while focus was on it: hidden, it dropped focus to the top of the page."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.click("#do-joining-lock")
+    page.wait_for_function(
+        "() => document.activeElement.id === 'fac-message'"
+        " && document.activeElement.textContent.trim() !== ''",
+        timeout=8000,
+    )
+    answer = page.inner_text("#fac-message")
+    page.wait_for_timeout(8500)
+    before = updated(page)
+    ana = w.players.get(name="Ana").pk
+    services.player_rename(workshop_id=w.pk, player_id=ana, name="Anna")
+    wait_push(page, before)
+    assert page.inner_text("#fac-message") == answer
+    assert page.evaluate("() => document.activeElement.id") == "fac-message"
+    # Moved on: the next push takes it away.
+    page.keyboard.press("Tab")
+    before = updated(page)
+    services.player_rename(workshop_id=w.pk, player_id=ana, name="Ana")
+    wait_push(page, before)
+    assert page.inner_text("#fac-message").strip() == ""
     page.context.close()
