@@ -1195,3 +1195,24 @@ def test_applying_a_movement_that_leaves_a_table_short_of_a_game_says_so(owner, 
         "Movement applied: 1 player changed tables. Table 2 has 1 player: Five Tricks "
         "needs at least 2, so it gets no game."
     )
+
+
+def test_end_now_asks_in_the_words_of_the_phase_and_the_debrief_has_no_empty_group(owner, fac):
+    """End now asked "Games in progress count as they stand." in the study, which scores
+    nothing; and the debrief's panel had a "Workshop" group with nothing in it."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    assert 'hx-confirm="End the study now? The rules leave the phones."' in text(
+        fac.get(f"/workshops/{w.pk}/")
+    )
+    services.workshop_start_home(workshop_id=w.pk)
+    assert 'hx-confirm="End silent play now? Nothing in it is scored."' in text(
+        fac.get(f"/workshops/{w.pk}/")
+    )
+    services.round_start(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert 'hx-confirm="End this round now? Games in progress count as they stand."' in html
+    assert 'role="group" aria-label="Workshop"' in html
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert 'role="group" aria-label="Workshop"' not in text(fac.get(f"/workshops/{w.pk}/"))
