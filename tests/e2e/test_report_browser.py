@@ -141,11 +141,25 @@ def test_the_report_in_a_browser_and_in_print(
     boxes = small.evaluate(
         """() => [...document.querySelectorAll('.scroll')].map(b => ({
           scrolls: b.scrollWidth > b.clientWidth + 1, tab: b.tabIndex,
-          label: b.getAttribute('aria-label') || ''}))"""
+          label: b.getAttribute('aria-labelledby') || '',
+          caption: (b.querySelector('caption') || {}).id || ''}))"""
     )
     assert any(b["scrolls"] for b in boxes) and any(not b["scrolls"] for b in boxes), boxes
     for b in boxes:
-        assert (b["tab"] == 0 and b["label"]) if b["scrolls"] else b["tab"] == -1, b
+        assert (
+            (b["tab"] == 0 and b["label"] == b["caption"] != "")
+            if b["scrolls"]
+            else (b["tab"] == -1 and not b["label"])
+        ), b
+    # Heard by the caption's words, not the marks it hides (a box was "Seating … (up
+    # arrow moved up, …)").
+    names = [
+        line
+        for box in small.locator(".scroll[role=region]").all()
+        for line in box.aria_snapshot().splitlines()[:1]
+    ]
+    assert any(n.startswith('- region "Seating at the start of each round') for n in names), names
+    assert not [n for n in names if set(n) & set("↑↓→✎")], names
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(small).response["violations"]
