@@ -27,6 +27,8 @@ from tournament_helpers import (
 )
 
 from tournament import selectors, services
+from tournament.models import TrickRecord
+from tournament.templatetags.cards import card_name
 from tournament.templatetags.facilitator import arrow, arrows
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +116,13 @@ def test_the_control_panel_and_a_table_page_say_no_symbol(fac):
     said = spoken(page)
     assert not set(SYMBOLS) & set(said), said
     assert "taken by" in said
+    # The log's cards are heard by name, as the cards above it are (not "3 black
+    # spade suit"): every card of the trick just taken, and no suit sign.
+    log = said.split("Tricks this game")[1]
+    assert not set("♠♥♦♣") & set(log), log
+    done = TrickRecord.objects.filter(game=game_at(t1)).order_by("index").last()
+    for _seat, card in done.cards:
+        assert f"{card_name(card)} by " in log, (card, log)
 
 
 def test_the_report_says_no_symbol(fac, monkeypatch):
