@@ -42,6 +42,16 @@ def said_last(page) -> str:
     return page.evaluate("() => document.getElementById('announce').lastElementChild.textContent")
 
 
+def assert_moves_in_view(page, buttons: str) -> None:
+    """On a small phone (375x667), the page not scrolled: every move button in view."""
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for button in page.locator(buttons).all():
+        box = button.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 667, (button.inner_text(), box)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
 def picks(page, selector: str) -> set[str]:
     return set(page.locator(selector).evaluate_all("els => els.map(e => e.dataset.pick)"))
 
@@ -116,12 +126,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     assert_accessible(blocker, "3 Tricks, facing a trick, its blocking cards picked")
     # On a small phone, facing the trick with two cards picked: block, swap and pass
     # all in view, the page not scrolled (Pass and Swap were below the edge).
-    blocker.set_viewport_size({"width": 375, "height": 667})
-    blocker.evaluate("() => window.scrollTo(0, 0)")
-    for button in blocker.locator("button.tt-block, .tt-moves button").all():
-        box = button.bounding_box()
-        assert 0 <= box["y"] and box["y"] + box["height"] <= 667, (button.inner_text(), box)
-    blocker.set_viewport_size({"width": 390, "height": 844})
+    assert_moves_in_view(blocker, "button.tt-block, .tt-moves button")
     before = (version(layer), version(blocker))
     blocker.click("button.tt-block")
     wait_change(layer, before[0])
@@ -144,12 +149,7 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
         assert card_face(c) not in blocker.inner_text("#screen")
     assert "You drew" in said
     # The longer line leaves the blocked player's moves in view on a small phone.
-    layer.set_viewport_size({"width": 375, "height": 667})
-    layer.evaluate("() => window.scrollTo(0, 0)")
-    for button in layer.locator(".tt-moves button").all():
-        box = button.bounding_box()
-        assert 0 <= box["y"] and box["y"] + box["height"] <= 667, (button.inner_text(), box)
-    layer.set_viewport_size({"width": 390, "height": 844})
+    assert_moves_in_view(layer, ".tt-moves button")
     card = layer.locator(".tt-hand [data-pick]").first.get_attribute("data-pick")
     layer.click(f'[data-pick="{card}"]')
     before = (version(layer), version(blocker))
