@@ -349,7 +349,10 @@ def test_the_roster_says_who_is_not_seated_yet(owner, fac):
         "Not seated yet: <bdi>Eve</bdi>." in html
         and "in bots' seats when the tables are full" in html
     )
-    assert html.count("Table 1: 4/4") == 1 and html.count("Table 2: 4/4") == 1
+    # Seen as "4/4", heard as "4 of 4 seats" (not a fraction, or a date).
+    for n in (1, 2):
+        drawn = f'Table {n}: <span aria-hidden="true">4/4</span>'
+        assert html.count(drawn + '<span class="visually-hidden">4 of 4 seats</span>') == 1
 
 
 def test_lobby_controls_in_order(owner, fac):
@@ -700,7 +703,11 @@ def test_projector_shows_join_code_qr_names_and_never_a_secret(owner, fac):
     finish_trick(game)
     html = text(fac.get(f"/workshops/{w.pk}/projector/"))
     assert "Scored round" in html and 'role="timer"' in html
-    assert re.search(r"Table 1</span> <span class=\"proj-count\">\d/4", html)
+    assert re.search(
+        r'Table 1</span> <span class="proj-count"><span aria-hidden="true">(\d)/4</span>'
+        r'<span class="visually-hidden">\1 of 4 seats</span>',
+        html,
+    )
     assert_no_secrets(html, w)
     services.round_end_now(round_id=rnd.pk)
     assert_no_secrets(text(fac.get(f"/workshops/{w.pk}/projector/")), w)
