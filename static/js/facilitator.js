@@ -228,7 +228,8 @@
     const fold = input.dataset.findOpen && document.getElementById(input.dataset.findOpen);
     if (fold && query) fold.open = true;
     const out = document.getElementById(input.getAttribute("aria-describedby"));
-    if (out) out.textContent = query ? `${shown} of ${rows.length} shown` : "";
+    // Written when it changes: it is a live region, read at each write.
+    if (out) setText(out, query ? `${shown} of ${rows.length} shown` : "");
   }
   document.addEventListener("input", (e) => { if (e.target.matches("input[data-find]")) find(e.target); });
   function flushPending() {
@@ -290,6 +291,7 @@
     messageAt = Date.now();
     fixForms(document);
     startClocks();
+    let refused = null;
     if (answerOnly(e.detail)) {
       // Done: the rename box or the tools it was sent from fold away, as the whole
       // panel's did. Refused: what was chosen in it stays an edit in progress.
@@ -301,6 +303,14 @@
         if (box) box.open = false;
       } else if (form && sentDirty.has(form)) {
         dirty.add(form);
+        // A refused name: its field, marked and described by the answer, has focus,
+        // so it can be put right at once (the answer at the top of the page took the
+        // keyboard out of a roster of 30).
+        refused = form.querySelector('input:not([type="hidden"]), select, textarea');
+        if (refused) {
+          refused.setAttribute("aria-invalid", "true");
+          refused.setAttribute("aria-describedby", "fac-message");
+        }
       }
     } else {
       if (!e.detail.target || e.detail.target.id !== "panel") return;
@@ -309,7 +319,9 @@
     }
     const message = document.getElementById("fac-message");
     const again = focusedId && document.getElementById(focusedId);
-    if (message && message.textContent.trim()) {
+    if (refused && refused.isConnected) {
+      refused.focus();
+    } else if (message && message.textContent.trim()) {
       message.focus({ preventScroll: true });
       message.scrollIntoView({ block: "nearest" });
     } else if (again) {
@@ -325,6 +337,14 @@
   // clock change that arrives while a control is being sent is taken as known, not
   // said (no control opens a dispute: those are always said).
   const announcer = window.Barnga.speaker(document.getElementById("fac-announce"), { again: true });
+  // The students in the roster (not bots: the facilitator's own control adds those),
+  // by row: who joins is said, as a sighted facilitator sees the list grow.
+  function people() {
+    return new Map(Array.from(
+      document.querySelectorAll("#fac-roster li.roster-row"),
+      (li) => [li.id, li.querySelector(".dot.bot") ? null : li.dataset.findText],
+    ));
+  }
   function situation() {
     const status = document.querySelector("#fac-status[data-say], #fac-table[data-say]");
     return {
@@ -333,11 +353,23 @@
         document.querySelectorAll("#fac-monitor [data-dispute], #fac-table[data-dispute]"),
         (el) => el.dataset.table,
       ),
+      people: people(),
     };
   }
+  function listText(items) {
+    if (items.length === 1) return items[0];
+    return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  }
   function tablesText(numbers) {
-    if (numbers.length === 1) return "table " + numbers[0];
-    return "tables " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1];
+    return (numbers.length === 1 ? "table " : "tables ") + listText(numbers);
+  }
+  function joinedText(before, now) {
+    const names = [];
+    for (const [id, name] of now) if (name && !before.has(id)) names.push(name);
+    if (!names.length) return "";
+    const students = Array.from(now.values()).filter(Boolean).length;
+    const who = names.length > 3 ? names.length + " players" : listText(names);
+    return `${who} joined (${students} player${students === 1 ? "" : "s"}).`;
   }
   let known = situation();
   // A control on its way: every control is a form (see inFlight, above).
@@ -348,7 +380,7 @@
   document.addEventListener("htmx:afterRequest", (e) => {
     const message = document.getElementById("fac-message");
     expected = (answerOnly(e.detail) && message && message.dataset.say) || "";
-    known = { status: situation().status, disputes: known.disputes };
+    known = { ...known, status: situation().status };
   });
   function sayChanges() {
     const now = situation();
@@ -358,29 +390,22 @@
     else if (changed) lines.push(now.status);
     const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
     if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
-    known = { status: sending() ? known.status : now.status, disputes: now.disputes };
+    // Over (agreed or timed out): the monitor's flag goes. (Cut with its round, the
+    // round's end says it.)
+    const over = changed ? [] : known.disputes.filter((n) => !now.disputes.includes(n));
+    if (over.length) lines.push((over.length === 1 ? "Dispute over at " : "Disputes over at ") + tablesText(over) + ".");
+    const joined = joinedText(known.people, now.people);
+    if (joined) lines.push(joined);
+    known = { status: sending() ? known.status : now.status, disputes: now.disputes, people: now.people };
     announcer.say(lines.join(" "));
   }
+  window.Barnga.warnings(() => document, (text) => announcer.say(text));
 
   // ---- the socket
   const live = document.getElementById("fac-live");
   const connection = document.getElementById("connection");
 
-  // Written when it changes (each retry set the same words again, and a screen reader
-  // may read them again each time), and "back" said once when the socket is.
-  let lost = false;
-  let backTimer = null;
-  function showConnection(text) {
-    if (!connection) return;
-    clearTimeout(backTimer);
-    if (!text && lost) {
-      text = "Live updates are back.";
-      backTimer = setTimeout(() => showConnection(""), 5000);
-    }
-    lost = Boolean(text) && text !== "Live updates are back.";
-    if (connection.textContent !== (text || "")) connection.textContent = text || "";
-    connection.hidden = !text;
-  }
+  const showConnection = window.Barnga.connectionLine(connection, "Live updates are back.");
 
   if (live && live.dataset.ws) {
     const socket = liveSocket({
@@ -409,7 +434,15 @@
       },
     });
   }
-  if (document.getElementById("fac-message")) messageAt = Date.now();
+  // A page drawn with an answer (the workshop just set up: "ready: the join code is
+  // …"): a status there at load is not read out, so it is given focus, as any answer.
+  const drawnWith = document.getElementById("fac-message");
+  if (drawnWith) {
+    messageAt = Date.now();
+    if (drawnWith.textContent.trim() && document.activeElement === document.body) {
+      drawnWith.focus({ preventScroll: true });
+    }
+  }
   startClocks();
 
   // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so

@@ -179,5 +179,48 @@
     return { say, hush };
   }
 
-  window.Barnga = { startClocks, liveSocket, speaker };
+  // A clock with data-warn says it once, data-warn-at seconds before its end (10
+  // unless set): the clocks tick outside any live region, so nothing else says time
+  // is short. Only a clock seen with more than that left is said (one shorter than
+  // that would be said over its own lines); data-warn-key tells one clock's run from
+  // the next (a new claim, a round's new deadline).
+  function warnings(root, say) {
+    let armed = "";
+    let warned = "";
+    setInterval(() => {
+      const clock = root().querySelector("[data-warn][data-end][data-running='1']");
+      if (!clock) return;
+      const key = clock.dataset.warnKey;
+      const at = Number(clock.dataset.warnAt || 10);
+      const left = (Number(clock.dataset.end) - Date.now()) / 1000;
+      if (left > at + 0.5) armed = key;
+      else if (left > 0 && armed === key && warned !== key) {
+        warned = key;
+        say(clock.dataset.warn);
+      }
+    }, 500);
+  }
+
+  // The connection line (role="status"): written only when it changes (each retry
+  // set the same words again, and a screen reader may read them each time), and
+  // `back` said for a few seconds once connected again. `quiet`: emptied without it
+  // (the page is done with the socket).
+  function connectionLine(el, back) {
+    let lost = false;
+    let timer = null;
+    function show(text, { quiet = false } = {}) {
+      if (!el) return;
+      clearTimeout(timer);
+      if (!text && lost && !quiet) {
+        text = back;
+        timer = setTimeout(() => show("", { quiet: true }), 5000);
+      }
+      lost = Boolean(text) && text !== back;
+      if (el.textContent !== (text || "")) el.textContent = text || "";
+      el.hidden = !text;
+    }
+    return show;
+  }
+
+  window.Barnga = { startClocks, liveSocket, speaker, warnings, connectionLine };
 })();

@@ -20,10 +20,7 @@
     return { v: Number(el.dataset.version || 0), w: Number(el.dataset.wversion || 0) };
   }
 
-  function showConnection(text) {
-    if (!text) { connection.hidden = true; connection.textContent = ""; return; }
-    connection.hidden = false; connection.textContent = text;
-  }
+  const showConnection = window.Barnga.connectionLine(connection, "Connected again.");
   // A refusal is said at the top (over the status bar, not the hand) for 4 s, or
   // until the table moves on or the student taps again: a new screen makes it
   // stale ("you may only play a spade" over a trick that is over), but it stays
@@ -73,24 +70,9 @@
     announcer.say(fresh.join(" "));
   }
 
-  // A claim's or a dispute's last 10 seconds are said, once: its clock ticks outside
-  // any live region (a screen reader would read every second), and a blind student
-  // in a dispute hears nothing else of it. Only a clock seen with more than that left
-  // (a dispute shorter than 10 s would be said over its own lines).
-  const WARN_S = 10;
-  let armed = "";
-  let warned = "";
-  setInterval(() => {
-    const clock = screen().querySelector("[data-warn][data-end][data-running='1']");
-    if (!clock) return;
-    const key = clock.dataset.warnKey;
-    const left = (Number(clock.dataset.end) - Date.now()) / 1000;
-    if (left > WARN_S + 0.5) armed = key;
-    else if (left > 0 && armed === key && warned !== key) {
-      warned = key;
-      announcer.say(clock.dataset.warn);
-    }
-  }, 500);
+  // A claim's or a dispute's last 10 seconds are said, once (live.js warnings): a
+  // blind student in a dispute hears nothing else of its clock.
+  window.Barnga.warnings(screen, (text) => announcer.say(text));
 
   // The last move sent: the same one again within 600 ms is a second Enter, not a
   // second move, unless the first was refused (then trying again is the point).
@@ -495,7 +477,7 @@
   // The seat is no longer this phone's (moved with the PIN, or removed): nothing of
   // it stays on the screen, no hand and no PIN, only what happened and a way on.
   function retire(title, text) {
-    showConnection("");
+    showConnection("", { quiet: true });
     const section = document.createElement("section");
     section.className = "notice";
     section.setAttribute("role", "alert");

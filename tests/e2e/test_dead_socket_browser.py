@@ -116,7 +116,8 @@ def test_a_card_tapped_on_a_dead_socket_is_said_and_can_be_played_again(phone, p
     page.wait_for_selector("#toast:has-text('The connection dropped')", timeout=12000)
     assert page.locator(".sending").count() == 0  # no longer said to be on its way
     assert gamestate.load_state(Game.objects.get(pk=game.pk)).current == ()
-    page.wait_for_selector("#connection", state="hidden", timeout=8000)
+    # (After "Connected again.", said for 5 s.)
+    page.wait_for_selector("#connection", state="hidden", timeout=12000)
     page.wait_for_selector(f'.hand [data-card="{card}"]', timeout=8000)
     page.locator(f'.hand [data-card="{card}"]').click()
     page.wait_for_selector(f'.hand [data-card="{card}"]', state="detached", timeout=8000)

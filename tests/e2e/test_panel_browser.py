@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from tournament_helpers import (  # noqa: E402
     HIGH,
     LOW,
+    claim_all,
+    fresh,
     make_workshop,
     open_dispute,
     set_seat_sheets,
@@ -232,6 +234,29 @@ def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, 
     page.context.close()
 
 
+def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
+    facilitator_page, django_user_model
+):
+    """A blind facilitator waiting for the class heard nobody arrive, could not glance
+    at the clock, and heard a dispute begin but never end."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=11, tables=3, round_seconds=64, facilitator=user)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    services.player_join(workshop_id=w.pk, name="Zoë")
+    said(page, "Zoë joined (12 players).")
+    rnd = to_scored_round(w)
+    said(page, "Now: Scored round, Round 1.")
+    # Seen with more than a minute left, the round's last minute is said once.
+    said(page, "One minute left: Round 1.")
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    state = open_dispute(game)
+    said(page, "Dispute at table 1.")
+    claim_all(game, state.claims[0])
+    said(page, "Dispute over at table 1.")
+    assert fresh(rnd).state == "running"  # over by agreement, not with the round
+    page.context.close()
+
+
 def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
     facilitator_page, django_user_model
 ):
@@ -422,6 +447,16 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     assert page.locator("#found-roster").inner_text() == "10 of 61 shown"
     find.fill("")
     assert sum(r.is_visible() for r in rows.all()) == 61
+    # The count is a live region: written (and read) when it changes, not at each key.
+    find.fill("stud")
+    page.evaluate(
+        """() => { window.__found = 0; new MutationObserver(() => { window.__found += 1; })
+          .observe(document.getElementById('found-roster'),
+                   { childList: true, characterData: true, subtree: true }); }"""
+    )
+    find.press_sequentially("ent")  # "stude", "studen", "student": 57 each time
+    assert page.locator("#found-roster").inner_text() == "57 of 61 shown"
+    assert page.evaluate("() => window.__found") == 0
 
     # The movement plan after a round: filtered, then applied whole.
     page.context.close()

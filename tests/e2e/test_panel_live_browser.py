@@ -123,8 +123,11 @@ def answer_of(page, press):
     with page.expect_response(lambda r: "/do/" in r.url) as info:
         press()
     response = info.value
+    # Focus on the answer, or on the refused field it describes.
     page.wait_for_function(
-        "() => document.activeElement && document.activeElement.id === 'fac-message'",
+        """() => { const a = document.activeElement;
+             return a && (a.id === 'fac-message'
+               || a.getAttribute('aria-describedby') === 'fac-message'); }""",
         timeout=8000,
     )
     alone = response.headers.get("hx-retarget") == "#fac-message"
@@ -148,6 +151,12 @@ def test_with_the_socket_live_an_answer_is_its_message_and_a_refusal_keeps_the_e
     page.fill(f"#rename-{bo}", "ana")
     status, alone, said = answer_of(page, lambda: page.click(f"#do-rename-{bo}"))
     assert (status, alone) == (400, True) and "already called" in said
+    # The keyboard stays on the name to put right, marked and described by the answer.
+    field = page.evaluate(
+        """() => { const a = document.activeElement;
+             return [a.id, a.getAttribute('aria-invalid'), a.getAttribute('aria-describedby')]; }"""
+    )
+    assert field == [f"rename-{bo}", "true", "fac-message"], field
     # The box stays open with what was typed; a push meanwhile does not take it.
     assert page.locator(f"#tools-{bo}").get_attribute("open") == ""
     assert page.input_value(f"#rename-{bo}") == "ana"

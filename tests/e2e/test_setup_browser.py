@@ -76,6 +76,11 @@ def test_create_pressed_twice_makes_one_workshop(facilitator_page, django_user_m
     page.wait_for_url("**/workshops/*/")
     page.wait_for_timeout(1000)  # long enough for a second request to have landed
     assert Workshop.objects.filter(name="Pressed twice").count() == 1
+    # The panel opens on the answer, which a screen reader then reads (a status there
+    # at load is not said): the join code to give the class.
+    code = Workshop.objects.get(name="Pressed twice").code
+    focus = page.evaluate("() => [document.activeElement.id, document.activeElement.innerText]")
+    assert focus[0] == "fac-message" and f"the join code is {code}" in focus[1], focus
     page.context.close()
 
 
