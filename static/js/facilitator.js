@@ -536,9 +536,9 @@
       sent = false;
       setup.querySelector('button[type="submit"]').removeAttribute("aria-disabled");
     });
-    // Sent back with errors: the keyboard and the screen reader start at the summary
-    // (Tab goes on to the fields, each with its own error).
-    const errors = document.getElementById("setup-errors");
-    if (errors) errors.focus();
   }
+  // A form sent back with errors (set-up, sign-up): the keyboard and the screen reader
+  // start at the summary (Tab goes on to the fields, each with its own error).
+  const errors = document.getElementById("setup-errors") || document.getElementById("signup-errors");
+  if (errors) errors.focus();
 })();

@@ -124,3 +124,23 @@ def test_set_up_again_shows_the_workshops_game_and_sheets(facilitator_page, djan
     assert (new.game, new.table_count, new.seats_per_table) == ("seven_up", 3, 4)
     assert sheets(new) == sheets(old)
     page.context.close()
+
+
+def test_a_refused_sign_up_puts_focus_on_the_error_summary(browser, live_server_url):
+    """Only the passwords wrong: focus went to the username (its autofocus), which was
+    right, and nothing said that the account was not made."""
+    from django.contrib.auth import get_user_model
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server_url}/signup/")
+    page.fill("#id_username", "newfacilitator")
+    page.fill("#id_password1", "a-long-pass-123")
+    page.fill("#id_password2", "a-long-pass-124")
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    page.wait_for_function("() => document.activeElement.id === 'signup-errors'", timeout=5000)
+    assert "no account was created" in page.inner_text("#signup-errors")
+    assert page.get_attribute("#id_password2", "aria-invalid") == "true"
+    assert not get_user_model().objects.filter(username="newfacilitator").exists()
+    context.close()
