@@ -463,14 +463,18 @@
     });
     const seats = Number(form.dataset.seats);
     const least = Number(form.dataset.least || 0);
+    // Said: the tables this choice changed (the whole line was read at each change, a
+    // sentence of 40 tables in a big class).
+    const said = [];
     form.querySelectorAll("[data-size-table]").forEach((span) => {
       const n = counts[span.dataset.sizeTable] || 0;
-      // Written only when it changes: the line is read out whole (aria-atomic) at
-      // every change, and a select's change comes as an input event too.
+      // Written only when it changes (a select's change comes as an input event too).
+      const was = span.querySelector(".n").textContent;
       setText(span.querySelector(".n"), String(n));
       // Too many to seat, or a player left alone at a table too small to deal to.
       const words = n > seats ? " (more than " + seats + " seats)"
         : n > 0 && n < least ? " (too few to play: a game needs " + least + ")" : "";
+      if (was !== String(n)) said.push(`table ${span.dataset.sizeTable} seats ${n}${words}`);
       span.classList.toggle("over", Boolean(words));
       let note = span.querySelector("strong");
       if (words && !note) {
@@ -483,6 +487,7 @@
     setText(form.querySelector(".sizes-what"), changed
       ? "With the changes shown (not saved yet; Apply takes them)"
       : "With the plan as saved");
+    if (said.length) announcer.say(said.join("; ").replace(/^t/, "T") + ".");
   }
   function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
   document.addEventListener("change", movementSizes);
