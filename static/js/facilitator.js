@@ -188,7 +188,8 @@
     let fresh = next;
     for (let i = 0; ; i++) {
       for (const { name } of Array.from(old.attributes)) {
-        if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+        // (A heading given focus by refocus keeps the tabindex that lets it hold it.)
+        if (!fresh.hasAttribute(name) && !(old === active && name === "tabindex")) old.removeAttribute(name);
       }
       for (const { name, value } of Array.from(fresh.attributes)) {
         if (old.getAttribute(name) !== value) old.setAttribute(name, value);
@@ -276,7 +277,15 @@
   function ageMessage() {
     const message = document.getElementById("fac-message");
     if (!message || !messageAt || message.contains(document.activeElement)) return;
-    if (Date.now() - messageAt > 8000) { message.textContent = ""; messageAt = 0; }
+    if (Date.now() - messageAt > 8000) {
+      message.textContent = "";
+      messageAt = 0;
+      // A refused field described by it: no longer "invalid" with no reason to read.
+      document.querySelectorAll('[aria-describedby="fac-message"]').forEach((el) => {
+        el.removeAttribute("aria-describedby");
+        el.removeAttribute("aria-invalid");
+      });
+    }
   }
   // Focus goes to the answer (a screen reader reads it; Tab goes on to the controls
   // after it), or back to the same control when there is no answer (the panel,
@@ -331,12 +340,14 @@
 
   // ---- what a screen reader hears of changes nobody asked for: the phase, a round
   // paused or over (the data-say of the panel's #fac-status or a table page's
-  // #fac-table), and each table where a dispute begins (the panel's monitor, or the
-  // table page's own table).
+  // #fac-table), each table where a dispute begins or ends (the panel's monitor, or
+  // the table page's own table), and who joins (the panel's roster).
   // What follows the facilitator's own control is in its answer, so a phase or
   // clock change that arrives while a control is being sent is taken as known, not
   // said (no control opens a dispute: those are always said).
-  const announcer = window.Barnga.speaker(document.getElementById("fac-announce"), { again: true });
+  // #fac-announce is a log (role="log"): a line that comes while the last is read is
+  // read after it, not in its place, and none is lost to the next push.
+  const announcer = window.Barnga.speaker(document.getElementById("fac-announce"), { log: true });
   // The students in the roster (not bots: the facilitator's own control adds those),
   // by row: who joins is said, as a sighted facilitator sees the list grow.
   function people() {
@@ -363,9 +374,13 @@
   function tablesText(numbers) {
     return (numbers.length === 1 ? "table " : "tables ") + listText(numbers);
   }
-  function joinedText(before, now) {
+  function joinedNames(before, now) {
     const names = [];
     for (const [id, name] of now) if (name && !before.has(id)) names.push(name);
+    return names;
+  }
+  function joinedText(before, now) {
+    const names = joinedNames(before, now);
     if (!names.length) return "";
     const students = Array.from(now.values()).filter(Boolean).length;
     const who = names.length > 3 ? names.length + " players" : listText(names);
@@ -382,22 +397,44 @@
     expected = (answerOnly(e.detail) && message && message.dataset.say) || "";
     known = { ...known, status: situation().status };
   });
-  function sayChanges() {
+  // Joins and disputes come in bursts (30 phones in two seconds; a dozen bot tables'
+  // disputes every second or two): said together once they settle, NEWS_MS after the
+  // last change (NEWS_MAX_MS at most after the first), as what changed since they
+  // were last said. A dispute begun and over in between is not said at all.
+  const NEWS_MS = 2000;
+  const NEWS_MAX_MS = 6000;
+  let told = { disputes: known.disputes, people: known.people };
+  let newsTimer = null;
+  let newsSince = 0;
+  function news() {
     const now = situation();
     const lines = [];
+    const fresh = now.disputes.filter((n) => !told.disputes.includes(n));
+    if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
+    const over = told.disputes.filter((n) => !now.disputes.includes(n));
+    if (over.length) lines.push((over.length === 1 ? "Dispute over at " : "Disputes over at ") + tablesText(over) + ".");
+    const joined = joinedText(told.people, now.people);
+    if (joined) lines.push(joined);
+    told = { disputes: now.disputes, people: now.people };
+    newsTimer = null;
+    newsSince = 0;
+    announcer.say(lines.join(" "));
+  }
+  function sayChanges() {
+    const now = situation();
     const changed = !sending() && now.status && now.status !== known.status;
     if (changed && now.status === expected) expected = "";
-    else if (changed) lines.push(now.status);
-    const fresh = now.disputes.filter((n) => !known.disputes.includes(n));
-    if (fresh.length) lines.push((fresh.length === 1 ? "Dispute at " : "Disputes at ") + tablesText(fresh) + ".");
-    // Over (agreed or timed out): the monitor's flag goes. (Cut with its round, the
-    // round's end says it.)
-    const over = changed ? [] : known.disputes.filter((n) => !now.disputes.includes(n));
-    if (over.length) lines.push((over.length === 1 ? "Dispute over at " : "Disputes over at ") + tablesText(over) + ".");
-    const joined = joinedText(known.people, now.people);
-    if (joined) lines.push(joined);
+    else if (changed) announcer.say(now.status);
+    // Disputes cut with their round: the round's end says it.
+    if (changed) told = { ...told, disputes: told.disputes.filter((n) => now.disputes.includes(n)) };
     known = { status: sending() ? known.status : now.status, disputes: now.disputes, people: now.people };
-    announcer.say(lines.join(" "));
+    const pending = now.disputes.some((n) => !told.disputes.includes(n))
+      || told.disputes.some((n) => !now.disputes.includes(n))
+      || joinedNames(told.people, now.people).length > 0;
+    if (!pending) return;
+    clearTimeout(newsTimer);
+    if (!newsSince) newsSince = Date.now();
+    newsTimer = setTimeout(news, Math.min(NEWS_MS, Math.max(0, newsSince + NEWS_MAX_MS - Date.now())));
   }
   window.Barnga.warnings(() => document, (text) => announcer.say(text));
 

@@ -196,10 +196,14 @@ def test_each_seating_choice_names_its_player(facilitator_page, django_user_mode
     page.context.close()
 
 
+LAST_SAID = """() => { const l = document.getElementById('fac-announce').lastElementChild;
+  return l ? l.textContent : ''; }"""
+
+
 def said(page, text: str) -> None:
-    page.wait_for_function(
-        "t => document.getElementById('fac-announce').textContent === t", arg=text, timeout=8000
-    )
+    """`text` is the line said last (#fac-announce is a log: each line is added after
+    the last, and leaves 20 s later)."""
+    page.wait_for_function(f"t => ({LAST_SAID})() === t", arg=text, timeout=8000)
 
 
 def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, django_user_model):
@@ -227,8 +231,8 @@ def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, 
     page.wait_for_function(  # the socket's push of the resumed round came too
         "b => document.getElementById('fac-live').dataset.updated !== b", arg=before, timeout=8000
     )
-    page.wait_for_timeout(200)  # longer than the region's empty-then-say step
-    assert page.inner_text("#fac-announce") == "Now: Scored round, Round 1 paused."
+    page.wait_for_timeout(500)  # long enough for a line to be added
+    assert page.evaluate(LAST_SAID) == "Now: Scored round, Round 1 paused."
     services.round_end_now(round_id=rnd.pk)
     said(page, "Now: Between rounds, Round 1 over.")
     page.context.close()
@@ -240,10 +244,25 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     """A blind facilitator waiting for the class heard nobody arrive, could not glance
     at the clock, and heard a dispute begin but never end."""
     user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = make_workshop(players=11, tables=3, round_seconds=64, facilitator=user)
+    w = make_workshop(players=11, tables=4, round_seconds=64, facilitator=user)
     page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
     services.player_join(workshop_id=w.pk, name="Zoë")
     said(page, "Zoë joined (12 players).")
+    # A burst of joins is one line once it settles, not a line per update, each
+    # cutting off the last.
+    page.evaluate(
+        """() => { window.heard = [];
+          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
+            (l) => window.heard.push(l.textContent))))
+          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
+    )
+    for name in ("Uma", "Vic", "Wes", "Xan"):
+        services.player_join(workshop_id=w.pk, name=name)
+        page.wait_for_function(
+            f"() => document.getElementById('fac-roster').innerText.includes('{name}')"
+        )
+    said(page, "4 players joined (16 players).")
+    assert page.evaluate("() => window.heard") == ["4 players joined (16 players)."]
     rnd = to_scored_round(w)
     said(page, "Now: Scored round, Round 1.")
     # Seen with more than a minute left, the round's last minute is said once.
@@ -273,9 +292,9 @@ def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
         """() => {
         window.heard = [];
         const region = document.getElementById("fac-announce");
-        new MutationObserver(() => {
-          if (region.textContent) window.heard.push(region.textContent);
-        }).observe(region, { childList: true, characterData: true, subtree: true });
+        new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach(
+          (line) => window.heard.push(line.textContent)))
+        ).observe(region, { childList: true });
         }"""
     )
     t1, t2 = tables_of(w)
