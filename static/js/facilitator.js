@@ -164,6 +164,11 @@
       el = (label && document.getElementById(label)) || region.querySelector("h2, h3");
       if (el && !el.matches(FOCUSABLE)) el.tabIndex = -1;
     }
+    // In a list folded away since (a roster grown past its fold): opened, not lost.
+    // (A closed box's own summary is in view: its box stays shut.)
+    for (let d = el && el.parentElement; d; d = d.parentElement) {
+      if (d.tagName === "DETAILS" && !d.open && el.parentElement !== d) d.open = true;
+    }
     if (el) el.focus({ preventScroll: true });
   }
   // The new region put into the old one around the focused control: each element from
@@ -315,7 +320,10 @@
         // A refused name: its field, marked and described by the answer, has focus,
         // so it can be put right at once (the answer at the top of the page took the
         // keyboard out of a roster of 30).
-        refused = form.querySelector('input:not([type="hidden"]), select, textarea');
+        // (A form of one field only: the movement plan's refusal names its player
+        // in the answer, and its first field is not the one refused.)
+        const fields = form.querySelectorAll('input:not([type="hidden"]), select, textarea');
+        refused = fields.length === 1 ? fields[0] : null;
         if (refused) {
           refused.setAttribute("aria-invalid", "true");
           refused.setAttribute("aria-describedby", "fac-message");

@@ -203,6 +203,10 @@ def test_a_refused_apply_keeps_the_tables_chosen_on_screen(facilitator_page, dja
     status, alone, said = answer_of(page, lambda: page.click("#do-movement-apply"))
     assert (status, alone) == (400, True) and "Table 1 would have 3 players" in said, said
     assert chosen.input_value() == "1" and line.inner_text().startswith("table 1: 3")
+    # The answer has focus: a plan has a field per player, and its first is not the
+    # one refused (it was marked invalid and focused).
+    assert page.evaluate("() => document.activeElement.id") == "fac-message"
+    assert page.locator("#movement-form [aria-invalid]").count() == 0
     chosen.select_option("2")
     status, alone, said = answer_of(page, lambda: page.click("#do-movement-apply"))
     assert (status, alone) == (200, True) and said.startswith("Movement applied"), said
@@ -430,4 +434,53 @@ def test_an_answer_with_focus_stays_until_the_facilitator_moves_on(
     services.player_rename(workshop_id=w.pk, player_id=ana, name="Ana")
     wait_push(page, before)
     assert page.inner_text("#fac-message").strip() == ""
+    page.context.close()
+
+
+def test_a_focused_row_stays_its_players_when_names_change_hands(
+    facilitator_page, django_user_model
+):
+    """Two updates in one (the page busy a moment): Bo renamed Bea and Ana renamed Bo.
+    Focus on Bo's tools went by their words to Ana's row, in silence."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana", "Bo"], tables=1, seats=4, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    ana, bo = w.players.get(name="Ana").pk, w.players.get(name="Bo").pk
+    page.locator(f"#tools-{bo} summary").focus()
+    # The page's thread busy for 3 s: the updates meanwhile are taken together.
+    page.evaluate(
+        "() => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < 3000); }, 0); }"
+    )
+    before = updated(page)
+    services.player_rename(workshop_id=w.pk, player_id=bo, name="Bea")
+    services.player_rename(workshop_id=w.pk, player_id=ana, name="Bo")
+    wait_push(page, before)
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Bea')")
+    focus = page.evaluate(
+        """() => [document.activeElement.id,
+                  document.activeElement.textContent.replace(/\\s+/g, ' ').trim()]"""
+    )
+    assert focus == [f"tools-summary-{bo}", "Rename, remove, PIN Bea"], focus
+    page.context.close()
+
+
+def test_a_focused_row_stays_focused_when_the_roster_folds(facilitator_page, django_user_model):
+    """Past 60 players after the lobby the roster folds into a box: a focused row's
+    tools, put in the closed box, lost focus to the top of the page."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=60, tables=12, seats=6, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    assert page.locator("#roster-fold").count() == 0
+    first = w.players.get(name="P01").pk
+    page.locator(f"#tools-{first} summary").focus()
+    before = updated(page)
+    services.player_join(workshop_id=w.pk, name="Late")
+    wait_push(page, before)
+    page.wait_for_selector("#roster-fold", state="attached", timeout=8000)
+    focus = page.evaluate(
+        "() => [document.activeElement.id, document.getElementById('roster-fold').open]"
+    )
+    assert focus == [f"tools-summary-{first}", True], focus
     page.context.close()

@@ -1214,12 +1214,14 @@ def test_end_now_asks_in_the_words_of_the_phase_and_the_debrief_has_no_empty_gro
         fac.get(f"/workshops/{w.pk}/")
     )
     services.workshop_start_home(workshop_id=w.pk)
+    assert 'aria-label="Next step"' in text(fac.get(f"/workshops/{w.pk}/"))  # Start round 1
     assert 'hx-confirm="End silent play now? Nothing in it is scored."' in text(
         fac.get(f"/workshops/{w.pk}/")
     )
     services.round_start(workshop_id=w.pk)
     html = text(fac.get(f"/workshops/{w.pk}/"))
     assert 'hx-confirm="End this round now? Games in progress count as they stand."' in html
+    assert 'aria-label="Next step"' not in html  # nothing to start in a round: no group
     assert 'role="group" aria-label="Workshop"' in html
     services.workshop_start_debrief(workshop_id=w.pk)
     assert 'role="group" aria-label="Workshop"' not in text(fac.get(f"/workshops/{w.pk}/"))
