@@ -17,9 +17,11 @@ from collections import defaultdict
 
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 from games import all_fives, five_tricks, kinds, seven_up, three_tricks
-from games.cards import is_card
+from games.cards import SUIT_NAMES, is_card
 from games.kinds.five_tricks import KNOB_LABELS  # noqa: F401  (re-exported: older imports)
 from games.presets import PRESET_TITLES, PRESETS
 from tournament import gamestate, names
@@ -38,7 +40,7 @@ from tournament.models import (
     Workshop,
 )
 from tournament.selectors import round_clock
-from tournament.templatetags.cards import card_face
+from tournament.templatetags.cards import card_face, card_name
 from tournament.templatetags.facilitator import say_now
 
 FIVE_TRICKS = "five_tricks"
@@ -505,10 +507,29 @@ def _label(key: str) -> str:
     return str(key).replace("_", " ").capitalize()
 
 
+# Keys whose one-letter value is a suit ("Trump: S" was read as the letter).
+SUIT_KEYS = {"trump", "trump_suit", "led", "led_suit", "suit"}
+# Inside a value: per-seat sheets are the seats' own ("Plays by: …"), not "3 items".
+SKIP_INNER_KEYS = {"seat_rules"}
+
+
+def _card(card: str) -> str:
+    """A card's face, heard by its name (a face is read "3 black spade suit")."""
+    return format_html(
+        '<span aria-hidden="true">{}</span><span class="visually-hidden">{}</span>',
+        card_face(card),
+        card_name(card),
+    )
+
+
+def _joined(sep: str, parts) -> str:
+    return mark_safe(sep.join(conditional_escape(p) for p in parts))
+
+
 def _text(value, seat_names, key: str = "", *, per_seat: bool = True) -> str:
-    """Any value of a spectator view as a short readable text (cards as faces, seats as
-    names). `per_seat` False: `value` is already one seat's, so a list as long as the
-    table is not read as one item per seat."""
+    """Any value of a spectator view as a short readable text, safe HTML (cards as faces
+    heard by name, seats as names, suits by name). `per_seat` False: `value` is already
+    one seat's, so a list as long as the table is not read as one item per seat."""
     n = len(seat_names)
     if value is None:
         return "—"
@@ -519,28 +540,45 @@ def _text(value, seat_names, key: str = "", *, per_seat: bool = True) -> str:
     if key in SEAT_LIST_KEYS and isinstance(value, list):
         return ", ".join(seat_names[s] for s in value if isinstance(s, int) and 0 <= s < n) or "—"
     if isinstance(value, str):
-        return card_face(value) if is_card(value) else value.replace("_", " ")
+        if key in SUIT_KEYS and value in SUIT_NAMES:
+            return SUIT_NAMES[value]
+        return _card(value) if is_card(value) else value.replace("_", " ")
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, dict):
-        return ", ".join(f"{_label(k).lower()} {_text(v, seat_names, k)}" for k, v in value.items())
+        return _joined(
+            ", ",
+            (
+                format_html("{} {}", _label(k).lower(), _text(v, seat_names, k))
+                for k, v in value.items()
+                if k not in SKIP_INNER_KEYS
+            ),
+        )
     if isinstance(value, list | tuple):
         pairs = _pairs(list(value))
         if pairs is not None:
-            return ", ".join(
-                f"{card_face(c)} ({seat_names[s] if 0 <= s < n else s})" for s, c in pairs
+            return _joined(
+                ", ",
+                (
+                    format_html("{} ({})", _card(c), seat_names[s] if 0 <= s < n else s)
+                    for s, c in pairs
+                ),
             )
         if value and all(is_card(c) for c in value):
-            return " ".join(card_face(c) for c in value)
+            return _joined(" ", (_card(c) for c in value))
         if per_seat and len(value) == n and n > 1 and all(not isinstance(x, dict) for x in value):
-            return " · ".join(
-                f"{seat_names[s]} {_text(x, seat_names)}" for s, x in enumerate(value)
+            return _joined(
+                " · ",
+                (
+                    format_html("{} {}", seat_names[s], _text(x, seat_names))
+                    for s, x in enumerate(value)
+                ),
             )
         if all(isinstance(x, list | tuple) for x in value):
-            return " | ".join(_text(list(x), seat_names) for x in value) or "—"
+            return _joined(" | ", (_text(list(x), seat_names) for x in value)) or "—"
         if all(isinstance(x, dict) for x in value):
             return f"{len(value)} item{'s' if len(value) != 1 else ''}"
-        return ", ".join(_text(x, seat_names) for x in value) or "—"
+        return _joined(", ", (_text(x, seat_names) for x in value)) or "—"
     return json.dumps(value)
 
 

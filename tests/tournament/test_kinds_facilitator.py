@@ -680,3 +680,29 @@ def test_a_score_of_one_is_one_point_on_the_tables_page(fac):
     detail = text(fac.get(f"/workshops/{w.pk}/tables/{game.table.number}/"))
     assert re.search(r"· 1 point(?!s)", detail) and not re.search(r"(?<!\d)1 points", detail)
     assert "· 0 points" in detail
+
+
+def test_the_other_games_table_page_says_cards_suits_and_names_in_words():
+    """The table page of All Fives, 3 Tricks and 7Up7Down read "Trump: S", "seat rules
+    3 items" and cards as bare faces ("3 black spade suit"). A name is still text."""
+    from tournament.selectors_facilitator import generic_spectator, spectator
+    from tournament.templatetags.cards import card_name
+
+    kind = kinds.get("all_fives")
+    names = ["<b>Ana</b>", "Bo", "Cai"]
+    state = kind.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    laid = generic_spectator(spectator(kind, state, names), names, kind.to_act(state))
+    facts = {f["label"]: str(f["value"]) for f in laid["facts"]}
+    assert facts["Trump"] in ("spades", "hearts", "diamonds", "clubs"), facts["Trump"]
+    assert "seat rules" not in facts["Config"] and "items" not in facts["Config"]
+    turn_up = state.turn_up
+    assert facts["Turn up"] == (
+        f'<span aria-hidden="true">{card_face(turn_up)}</span>'
+        f'<span class="visually-hidden">{card_name(turn_up)}</span>'
+    )
+    # The cut's cards by name, and a name beside them escaped, not markup.
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in facts["Cut"] and "<b>" not in facts["Cut"]
+    cut = [card for draw in state.cut for _seat, card in draw]
+    assert cut and all(
+        f'<span class="visually-hidden">{card_name(c)}</span> (' in facts["Cut"] for c in cut
+    )

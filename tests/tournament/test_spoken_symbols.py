@@ -157,3 +157,16 @@ def test_a_phone_in_the_claim_step_and_a_dispute_says_no_symbol():
     open_dispute(game)
     said = heard(game.players[0])
     assert "Claims differ" in said and "says the trick went to" in said
+
+
+def test_a_seat_on_another_sheet_is_heard_apart_from_its_sheet(fac):
+    """ "Plays by: … trump only when void not this table's sheet" ran the badge into the
+    sheet's last words."""
+    user, client = fac
+    w = make_workshop(players=8, tables=2, facilitator=user)
+    to_scored_round(w)
+    t1, _ = tables_of(w)
+    game = set_seat_sheets(t1, [t1.rules, t1.rules, t1.rules, LOW if t1.rules != LOW else HIGH])
+    assert game.seat_rules[3] != t1.rules
+    said = spoken(client.get(f"/workshops/{w.pk}/tables/1/").content.decode())
+    assert said.count("; not this table's sheet") == 1, said
