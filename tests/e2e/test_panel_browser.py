@@ -374,6 +374,19 @@ def test_the_movement_plans_table_choice_is_on_a_phones_screen(facilitator_page,
     for s in at_2[1:]:
         s.select_option("2")
     assert line.inner_text() == f"table 2: {len(at_2)}"
+    # "Now" and "Rule says" are past the edge: the plan's box is a named stop on the
+    # way that the arrow keys scroll (no field of its own is in those columns).
+    plan = page.get_by_role("region", name="Movement plan: one row per player")
+    assert plan.evaluate("b => b.scrollWidth > b.clientWidth"), "the plan fits: nothing to test"
+    plan.focus()
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(  # (the browser scrolls smoothly)
+        "b => b.scrollLeft + b.clientWidth >= b.scrollWidth - 1", arg=plan.element_handle()
+    )
+    rule = box(page.locator("#movement-form th", has_text="Rule says"))
+    assert rule["x"] + rule["width"] <= PHONE["width"] + 1, rule
+    page.context.close()
 
 
 def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(

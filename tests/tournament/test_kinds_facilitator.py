@@ -706,3 +706,31 @@ def test_the_other_games_table_page_says_cards_suits_and_names_in_words():
     assert cut and all(
         f'<span class="visually-hidden">{card_name(c)}</span> (' in facts["Cut"] for c in cut
     )
+
+
+def test_a_table_pages_log_is_a_named_stop_that_scrolls_sideways(fac):
+    """At 200 % zoom or on a phone the tricks' log scrolls sideways in a box that had no
+    name and could not be reached by keyboard."""
+    import random
+
+    kind = kinds.get("all_fives")
+    w = create(fac, kind)
+    services.player_join(workshop_id=w.pk, name="Ann")
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    do(fac, w, "start-study")
+    game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
+    rng = random.Random(3)
+    for _ in range(40):
+        state = gamestate.load_state(Game.objects.get(pk=game.pk))
+        if state.tricks:
+            break
+        seat = kind.to_act(state)[0]
+        move = {k: v for k, v in kind.bot_action(state, seat, rng).items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+    assert state.tricks, "no trick played"
+    detail = text(fac.get(f"/workshops/{w.pk}/tables/{game.table.number}/"))
+    assert (
+        '<div class="scroll" tabindex="0" role="region" aria-labelledby="log-caption-1">' in detail
+    )
+    assert '<caption class="visually-hidden" id="log-caption-1">Tricks</caption>' in detail
