@@ -962,6 +962,13 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     p1 = Player.objects.get(workshop=w, name="P01")
     r = do(fac, w, "kick", {"player": p1.pk}, htmx=True)
     assert r.status_code == 200
+    # The answer says what became of the seat, as the confirmation did.
+    said = {
+        "bot": "P01 was removed from the workshop. A bot plays their seat.",
+        "skip": "P01 was removed from the workshop. Their seat went: their table&#x27;s game"
+        " was dealt again without them.",
+    }[policy]
+    assert said in text(r), text(r)
     row = re.search(rf'<li class="roster-row" id="player-{p1.pk}".*?</li>', text(r), re.S)
     if policy == "bot":
         assert fresh(p1).table_id is not None
