@@ -74,6 +74,18 @@ def earlier_trumps(state) -> set[str]:
     return {r.trump_card for r in state.history}
 
 
+def by_keyboard(page, game, control: str, then: str) -> None:
+    """The first `control` pressed by keyboard (Enter) and taken by the table; focus
+    then on `then`."""
+    before = game.seq
+    page.locator(control).first.focus()
+    page.keyboard.press("Enter")
+    wait_seq(game, before)
+    page.wait_for_function(
+        "s => document.activeElement && document.activeElement.matches(s)", arg=then, timeout=5000
+    )
+
+
 def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifacts):
     workshop = services.workshop_create(
         name="Seven up in a browser", game="seven_up", table_count=1, seats_per_table=3, seed=3
@@ -152,14 +164,7 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
             emptied = True
             page = by_seat[seat]
             page.wait_for_selector(".hand .card.legal", timeout=5000)
-            before = game.seq
-            page.locator(".hand .card.legal").first.focus()
-            page.keyboard.press("Enter")
-            wait_seq(game, before)
-            page.wait_for_function(
-                "() => document.activeElement && document.activeElement.matches('#screen .hand')",
-                timeout=5000,
-            )
+            by_keyboard(page, game, ".hand .card.legal", "#screen .hand")
             assert page.locator("#screen .hand .card").count() == 0
             continue
         action = su.choose_action(state, seat, rng)
@@ -188,16 +193,9 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         page.wait_for_selector(".su-bid-button[data-action=act]", timeout=5000)
         # On a small phone either way up the bids are in view beside the others' cards.
         in_view_on_small_phones(page, (".su-bids", ".su-foreheads"), "bidding")
-        before = game.seq
         # By keyboard: with no hand in the blind deal, focus left on the bid goes to
         # the foreheads (with the unseen card's move), not to the screen's top.
-        page.locator(".su-bid-button[data-action=act]").first.focus()
-        page.keyboard.press("Enter")
-        wait_seq(game, before)
-        page.wait_for_function(
-            "() => document.activeElement && document.activeElement.matches('#screen .su-foreheads')",
-            timeout=5000,
-        )
+        by_keyboard(page, game, ".su-bid-button[data-action=act]", "#screen .su-foreheads")
     first = None
     for _ in range(3):
         state = state_of(game)
