@@ -62,10 +62,16 @@
     }).filter(Boolean);
   }
   let lastLines = announceLines(screen()); // the first screen is read with the page
+  let lastGame = screen().dataset.game;
   function announce(root, also = []) {
     const lines = announceLines(root);
-    const fresh = also.concat(lines.filter((line) => !lastLines.includes(line)));
+    // A new game's lines are all new, even one worded as the last game's was ("Hand 1,
+    // Cai deals, to 61. Trump: clubs." again at the next round: its trump still had
+    // to be heard, and it was not).
+    const before = root.dataset.game === lastGame ? lastLines : [];
+    const fresh = also.concat(lines.filter((line) => !before.includes(line)));
     lastLines = lines;
+    lastGame = root.dataset.game;
     if (!fresh.length) return;
     announcer.say(fresh.join(" "));
   }
