@@ -355,7 +355,7 @@
   // said (no control opens a dispute: those are always said).
   // #fac-announce is a log (role="log"): a line that comes while the last is read is
   // read after it, not in its place, and none is lost to the next push.
-  const announcer = window.Barnga.speaker(document.getElementById("fac-announce"), { log: true });
+  const announcer = window.Barnga.speaker(document.getElementById("fac-announce"));
   // The students in the roster (not bots: the facilitator's own control adds those),
   // by row: who joins is said, as a sighted facilitator sees the list grow.
   function people() {

@@ -145,36 +145,23 @@
     return { send, connect, isOpen };
   }
 
-  // A live region that says a line and empties itself SAID_MS later: read from the top
-  // of the page later, an old line would be news long after it happened ("Go to table
-  // 2" after the player sat down there, "Dispute at table 1" after it was settled).
-  // again: emptied first and set a moment later, so the same words said twice (a new
-  // dispute at the same table) are heard twice. log (a role="log" region): each line
-  // is added as its own paragraph and leaves SAID_MS later by itself, so a line that
-  // comes while the last is still being read is read after it, not in its place
-  // (bots and quick players move every second or two).
+  // A live region (role="log") that says each line as its own paragraph, which leaves
+  // SAID_MS later by itself: a line that comes while the last is still being read is
+  // read after it, not in its place (bots and quick players move every second or
+  // two); the same words said twice (a new dispute at the same table) are two lines;
+  // and read from the top of the page later, an old line is not news long after it
+  // happened ("Dispute at table 1" after it was settled). hush() empties it at once.
   const SAID_MS = 20000;
-  function speaker(region, { again = false, log = false } = {}) {
-    let setTimer = null;
-    let emptyTimer = null;
+  function speaker(region) {
     function hush() {
-      clearTimeout(setTimer);
-      clearTimeout(emptyTimer);
       if (region) region.textContent = "";
     }
     function say(text) {
       if (!region || !text) return;
-      if (log) {
-        const line = document.createElement("p");
-        line.textContent = text;
-        region.append(line);
-        setTimeout(() => line.remove(), SAID_MS);
-        return;
-      }
-      hush();
-      if (again) setTimer = setTimeout(() => { region.textContent = text; }, 50);
-      else region.textContent = text;
-      emptyTimer = setTimeout(() => { region.textContent = ""; }, SAID_MS);
+      const line = document.createElement("p");
+      line.textContent = text;
+      region.append(line);
+      setTimeout(() => line.remove(), SAID_MS);
     }
     return { say, hush };
   }

@@ -11,7 +11,7 @@
   const toast = document.getElementById("toast");
   const talk = document.getElementById("talk");
   const pad = document.getElementById("pad");
-  const announcer = window.Barnga.speaker(document.getElementById("announce"), { log: true });
+  const announcer = window.Barnga.speaker(document.getElementById("announce"));
   let counter = 0;
   const { startClocks, liveSocket } = window.Barnga;
 
