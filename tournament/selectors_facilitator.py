@@ -107,6 +107,18 @@ def _clock(rnd: Round | None, now) -> dict | None:
     return clock
 
 
+def remove_then(workshop: Workshop, *, done: bool = False) -> str:
+    """What Remove does to the seat after the lobby (the set-up's leave policy): asked
+    in its confirmation, and said in its answer once `done`; "" in the lobby."""
+    if workshop.phase == Phase.LOBBY:
+        return ""
+    if workshop.leave_policy == LeavePolicy.BOT:
+        return " A bot plays their seat." if done else " A bot will play their seat."
+    if done:
+        return " Their seat went: their table's game was dealt again without them."
+    return " Their seat goes: their table's game is dealt again without them."
+
+
 def _fresh_with_round(workshop: Workshop) -> Round | None:
     """Refresh `workshop` and return its latest round, read in one query: a phase
     change commits together with its round, and two reads on either side of that
@@ -223,11 +235,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         **rows,
         # What Remove does after the lobby (the set-up's leave policy), said in its
         # confirmation.
-        "remove_then": ""
-        if workshop.phase == Phase.LOBBY
-        else " A bot will play their seat."
-        if workshop.leave_policy == LeavePolicy.BOT
-        else " Their seat goes: their table's game is dealt again without them.",
+        "remove_then": remove_then(workshop),
         "humans": humans,
         "bots": tally["bots"],
         "tables": [

@@ -33,7 +33,7 @@ from tournament import regions, services, timing
 from tournament import selectors_facilitator as sf
 from tournament.errors import InvalidInput, ServiceError, WrongPhase
 from tournament.forms import WorkshopForm, initial_like
-from tournament.models import LeavePolicy, Phase, Player, Round, RoundKind, RoundState
+from tournament.models import Phase, Player, Round, RoundKind, RoundState
 from tournament.names import said_as_list
 from tournament.services.common import current_round, seated_tables
 from tournament.templatetags.facilitator import clock
@@ -227,14 +227,7 @@ def _kick(workshop, data):
     player = _player(workshop, data)
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
     # After the lobby the answer says what became of the seat, as the confirmation did.
-    then = (
-        ""
-        if workshop.phase == Phase.LOBBY
-        else " A bot plays their seat."
-        if workshop.leave_policy == LeavePolicy.BOT
-        else " Their seat went: their table's game was dealt again without them."
-    )
-    return f"{player.name} was removed from the workshop.{then}"
+    return f"{player.name} was removed from the workshop.{sf.remove_then(workshop, done=True)}"
 
 
 @action("pin")
