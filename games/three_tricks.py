@@ -816,7 +816,7 @@ def view(state: State, seat: int) -> dict:
         "drew": _drew_public(state),
         # The cards this seat drew in the last action (a swap, or drawing back after a
         # block), in the order drawn; empty when another seat drew or nobody did.
-        "drawn": list(state.hands[seat][len(state.hands[seat]) - state.drew[1] :])
+        "drawn": list(state.hands[seat][-state.drew[1] :])
         if state.drew and state.drew[0] == seat and state.drew[1]
         else [],
         "turns": state.turns,
