@@ -104,6 +104,12 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     assert said_last(layer) == f"2 picked. Ready: {', '.join(ready)}."
     assert lay_button.is_enabled()
     assert_accessible(layer, "3 Tricks, two cards picked to lay")
+    # A picked card reached by the keyboard shows the focus ring, not the pick's blue.
+    layer.keyboard.press("Tab")
+    layer.keyboard.press("Shift+Tab")
+    assert layer.evaluate("document.activeElement.dataset.pick") == lay["cards"][-1]
+    ring = "getComputedStyle(document.activeElement).outlineColor"
+    assert layer.evaluate(ring) == "rgb(179, 92, 0)", layer.evaluate(ring)
     layer.screenshot(path=str(artifacts / "three_tricks_pick.png"), full_page=True)
     before = (version(layer), version(blocker))
     lay_button.click()
