@@ -479,7 +479,7 @@ def _kind_glance(game: Game, kind, state, all_names: dict) -> dict:
 
 # Top-level keys that name a seat, or a list of seats.
 SEAT_KEYS = {"to_act", "dealer", "leader", "eldest", "seat", "winner", "accused", "caller", "by"}
-SEAT_LIST_KEYS = {"winners"}
+SEAT_LIST_KEYS = {"winners", "ahead_so_far"}
 # Not worth a line for the facilitator (the seat count is the seat list; seq is internal).
 SKIP_KEYS = {"game", "seq", "n_seats", "names", "hands", "current"}
 
@@ -594,10 +594,35 @@ def _per_seat(value, n: int) -> bool:
     return isinstance(value, list) and len(value) == n and _pairs(value) is None
 
 
+def _as_told(view: dict) -> dict:
+    """The engine's figures as a facilitator reads them: a deal counted from 1 and out of
+    how many ("Deal 0" was an index), All Fives' hand as "Hand", and before the game is over no result yet: its
+    winners are who is ahead so far (a count, not a result), and an outcome, a draw and
+    a completion flag that cannot be told yet are left out."""
+    over = view.get("phase") == "over"
+    out = {}
+    for key, value in view.items():
+        if key == "complete" or (not over and key in ("outcome", "draw")):
+            continue
+        if key == "deal" and isinstance(value, int) and isinstance(view.get("n_deals"), int):
+            value = f"{value + 1} of {view['n_deals']}"
+        elif key == "n_deals" and isinstance(view.get("deal"), int):
+            continue
+        elif key == "hand_no":
+            key = "hand"  # "Hand no 1"
+        elif key == "winners" and not over:
+            if not value:
+                continue
+            key = "ahead_so_far"
+        out[key] = value
+    return out
+
+
 def generic_spectator(view: dict, seat_names: list[str], to_act: list[int]) -> dict:
     """A spectator view of any game laid out for one template: a row per seat (hand,
     then every per-seat figure), the table's facts, and every list of records
     (deals, tricks, calls…) as a table."""
+    view = _as_told(view)
     n = len(seat_names)
     hands = view.get("hands") if isinstance(view.get("hands"), list) else None
     seat_keys, facts, logs = [], [], []

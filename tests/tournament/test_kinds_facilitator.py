@@ -734,3 +734,40 @@ def test_a_table_pages_log_is_a_named_stop_that_scrolls_sideways(fac):
         '<div class="scroll" tabindex="0" role="region" aria-labelledby="log-caption-1">' in detail
     )
     assert '<caption class="visually-hidden" id="log-caption-1">Tricks</caption>' in detail
+
+
+def test_the_other_games_table_page_counts_deals_from_one_and_names_no_winner_mid_game():
+    """7Up's table page said "Deal 0" (the engine's index) beside "N deals 14", and
+    3 Tricks' said "Winners: Bea" in the middle of a game (the count so far), with
+    "Outcome —", "Draw no" and "Complete no" besides."""
+    import random
+
+    from tournament.selectors_facilitator import generic_spectator, spectator
+
+    def facts(kind, state, names):
+        laid = generic_spectator(spectator(kind, state, names), names, kind.to_act(state))
+        return {f["label"]: str(f["value"]) for f in laid["facts"]}
+
+    seven = kinds.get("seven_up")
+    names = ["Ana", "Bea", "Cai"]
+    state = seven.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    told = facts(seven, state, names)
+    assert told["Deal"] == "1 of 14" and "N deals" not in told, told
+
+    three = kinds.get("three_tricks")
+    names = ["Ana", "Bea"]
+    state = three.new_state(table_rules={}, seat_rules=[{}] * 2, mode="barnga", seed=3)
+    rng, ahead = random.Random(1), None
+    while not three.is_over(state):
+        told = facts(three, state, names)
+        assert not {"Winners", "Outcome", "Draw", "Complete"} & set(told), told
+        ahead = ahead or told.get("Ahead so far")
+        state, _ = three.apply(state, three.bot_action(state, three.to_act(state)[0], rng))
+    assert ahead in names, "no one was ahead at any turn"
+    told = facts(three, state, names)
+    assert told["Winners"] and "Ahead so far" not in told and "Complete" not in told, told
+    assert told["Outcome"] != "—", told
+
+    fives = kinds.get("all_fives")
+    state = fives.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    assert facts(fives, state, ["Ana", "Bea", "Cai"])["Hand"] == "1"
