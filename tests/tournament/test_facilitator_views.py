@@ -1232,3 +1232,17 @@ def test_end_now_asks_in_the_words_of_the_phase_and_the_debrief_has_no_empty_gro
     assert 'role="group" aria-label="Workshop"' in html
     services.workshop_start_debrief(workshop_id=w.pk)
     assert 'role="group" aria-label="Workshop"' not in text(fac.get(f"/workshops/{w.pk}/"))
+
+
+def test_a_table_past_its_planned_seats_reads_as_players_not_5_of_4(owner, fac):
+    """Five players at one table planned for four: the panel and the projector read
+    "5/4" (heard "5 of 4 seats"), a fraction past one that a room cannot make sense of."""
+    w = owned(owner, players=5, tables=1, seats=4)
+    do(fac, w, "seat-auto")
+    assert Player.objects.filter(workshop=w, table__number=1).count() == 5
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert "Table 1: 5 players, more than 4 seats</li>" in html and "5/4" not in html
+    services.workshop_start_study(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+    assert '<span class="proj-count">5 players</span>' in html and "5/4" not in html
+    assert "of 4 seats" not in html
