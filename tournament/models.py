@@ -128,6 +128,8 @@ class Player(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True)
     pin = models.CharField(max_length=8)
+    # When the seat last moved to another phone with its PIN (None: never).
+    moved_at = models.DateTimeField(null=True, blank=True)
     # Joined after the study phase, so never read their own sheet: it is on their
     # screen until they say they have read it (services.player_rules_read).
     rules_unread = models.BooleanField(default=False)

@@ -358,10 +358,12 @@
   const announcer = window.Barnga.speaker(document.getElementById("fac-announce"));
   // The students in the roster (not bots: the facilitator's own control adds those),
   // by row: who joins is said, as a sighted facilitator sees the list grow.
+  // Each row: the student's name (null for a bot) and when the seat last moved to a
+  // new phone with its PIN ("" if never).
   function people() {
     return new Map(Array.from(
       document.querySelectorAll("#fac-roster li.roster-row"),
-      (li) => [li.id, li.querySelector(".dot.bot") ? null : li.dataset.findText],
+      (li) => [li.id, li.querySelector(".dot.bot") ? null : { name: li.dataset.findText, moved: li.dataset.moved || "" }],
     ));
   }
   function situation() {
@@ -384,7 +386,7 @@
   }
   function joinedNames(before, now) {
     const names = [];
-    for (const [id, name] of now) if (name && !before.has(id)) names.push(name);
+    for (const [id, p] of now) if (p && !before.has(id)) names.push(p.name);
     return names;
   }
   function joinedText(before, now) {
@@ -393,6 +395,20 @@
     const students = Array.from(now.values()).filter(Boolean).length;
     const who = names.length > 3 ? names.length + " players" : listText(names);
     return `${who} joined (${students} player${students === 1 ? "" : "s"}).`;
+  }
+  // A seat brought back on another phone with its PIN (perhaps the PIN just read out).
+  function movedNames(before, now) {
+    const names = [];
+    for (const [id, p] of now) {
+      const was = before.get(id);
+      if (p && p.moved && was && was.moved !== p.moved) names.push(p.name);
+    }
+    return names;
+  }
+  function movedText(before, now) {
+    const names = movedNames(before, now);
+    if (!names.length) return "";
+    return `${listText(names)} ${names.length === 1 ? "is" : "are"} back on a new phone.`;
   }
   let known = situation();
   // A control on its way: every control is a form (see inFlight, above).
@@ -423,6 +439,8 @@
     if (over.length) lines.push((over.length === 1 ? "Dispute over at " : "Disputes over at ") + tablesText(over) + ".");
     const joined = joinedText(told.people, now.people);
     if (joined) lines.push(joined);
+    const moved = movedText(told.people, now.people);
+    if (moved) lines.push(moved);
     told = { disputes: now.disputes, people: now.people };
     newsTimer = null;
     newsSince = 0;
@@ -438,7 +456,8 @@
     known = { status: sending() ? known.status : now.status, disputes: now.disputes, people: now.people };
     const pending = now.disputes.some((n) => !told.disputes.includes(n))
       || told.disputes.some((n) => !now.disputes.includes(n))
-      || joinedNames(told.people, now.people).length > 0;
+      || joinedNames(told.people, now.people).length > 0
+      || movedNames(told.people, now.people).length > 0;
     if (!pending) return;
     clearTimeout(newsTimer);
     if (!newsSince) newsSince = Date.now();

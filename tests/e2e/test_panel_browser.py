@@ -14,6 +14,7 @@ import pytest
 from axe_check import assert_accessible
 
 from tournament import services
+from tournament.models import Player
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from tournament_helpers import (  # noqa: E402
@@ -263,6 +264,11 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
         )
     said(page, "4 players joined (16 players).")
     assert page.evaluate("() => window.heard") == ["4 players joined (16 players)."]
+    # A seat brought back with its PIN on another phone is said, as its row shows it.
+    uma = Player.objects.get(workshop=w, name="Uma")
+    services.player_rejoin(code=w.code, name="Uma", pin=uma.pin)
+    said(page, "Uma is back on a new phone.")
+    assert page.locator(f"#player-{uma.pk} .badge").inner_text() == "on a new phone"
     rnd = to_scored_round(w)
     said(page, "Now: Scored round, Round 1.")
     # Seen with more than a minute left, the round's last minute is said once.
@@ -395,7 +401,6 @@ def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(
     """Thirteen tables: each seating row and each row of the movement plan has a
     number to type instead of a list of every table (200 tables made the panel 9 MB).
     What is typed seats the player, and the line of table sizes follows it."""
-    from tournament.models import Player
 
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(players=26, tables=13, seats=4, seed=3, facilitator=user)
@@ -454,7 +459,6 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     """Sixty names are metres of list: typing part of one (any case, any accents)
     leaves only the players who match, says how many, and keeps doing so when the
     list is drawn again; in the movement plan the rows hidden are still applied."""
-    from tournament.models import Player
 
     user = django_user_model.objects.create_user("fac", password="unused-here")
     names = [f"Student {i:02d}" for i in range(57)] + ["Zoë", "Zoltan", "Łukasz"]

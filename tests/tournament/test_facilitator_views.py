@@ -602,6 +602,28 @@ def test_the_facilitator_reads_a_students_rejoin_pin_and_nobody_else_does(owner,
     assert f'id="do-pin-{bot.pk}"' not in text(fac.get(f"/workshops/{w.pk}/"))
 
 
+def test_a_seat_brought_back_with_its_pin_is_marked_on_a_new_phone(
+    owner, fac, django_capture_on_commit_callbacks
+):
+    """The PIN read out was used, and the panel did not say so: a seat moved to another
+    phone (by its student, or by someone who overheard the PIN) looked as before."""
+    w = owned(owner, players=2, tables=1)
+    p = Player.objects.get(workshop=w, name="P01")
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert "on a new phone" not in html and "data-moved" not in html
+    with django_capture_on_commit_callbacks() as sent:
+        services.player_rejoin(code=w.code, name="P01", pin=p.pin)
+    assert len(sent) == 2  # the old phone's socket closed, and the panel's roster redrawn
+    p.refresh_from_db()
+    assert p.moved_at is not None
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    row = html[html.index(f'id="player-{p.pk}"') :]
+    row = row[: row.index("</li>")]
+    assert f'data-moved="{int(p.moved_at.timestamp())}"' in row
+    assert '<span class="badge">on a new phone</span>' in row
+    assert html.count("on a new phone") == 1  # P02's row: not moved
+
+
 # ------------------------------------------------------------------ monitor and one table
 
 

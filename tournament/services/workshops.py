@@ -9,6 +9,7 @@ from collections import Counter
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max
+from django.utils import timezone
 
 from games import kinds
 from tournament import broadcast, names
@@ -749,6 +750,9 @@ def player_rejoin(*, code, name, pin) -> Player:
     player.token = names.new_token()
     player.pin = names.new_pin()
     player.has_left = False
-    player.save(update_fields=["token", "pin", "has_left"])
+    player.moved_at = timezone.now()
+    player.save(update_fields=["token", "pin", "has_left", "moved_at"])
     broadcast.player_replaced_on_commit(player_id=old)
+    # The panel's row says the seat is on a new phone (and a screen reader hears it).
+    broadcast.roster_changed_on_commit(workshop_id=workshop_id)
     return player
