@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  const { startClocks, liveSocket } = window.Barnga;
+  const { startClocks, liveSocket, scrollers } = window.Barnga;
 
   // ---- forms rendered by the socket have no CSRF input: add the page's token
   function csrf() {
@@ -241,6 +241,7 @@
   function flushPending() {
     for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
     startClocks();
+    scrollers();
     sayChanges();
   }
   document.addEventListener("focusout", () => setTimeout(flushPending, 0));
@@ -305,6 +306,7 @@
     messageAt = Date.now();
     fixForms(document);
     startClocks();
+    scrollers();
     let refused = null;
     if (answerOnly(e.detail)) {
       // Done: the rename box or the tools it was sent from fold away, as the whole
@@ -485,6 +487,7 @@
         ageMessage();
         for (const [id, html] of Object.entries(msg.regions)) swapRegion(id, html, false);
         startClocks();
+        scrollers();
         sayChanges();
         live.dataset.updated = String(Date.now());
         // Put in (or held for an edit): the server may send the next push.
@@ -508,6 +511,10 @@
     }
   }
   startClocks();
+  // A box that scrolls sideways is a keyboard stop only while it does not fit (live.js).
+  scrollers();
+  window.addEventListener("resize", () => scrollers());
+  document.addEventListener("toggle", () => scrollers(), true);
 
   // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so
   // the line of table sizes follows the choices as they are made (an overfull table

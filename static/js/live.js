@@ -209,5 +209,29 @@
     return show;
   }
 
-  window.Barnga = { startClocks, liveSocket, speaker, warnings, connectionLine };
+  // A table wider than the window scrolls sideways in its box (.scroll): a keyboard must
+  // be able to reach that box to scroll it, and a screen reader hears what it holds
+  // (its table's caption). A box that fits is no extra stop on the way (the server
+  // draws the facilitator's boxes as stops, so they are reachable without script).
+  // Named by the caption itself (aria-labelledby), as it is heard: its text would
+  // name the box with the marks the caption hides ("up arrow moved up").
+  function scrollers(root = document) {
+    root.querySelectorAll(".scroll").forEach((box, i) => {
+      const caption = box.querySelector("caption");
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        if (caption) {
+          if (!caption.id) caption.id = "scroll-caption-" + i;
+          box.setAttribute("aria-labelledby", caption.id);
+        }
+      } else if (box.hasAttribute("tabindex") && box !== document.activeElement) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-labelledby");
+      }
+    });
+  }
+
+  window.Barnga = { startClocks, liveSocket, speaker, warnings, connectionLine, scrollers };
 })();

@@ -11,31 +11,11 @@
   document.addEventListener("click", (e) => {
     if (e.target.closest("[data-print]")) window.print();
   });
-  // A table wider than the window scrolls sideways in its box: a keyboard must be
-  // able to reach that box to scroll it, and a screen reader hears what it holds
-  // (its table's caption). A box that fits is no extra stop on the way.
-  // Named by the caption itself (aria-labelledby), as it is heard: its text would
-  // name the box with the marks the caption hides ("up arrow moved up").
-  function scrollers() {
-    document.querySelectorAll(".scroll").forEach((box, i) => {
-      const caption = box.querySelector("caption");
-      if (box.scrollWidth > box.clientWidth + 1) {
-        box.tabIndex = 0;
-        box.setAttribute("role", "region");
-        if (caption) {
-          if (!caption.id) caption.id = "scroll-caption-" + i;
-          box.setAttribute("aria-labelledby", caption.id);
-        }
-      } else if (box.hasAttribute("tabindex")) {
-        box.removeAttribute("tabindex");
-        box.removeAttribute("role");
-        box.removeAttribute("aria-labelledby");
-      }
-    });
-  }
+  // Sideways-scrolling tables: a stop for the keyboard only when they do not fit (live.js).
+  const { scrollers } = window.Barnga;
   scrollers();
-  window.addEventListener("resize", scrollers);
+  window.addEventListener("resize", () => scrollers());
   // A table inside closed <details> (the trick-by-trick clash list): Chromium
   // measures it closed, a browser that lays out nothing there until it opens does not.
-  document.addEventListener("toggle", scrollers, true);
+  document.addEventListener("toggle", () => scrollers(), true);
 })();

@@ -392,6 +392,17 @@ def test_the_movement_plans_table_choice_is_on_a_phones_screen(facilitator_page,
     )
     rule = box(page.locator("#movement-form th", has_text="Rule says"))
     assert rule["x"] + rule["width"] <= PHONE["width"] + 1, rule
+    # Widened until the plan fits, its box is no longer a stop (nor a named region):
+    # one more Tab on a laptop for nothing. Narrowed again, it is one again.
+    box_of = "b => [b.tabIndex, b.getAttribute('role'), b.scrollWidth > b.clientWidth + 1]"
+    handle = plan.element_handle()
+    page.locator("#movement-form select").first.focus()  # (a focused box stays a stop)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_function(f"b => ({box_of})(b)[0] === -1", arg=handle)
+    assert handle.evaluate(box_of) == [-1, None, False]
+    page.set_viewport_size(PHONE)
+    page.wait_for_function(f"b => ({box_of})(b)[0] === 0", arg=handle)
+    assert handle.evaluate(box_of) == [0, "region", True]
     page.context.close()
 
 
