@@ -452,7 +452,7 @@ def movement(doc: dict, ix: Index) -> dict:
         for ci, c in enumerate(cols):
             here = sorted(
                 (pid for pid, (t, _) in c["where"].items() if t == n),
-                key=lambda pid: (c["where"][pid][1], ix.name(pid).lower()),
+                key=lambda pid: (c["where"][pid][1], name_sort_key(ix.name(pid))),
             )
             chips = []
             for pid in here:
@@ -472,6 +472,8 @@ def movement(doc: dict, ix: Index) -> dict:
             cells.append(chips)
         grid.append({"table": n, "cells": cells})
 
+    # The last round anyone sat down to: a move after it took nobody to other rules.
+    last_seated = max((c["round"] for c in cols if c["round"] is not None), default=None)
     moves = []
     for r in doc["rounds"]:
         for m in r["moves"]:
@@ -485,17 +487,27 @@ def movement(doc: dict, ix: Index) -> dict:
                     "to": m["to"],
                     "direction": "up" if m["to"] > m["from"] else "down",
                     "edited": m["edited"],
+                    "bot": ix.players.get(m["player"], {}).get("is_bot", False),
+                    "played_after": last_seated is not None and r["number"] < last_seated,
                 }
             )
+
+    def changes(tables: list) -> int:
+        return sum(
+            1
+            for a, b in zip(tables, tables[1:], strict=False)
+            if a is not None and b is not None and a != b
+        )
+
+    # The columns of rounds sat down to (not the seating after the last round's moves).
+    sat = [i for i, c in enumerate(cols) if c["round"] is not None]
     journeys = {
         pid: {
             "tables": paths[pid],
             "text": " → ".join("—" if t is None else str(t) for t in paths[pid]),
-            "moves": sum(
-                1
-                for a, b in zip(paths[pid], paths[pid][1:], strict=False)
-                if a is not None and b is not None and a != b
-            ),
+            "moves": changes(paths[pid]),
+            # Moves into a round then played: the ones that made a newcomer.
+            "moves_played": changes([paths[pid][i] for i in sat]),
         }
         for pid in seated
     }
@@ -543,6 +555,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
         after = seated_next.get(r["number"]) if applied else None
         # A round still being played (the report read mid-round) has no movement yet.
         finished = r.get("state", "finished") == "finished"
+        # Whom movement ranked: those seated at the round's end. Someone who left
+        # during it, their seat given up, was not ranked: listed last, apart.
+        ranked_ids = {s["id"] for s in r.get("standings", [])} if finished else set()
         tables = []
         # A home round in which nobody played (skipped at once) has no results: not a
         # card of zeros per table. A scored round keeps them: its movement needs them.
@@ -622,11 +637,13 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "tricks": tricks[pid],
                         "moved": direction,
                         "edited": edited,
+                        "unranked": bool(ranked_ids) and pid not in ranked_ids,
                     }
                 )
             # Movement's own ranking (RULES.md §2): games won, ties by name, then join order.
             rows.sort(
                 key=lambda x: (
+                    x["unranked"],
                     -x["games_won"],
                     name_sort_key(x["name"]),
                     ix.players.get(x["id"], {}).get("join_order", 0),
@@ -634,7 +651,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
             )
             # Most and fewest among those who played: a student who joined late, or sat
             # alone at a table too small to deal to, played none ("0 of 0" in the table).
-            ranked = [x for x in rows if x["games_played"]]
+            ranked = [x for x in rows if x["games_played"] and not x["unranked"]]
             best = max((x["games_won"] for x in ranked), default=0)
             worst = min((x["games_won"] for x in ranked), default=0)
             tables.append(
@@ -1159,6 +1176,7 @@ def player_rows(
                 "journey": journey["tables"] if journey else [],
                 "journey_text": journey["text"] if journey else "—",
                 "moves": journey["moves"] if journey else 0,
+                "moves_played": journey["moves_played"] if journey else 0,
                 "games_won": won[pid],
                 "games_played": played[pid],
                 "won_by_round": [won_by_round[pid][rn] for rn in sorted(scored_rounds)],
@@ -1232,15 +1250,18 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
                 f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}."
             )
     sheet_of = rev["sheet_of"]
-    across = [m for m in mov["moves"] if sheet_of.get(m["from"]) != sheet_of.get(m["to"])]
+    # People's moves into a round then played: a bot's, or one after the last round,
+    # met nobody's rules (the players' section lists every move).
+    moves = [m for m in mov["moves"] if m["played_after"] and not m["bot"]]
+    across = [m for m in moves if sheet_of.get(m["from"]) != sheet_of.get(m["to"])]
     ups = sum(1 for m in across if m["direction"] == "up")
     if across:
         expect.append(
             f"{_plural(ups, 'move')} up and {_plural(len(across) - ups, 'move')} down took "
             "players to tables with other rules."
         )
-    if len(across) < len(mov["moves"]):
-        same = len(mov["moves"]) - len(across)
+    if len(across) < len(moves):
+        same = len(moves) - len(across)
         expect.append(
             f"{_plural(same, 'move')} took players to a table with the same rules as the one they left."
         )
@@ -1248,8 +1269,9 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
 
 
 def _movers_lines(players: list[dict]) -> list[str]:
-    # People: a bot moved by the rule was nobody's newcomer (the head counts bots apart).
-    movers = [p for p in players if p["moves"] and not p["bot"]]
+    # People: a bot moved by the rule was nobody's newcomer (the head counts bots apart);
+    # moved after the last round, nobody played as one either.
+    movers = [p for p in players if p["moves_played"] and not p["bot"]]
     if not movers:
         return []
     return [
@@ -1270,7 +1292,7 @@ def _revoke_lines(rv: dict) -> list[str]:
             "hand, or a caller who expected other rules."
         )
     lines.append(
-        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} were judged differently by the "
+        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged differently by the "
         "players' own sheets (the table's sheet decided each)."
     )
     return lines
@@ -1325,6 +1347,9 @@ def kind_guide(
         if not rd["scored"]:
             continue
         for t in rd["tables"]:
+            # A table of bots alone is nobody's to talk about.
+            if all(ix.players.get(x["id"], {}).get("is_bot") for x in t["players"]):
+                continue
             if not t["tied"]:
                 act.append(
                     f"{rd['label']}, table {t['table']}: {_names_text(t['top'])} won most games "
@@ -1346,6 +1371,15 @@ def kind_guide(
 
 ADAPTED_NAMED = 3  # names in "Adapted most", unless more share the most changes
 ADAPTED_TIED_NAMED = 8  # names listed when more than ADAPTED_NAMED share the most
+
+
+def _adapters(players: list[dict]) -> list[dict]:
+    """The people who adapted, most changes first, then by name as movement sorts
+    names (accents and case aside: "Émile" before "emma")."""
+    return sorted(
+        (p for p in players if p["adapted"] and not p["bot"] and not p["left"]),
+        key=lambda p: (-p["adapted"], name_sort_key(p["name"])),
+    )
 
 
 def _adapted_most(adapters: list[dict]) -> str:
@@ -1486,10 +1520,7 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         )
     # People, not the bots: the class talks about its own. Nor someone who left: a bot
     # played on for them, and the log does not say which claims were theirs.
-    adapters = sorted(
-        (p for p in players if p["adapted"] and not p["bot"] and not p["left"]),
-        key=lambda p: (-p["adapted"], p["name"].lower()),
-    )
+    adapters = _adapters(players)
     if adapters:
         act.append(_adapted_most(adapters))
 

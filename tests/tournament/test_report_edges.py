@@ -56,6 +56,27 @@ def test_a_player_who_left_in_the_last_round_is_not_seated_after_it():
     assert seated_after == set(w.players.filter(has_left=False).values_list("pk", flat=True))
 
 
+def test_a_player_who_left_their_seat_given_up_is_listed_after_the_ranking():
+    """Five at a table, one left during the round (the seat skipped): the table listed
+    five rows with the leaver ranked among them, second say, while movement ranked
+    four and moved one each way. A facilitator counting rows expected two up."""
+    w = make_workshop(players=10, tables=2, seats=5, leave_policy="skip")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    gone = min(game.players, key=lambda pid: w.players.get(pk=pid).name)  # first by name
+    services.player_leave(player_id=gone)
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    table = next(t for t in round_rows(doc, ix, rnd.number)["tables"] if t["table"] == 1)
+    assert [p["id"] for p in table["players"]][-1] == gone
+    assert [(p["unranked"], p["moved"]) for p in table["players"]][-1] == (True, "left")
+    assert not any(p["unranked"] for p in table["players"][:-1])
+    assert ix.name(gone) not in table["top"] + table["bottom"]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "is listed last: movement did not rank them." in html
+
+
 def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():
     w = make_workshop(players=8, tables=2)
     rnd = to_scored_round(w)
@@ -81,14 +102,16 @@ def test_a_table_too_small_to_deal_to_is_said_so():
 
 def test_bots_moved_by_the_rule_are_no_newcomers():
     players = [
-        {"bot": True, "moves": 2},
-        {"bot": False, "moves": 0},
-        {"bot": False, "moves": 1},
+        {"bot": True, "moves": 2, "moves_played": 2},
+        {"bot": False, "moves": 0, "moves_played": 0},
+        {"bot": False, "moves": 1, "moves_played": 1},
+        # Moved after the last round: played nowhere new.
+        {"bot": False, "moves": 1, "moves_played": 0},
     ]
     assert report._movers_lines(players) == [
         "1 player changed tables at least once: they were the newcomers."
     ]
-    assert report._movers_lines(players[:2]) == []
+    assert report._movers_lines(players[:2] + players[3:]) == []
 
 
 def test_the_report_read_mid_round_says_so_and_counts_the_open_dispute():

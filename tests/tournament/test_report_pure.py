@@ -475,11 +475,12 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
     assert [p["moved"] for p in res[1]["tables"][0]["players"]] == ["not applied"] * 2
 
 
-def one_round_doc(name, presets, players, *, seatings, moves, games=()) -> dict:
+def one_round_doc(name, presets, players, *, seatings, moves, games=(), then=False) -> dict:
     """A workshop document of one applied scored round: `presets` per table in
     number order, `players` as (id, name), `seatings` as (player, table), `moves` as
-    (player, from, to)."""
-    return {
+    (player, from, to). `then`: a second round follows, everyone seated where the
+    moves took them."""
+    doc = {
         "schema": export.SCHEMA,
         "workshop": {"name": name},
         "tables": [
@@ -513,6 +514,27 @@ def one_round_doc(name, presets, players, *, seatings, moves, games=()) -> dict:
         "games": list(games),
         "gestures": [],
     }
+    if then:
+        to = {p: b for p, _, b in moves}
+        doc["rounds"].append(
+            {
+                "number": 2,
+                "kind": "scored",
+                "scored_number": 2,
+                "label": "Round 2",
+                "seatings": [
+                    {"player": p, "table": to.get(p, t), "seat": i}
+                    for i, (p, t) in enumerate(seatings)
+                ],
+                "moves": [],
+                "movement_applied_at": None,
+            }
+        )
+    return doc
+
+
+def guide(doc: dict, qid: str) -> list[str]:
+    return next(q for q in report.build_report(doc)["guide"] if q["id"] == qid)["data"]
 
 
 def test_the_guide_counts_only_moves_between_different_rules_as_such():
@@ -523,11 +545,44 @@ def test_the_guide_counts_only_moves_between_different_rules_as_such():
         [(1, "P1"), (2, "P2"), (3, "P3")],
         seatings=[(1, 2), (2, 2), (3, 2)],
         moves=[(1, 2, 3), (2, 2, 1)],
+        then=True,
     )
-    expect = next(q for q in report.build_report(doc)["guide"] if q["id"] == "expect")["data"]
+    expect = guide(doc, "expect")
     assert "1 move up and 0 moves down took players to tables with other rules." in expect
     assert "1 move took players to a table with the same rules as the one they left." in expect
     assert "3 tables played 2 different sheets." in expect
+    assert guide(doc, "outside")[0] == (
+        "2 players changed tables at least once: they were the newcomers."
+    )
+
+
+def test_moves_after_the_last_round_made_no_newcomers():
+    """Moved after the last round, nobody played at another table, yet the guide said
+    "3 players changed tables at least once: they were the newcomers" and counted the
+    moves as meeting other rules, beside a players' table of "0 as newcomer"."""
+    doc = one_round_doc(
+        "Moved at the end",
+        ["guide-1", "guide-1", "guide-2"],
+        [(1, "P1"), (2, "P2"), (3, "P3")],
+        seatings=[(1, 2), (2, 2), (3, 2)],
+        moves=[(1, 2, 3), (2, 2, 1)],
+    )
+    rep = report.build_report(doc)
+    assert [m["name"] for m in rep["movement"]["moves"]] == ["P1", "P2"]  # still listed
+    expect = guide(doc, "expect")
+    assert not [line for line in expect if "move" in line], expect
+    assert not [line for line in guide(doc, "outside") if "newcomers" in line]
+    # A bot's move into a round played is no one's either.
+    doc = one_round_doc(
+        "A bot moved",
+        ["guide-1", "guide-2"],
+        [(1, "P1"), (2, "Bot A")],
+        seatings=[(1, 1), (2, 1)],
+        moves=[(2, 1, 2)],
+        then=True,
+    )
+    doc["players"][1]["is_bot"] = True
+    assert not [line for line in guide(doc, "expect") if "move" in line]
 
 
 def test_results_list_who_sat_at_a_table_without_playing_a_game():
@@ -706,4 +761,16 @@ def test_adapted_most_names_a_tie_whole_or_not_at_all():
     assert report._adapted_most(many) == (
         "Adapted most: 10 players, 2 changes each: "
         "P00, P01, P02, P03, P04, P05, P06, P07 and 2 others."
+    )
+
+
+def test_adapted_most_sorts_names_as_movement_does():
+    """Sorted by lower case, "Émile" came after "emma", "Ines" and "Luz": the rest of the
+    report sorts accents and case aside."""
+    players = [
+        {**p, "bot": False, "left": False}
+        for p in adapters(("emma", 1), ("Ines", 1), ("Luz", 1), ("Émile", 1))
+    ]
+    assert report._adapted_most(report._adapters(players)) == (
+        "Adapted most: 4 players, 1 change each: Émile, emma, Ines and Luz."
     )

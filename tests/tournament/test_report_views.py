@@ -10,6 +10,7 @@ import zipfile
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.test import Client
 from report_helpers import bots_played
 from tournament_helpers import (
@@ -454,3 +455,56 @@ def test_another_games_shared_sheet_opens_as_the_sheet_of_its_tables(fac, owner)
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert html.count('<section class="sheet-card"') == distinct
     assert re.search(r"<summary>The whole sheet of tables \d+ and \d+</summary>", html)
+
+
+def test_the_guide_leaves_a_table_of_bots_alone_out_and_words_its_counts(monkeypatch):
+    """7Up's guide named "Round 1, table 2: Bot C won most games (1); Bot B, Bot D and
+    Bot E fewest (0)" of a table with no student at it. The page said "1 of 1 trick
+    were judged" and "1 gesture and drawings"."""
+    w = services.workshop_create(
+        name="Bids", table_count=2, seats_per_table=3, seed=3, game="seven_up", bots_enabled=True
+    )
+    # The games' seeds fixed: dealt so that the bots' table ends with a most and a fewest.
+    monkeypatch.setattr("tournament.services.play.secrets.randbits", lambda bits: 1)
+    services.player_join(workshop_id=w.pk, name="Ana")
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    for _ in range(40):
+        timers.tick(bot_delay=0)
+    services.round_end_now(round_id=rnd.pk)
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    r = report.build_report(doc)
+    ix = report.Index(doc)
+    bots_only = [
+        t["table"]
+        for rd in r["results"]
+        if rd["scored"]
+        for t in rd["tables"]
+        if not t["tied"] and all(ix.players[x["id"]]["is_bot"] for x in t["players"])
+    ]
+    assert bots_only, "no table of bots alone had a most and a fewest: nothing to test"
+    act = next(q["data"] for q in r["guide"] if q["id"] == "act")
+    assert not [line for line in act for n in bots_only if f"table {n}:" in line], act
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    assert "<strong>0</strong> gestures and drawings</li>" in html
+    r["counts"]["gestures"] = 1
+    assert "<strong>1</strong> gesture or drawing</li>" in render_to_string(
+        "report/page.html", {"r": r, "workshop": w}
+    )
+    # One trick of one judged differently "was", as a revoke line of All Fives says it.
+    counts = dict.fromkeys(("revokes", "by_newcomers", "upheld", "unnoticed", "refused"), 0)
+    line = report._revoke_lines({"totals": {**counts, "clashes": 1, "tricks": 1}})[-1]
+    assert line.startswith("1 of 1 trick was judged differently"), line
+
+
+def test_one_clash_of_one_trick_was_judged_and_a_dispute_was_a_newcomers():
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    finish_trick(game_at(tables_of(w)[0]))
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    r["clashes"].update(clash_count=1, tricks=1)
+    r["players"][0].update(disputes=3, as_newcomer=2)
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    assert "1 of 1 trick was judged differently" in html
+    assert "(2 as a newcomer)" in html
