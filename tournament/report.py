@@ -491,6 +491,24 @@ def movement(doc: dict, ix: Index) -> dict:
                     "played_after": last_seated is not None and r["number"] < last_seated,
                 }
             )
+    # The moves table also lists the rule's moves the facilitator cancelled (the players
+    # stayed): the results say "stayed (changed)" of them, and were alone in it.
+    listed = []
+    for r in doc["rounds"]:
+        listed += [m for m in moves if m["round"] == r["number"]]
+        listed += [
+            {
+                "round": r["number"],
+                "label": _short_label(r),
+                "player": k["player"],
+                "name": ix.name(k["player"]),
+                "from": k["table"],
+                "to": k["table"],
+                "direction": f"stayed (the rule said table {k['rule']})",
+                "edited": True,
+            }
+            for k in r.get("kept", [])
+        ]
 
     def changes(tables: list) -> int:
         return sum(
@@ -515,6 +533,7 @@ def movement(doc: dict, ix: Index) -> dict:
         "columns": [{"round": c["round"], "label": c["label"]} for c in cols],
         "grid": grid,
         "moves": moves,
+        "listed": listed,
         "journeys": journeys,
         "players": seated,
     }

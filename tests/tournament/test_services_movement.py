@@ -407,6 +407,19 @@ def test_a_move_the_facilitator_cancelled_is_recorded_as_their_choice(ended):
     row = next(p for p in rows if p["id"] == cancelled["player"])
     assert (row["moved"], row["edited"]) == ("", True)
     assert sum(p["edited"] for p in rows) == 1
+    # The report's moves table lists it too (it was in the results alone), not as a move.
+    mv = report.movement(doc, report.Index(doc))
+    assert cancelled["player"] not in {m["player"] for m in mv["moves"]}
+    listed = [m for m in mv["listed"] if m["player"] == cancelled["player"]]
+    assert [(m["from"], m["to"], m["direction"], m["edited"]) for m in listed] == [
+        (
+            cancelled["from"],
+            cancelled["from"],
+            f"stayed (the rule said table {cancelled['to']})",
+            True,
+        )
+    ]
+    assert len(mv["listed"]) == len(mv["moves"]) + 1
     owner = User.objects.create_user("ada", password="a-long-pass-123")
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
     client = Client()
