@@ -84,10 +84,14 @@ def test_every_tab_stop_shows_a_ring_that_stands_out(
     stops, faint = faint_rings(ana)
     assert stops >= 5 and not faint, (stops, faint)
 
-    for path in [f"/workshops/{w.pk}/", f"/workshops/{w.pk}/tables/1/"]:
+    for path, least in [
+        (f"/workshops/{w.pk}/", 5),
+        (f"/workshops/{w.pk}/tables/1/", 5),
+        (f"/workshops/{w.pk}/projector/", 1),  # its skip link, on its dark page
+    ]:
         page = facilitator_page(user, path, viewport={"width": 1280, "height": 900})
         stops, faint = faint_rings(page)
-        assert stops >= 5 and not faint, (path, stops, faint)
+        assert stops >= least and not faint, (path, stops, faint)
 
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
     services.workshop_start_debrief(workshop_id=w.pk)
