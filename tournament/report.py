@@ -684,7 +684,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "games_cut": sum(1 for g in games if g["state"] == "cut"),
                     "games_cut_by_leaving": sum(1 for g in games if cut_by_leaving(g)),
                     "players": rows,
-                    "tied": best == worst,
+                    # One player ranked (the others left) is no tie: the most, and
+                    # nobody fewest.
+                    "tied": best == worst and len(ranked) != 1,
                     "top": [x["name"] for x in ranked if x["games_won"] == best],
                     "bottom": []
                     if best == worst
@@ -1369,7 +1371,7 @@ def kind_guide(
             # A table of bots alone is nobody's to talk about.
             if all(ix.players.get(x["id"], {}).get("is_bot") for x in t["players"]):
                 continue
-            if not t["tied"]:
+            if t["bottom"]:  # (one player ranked alone: no most and fewest to talk of)
                 act.append(
                     f"{rd['label']}, table {t['table']}: {_names_text(t['top'])} won most games "
                     f"({t['best']}); {_names_text(t['bottom'])} fewest ({t['worst']})."

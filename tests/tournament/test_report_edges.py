@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from tournament_helpers import (
     HIGH,
     LOW,
+    finish_trick,
     fresh,
     game_at,
     make_workshop,
@@ -75,6 +76,25 @@ def test_a_player_who_left_their_seat_given_up_is_listed_after_the_ranking():
     assert ix.name(gone) not in table["top"] + table["bottom"]
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "is listed last: movement did not rank them." in html
+
+
+def test_one_player_ranked_alone_is_the_most_not_all_tied():
+    """The others at the table left, their seats given up: with them listed apart, the
+    one player ranked read "All tied on 1 game won" (a review of a 3 Tricks table)."""
+    w = make_workshop(players=3, tables=1, seats=3, leave_policy="skip")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    finish_trick(game)
+    stays, *going = game.players
+    for pid in going:
+        services.player_leave(player_id=pid)
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    table = round_rows(doc, ix, rnd.number)["tables"][0]
+    assert [p["id"] for p in table["players"]][0] == stays
+    assert (table["tied"], table["top"], table["bottom"]) == (False, [ix.name(stays)], [])
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert f"Most games won: <bdi>{ix.name(stays)}</bdi>." in html and "All tied" not in html
 
 
 def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():
