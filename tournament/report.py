@@ -1593,6 +1593,9 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         # Five Tricks' claims make clashes and disputes; no other game has them.
         "claims": ix.claims,
         "referee": ix.referee,
+        # Claims and disputes: Five Tricks, not in referee mode (the table's sheet
+        # decides each trick; nobody claims, so nobody disputes or adapts).
+        "disputes": ix.claims and not ix.referee,
         "score_label": ix.kind.score_label,
         "schema": doc["schema"],
         "exported_at": doc.get("exported_at"),

@@ -338,10 +338,12 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
 
 def all_charts(report: dict) -> dict:
     names = {p["id"]: p["name"] for p in report["players"]}
-    claims = report.get("claims", True)
+    # Referee mode has no claims, so no disputes: no chart of them, nor of gestures
+    # split by them.
+    disputes = report.get("disputes", report.get("claims", True))
     return {
         "paths": paths_chart(report["movement"], names),
-        "disputes": disputes_chart(report["clashes"]) if claims else None,
-        "outcomes": outcomes_chart(report["clashes"]) if claims else None,
-        "gestures": gestures_chart(report["clashes"], disputes=claims),
+        "disputes": disputes_chart(report["clashes"]) if disputes else None,
+        "outcomes": outcomes_chart(report["clashes"]) if disputes else None,
+        "gestures": gestures_chart(report["clashes"], disputes=disputes),
     }

@@ -366,6 +366,25 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
             " disputes:" not in line and "during disputes" not in line for line in q["data"]
         ), q
     assert "the table's sheet decided each (referee mode)." in notice[0]
+    # Nor does the page: no claim steps, no disputes' endings, chart or columns, and
+    # gestures are not split by disputes (there were none to split by).
+    services.gesture_make(player_id=game.players[0], kind="stop")
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "In referee mode nobody claims" in html
+    for word in (
+        "claim step",
+        "How the disputes ended",
+        "dispute</",
+        " disputes<",
+        "During a dispute",
+        "during disputes",
+        "Adapted",
+        "Own claim won",
+        "whether they adapted",
+    ):
+        assert word not in html, word
+    assert '<th scope="col">Times used</th>' in html
+    assert "4 Clashes</h2>" in html and "Tricks and clashes per table and round" in html
 
 
 def test_disputes_cut_by_a_rounds_end_are_said_beside_the_count(fac, owner):
