@@ -1304,7 +1304,7 @@ def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
     lines = [
         f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
-        f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never noticed."
+        f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never called."
     ]
     if t["refused"]:
         lines.append(

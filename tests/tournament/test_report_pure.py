@@ -723,7 +723,8 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
     assert notice["data"][0].startswith(
         f"{revokes} cards broke the sheet of the table they were played at"
     )
-    assert f"{upheld} called, {revokes - upheld} never noticed" in notice["data"][0]
+    # Never called, not "never noticed": a revoke seen and let pass is not called either.
+    assert f"{upheld} called, {revokes - upheld} never called" in notice["data"][0]
 
 
 def test_a_referee_all_fives_report_has_no_revokes():
