@@ -280,7 +280,7 @@ class ThreeTricks(GameKind):
         "rank_match": "Blocking by rank takes",
         "max_swap": "Swap at most",
         "stock_floor": "Drawing stops at",
-        "count": "When drawing stops, the winner has",
+        "count": "Winner at the count",  # (no comma: titles are listed with commas)
     }
     knob_words = {
         "aces": {"wild": "Wild", "low": "Low (A, 2, 3)", "high": "High (Q, K, A)"},

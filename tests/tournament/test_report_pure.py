@@ -775,3 +775,13 @@ def test_adapted_most_sorts_names_as_movement_does():
     assert report._adapted_most(report._adapters(players)) == (
         "Adapted most: 4 players, 1 change each: Émile, emma, Ines and Luz."
     )
+
+
+def test_no_knob_title_holds_a_comma():
+    """The guide lists the knobs two tables differ in with commas: 3 Tricks' "When
+    drawing stops, the winner has" read as two knobs ("…, drawing stops at, when drawing
+    stops, the winner has.")."""
+    from games import kinds
+
+    titles = {k: t for kind in kinds.KINDS.values() for k, t in kind.knob_titles.items()}
+    assert titles and not {k: t for k, t in titles.items() if "," in t}
