@@ -546,10 +546,12 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     w = await owned_workshop("ada", players=0, tables=2)
     slow = 0.4
     draw = regions_module.render
+    starts = []  # when each render began (the server's clock)
 
     def slow_render(*args, **kwargs):
         import time
 
+        starts.append(time.monotonic())
         started = time.thread_time()
         while time.thread_time() - started < slow:  # a render's own work, not a wait
             pass
@@ -563,12 +565,11 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     await regions(comm)
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Ann")
     first = await regions(comm, timeout=10)
-    loop = asyncio.get_running_loop()
-    at = loop.time()
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Bo")
-    # Not before the spacing (counted from the start of the last render) is over...
-    assert await comm.receive_nothing(timeout=spacing - 2 * slow - 0.3)
     second = await regions(comm, timeout=10)
-    assert loop.time() - at >= spacing - slow - 0.3
     assert "Ann" in first["regions"]["fac-roster"] and "Bo" in second["regions"]["fac-roster"]
+    # The second render began the spacing after the first began (less a moment for the
+    # first to reach its thread), not THROTTLE after. Measured between the renders'
+    # starts, not the pushes' arrivals: a busy machine delays a delivery, not a start.
+    assert starts[-1] - starts[-2] >= spacing - 0.2, (starts, spacing)
     await comm.disconnect()
