@@ -472,8 +472,19 @@ def movement(doc: dict, ix: Index) -> dict:
             cells.append(chips)
         grid.append({"table": n, "cells": cells})
 
-    # The last round anyone sat down to: a move after it took nobody to other rules.
-    last_seated = max((c["round"] for c in cols if c["round"] is not None), default=None)
+    # A move took a person to other rules if they then sat down to a round themself:
+    # not after the last round, nor into a round begun after they left (a bot played
+    # their seat, or nobody did).
+    started = {r["number"]: parse_time(r.get("started_at")) for r in doc["rounds"]}
+    seated_rounds = sorted(c["round"] for c in cols if c["round"] is not None)
+
+    def present(pid: int, rn: int) -> bool:
+        left = parse_time(ix.players.get(pid, {}).get("left_at"))
+        return left is None or started.get(rn) is None or left > started[rn]
+
+    def next_round(rn: int) -> int | None:
+        return next((n for n in seated_rounds if n > rn), None)
+
     moves = []
     for r in doc["rounds"]:
         for m in r["moves"]:
@@ -488,7 +499,8 @@ def movement(doc: dict, ix: Index) -> dict:
                     "direction": "up" if m["to"] > m["from"] else "down",
                     "edited": m["edited"],
                     "bot": ix.players.get(m["player"], {}).get("is_bot", False),
-                    "played_after": last_seated is not None and r["number"] < last_seated,
+                    "played_after": (after := next_round(r["number"])) is not None
+                    and present(m["player"], after),
                 }
             )
     # The moves table also lists the rule's moves the facilitator cancelled (the players
@@ -519,13 +531,18 @@ def movement(doc: dict, ix: Index) -> dict:
 
     # The columns of rounds sat down to (not the seating after the last round's moves).
     sat = [i for i, c in enumerate(cols) if c["round"] is not None]
+
+    def moves_played(pid: int) -> int:
+        """Moves into a round the player then sat at themself: those made a newcomer."""
+        path = [paths[pid][i] if present(pid, cols[i]["round"]) else None for i in sat]
+        return changes(path)
+
     journeys = {
         pid: {
             "tables": paths[pid],
             "text": " → ".join("—" if t is None else str(t) for t in paths[pid]),
             "moves": changes(paths[pid]),
-            # Moves into a round then played: the ones that made a newcomer.
-            "moves_played": changes([paths[pid][i] for i in sat]),
+            "moves_played": moves_played(pid),
         }
         for pid in seated
     }
@@ -576,7 +593,13 @@ def results(doc: dict, ix: Index) -> list[dict]:
         finished = r.get("state", "finished") == "finished"
         # Whom movement ranked: those seated at the round's end. Someone who left
         # during it, their seat given up, was not ranked: listed last, apart.
-        ranked_ids = {s["id"] for s in r.get("standings", [])} if finished else set()
+        # (Stored as each round finishes: empty if everyone had left by then.)
+        # By table: one who left and came back with their PIN sat down again elsewhere.
+        ranked_ids = (
+            {(s["id"], s["table"]) for s in r["standings"]}
+            if finished and "standings" in r
+            else None
+        )
         tables = []
         # A home round in which nobody played (skipped at once) has no results: not a
         # card of zeros per table. A scored round keeps them: its movement needs them.
@@ -656,7 +679,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "tricks": tricks[pid],
                         "moved": direction,
                         "edited": edited,
-                        "unranked": bool(ranked_ids) and pid not in ranked_ids,
+                        "unranked": ranked_ids is not None and (pid, n) not in ranked_ids,
                     }
                 )
             # Movement's own ranking (RULES.md §2): games won, ties by name, then join order.
@@ -684,9 +707,11 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "games_cut": sum(1 for g in games if g["state"] == "cut"),
                     "games_cut_by_leaving": sum(1 for g in games if cut_by_leaving(g)),
                     "players": rows,
-                    # One player ranked (the others left) is no tie: the most, and
-                    # nobody fewest.
-                    "tied": best == worst and len(ranked) != 1,
+                    # Fewer than two ranked who played (the others left, or played
+                    # no game) is no tie: the caption says who won what, or that
+                    # everyone who played left.
+                    "ranked": len(ranked),
+                    "tied": best == worst and len(ranked) > 1,
                     "top": [x["name"] for x in ranked if x["games_won"] == best],
                     "bottom": []
                     if best == worst
@@ -1563,7 +1588,8 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         {"expect": expect, "notice": notice, "feel": feel, "act": act, "outside": outside},
         feel="How did it feel when the others saw the trick differently?",
         notice_section="clashes",
-        act_section="disputes",
+        # Referee mode has no disputes (nor their section): what was done shows in the results.
+        act_section="results" if ix.referee else "disputes",
     )
 
 

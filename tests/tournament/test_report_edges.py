@@ -75,7 +75,29 @@ def test_a_player_who_left_their_seat_given_up_is_listed_after_the_ranking():
     assert not any(p["unranked"] for p in table["players"][:-1])
     assert ix.name(gone) not in table["top"] + table["bottom"]
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
-    assert "is listed last: movement did not rank them." in html
+    assert "is listed last, <em>not ranked</em>: movement did not rank them." in html
+    assert f'<bdi>{ix.name(gone)}</bdi> <span class="muted">(not ranked)</span>' in html
+
+
+def test_back_with_the_pin_at_another_table_is_ranked_there_not_where_they_left():
+    """Left table 2 (the seat skipped) and came back with the PIN, seated at table 1:
+    movement ranked them at table 1 only."""
+    w = make_workshop(players=8, tables=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    p = game_at(t2).players[0]
+    services.player_leave(player_id=p)
+    services.player_join(workshop_id=w.pk, name="Quinn")  # table 2's empty seat
+    gone = w.players.get(pk=p)
+    back = services.player_rejoin(code=w.code, name=gone.name, pin=gone.pin)
+    assert back.table_id == t1.pk
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, _ = built(w)
+    tables = {t["table"]: t for t in round_rows(doc, ix, rnd.number)["tables"]}
+    row_at = {n: [x for x in t["players"] if x["id"] == p] for n, t in tables.items()}
+    assert [x["unranked"] for x in row_at[2]] == [True]
+    assert tables[2]["players"][-1]["id"] == p
+    assert [x["unranked"] for x in row_at[1]] == [False]
 
 
 def test_one_player_ranked_alone_is_the_most_not_all_tied():
@@ -94,7 +116,27 @@ def test_one_player_ranked_alone_is_the_most_not_all_tied():
     assert [p["id"] for p in table["players"]][0] == stays
     assert (table["tied"], table["top"], table["bottom"]) == (False, [ix.name(stays)], [])
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
-    assert f"Most games won: <bdi>{ix.name(stays)}</bdi>." in html and "All tied" not in html
+    won = table["best"]
+    said = f"<bdi>{ix.name(stays)}</bdi> won {won} game{'' if won == 1 else 's'}."
+    assert said in html and "All tied" not in html and "Most games won" not in html
+
+
+def test_a_table_whose_players_all_left_says_so_not_all_tied():
+    """Everyone who played at the table left, their seats given up: with nobody ranked
+    the caption read "All tied on 0 games won" of a table where a game was won."""
+    w = make_workshop(players=3, tables=1, seats=3, leave_policy="skip")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    finish_trick(game)
+    for pid in game.players:
+        services.player_leave(player_id=pid)
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    table = round_rows(doc, ix, rnd.number)["tables"][0]
+    assert table["ranked"] == 0 and all(p["unranked"] for p in table["players"])
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "Everyone who played here left during the round." in html
+    assert "All tied" not in html
 
 
 def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():

@@ -556,6 +556,31 @@ def test_the_guide_counts_only_moves_between_different_rules_as_such():
     )
 
 
+def test_a_move_into_a_round_begun_after_the_player_left_made_no_newcomer():
+    """P1 left between the rounds (a bot played the seat on): the bot met the other
+    rules, not P1, yet the guide counted P1 as a newcomer and P1's move as a person's."""
+    doc = one_round_doc(
+        "Left between rounds",
+        ["guide-1", "guide-1", "guide-2"],
+        [(1, "P1"), (2, "P2"), (3, "P3")],
+        seatings=[(1, 2), (2, 2), (3, 2)],
+        moves=[(1, 2, 3), (2, 2, 1)],
+        then=True,
+    )
+    doc["rounds"][1]["started_at"] = "2026-11-25T10:30:00+00:00"
+    doc["players"][0].update(has_left=True, left_at="2026-11-25T10:25:00+00:00")
+    assert guide(doc, "outside")[0] == (
+        "1 player changed tables at least once: they were the newcomers."
+    )
+    expect = guide(doc, "expect")
+    assert "0 moves up and 0 moves down" not in " ".join(expect)
+    assert "1 move took players to a table with the same rules as the one they left." in expect
+    assert not [line for line in expect if "other rules" in line], expect
+    # Left after the round began: they played it, as a newcomer.
+    doc["players"][0]["left_at"] = "2026-11-25T10:35:00+00:00"
+    assert guide(doc, "outside")[0].startswith("2 players changed tables")
+
+
 def test_moves_after_the_last_round_made_no_newcomers():
     """Moved after the last round, nobody played at another table, yet the guide said
     "3 players changed tables at least once: they were the newcomers" and counted the

@@ -339,6 +339,11 @@ def test_a_player_alone_at_a_table_is_in_the_rounds_results(fac, owner):
     assert "Games at table 2" not in results
 
 
+def assert_links_land(html: str) -> None:
+    missing = set(re.findall(r'href="#([^"]+)"', html)) - set(re.findall(r' id="([^"]+)"', html))
+    assert not missing, missing
+
+
 def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac, owner):
     """In referee mode the table's sheet decides every trick, but a player from
     another table still saw tricks go against their own sheet: the report counts
@@ -385,6 +390,8 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
         assert word not in html, word
     assert '<th scope="col">Times used</th>' in html
     assert "4 Clashes</h2>" in html and "Tricks and clashes per table and round" in html
+    # Every link within the page has its target ("See the figures" led to #disputes).
+    assert_links_land(html)
 
 
 def test_disputes_cut_by_a_rounds_end_are_said_beside_the_count(fac, owner):
@@ -507,6 +514,7 @@ def test_the_guide_leaves_a_table_of_bots_alone_out_and_words_its_counts(monkeyp
     assert not [line for line in act for n in bots_only if f"table {n}:" in line], act
     html = render_to_string("report/page.html", {"r": r, "workshop": w})
     assert "<strong>0</strong> gestures and drawings</li>" in html
+    assert_links_land(html)
     r["counts"]["gestures"] = 1
     assert "<strong>1</strong> gesture or drawing</li>" in render_to_string(
         "report/page.html", {"r": r, "workshop": w}
