@@ -594,18 +594,31 @@ def _per_seat(value, n: int) -> bool:
     return isinstance(value, list) and len(value) == n and _pairs(value) is None
 
 
+def _records(value) -> bool:
+    """A list of records (a log: deals, tricks, calls…), shown as a table."""
+    return isinstance(value, list) and bool(value) and all(isinstance(x, dict) for x in value)
+
+
 def _as_told(view: dict) -> dict:
-    """The engine's figures as a facilitator reads them: a deal counted from 1 and out of
-    how many ("Deal 0" was an index), All Fives' hand as "Hand", and before the game is over no result yet: its
-    winners are who is ahead so far (a count, not a result), and an outcome, a draw and
-    a completion flag that cannot be told yet are left out."""
+    """The engine's figures as a facilitator reads them: 7Up's deals counted from 1, the
+    current one out of how many ("Deal 0" was an index; past the last, the last), All
+    Fives' hand as "Hand", and before the game is over no result yet: its winners are
+    who is ahead so far (a count, not a result), and an outcome, a draw and a completion
+    flag that cannot be told yet are left out."""
     over = view.get("phase") == "over"
+    n_deals = view.get("n_deals")
     out = {}
     for key, value in view.items():
         if key == "complete" or (not over and key in ("outcome", "draw")):
             continue
-        if key == "deal" and isinstance(value, int) and isinstance(view.get("n_deals"), int):
-            value = f"{value + 1} of {view['n_deals']}"
+        if key == "deal" and isinstance(value, int) and isinstance(n_deals, int):
+            value = f"{min(value, n_deals - 1) + 1} of {n_deals}"
+        elif isinstance(n_deals, int) and _records(value):
+            # The score sheet's rows name their deal by the same index.
+            value = [
+                {**row, "deal": row["deal"] + 1} if isinstance(row.get("deal"), int) else row
+                for row in value
+            ]
         elif key == "n_deals" and isinstance(view.get("deal"), int):
             continue
         elif key == "hand_no":
@@ -629,7 +642,7 @@ def generic_spectator(view: dict, seat_names: list[str], to_act: list[int]) -> d
     for key, value in view.items():
         if key in SKIP_KEYS:
             continue
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+        if _records(value):
             columns = list(dict.fromkeys(k for row in value for k in row))
             logs.append(
                 {

@@ -755,6 +755,16 @@ def test_the_other_games_table_page_counts_deals_from_one_and_names_no_winner_mi
     state = seven.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
     told = facts(seven, state, names)
     assert told["Deal"] == "1 of 14" and "N deals" not in told, told
+    # Two deals on, the score sheet's rows are deals 1 and 2 too (as on the phones),
+    # under "Deal 3 of 14".
+    rng = random.Random(2)
+    while len(state.history) < 2:
+        state, _ = seven.apply(state, seven.bot_action(state, seven.to_act(state)[0], rng))
+    laid = generic_spectator(spectator(seven, state, names), names, seven.to_act(state))
+    assert {f["label"]: f["value"] for f in laid["facts"]}["Deal"] == "3 of 14"
+    sheet = next(log for log in laid["logs"] if "Deal" in log["columns"])
+    column = sheet["columns"].index("Deal")
+    assert [row[column] for row in sheet["rows"]] == ["1", "2"], sheet["rows"]
 
     three = kinds.get("three_tricks")
     names = ["Ana", "Bea"]
