@@ -388,7 +388,8 @@
   }
   function joinedNames(before, now) {
     const names = [];
-    for (const [id, p] of now) if (p && !before.has(id)) names.push(p.name);
+    // (A new row already moved is a student who left and came back with the PIN.)
+    for (const [id, p] of now) if (p && !before.has(id) && !p.moved) names.push(p.name);
     return names;
   }
   function joinedText(before, now) {
@@ -403,7 +404,7 @@
     const names = [];
     for (const [id, p] of now) {
       const was = before.get(id);
-      if (p && p.moved && was && was.moved !== p.moved) names.push(p.name);
+      if (p && p.moved && (!was || was.moved !== p.moved)) names.push(p.name);
     }
     return names;
   }

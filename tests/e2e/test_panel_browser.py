@@ -279,6 +279,14 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     claim_all(game, state.claims[0])
     said(page, "Dispute over at table 1.")
     assert fresh(rnd).state == "running"  # over by agreement, not with the round
+    # Left with the seat skipped (out of the roster), back with the PIN: back, not a join.
+    vic = Player.objects.get(workshop=w, name="Vic")
+    services.player_leave(player_id=vic.pk, policy="skip")
+    page.wait_for_function(f"() => !document.getElementById('player-{vic.pk}')")
+    services.player_join(workshop_id=w.pk, name="Yan")  # said, with Vic gone from the list
+    page.wait_for_function(f"() => ({LAST_SAID})().startsWith('Yan joined')", timeout=8000)
+    services.player_rejoin(code=w.code, name="Vic", pin=fresh(vic).pin)
+    said(page, "Vic is back on a new phone.")
     page.context.close()
 
 

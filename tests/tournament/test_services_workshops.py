@@ -628,6 +628,35 @@ def test_leave_with_skip_policy_cuts_the_game_and_deals_without_them():
     assert set(new.players) == {q.pk for q in seated(t1)}
 
 
+def test_a_skipped_seat_back_with_its_pin_plays_again_at_the_smallest_table():
+    """A student left (the seat skipped), then came back on another phone with the PIN:
+    they sat nowhere for the rest of the workshop, 'Not seated yet' on the panel with
+    only the lobby's ways to seat them. They sit down as a late joiner does, at the
+    smallest table, keeping their home table and its sheet."""
+    w = make_workshop(players=7, tables=2, leave_policy="skip")
+    to_scored_round(w)
+    t1, t2 = tables_of(w)
+    p = seated(t1)[0]
+    home = p.home_table_id
+    services.player_leave(player_id=p.pk)
+    assert fresh(p).table_id is None
+    small = min((t1, t2), key=lambda t: (len(seated(t)), t.number))
+    v = fresh(small).version
+    back = services.player_rejoin(code=w.code, name=p.name, pin=fresh(p).pin)
+    assert not back.has_left and back.table_id == small.pk and back.seat is not None
+    assert back.home_table_id == home and fresh(small).version > v
+    # Every table full: the rejoin still moves the seat's phone; they wait unseated.
+    w = make_workshop(players=8, tables=1, seats=8, leave_policy="skip")
+    to_scored_round(w)
+    (t,) = tables_of(w)
+    q = seated(t)[0]
+    services.player_leave(player_id=q.pk)
+    for i in range(8 - len(seated(t))):
+        services.player_join(workshop_id=w.pk, name=f"Late {i}")
+    back = services.player_rejoin(code=w.code, name=q.name, pin=fresh(q).pin)
+    assert not back.has_left and back.table_id is None
+
+
 def test_leave_policy_argument_overrides_the_workshop_default():
     w = make_workshop(players=8, tables=2, leave_policy="bot")
     to_scored_round(w)

@@ -713,6 +713,24 @@ def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
 
 
 @transaction.atomic
+def _seat_returning(workshop: Workshop, player: Player) -> None:
+    """A student whose seat was skipped when they left, back with their PIN, plays
+    again: seated at the smallest table as a late joiner is (their sheet stays their
+    home table's). Every table full: they wait unseated, as the panel shows. Caller
+    holds the workshop's lock."""
+    if player.table_id is not None or workshop.phase in (Phase.LOBBY, Phase.DEBRIEF):
+        return
+    kind = kinds.get(workshop.game)
+    try:
+        table, seated_before = _smallest_table(workshop, kind.max_seats, _planned_change(workshop))
+    except JoiningClosed:
+        return
+    _seat(player, table, home=player.home_table_id is None)
+    if seated_before + 1 == kind.min_seats:  # this player makes the table playable
+        _deal_if_idle(workshop, table)
+    bump_table(table)
+
+
 def player_rejoin(*, code, name, pin) -> Player:
     """Move a seat to a new device: the right name and PIN give a fresh token.
 
@@ -734,7 +752,7 @@ def player_rejoin(*, code, name, pin) -> Player:
         raise InvalidInput(
             "The PIN is the four digits under “Rejoin PIN” at the bottom of your old screen."
         )
-    lock_workshop(workshop_id)
+    workshop = lock_workshop(workshop_id)
     candidates = [
         p
         for p in Player.objects.select_for_update(no_key=True).filter(
@@ -752,6 +770,7 @@ def player_rejoin(*, code, name, pin) -> Player:
     player.has_left = False
     player.moved_at = timezone.now()
     player.save(update_fields=["token", "pin", "has_left", "moved_at"])
+    _seat_returning(workshop, player)
     broadcast.player_replaced_on_commit(player_id=old)
     # The panel's row says the seat is on a new phone (and a screen reader hears it).
     broadcast.roster_changed_on_commit(workshop_id=workshop_id)
