@@ -537,16 +537,22 @@ def guide(doc: dict, qid: str) -> list[str]:
     return next(q for q in report.build_report(doc)["guide"] if q["id"] == qid)["data"]
 
 
-def test_the_guide_counts_only_moves_between_different_rules_as_such():
-    """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
-    doc = one_round_doc(
-        "Same sheets",
+def two_moved(name: str, *, then: bool = False) -> dict:
+    """Three at table 2 (tables 1 and 2 share a sheet, table 3 has another): after the
+    round P1 moves up to table 3, P2 down to table 1."""
+    return one_round_doc(
+        name,
         ["guide-1", "guide-1", "guide-2"],
         [(1, "P1"), (2, "P2"), (3, "P3")],
         seatings=[(1, 2), (2, 2), (3, 2)],
         moves=[(1, 2, 3), (2, 2, 1)],
-        then=True,
+        then=then,
     )
+
+
+def test_the_guide_counts_only_moves_between_different_rules_as_such():
+    """Tables 1 and 2 played the same sheet: a move between them met no other rules."""
+    doc = two_moved("Same sheets", then=True)
     expect = guide(doc, "expect")
     assert "1 move up and 0 moves down took players to tables with other rules." in expect
     assert "1 move took players to a table with the same rules as the one they left." in expect
@@ -559,14 +565,7 @@ def test_the_guide_counts_only_moves_between_different_rules_as_such():
 def test_a_move_into_a_round_begun_after_the_player_left_made_no_newcomer():
     """P1 left between the rounds (a bot played the seat on): the bot met the other
     rules, not P1, yet the guide counted P1 as a newcomer and P1's move as a person's."""
-    doc = one_round_doc(
-        "Left between rounds",
-        ["guide-1", "guide-1", "guide-2"],
-        [(1, "P1"), (2, "P2"), (3, "P3")],
-        seatings=[(1, 2), (2, 2), (3, 2)],
-        moves=[(1, 2, 3), (2, 2, 1)],
-        then=True,
-    )
+    doc = two_moved("Left between rounds", then=True)
     doc["rounds"][1]["started_at"] = "2026-11-25T10:30:00+00:00"
     doc["players"][0].update(has_left=True, left_at="2026-11-25T10:25:00+00:00")
     assert guide(doc, "outside")[0] == (
@@ -585,13 +584,7 @@ def test_moves_after_the_last_round_made_no_newcomers():
     """Moved after the last round, nobody played at another table, yet the guide said
     "3 players changed tables at least once: they were the newcomers" and counted the
     moves as meeting other rules, beside a players' table of "0 as newcomer"."""
-    doc = one_round_doc(
-        "Moved at the end",
-        ["guide-1", "guide-1", "guide-2"],
-        [(1, "P1"), (2, "P2"), (3, "P3")],
-        seatings=[(1, 2), (2, 2), (3, 2)],
-        moves=[(1, 2, 3), (2, 2, 1)],
-    )
+    doc = two_moved("Moved at the end")
     rep = report.build_report(doc)
     assert [m["name"] for m in rep["movement"]["moves"]] == ["P1", "P2"]  # still listed
     expect = guide(doc, "expect")
