@@ -591,10 +591,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
         after = seated_next.get(r["number"]) if applied else None
         # A round still being played (the report read mid-round) has no movement yet.
         finished = r.get("state", "finished") == "finished"
-        # Whom movement ranked: those seated at the round's end. Someone who left
-        # during it, their seat given up, was not ranked: listed last, apart.
-        # (Stored as each round finishes: empty if everyone had left by then.)
-        # By table: one who left and came back with their PIN sat down again elsewhere.
+        # Whom movement ranked, by table: those seated at the round's end (stored as it
+        # finishes). Someone who left during it, their seat given up, was not ranked:
+        # listed last, apart; one who came back with the PIN is ranked where they sat.
         ranked_ids = (
             {(s["id"], s["table"]) for s in r["standings"]}
             if finished and "standings" in r
