@@ -712,7 +712,6 @@ def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
     return workshop
 
 
-@transaction.atomic
 def _seat_returning(workshop: Workshop, player: Player) -> None:
     """A student whose seat was skipped when they left, back with their PIN, plays
     again: seated at the smallest table as a late joiner is (their sheet stays their
@@ -731,6 +730,7 @@ def _seat_returning(workshop: Workshop, player: Player) -> None:
     bump_table(table)
 
 
+@transaction.atomic
 def player_rejoin(*, code, name, pin) -> Player:
     """Move a seat to a new device: the right name and PIN give a fresh token.
 
