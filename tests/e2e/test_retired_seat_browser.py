@@ -55,3 +55,29 @@ def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_ser
     assert "given a seat" not in laptop.inner_text("body")
     page.context.close()
     laptop.context.close()
+
+
+def test_a_student_who_left_comes_back_with_the_pin_and_sits_down_again(live_server_url, browser):
+    """Left with the seat skipped, then back on another phone with the PIN: the new
+    phone said "You'll be given a seat in a moment" for the rest of the workshop (no
+    control after the lobby seats anyone). Now it has a seat at the table, and plays
+    from the next game."""
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Back", seats=4, size=PHONE, leave_policy="skip"
+    )
+    ana = Player.objects.get(workshop=w, name="Ana")
+    services.player_leave(player_id=ana.pk)
+    phone = touch_phone(browser, PHONE)
+    phone.goto(f"{live_server_url}/join?code={w.code}")
+    phone.click("details.rejoin summary")
+    phone.fill("#rname", "Ana")
+    phone.fill("#pin", ana.pin)
+    phone.click("details.rejoin button[type=submit]")
+    phone.get_by_text("A game is in progress at this table. You play from the next game.").wait_for(
+        timeout=8000
+    )
+    assert "given a seat" not in phone.inner_text("#screen")
+    assert "Table 1" in phone.inner_text("#screen")
+    assert_accessible(phone, "phone back with the PIN, waiting for the next game")
+    phone.context.close()
+    page.context.close()
