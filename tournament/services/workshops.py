@@ -244,16 +244,23 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
     late = workshop.phase not in (Phase.LOBBY, Phase.STUDY)
     player = _add_player(workshop, clean, is_bot=False, rules_unread=late)
     if workshop.phase != Phase.LOBBY:
-        table, seated_before = _smallest_table(workshop, max_seats, _planned_change(workshop))
-        _seat(player, table, home=True)
-        if seated_before + 1 == kind.min_seats:  # this player makes the table playable
-            _deal_if_idle(workshop, table)
-        bump_table(table)  # the table's phones list their neighbours
+        _seat_at_smallest(workshop, player, kind, home=True)
     # Only the facilitator's roster shows a join (and a holder of the shared lock may
     # not bump the workshop's version): waking every phone for each join made a crowd
     # joining cost N² screen checks.
     broadcast.roster_changed_on_commit(workshop_id=workshop.pk)
     return player
+
+
+def _seat_at_smallest(workshop: Workshop, player: Player, kind, *, home: bool) -> None:
+    """Seat a player who arrives after the lobby (a late joiner, or one back after their
+    seat was skipped) at the smallest table, and deal there if they make it playable.
+    JoiningClosed when every table is full. Caller holds the workshop's lock."""
+    table, seated_before = _smallest_table(workshop, kind.max_seats, _planned_change(workshop))
+    _seat(player, table, home=home)
+    if seated_before + 1 == kind.min_seats:  # this player makes the table playable
+        _deal_if_idle(workshop, table)
+    bump_table(table)  # the table's phones list their neighbours
 
 
 ADD_ATTEMPTS = 50
@@ -719,15 +726,12 @@ def _seat_returning(workshop: Workshop, player: Player) -> None:
     holds the workshop's lock."""
     if player.table_id is not None or workshop.phase in (Phase.LOBBY, Phase.DEBRIEF):
         return
-    kind = kinds.get(workshop.game)
     try:
-        table, seated_before = _smallest_table(workshop, kind.max_seats, _planned_change(workshop))
+        _seat_at_smallest(
+            workshop, player, kinds.get(workshop.game), home=player.home_table_id is None
+        )
     except JoiningClosed:
         return
-    _seat(player, table, home=player.home_table_id is None)
-    if seated_before + 1 == kind.min_seats:  # this player makes the table playable
-        _deal_if_idle(workshop, table)
-    bump_table(table)
 
 
 @transaction.atomic
