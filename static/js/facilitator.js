@@ -514,8 +514,8 @@
   startClocks();
   // A box that scrolls sideways is a keyboard stop only while it does not fit (live.js).
   scrollers();
-  window.addEventListener("resize", () => scrollers());
-  document.addEventListener("toggle", () => scrollers(), true);
+  window.addEventListener("resize", scrollers);
+  document.addEventListener("toggle", scrollers, true);
 
   // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so
   // the line of table sizes follows the choices as they are made (an overfull table

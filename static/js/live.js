@@ -215,8 +215,8 @@
   // draws the facilitator's boxes as stops, so they are reachable without script).
   // Named by the caption itself (aria-labelledby), as it is heard: its text would
   // name the box with the marks the caption hides ("up arrow moved up").
-  function scrollers(root = document) {
-    root.querySelectorAll(".scroll").forEach((box, i) => {
+  function scrollers() {
+    document.querySelectorAll(".scroll").forEach((box, i) => {
       const caption = box.querySelector("caption");
       if (box.scrollWidth > box.clientWidth + 1) {
         box.tabIndex = 0;

@@ -14,8 +14,8 @@
   // Sideways-scrolling tables: a stop for the keyboard only when they do not fit (live.js).
   const { scrollers } = window.Barnga;
   scrollers();
-  window.addEventListener("resize", () => scrollers());
+  window.addEventListener("resize", scrollers);
   // A table inside closed <details> (the trick-by-trick clash list): Chromium
   // measures it closed, a browser that lays out nothing there until it opens does not.
-  document.addEventListener("toggle", () => scrollers(), true);
+  document.addEventListener("toggle", scrollers, true);
 })();
