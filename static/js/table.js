@@ -465,19 +465,54 @@
       const r = pad.getBoundingClientRect();
       return [at((e.clientX - r.left) / r.width), at((e.clientY - r.top) / r.height)];
     };
+    const end = () => {
+      if (stroke) { drawStroke(stroke); send({ action: "gesture", kind: "drawing", points: stroke }); }
+      stroke = null;
+      penMark();
+    };
     pad.style.touchAction = "none";
-    pad.addEventListener("pointerdown", (e) => { stroke = [point(e)]; pad.setPointerCapture(e.pointerId); });
+    pad.addEventListener("pointerdown", (e) => {
+      end();  // a keyboard line still down goes first
+      stroke = [point(e)];
+      pad.setPointerCapture(e.pointerId);
+    });
     pad.addEventListener("pointermove", (e) => {
       if (!stroke || stroke.length >= 2000) return;
       stroke.push(point(e));
       drawStroke(stroke.slice(-2));
     });
-    const end = () => {
-      if (stroke) { drawStroke(stroke); send({ action: "gesture", kind: "drawing", points: stroke }); }
-      stroke = null;
-    };
     pad.addEventListener("pointerup", end);
     pad.addEventListener("pointercancel", end);
+
+    // The keyboard's pen (the ring .pad-pen shows where it is): the arrow keys move it
+    // a fortieth of the pad (with Shift a tenth), drawing while it is down; Space or
+    // Enter puts it down and lifts it, and a lifted line goes to the table. Leaving
+    // the pad lifts it too.
+    const penRing = wrap.querySelector(".pad-pen");
+    let pen = [0.5, 0.5];
+    function penMark() {
+      penRing.style.left = `${Math.round(pen[0] * 1e4) / 100}%`;
+      penRing.style.top = `${Math.round(pen[1] * 1e4) / 100}%`;
+      penRing.classList.toggle("down", !!stroke);
+    }
+    penMark();
+    const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    pad.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (MOVES[e.key]) {
+        e.preventDefault();
+        const step = e.shiftKey ? 0.1 : 0.025;
+        const next = [at(pen[0] + MOVES[e.key][0] * step), at(pen[1] + MOVES[e.key][1] * step)];
+        if (stroke && stroke.length < 2000) { stroke.push(next); drawStroke([pen, next]); }
+        pen = next;
+        penMark();
+      } else if (e.key === " " || e.key === "Enter") {
+        e.preventDefault();
+        if (stroke) end();
+        else { stroke = [pen]; drawStroke(stroke); penMark(); }
+      }
+    });
+    pad.addEventListener("blur", end);
   }
 
   // The seat is no longer this phone's (moved with the PIN, or removed): nothing of

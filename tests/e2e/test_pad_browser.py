@@ -216,3 +216,50 @@ def test_a_players_own_gesture_is_heard_as_theirs(live_server_url, phone):
     assert reactions_heard(bea) == ["Ana: Stop"]
     # Seen, it is the player's name, as the others see it.
     assert ana.locator(".reactions .reaction [aria-hidden=true]").inner_text() == "✋ Ana"
+
+
+PEN = (
+    "() => { const r = document.querySelector('.pad-pen'); const s = getComputedStyle(r);"
+    " return { shown: s.display !== 'none', down: r.classList.contains('down'),"
+    " left: r.style.left, top: r.style.top }; }"
+)
+
+
+def test_a_keyboard_draws_on_the_pad(live_server_url, phone):
+    """The pad took a finger or a mouse only: a student who uses a keyboard could make
+    every gesture but draw nothing. Tabbed to, it shows a pen: the arrow keys move it
+    (with Shift five times as far), Space puts it down and lifts it, and the lifted
+    line reaches the table as a finger's does. Leaving the pad lifts a line still
+    down, and sends it."""
+    ana, bea = two_at_a_round(live_server_url, phone, "Keyboard pad")
+    ana.click(".pad-wrap summary")
+    assert ana.evaluate(PEN)["shown"] is False  # no pen until the keyboard reaches the pad
+    ana.keyboard.press("Tab")
+    assert ana.evaluate("() => document.activeElement.id") == "pad"
+    assert ana.evaluate(PEN) == {"shown": True, "down": False, "left": "50%", "top": "50%"}
+
+    ana.keyboard.press("Space")
+    assert ana.evaluate(PEN)["down"] is True
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "Shift+ArrowDown"):
+        ana.keyboard.press(key)
+    ana.keyboard.press("Space")
+    assert ana.evaluate(PEN) == {"shown": True, "down": False, "left": "55%", "top": "62.5%"}
+    assert stored_stroke("Ana") == [
+        [0.5, 0.5],
+        [0.525, 0.5],
+        [0.55, 0.5],
+        [0.55, 0.525],
+        [0.55, 0.625],
+    ]
+    bea.click(".pad-wrap summary")
+    bea.wait_for_function(PAD_DRAWN, timeout=WAIT)
+    assert ana.evaluate("() => document.activeElement.id") == "pad"  # still drawing from here
+
+    # A line still down when the pad loses focus is sent, not dropped.
+    ana.keyboard.press("Space")
+    ana.keyboard.press("ArrowUp")
+    ana.keyboard.press("Tab")
+    assert stored_count("drawing", 2)
+    last = Gesture.objects.filter(kind="drawing").order_by("-id").first()
+    assert last.payload["points"] == [[0.55, 0.625], [0.55, 0.6]]
+    assert ana.evaluate(PEN)["shown"] is False
