@@ -114,6 +114,11 @@ def replay_log(game: dict, check: GameCheck):
             check.problems.append("a game in progress has stored results")
         return None
     compare_outcome(game, players, kind.outcome(state), "replay", check)
+    # How it ended (3 Tricks' three ways); a document from before ended_by has none.
+    if "ended_by" in game and stored_state == "over":
+        ended = kind.end_reason(state) or None
+        if ended != game["ended_by"]:
+            check.problems.append(f"ended by: replay {ended!r}, stored {game['ended_by']!r}")
     return kind, players
 
 

@@ -148,6 +148,9 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             "finished_at": iso(g.finished_at),
             # What cut a game short ("round_end" | "player_left"); None unless cut.
             "cut_by": g.cut_by or None,
+            # How a finished game ended, where its kind has more than one way (3 Tricks:
+            # "three_tricks" | "both_passed" | "drawing_stopped"); None otherwise.
+            "ended_by": g.ended_by or None,
             "table_rules": g.table_rules,
             "seat_rules": g.seat_rules,
             "tricks_won": list(g.tricks_won),
@@ -586,6 +589,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 _numbers(g.get("scores", [])),
                 # A document from before cut_by: a cut game was put down to the round's end.
                 g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
+                g.get("ended_by") or "",
             ]
         )
     out["games"] = (
@@ -604,6 +608,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             "kind",
             "scores",
             "cut_by",
+            "ended_by",
         ],
         rows,
     )

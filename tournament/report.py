@@ -640,6 +640,13 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "state": g["state"],
                         "cut_by_leaving": cut_by_leaving(g),
                         "winners": [ix.name(p) for p in g["winners"]],
+                        # Everyone at the table a co-winner (3 Tricks' level count, a
+                        # tie of all): a draw, a game won for each (as the phones say).
+                        "draw": len(g["players"]) > 1 and set(g["winners"]) >= set(g["players"]),
+                        # How it ended, where the kind has more than one way (3 Tricks).
+                        "how": kinds.get(g.get("kind") or FIVE_TRICKS).end_words.get(
+                            g.get("ended_by") or "", ""
+                        ),
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {
