@@ -434,21 +434,46 @@ def test_a_workshop_of_bots_is_played_by_the_clock_alone():
     assert_stored_games_replay(w)
 
 
-def test_a_game_ending_after_the_rounds_time_is_up_deals_no_other():
-    """The last card lands after the round's deadline, before the timer's next tick
-    ends the round: no new game is dealt only to be cut at once (an empty 'cut'
-    game with no tricks stood in the records and the report)."""
+def test_a_move_after_the_rounds_time_is_up_is_refused_and_the_game_counts_as_it_stood():
+    """Between the round's deadline and the timer's next tick (a second, longer on a
+    busy server) a card was still taken: the last card of a game could win it after
+    time was up. The game counts as it stood when the clock ran out (RULES §2)."""
     w = make_workshop(players=4, tables=1, seats=4, mode="referee")
     rnd = to_scored_round(w)
     game = game_at(tables_of(w)[0])
     while sum(len(h) for h in state_of(game).hands) > 1:
         five_tricks_step(game)
+    stood = fresh(game)
     expire(rnd)
-    five_tricks_step(game)  # the last card: the game is over
-    assert fresh(game).state == GameState.OVER
+    with pytest.raises(WrongPhase, match="Time is up"):
+        five_tricks_step(game)  # the last card
+    assert (fresh(game).seq, fresh(game).state) == (stood.seq, GameState.PLAYING)
     timers.tick()
     assert fresh(rnd).state == RoundState.FINISHED
-    assert list(Game.objects.filter(round=rnd).values_list("state", flat=True)) == [GameState.OVER]
+    assert _games(rnd, tables_of(w)[0]) == [(1, GameState.CUT, "round_end")]
+    assert sum(fresh(game).tricks_won) == len(state_of(stood).completed) == 6
+
+
+def test_a_game_a_claim_time_out_ends_after_the_rounds_time_is_up_deals_no_other():
+    """The last trick's claim time ran out before the round's, and the tick that sees
+    both decides the trick first: the game is over, and no new game is dealt only to
+    be cut at once (an empty 'cut' game with no tricks stood in the records and the
+    report)."""
+    w = make_workshop(players=4, tables=1, seats=4)
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    while True:  # every trick claimed alike, the last one by three seats of four
+        state = state_of(game)
+        if state.phase == "claim" and not any(state.hands) and state.claims.count(None) == 1:
+            break
+        five_tricks_step(game)
+    expire(rnd)
+    deadline = fresh(rnd).deadline
+    Game.objects.filter(pk=game.pk).update(claim_deadline=deadline - timedelta(seconds=0.6))
+    report = timers.tick()
+    assert report.claims_timed_out == [game.pk] and report.rounds_finalised == [rnd.pk]
+    assert fresh(rnd).state == RoundState.FINISHED
+    assert _games(rnd, tables_of(w)[0]) == [(1, GameState.OVER, "")]
 
 
 def _games(rnd, table) -> list[tuple[int, str, str | None]]:
@@ -504,18 +529,16 @@ def test_resuming_a_round_paused_after_its_time_ran_out_deals_nothing():
 
 
 def test_a_minute_added_deals_at_a_table_whose_game_ended_as_time_ran_out():
-    """The same last card, then '+1 minute' before the timer's tick: the table that
-    dealt no new game gets one, and plays on."""
-    w = make_workshop(players=4, tables=1, seats=4, mode="referee")
+    """A game cut as time ran out (a player left, the seat skipped), then '+1 minute'
+    before the timer's tick: the table that dealt no new game gets one, and plays on."""
+    w = make_workshop(players=4, tables=1, seats=4, leave_policy="skip")
     rnd = to_scored_round(w)
-    game = game_at(tables_of(w)[0])
-    while sum(len(h) for h in state_of(game).hands) > 0:
-        if sum(len(h) for h in state_of(game).hands) == 1:
-            expire(rnd)
-        five_tricks_step(game)
+    t1 = tables_of(w)[0]
+    expire(rnd)
+    services.player_leave(player_id=game_at(t1).players[0])
     assert not Game.objects.filter(round=rnd, state=GameState.PLAYING).exists()
     services.round_extend(round_id=rnd.pk, seconds=60)
-    assert Game.objects.filter(round=rnd, state=GameState.PLAYING).count() == 1
+    assert len(Game.objects.get(round=rnd, state=GameState.PLAYING).players) == 3
     assert timers.tick().rounds_finalised == []
 
 

@@ -219,6 +219,10 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
         raise WrongPhase("The facilitator has paused the round.")
     if rnd.state != RoundState.RUNNING:
         raise WrongPhase("The round is over.")
+    if timing.is_expired(rnd.deadline, now()):
+        # Time is up, and the timer ends the round at its next tick: a move taken now
+        # would count in a game that ended with the clock (RULES §2).
+        raise WrongPhase("Time is up: the round is over.")
     return game, rnd
 
 
