@@ -185,6 +185,14 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
                 theirs = state.hands[other][0]
                 assert card_name(theirs) in html and card_face(theirs) in html
     by_seat[0].screenshot(path=str(artifacts / "seven-up-blind-deal.png"), full_page=True)
+    # The score sheet's marks, each with its words for a screen reader, stay inside the
+    # sheet's scroller: from the first deal's marks on, they had made the page 637 px
+    # wide on any phone, to be dragged sideways, its toast cut off at both ends.
+    for size in ({"width": 320, "height": 568}, {"width": 360, "height": 640}):
+        by_seat[0].set_viewport_size(size)
+        wide = by_seat[0].evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide == [size["width"]] * 2, (size, wide)
+    by_seat[0].set_viewport_size({"width": 390, "height": 844})
 
     # Bids tapped on the phones, then each plays the card it cannot see.
     for _ in range(3):
