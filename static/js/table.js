@@ -117,6 +117,8 @@
   // seat, bid, move or gesture; a summary (the rules, the last trick, the PIN) or a
   // link by its class; the hand.
   const FOCUS_KEYS = ["card", "winner", "pick", "bid", "move", "gesture"];
+  const canFocus = (el) => el.matches(
+    "button:not(:disabled), a[href], summary, input:not(:disabled), select:not(:disabled), [tabindex]");
   function focusKey(el) {
     const k = FOCUS_KEYS.find((key) => el.dataset[key] !== undefined);
     if (k) return `[data-${k}="${CSS.escape(el.dataset[k])}"]`;
@@ -232,7 +234,9 @@
       // was played, the bidding is over), the hand (7Up's blind deal: the foreheads,
       // with the unseen card's move); or the screen itself: never the top of the
       // page, a dozen Tabs away from the next move.
-      let again = (focusedKey && current.querySelector(focusedKey))
+      // Only one that takes focus: the card just played may be back in the next
+      // hand, drawn as a picture (not a button) while bids are made.
+      let again = (focusedKey && [...current.querySelectorAll(focusedKey)].find(canFocus))
         || current.querySelector(".hand[tabindex], .su-foreheads[tabindex]");
       if (!again) {
         current.setAttribute("tabindex", "-1");

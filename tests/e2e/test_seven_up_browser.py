@@ -17,6 +17,7 @@ from axe_check import assert_accessible
 from phones import dealt_table, not_in_view
 from playwright.sync_api import expect
 
+from games import kinds
 from games import seven_up as su
 from tournament import gamestate, services
 from tournament.templatetags.cards import card_face, card_name
@@ -236,3 +237,53 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
         blind_row = rows.nth(su.BLIND_DEAL).inner_text()
         assert ("✓" in blind_row) or ("✗" in blind_row)
     assert_accessible(page, "7Up7Down, after the blind deal, its score sheet")
+
+
+def test_the_last_card_of_a_deal_back_in_the_next_hand_leaves_focus_in_the_hand(
+    live_server_url, phone, monkeypatch
+):
+    """The deal's last card played by keyboard, and the same card dealt to the player
+    again: focus went back to "the same card", a picture in the new hand while the
+    bids are made, which takes no focus, so it fell to the top of the page just as
+    the player's bid was due. It goes to the hand."""
+    from tournament.services import play
+
+    kind = kinds.get("seven_up")
+    rules = kind.presets["classic"].to_dict()
+    # A game (from the engine alone) whose first deal ends with a card that the one who
+    # played it is dealt again.
+    for seed in range(1, 2000):
+        state = kind.new_state(table_rules=rules, seat_rules=[rules] * 3, mode="barnga", seed=seed)
+        rng, log = random.Random(seed), []
+        while True:
+            action = su.choose_action(state, state.to_act, rng)
+            after, _ = kind.apply(state, action)
+            if after.deal_no > 0:
+                break
+            log.append(action)
+            state = after
+        if action["type"] == "play" and action["card"] in after.hands[action["seat"]]:
+            break
+    else:
+        pytest.fail("no such game in 2,000 seeds")
+    # Games are dealt here (the test's process) with that seed.
+    monkeypatch.setattr(
+        play, "secrets", type("Seeds", (), {"randbits": staticmethod(lambda n: seed)})
+    )
+    workshop = services.workshop_create(
+        name="Seven up focus", game="seven_up", table_count=1, seats_per_table=3, seed=3
+    )
+    services.sheets_assign(workshop_id=workshop.pk, assignment={"1": "classic"})
+    pages, game, names = dealt_table(live_server_url, phone, workshop, NAMES)
+    assert game.seed == seed
+    for a in log:
+        services.game_act(
+            player_id=game.players[a["seat"]], move={k: v for k, v in a.items() if k != "seat"}
+        )
+    card = action["card"]
+    page = pages[names[action["seat"]]]
+    page.wait_for_selector(f'#screen .hand button[data-card="{card}"]', timeout=5000)
+    by_keyboard(page, game, f'#screen .hand button[data-card="{card}"]', "#screen .hand")
+    page.wait_for_selector("#screen .su-deal:has-text('Deal 2/14')", timeout=5000)
+    assert page.locator(f'#screen .hand span[data-card="{card}"]').count() == 1
+    assert page.evaluate("document.activeElement.matches('#screen .hand')")
