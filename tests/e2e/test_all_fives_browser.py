@@ -269,3 +269,36 @@ def test_a_new_rounds_heading_is_said_before_its_new_hand(live_server_url, brows
     )
     last = said[-1]
     assert last.startswith("Scored round, table 1. ") and " Hand 1, " in last, said
+
+
+def test_the_last_hands_points_fit_a_small_phone(live_server_url, browser):
+    """From the second hand on, the last hand's points open at the hand's first screen
+    and stay open as the student left them; at 320 px wide their table ran 8 px past
+    the screen's edge, and the whole page panned sideways."""
+    import random
+
+    from phones import version
+
+    from tournament.models import Game, GameState
+
+    size = {"width": 320, "height": 568}
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=3, size=size, game="all_fives", name="Points",
+        others=["Bartholomew Okonkwo", "Cai"],
+    )  # fmt: skip
+    kind, rng = gamestate.kind_of(game), random.Random(1)
+    first = gamestate.load_state(game).hand_no
+    while gamestate.load_state(game).hand_no == first:
+        state = gamestate.load_state(game)
+        seat = state.to_act
+        action = kind.bot_action(state, seat, rng)
+        move = {k: v for k, v in action.items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+        game = Game.objects.get(pk=game.pk)
+    assert game.state == GameState.PLAYING
+    target = table_version(game)
+    wait_version(page, target)
+    assert version(page) == target
+    page.wait_for_selector(".af-last-hand[open] table", timeout=5000)
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide == [320, 320], wide
