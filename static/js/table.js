@@ -58,19 +58,24 @@
       const line = copy.textContent.replace(/\s+/g, " ").trim();
       // Each line ends as a sentence: heard one after another, "Scored round, table
       // 1" ran into "Your choice: …".
-      return !line || /[.!?:…]$/.test(line) ? line : line + ".";
-    }).filter(Boolean);
+      return { line: !line || /[.!?:…]$/.test(line) ? line : line + ".", board: !!el.closest(".board") };
+    }).filter((x) => x.line);
   }
-  let lastLines = announceLines(screen()); // the first screen is read with the page
+  let lastLines = announceLines(screen()).map((x) => x.line); // the first screen is read with the page
   let lastGame = screen().dataset.game;
   function announce(root, also = []) {
-    const lines = announceLines(root);
-    // A new game's lines are all new, even one worded as the last game's was ("Hand 1,
-    // Cai deals, to 61. Trump: clubs." again at the next round: its trump still had
-    // to be heard, and it was not).
-    const before = root.dataset.game === lastGame ? lastLines : [];
-    const fresh = also.concat(lines.filter((line) => !before.includes(line)));
-    lastLines = lines;
+    const items = announceLines(root);
+    // A new game's own lines (on its board) are all new, even one worded as the last
+    // game's was ("Hand 1, Cai deals, to 61. Trump: clubs." again at the next round:
+    // its trump still had to be heard, and it was not). The lines around the board
+    // (the phase, the silence, how the last game ended) are new only if they were
+    // not on the last screen: the game's end and the next game's deal come as two
+    // screens, and the second said all of the first again.
+    const newGame = root.dataset.game !== lastGame;
+    const fresh = also.concat(items
+      .filter((x) => (newGame && x.board) || !lastLines.includes(x.line))
+      .map((x) => x.line));
+    lastLines = items.map((x) => x.line);
     lastGame = root.dataset.game;
     if (!fresh.length) return;
     announcer.say(fresh.join(" "));

@@ -172,3 +172,30 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     assert [a.kind for a in Action.objects.filter(game=game).order_by("seq")] == [
         "lay", "block", "swap"]  # fmt: skip
     assert gamestate.replay_log(game) == gamestate.load_state(game)
+
+
+def test_a_games_end_is_said_once_and_the_next_games_deal_after_it(live_server_url, browser):
+    """A game's end and the next game's deal reach a phone as two screens: the second
+    said all of the first again ("Scored round, table 1. Last game (game 1): a draw
+    …" twice within a second). Only what is new is said: the new game's own lines."""
+    from phones import one_phone_at_a_round
+
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=2, size={"width": 390, "height": 844},
+        game="three_tricks", name="Said once",
+    )  # fmt: skip
+    page.evaluate(
+        """() => { window.__said = [];
+          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach((n) =>
+            window.__said.push(n.textContent)))).observe(document.getElementById('announce'),
+            { childList: true }); }"""
+    )
+    first = gamestate.load_state(game).to_act
+    for seat in (first, 1 - first):  # both pass: the game ends, level at 0-0
+        services.game_act(player_id=game.players[seat], move={"type": "pass"})
+    page.wait_for_function(f"() => document.querySelector('#screen').dataset.game !== '{game.pk}'")
+    page.wait_for_selector("#screen .last-game", timeout=5000)
+    page.wait_for_timeout(1500)  # a second screen, if one comes, within this
+    said = page.evaluate("() => window.__said")
+    assert sum("Last game" in line for line in said) == 1, said
+    assert any("Your turn" in line or "is playing" in line for line in said), said
