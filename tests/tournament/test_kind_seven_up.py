@@ -439,6 +439,15 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
         for other in range(3):
             if other != seat:
                 assert card_name(state.hands[other][0]) in html
+        # Heard once while the bids are made, never the seat's own: the others' cards.
+        names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+        heard = ", ".join(
+            f"{names[game.players[o]]} holds the {card_name(state.hands[o][0])}"
+            for o in range(3)
+            if o != seat
+        )
+        said = _said(r'<p class="visually-hidden" data-announce>(?=On the others)', page)
+        assert said == f"On the others' foreheads: {heard}.", said
     # Bids as usual, then each plays the unseen card with one button.
     for _ in range(3):
         seat = state_of(game).to_act
@@ -612,13 +621,15 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
     for seat, pid in enumerate(game.players):
         said = _said(whose, html_for(pid))
         a, b = ("you" if s == seat else seat_name[s] for s in (s0, s1))
-        assert f"Bids: {a} {b0}, {b} {b1}; {b0 + b1} of {state.cards}." in said, said
+        tricks = f"{state.cards} trick{'s' if state.cards != 1 else ''}"
+        assert f"Bids: {a} {b0}, {b} {b1}; {b0 + b1} bid for {tricks}." in said, said
 
     # The deal's first lead: every bid, the last one included.
     state = play_until(game, lambda s: s.phase == "play" and not s.current and not s.tricks)
     said = _said(whose, html_for(game.players[0]))
     words = ", ".join(f"{'you' if s == 0 else seat_name[s]} {b}" for s, b in enumerate(state.bids))
-    assert f"Bids: {words}; {sum(state.bids)} of {state.cards}." in said, said
+    tricks = f"{state.cards} trick{'s' if state.cards != 1 else ''}"
+    assert f"Bids: {words}; {sum(state.bids)} bid for {tricks}." in said, said
 
     # The next deal: the last deal's score first, then the deal and its trump.
     state = play_until(game, lambda s: len(s.history) == 1 and s.phase == "bid")
