@@ -626,6 +626,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
             order: list[int] = []
             game_rows = []
             for g in games:
+                kind = kinds.get(g.get("kind") or FIVE_TRICKS)
                 scores = game_scores(g, ix.claims)
                 for s, pid in enumerate(g["players"]):
                     if pid not in order:
@@ -640,13 +641,10 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "state": g["state"],
                         "cut_by_leaving": cut_by_leaving(g),
                         "winners": [ix.name(p) for p in g["winners"]],
-                        # Everyone at the table a co-winner (3 Tricks' level count, a
-                        # tie of all): a draw, a game won for each (as the phones say).
-                        "draw": len(g["players"]) > 1 and set(g["winners"]) >= set(g["players"]),
-                        # How it ended, where the kind has more than one way (3 Tricks).
-                        "how": kinds.get(g.get("kind") or FIVE_TRICKS).end_words.get(
-                            g.get("ended_by") or "", ""
-                        ),
+                        # As the phones say it: "a draw", and how it ended where the
+                        # kind has more than one way (3 Tricks).
+                        "draw": kind.drawn(g["players"], g["winners"]),
+                        "how": kind.end_words.get(g.get("ended_by") or "", ""),
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {

@@ -355,9 +355,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "left": [names.get(pid, "?") for pid in players if pid not in tpart["seated"]]
             if cut_by == CutBy.PLAYER_LEFT
             else None,
-            # Everyone at the table a co-winner (3 Tricks' level count, a tie of all):
-            # a draw, which counts as a game won for each (RULES §1).
-            "draw": len(players) > 1 and set(winners) >= set(players),
+            "draw": kind.drawn(players, winners),
             # Each player's score in it (heard with the result: the next game's screen
             # has the new game's), in seat order, under the kind's name for it.
             "scores": [

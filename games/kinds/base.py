@@ -112,6 +112,12 @@ class GameKind:
         """The key of end_words for a finished game; "" where there is one way."""
         return ""
 
+    @staticmethod
+    def drawn(players: Sequence[int], winners: Sequence[int]) -> bool:
+        """Everyone at the table a co-winner (3 Tricks' level count, a tie of all): a
+        draw, which counts as a game won for each (RULES §1)."""
+        return len(players) > 1 and set(winners) >= set(players)
+
     def calls_open(self, state) -> bool:
         """Whether a player may now call a breach of the rules on the last trick (All
         Fives' revoke, until the next lead): bots at a table with people then give
