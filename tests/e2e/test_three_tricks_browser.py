@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import join, version, wait_change
+from phones import first_round, join, version, wait_change
 
 from games import three_tricks
 from games.kinds.three_tricks import swap_limit
@@ -199,3 +199,72 @@ def test_a_games_end_is_said_once_and_the_next_games_deal_after_it(live_server_u
     said = page.evaluate("() => window.__said")
     assert sum("Last game" in line for line in said) == 1, said
     assert any("Your turn" in line or "is playing" in line for line in said), said
+
+
+def busy_turn_seed() -> tuple[int, list[dict], int]:
+    """A deal and the moves that bring it to a crowded turn: the player to act faces a
+    fresh trick they can block, two of the other's tricks standing and one of theirs."""
+    import random
+
+    for seed in range(400):
+        rng = random.Random(seed)
+        for _ in range(30):
+            state, log = three_tricks.new_game(Config(), seed=seed), []
+            while state.phase == "play" and len(log) < 14:
+                s = state.to_act
+                acts = three_tricks.legal_actions(state, s)
+                if (
+                    state.open
+                    and (len(state.standing[1 - s]), len(state.standing[s])) == (2, 1)
+                    and any(a["type"] == "block" for a in acts)
+                ):
+                    return seed, log, s
+                lays = [a for a in acts if a["type"] == "lay"]
+                passes = [a for a in acts if a["type"] == "pass"]
+                move = rng.choice(lays) if lays and rng.random() < 0.8 else (passes or acts)[0]
+                log.append(move)
+                state, _ = three_tricks.apply(state, move)
+    pytest.fail("no deal comes to such a turn")
+
+
+def test_a_crowded_turn_on_a_small_phone_has_the_hand_and_the_moves_in_view(
+    live_server_url, browser, artifacts, monkeypatch
+):
+    """On a 360x640 phone, once tricks stood on both sides, the hand was cut off at the
+    screen's foot and Lay, Swap and Pass were below it: the student picked cards at
+    the bottom, then scrolled for the move. With two of the other's tricks standing,
+    one of one's own, and the fresh one to block: the hand, its moves and Block are
+    all on the unscrolled screen. (At 320x568 they are not: the hand starts about
+    580 px down.)"""
+    from phones import not_in_view, touch_phone
+
+    width, height = 360, 640
+    seed, log, seat = busy_turn_seed()
+    monkeypatch.setattr("tournament.services.play.secrets.randbits", lambda bits: seed)
+    w = services.workshop_create(
+        name="Crowded", game="three_tricks", table_count=1, seats_per_table=2, seed=3
+    )
+    services.sheets_assign(workshop_id=w.pk, assignment={"1": "seed"})
+    pages = {}
+    for name in ("Ana", "Bartholomew Okonkwo"):
+        pages[name] = touch_phone(browser, {"width": width, "height": height})
+        join(pages[name], live_server_url, w.code, name)
+    first_round(w.pk)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    assert game.seed == seed
+    for move in log:
+        services.game_act(
+            player_id=game.players[move["seat"]],
+            move={k: v for k, v in move.items() if k != "seat"},
+        )
+    page = pages[Player.objects.get(pk=game.players[seat]).name]
+    page.wait_for_selector(".tt-theirs .tt-target button.tt-block", timeout=5000)
+    page.wait_for_function("() => document.querySelectorAll('.tt-theirs .tt-trick').length == 2")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / f"three_tricks_crowded_{width}x{height}.png"))
+    missing = [
+        m
+        for part in ("button.tt-block", ".tt-hand .card", ".tt-moves button")
+        for m in not_in_view(page, part)
+    ]
+    assert missing == [], missing
