@@ -236,7 +236,7 @@ def heard(html: str) -> str:
 
 def last_line(html: str) -> str:
     """The line that says what the last move was: said first when it changes."""
-    found = re.search(r'<p class="tt-last hint" data-announce="first">(.*?)</p>', html, re.S)
+    found = re.search(r'<p class="tt-last hint[^"]*" data-announce="first">(.*?)</p>', html, re.S)
     assert found, html
     return found.group(1)
 
