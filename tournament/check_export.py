@@ -114,11 +114,15 @@ def replay_log(game: dict, check: GameCheck):
             check.problems.append("a game in progress has stored results")
         return None
     compare_outcome(game, players, kind.outcome(state), "replay", check)
-    # How it ended (3 Tricks' three ways); a document from before ended_by has none.
-    if "ended_by" in game and stored_state == "over":
-        ended = kind.end_reason(state) or None
-        if ended != game["ended_by"]:
+    # How it ended (3 Tricks' three ways). A document from before ended_by has none,
+    # and a game finished before it was stored (migration 0013) has null: noted.
+    if stored_state == "over" and (ended := kind.end_reason(state) or None):
+        if game.get("ended_by") is None:
+            check.notes.append(f"how it ended was not recorded (the replay says {ended!r})")
+        elif ended != game["ended_by"]:
             check.problems.append(f"ended by: replay {ended!r}, stored {game['ended_by']!r}")
+    elif stored_state == "over" and game.get("ended_by") is not None:
+        check.problems.append(f"ended by: replay none, stored {game['ended_by']!r}")
     return kind, players
 
 
