@@ -482,6 +482,7 @@
     pad.style.touchAction = "none";
     pad.addEventListener("pointerdown", (e) => {
       end();  // a keyboard line still down goes first
+      byKeys = false;
       stroke = [point(e)];
       pad.setPointerCapture(e.pointerId);
     });
@@ -495,10 +496,12 @@
 
     // The keyboard's pen (the ring .pad-pen shows where it is): the arrow keys move it
     // a fortieth of the pad (with Shift a tenth), drawing while it is down; Space or
-    // Enter puts it down and lifts it, and a lifted line goes to the table. Leaving
-    // the pad lifts it too.
+    // Enter puts it down and lifts it, and a lifted line goes to the table (at the
+    // 2,000 points a line may have, it goes and the next begins). Leaving the pad
+    // lifts it too; a finger's or a mouse's line is not the focus's.
     const penRing = wrap.querySelector(".pad-pen");
     let pen = [0.5, 0.5];
+    let byKeys = false;
     function penMark() {
       penRing.style.left = `${Math.round(pen[0] * 1e4) / 100}%`;
       penRing.style.top = `${Math.round(pen[1] * 1e4) / 100}%`;
@@ -512,16 +515,20 @@
         e.preventDefault();
         const step = e.shiftKey ? 0.1 : 0.025;
         const next = [at(pen[0] + MOVES[e.key][0] * step), at(pen[1] + MOVES[e.key][1] * step)];
-        if (stroke && stroke.length < 2000) { stroke.push(next); drawStroke([pen, next]); }
+        if (stroke) {
+          if (stroke.length >= 2000) { end(); stroke = [pen]; }
+          stroke.push(next);
+          drawStroke([pen, next]);
+        }
         pen = next;
         penMark();
       } else if (e.key === " " || e.key === "Enter") {
         e.preventDefault();
         if (stroke) end();
-        else { stroke = [pen]; drawStroke(stroke); penMark(); }
+        else { byKeys = true; stroke = [pen]; drawStroke(stroke); penMark(); }
       }
     });
-    pad.addEventListener("blur", end);
+    pad.addEventListener("blur", () => { if (byKeys) end(); });
   }
 
   // The seat is no longer this phone's (moved with the PIN, or removed): nothing of

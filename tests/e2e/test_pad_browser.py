@@ -263,3 +263,18 @@ def test_a_keyboard_draws_on_the_pad(live_server_url, phone):
     last = Gesture.objects.filter(kind="drawing").order_by("-id").first()
     assert last.payload["points"] == [[0.55, 0.625], [0.55, 0.6]]
     assert ana.evaluate(PEN)["shown"] is False
+
+    # A line as long as a line may be (2,000 points) goes, and the next begins where
+    # it ended: the pen went on looking down, drawing nothing and sending nothing.
+    ana.locator("#pad").focus()
+    ana.keyboard.press("Space")
+    ana.evaluate(
+        """() => { const pad = document.getElementById("pad");
+          for (let i = 0; i < 2000; i++) pad.dispatchEvent(new KeyboardEvent("keydown",
+            { key: i % 2 ? "ArrowLeft" : "ArrowRight", bubbles: true })); }"""
+    )
+    ana.keyboard.press("Space")
+    assert stored_count("drawing", 4)
+    long, rest = Gesture.objects.filter(kind="drawing").order_by("id")[2:4]
+    assert (len(long.payload["points"]), len(rest.payload["points"])) == (DRAWING_MAX_POINTS, 2)
+    assert rest.payload["points"][0] == long.payload["points"][-1]
