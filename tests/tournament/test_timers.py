@@ -528,7 +528,7 @@ def test_resuming_a_round_paused_after_its_time_ran_out_deals_nothing():
     assert _games(rnd, t1) == [(1, GameState.CUT, "player_left")]
 
 
-def test_a_minute_added_deals_at_a_table_whose_game_ended_as_time_ran_out():
+def test_a_minute_added_deals_at_a_table_whose_game_was_cut_as_time_ran_out():
     """A game cut as time ran out (a player left, the seat skipped), then '+1 minute'
     before the timer's tick: the table that dealt no new game gets one, and plays on."""
     w = make_workshop(players=4, tables=1, seats=4, leave_policy="skip")
