@@ -515,6 +515,7 @@
         e.preventDefault();
         const step = e.shiftKey ? 0.1 : 0.025;
         const next = [at(pen[0] + MOVES[e.key][0] * step), at(pen[1] + MOVES[e.key][1] * step)];
+        if (next[0] === pen[0] && next[1] === pen[1]) announcer.say("Edge of the pad.");
         if (stroke) {
           if (stroke.length >= 2000) { end(); stroke = [pen]; }
           stroke.push(next);
@@ -524,8 +525,12 @@
         penMark();
       } else if (e.key === " " || e.key === "Enter") {
         e.preventDefault();
-        if (stroke) end();
-        else { byKeys = true; stroke = [pen]; drawStroke(stroke); penMark(); }
+        // Said too: the ring is for the eye.
+        if (stroke) { end(); announcer.say("Pen lifted: the line is on your table's pads."); }
+        else {
+          byKeys = true; stroke = [pen]; drawStroke(stroke); penMark();
+          announcer.say("Pen down: the arrow keys draw.");
+        }
       }
     });
     pad.addEventListener("blur", () => { if (byKeys) end(); });

@@ -238,11 +238,15 @@ def test_a_keyboard_draws_on_the_pad(live_server_url, phone):
     assert ana.evaluate("() => document.activeElement.id") == "pad"
     assert ana.evaluate(PEN) == {"shown": True, "down": False, "left": "50%", "top": "50%"}
 
+    said = "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
     ana.keyboard.press("Space")
     assert ana.evaluate(PEN)["down"] is True
+    # Said as well, the ring being for the eye.
+    assert ana.evaluate(said)[-1] == "Pen down: the arrow keys draw."
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "Shift+ArrowDown"):
         ana.keyboard.press(key)
     ana.keyboard.press("Space")
+    assert ana.evaluate(said)[-1] == "Pen lifted: the line is on your table's pads."
     assert ana.evaluate(PEN) == {"shown": True, "down": False, "left": "55%", "top": "62.5%"}
     assert stored_stroke("Ana") == [
         [0.5, 0.5],
@@ -278,3 +282,10 @@ def test_a_keyboard_draws_on_the_pad(live_server_url, phone):
     long, rest = Gesture.objects.filter(kind="drawing").order_by("id")[2:4]
     assert (len(long.payload["points"]), len(rest.payload["points"])) == (DRAWING_MAX_POINTS, 2)
     assert rest.payload["points"][0] == long.payload["points"][-1]
+
+    # The pen at an edge says so: from 0.6 down, six tenths up reach the top; a
+    # seventh goes nowhere.
+    for _ in range(7):
+        ana.keyboard.press("Shift+ArrowUp")
+    assert ana.evaluate(PEN)["top"] == "0%"
+    assert [line for line in ana.evaluate(said) if line.startswith("Edge")] == ["Edge of the pad."]
