@@ -498,7 +498,7 @@
     // a fortieth of the pad (with Shift a tenth), drawing while it is down; Space or
     // Enter puts it down and lifts it, and a lifted line goes to the table (at the
     // 2,000 points a line may have, it goes and the next begins). Leaving the pad
-    // lifts it too; a finger's or a mouse's line is not the focus's.
+    // lifts the keyboard's pen too (not a finger's or a mouse's line).
     const penRing = wrap.querySelector(".pad-pen");
     let pen = [0.5, 0.5];
     let byKeys = false;
