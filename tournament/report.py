@@ -626,7 +626,6 @@ def results(doc: dict, ix: Index) -> list[dict]:
             order: list[int] = []
             game_rows = []
             for g in games:
-                kind = kinds.get(g.get("kind") or FIVE_TRICKS)
                 scores = game_scores(g, ix.claims)
                 for s, pid in enumerate(g["players"]):
                     if pid not in order:
@@ -643,8 +642,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "winners": [ix.name(p) for p in g["winners"]],
                         # As the phones say it: "a draw", and how it ended where the
                         # kind has more than one way (3 Tricks).
-                        "draw": kind.drawn(g["players"], g["winners"]),
-                        "how": kind.end_words.get(g.get("ended_by") or "", ""),
+                        "draw": ix.kind.drawn(g["players"], g["winners"]),
+                        "how": ix.kind.end_words.get(g.get("ended_by") or "", ""),
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {
