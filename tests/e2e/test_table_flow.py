@@ -85,6 +85,14 @@ def test_four_phones_play_a_game_with_a_reload_and_a_dispute(live_server_url, ph
             for seat, claim in enumerate(state.claims):
                 if claim is None:
                     page = pages[seat_names[seat]]
+                    if page.locator("#screen .sending").count():
+                        # This phone's claim is on its way still: the version awaited
+                        # after its tap was another player's claim. Tapped again, the
+                        # button went mid-click when the answer came (a CI failure).
+                        page.wait_for_function(
+                            "() => !document.querySelector('#screen .sending')", timeout=5000
+                        )
+                        break
                     page.wait_for_selector(".claim .primary, .claim .mine", timeout=5000)
                     button = page.locator(".claim .primary")
                     if button.count():
