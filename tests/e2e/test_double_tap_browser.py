@@ -97,3 +97,55 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
     assert page.evaluate("() => document.getElementById('screen').contains(document.activeElement)")
     assert page.locator("#screen details.last-trick").evaluate("d => d.open")
     page.context.close()
+
+
+def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
+    """A claim tapped on a slow connection is marked as on its way until the server
+    answers. Tapped again after the double-tap window (600 ms), it was sent again and
+    refused with an error ("You already claim seat 0.") when the answers came."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Slow claim", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    hold = {"on": False, "held": []}
+    claims_sent = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def to_server(message):
+            if '"claim"' in str(message):
+                claims_sent.append(message)
+            server.send(message)
+
+        def to_page(message):
+            if hold["on"]:
+                hold["held"].append((ws, message))
+            else:
+                ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    page.route_web_socket("**/ws/play/**", route)
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
+    wait_version(page, Table.objects.get(workshop=w).version)
+
+    hold["on"] = True  # the server's answers wait, as on a slow connection
+    claim = page.locator("#screen .trick button[data-action=claim]").first
+    claim.click()
+    page.wait_for_selector("#screen .trick button.sending[aria-busy=true]", timeout=WAIT)
+    page.wait_for_timeout(700)  # past the double-tap window
+    page.locator("#screen .trick button.sending").click()
+    page.wait_for_timeout(300)
+    hold["on"] = False
+    for ws, message in hold["held"]:
+        ws.send(message)
+    page.wait_for_selector(".claim .mine", timeout=WAIT)
+    page.wait_for_timeout(500)  # long enough for a second claim to come back refused
+    assert len(claims_sent) == 1, claims_sent
+    assert Claim.objects.filter(player_id=ana).count() == 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    page.context.close()
