@@ -104,7 +104,7 @@
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
       case "error": lastAction = { key: "", at: 0 }; sent(); return showToast(msg.message);
-      case "ack": return sent();
+      case "ack": return received(msg.v);
       case "gesture": return react(msg);
       case "stroke":
         if (msg.by !== me) { drawStroke(msg.points); padNews(msg, "drew"); }
@@ -230,6 +230,7 @@
       updatePicks(next);
     }
     patch(current, next);
+    markPending();
     placeTalk(current);
     // Focus in a part that stayed (or in #talk, which moved) is where it was.
     const kept = document.activeElement && document.activeElement !== document.body
@@ -317,6 +318,7 @@
       return;
     }
     current.dataset.version = String(msg.v);
+    markPending();
   }
 
   // ---- picking cards for a move: [data-pick] toggles; a [data-action="act"] button
@@ -362,7 +364,7 @@
       if (button.classList.contains("sending")) return;
       // Enter pressed twice on a card or a move (a keyboard's click has no tap count,
       // and focus comes back to the same card on the new screen): one move.
-      const key = [button.dataset.action, button.dataset.card, button.dataset.move, button.dataset.winner].join("|");
+      const key = actionKey(button);
       if (key === lastAction.key && Date.now() - lastAction.at < 600) return;
       lastAction = { key, at: Date.now() };
       hideToast();
@@ -387,13 +389,36 @@
   });
 
   // A card or a claim on its way is marked (dimmed, and busy for a screen reader)
-  // until the server answers: on a slow or dying connection the student sees that
-  // the tap was taken, not a screen that seems to ignore it.
+  // until the screen shows it: on a slow or dying connection the student sees that
+  // the tap was taken, not a screen that seems to ignore it, and a second tap on it
+  // sends nothing. The server's "received" comes before the screen that shows the
+  // move, and another seat's screen can come before both: the move is remembered
+  // here and marked again on each screen until one of the version it made arrives.
+  let pending = null; // { key, upTo: the move's version once received, or null }
+  const actionKey = (b) => [b.dataset.action, b.dataset.card, b.dataset.move, b.dataset.winner].join("|");
   function sending(button) {
-    button.classList.add("sending");
-    button.setAttribute("aria-busy", "true");
+    pending = { key: actionKey(button), upTo: null };
+    markPending();
+  }
+  function markPending() {
+    if (!pending) return;
+    if (pending.upTo !== null && versions(screen()).v >= pending.upTo) { sent(); return; }
+    for (const b of screen().querySelectorAll("[data-action]")) {
+      if (actionKey(b) !== pending.key || b.classList.contains("sending")) continue;
+      b.classList.add("sending");
+      b.setAttribute("aria-busy", "true");
+    }
+  }
+  // Received as version v: marked until a screen of v (or newer) is shown, for a few
+  // seconds at most; refused, lost or received with no version: unmarked now.
+  function received(v) {
+    if (!pending || !v || versions(screen()).v >= v) { sent(); return; }
+    const was = pending;
+    was.upTo = v;
+    setTimeout(() => { if (pending === was) sent(); }, 4000);
   }
   function sent() {
+    pending = null;
     for (const b of app.querySelectorAll(".sending")) {
       b.classList.remove("sending");
       b.removeAttribute("aria-busy");

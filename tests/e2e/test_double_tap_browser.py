@@ -100,9 +100,10 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
 
 
 def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
-    """A claim tapped on a slow connection is marked as on its way until the server
-    answers. Tapped again after the double-tap window (600 ms), it was sent again and
-    refused with an error ("You already claim seat 0.") when the answers came."""
+    """A claim tapped on a slow connection is marked as on its way until the screen
+    shows it. Tapped again after the double-tap window (600 ms), it was sent again and
+    refused with an error ("You already claim seat 0.") when the answers came; so it
+    was too between the server's "received" and the screen showing the claim."""
     page, w, _ = one_phone_at_a_round(
         browser, live_server_url, name="Slow claim", seats=4, size={"width": 390, "height": 844}
     )
@@ -127,6 +128,11 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
         ws.on_message(to_server)
         server.on_message(to_page)
 
+    def release(which):
+        for ws, message in [m for m in hold["held"] if which(m[1])]:
+            hold["held"].remove((ws, message))
+            ws.send(message)
+
     page.route_web_socket("**/ws/play/**", route)
     page.reload()
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
@@ -134,18 +140,27 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
     wait_version(page, Table.objects.get(workshop=w).version)
 
     hold["on"] = True  # the server's answers wait, as on a slow connection
-    claim = page.locator("#screen .trick button[data-action=claim]").first
-    claim.click()
-    page.wait_for_selector("#screen .trick button.sending[aria-busy=true]", timeout=WAIT)
+    page.locator("#screen .trick button[data-action=claim]").first.click()
+    busy = "#screen .trick button.sending[aria-busy=true]"
+    page.wait_for_selector(busy, timeout=WAIT)
     page.wait_for_timeout(700)  # past the double-tap window
-    page.locator("#screen .trick button.sending").click()
+    page.locator(busy).click()
+    # The server's "received" alone: the claim is not on the screen yet.
+    for _ in range(50):
+        if any('"ack"' in str(m) for _, m in hold["held"]):
+            break
+        page.wait_for_timeout(100)
+    release(lambda m: '"ack"' in str(m))
+    page.wait_for_timeout(300)
+    assert page.locator(busy).count() == 1
+    page.locator(busy).click()
     page.wait_for_timeout(300)
     hold["on"] = False
-    for ws, message in hold["held"]:
-        ws.send(message)
+    release(lambda m: True)
     page.wait_for_selector(".claim .mine", timeout=WAIT)
     page.wait_for_timeout(500)  # long enough for a second claim to come back refused
     assert len(claims_sent) == 1, claims_sent
     assert Claim.objects.filter(player_id=ana).count() == 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    assert page.locator("#screen .sending").count() == 0
     page.context.close()
