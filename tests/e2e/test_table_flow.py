@@ -8,7 +8,7 @@ drawing pad's strokes reach the other phones. Screenshots go to artifacts/.
 from __future__ import annotations
 
 import pytest
-from phones import join, version, wait_change
+from phones import join, table_version, version, wait_change, wait_version
 
 from games.tricks import TrickRules
 from tournament import services
@@ -85,22 +85,19 @@ def test_four_phones_play_a_game_with_a_reload_and_a_dispute(live_server_url, ph
             for seat, claim in enumerate(state.claims):
                 if claim is None:
                     page = pages[seat_names[seat]]
-                    if page.locator("#screen .sending").count():
-                        # This phone's claim is on its way still: the version awaited
-                        # after its tap was another player's claim. Tapped again, the
-                        # button went mid-click when the answer came (a CI failure).
-                        page.wait_for_function(
-                            "() => !document.querySelector('#screen .sending')", timeout=5000
-                        )
-                        break
+                    # Decided on a screen as new as the state read (the table's version
+                    # is read after it)...
+                    wait_version(page, table_version(game))
                     page.wait_for_selector(".claim .primary, .claim .mine", timeout=5000)
                     button = page.locator(".claim .primary")
                     if button.count():
-                        before = version(page)
                         button.click()
+                        # ...and the next only once this claim is on this screen (its
+                        # mark goes then): awaiting any newer version, another player's
+                        # claim came first, the next pass read this one as not made and
+                        # tapped it again, and the answer took the button mid-click (CI).
                         page.wait_for_function(
-                            "v => Number(document.getElementById('screen').dataset.version) > v",
-                            arg=before,
+                            "() => !document.querySelector('#screen .sending')", timeout=5000
                         )
                     break
         elif state.dispute:
