@@ -64,6 +64,8 @@ def test_a_claim_marks_the_other_screens_as_a_render_would(live_server_url, phon
             # screen the server sends), as they are now.
             page.evaluate(KEEP, seat)
         pages[claimer].locator(".claim .primary").click()
+        # Its own screen too: it is one of the others next time, compared at once.
+        wait_change(pages[claimer], before)
         for page in others:
             wait_change(page, before)
             # Marked in place: the seat's line is the one that was there.

@@ -137,7 +137,9 @@ def _run(url, fac, laptop, phone, artifacts):
     fac.fill("#id_name", "Class of 12")
     fac.fill("#id_table_count", "3")
     fac.fill("#id_seats_per_table", "4")
-    fac.fill("#id_round_minutes", "0.5")
+    # Long enough for round 2's search for a dispute on a loaded machine: the test
+    # ends each round itself (end_round_by_timer).
+    fac.fill("#id_round_minutes", "2")
     fac.check("input[name=sheet_mode][value=choose]")
     for n, knobs in SHEETS.items():
         fac.select_option(f"#id_sheet_{n}", "custom")
@@ -251,7 +253,7 @@ def _run(url, fac, laptop, phone, artifacts):
     page = phones[dropper.name]
     page.context.set_offline(True)
     page.wait_for_selector("#connection:not([hidden])", timeout=WAIT)
-    control(fac, "extend", "")  # the room moves on while the phone is away
+    control(fac, "extend", "one more minute")  # the room moves on while the phone is away
     page.context.set_offline(False)
     page.wait_for_selector("#connection", state="hidden", timeout=WAIT)
     latest = settled.table.__class__.objects.get(pk=settled.table_id).version
@@ -261,7 +263,7 @@ def _run(url, fac, laptop, phone, artifacts):
     # ---- The round ends; the tournament ends; the report tells what happened.
     end_round_by_timer(workshop)
     fac.wait_for_selector("#do-movement-apply", timeout=WAIT)
-    control(fac, "debrief", "")
+    control(fac, "debrief", "time for the debrief")
     for page in phones.values():
         page.wait_for_function(
             "() => document.getElementById('screen').dataset.phase === 'debrief'", timeout=WAIT

@@ -14,7 +14,7 @@ import time
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table, not_in_view
+from phones import dealt_table, not_in_view, table_version, wait_version
 from playwright.sync_api import expect
 
 from games import kinds
@@ -164,6 +164,9 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
             # goes to the hand, empty now (it fell to the screen's top: no hand drawn).
             emptied = True
             page = by_seat[seat]
+            # The screen of the state read: after the moves made in a burst, an older
+            # one (an earlier deal's turn) also had a playable card.
+            wait_version(page, table_version(game))
             page.wait_for_selector(".hand .card.legal", timeout=5000)
             by_keyboard(page, game, ".hand .card.legal", "#screen .hand")
             assert page.locator("#screen .hand .card").count() == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import first_round, join, version, wait_change
+from phones import first_round, join, table_version, version, wait_change, wait_version
 
 from games import three_tricks
 from games.kinds.three_tricks import swap_limit
@@ -258,6 +258,7 @@ def test_a_crowded_turn_on_a_small_phone_has_the_hand_and_the_moves_in_view(
             move={k: v for k, v in move.items() if k != "seat"},
         )
     page = pages[Player.objects.get(pk=game.players[seat]).name]
+    wait_version(page, table_version(game))  # the last move's screen, not one between
     page.wait_for_selector(".tt-theirs .tt-target button.tt-block", timeout=5000)
     page.wait_for_function("() => document.querySelectorAll('.tt-theirs .tt-trick').length == 2")
     page.evaluate("() => window.scrollTo(0, 0)")
