@@ -60,8 +60,6 @@ def next_move(page, game, ana, key, rng) -> None:
     kind = gamestate.kind_of(game)
     state = gamestate.load_state(game)
     mine = kind.bot_action(state, ana, rng)
-    if mine is not None and mine["type"] == "call_revoke":
-        mine = None  # optional, and the bots' next lead may close it at any moment
     stored = Action.objects.filter(actor_id=game.players[ana]).count()
     if mine is not None:
         wait_version(page, loaded)  # a screen at least as new as the state read
