@@ -104,7 +104,7 @@
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
       case "error": lastAction = { key: "", at: 0 }; sent(); return showToast(msg.message);
-      case "ack": return received(msg.v);
+      case "ack": return received(msg);
       case "gesture": return react(msg);
       case "stroke":
         if (msg.by !== me) { drawStroke(msg.points); padNews(msg, "drew"); }
@@ -375,11 +375,11 @@
       let move;
       try { move = JSON.parse(button.dataset.move); } catch (err) { return; }
       if ("withPicks" in button.dataset) move.cards = selected(screen());
-      send({ action: "act", move, version, id });
+      if (send({ action: "act", move, version, id })) sending(button, id);
     } else if (button.dataset.action === "play") {
-      if (send({ action: "play", card: button.dataset.card, version, id })) sending(button);
+      if (send({ action: "play", card: button.dataset.card, version, id })) sending(button, id);
     } else if (button.dataset.action === "claim") {
-      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id })) sending(button);
+      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id })) sending(button, id);
     } else if (button.dataset.action === "rules-read") {
       send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
@@ -388,16 +388,16 @@
     }
   });
 
-  // A card or a claim on its way is marked (dimmed, and busy for a screen reader)
+  // A card, a claim or a move on its way is marked (dimmed, and busy for a screen reader)
   // until the screen shows it: on a slow or dying connection the student sees that
   // the tap was taken, not a screen that seems to ignore it, and a second tap on it
   // sends nothing. The server's "received" comes before the screen that shows the
   // move, and another seat's screen can come before both: the move is remembered
   // here and marked again on each screen until one of the version it made arrives.
-  let pending = null; // { key, upTo: the move's version once received, or null }
+  let pending = null; // { key, id, upTo: the move's version once received, or null }
   const actionKey = (b) => [b.dataset.action, b.dataset.card, b.dataset.move, b.dataset.winner].join("|");
-  function sending(button) {
-    pending = { key: actionKey(button), upTo: null };
+  function sending(button, id) {
+    pending = { key: actionKey(button), id, upTo: null };
     markPending();
   }
   function markPending() {
@@ -410,11 +410,13 @@
     }
   }
   // Received as version v: marked until a screen of v (or newer) is shown, for a few
-  // seconds at most; refused, lost or received with no version: unmarked now.
-  function received(v) {
-    if (!pending || !v || versions(screen()).v >= v) { sent(); return; }
+  // seconds at most; refused, lost or received with no version: unmarked now. (The
+  // answer to something else, "I have read my rules", leaves it.)
+  function received(msg) {
+    if (!pending || msg.id !== pending.id) return;
+    if (!msg.v || versions(screen()).v >= msg.v) { sent(); return; }
     const was = pending;
-    was.upTo = v;
+    was.upTo = msg.v;
     setTimeout(() => { if (pending === was) sent(); }, 4000);
   }
   function sent() {

@@ -5,6 +5,8 @@ of four with one phone."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from phones import one_phone_at_a_round, version, wait_change, wait_version
 
@@ -99,6 +101,48 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
     page.context.close()
 
 
+class HeldSocket:
+    """The phone's socket routed through the test: what the page sends is kept in
+    `sent`; while `hold` is on, what the server sends waits (a slow connection) until
+    released."""
+
+    def __init__(self, page):
+        self.hold, self.held, self.sent = False, [], []
+        page.route_web_socket("**/ws/play/**", self.route)
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+
+        def to_server(message):
+            self.sent.append(str(message))
+            server.send(message)
+
+        def to_page(message):
+            if self.hold:
+                self.held.append((ws, message))
+            else:
+                ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    def release(self, which=lambda message: True):
+        for ws, message in [m for m in self.held if which(str(m[1]))]:
+            self.held.remove((ws, message))
+            ws.send(message)
+
+    def release_all(self):
+        self.hold = False
+        self.release()
+
+    def wait_for(self, page, text):
+        for _ in range(50):
+            if any(text in str(m) for _, m in self.held):
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"no {text} from the server")
+
+
 def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
     """A claim tapped on a slow connection is marked as on its way until the screen
     shows it. Tapped again after the double-tap window (600 ms), it was sent again and
@@ -108,59 +152,77 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
         browser, live_server_url, name="Slow claim", seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
-    hold = {"on": False, "held": []}
-    claims_sent = []
-
-    def route(ws):
-        server = ws.connect_to_server()
-
-        def to_server(message):
-            if '"claim"' in str(message):
-                claims_sent.append(message)
-            server.send(message)
-
-        def to_page(message):
-            if hold["on"]:
-                hold["held"].append((ws, message))
-            else:
-                ws.send(message)
-
-        ws.on_message(to_server)
-        server.on_message(to_page)
-
-    def release(which):
-        for ws, message in [m for m in hold["held"] if which(m[1])]:
-            hold["held"].remove((ws, message))
-            ws.send(message)
-
-    page.route_web_socket("**/ws/play/**", route)
+    socket = HeldSocket(page)
     page.reload()
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
     play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
     wait_version(page, Table.objects.get(workshop=w).version)
 
-    hold["on"] = True  # the server's answers wait, as on a slow connection
+    socket.hold = True
     page.locator("#screen .trick button[data-action=claim]").first.click()
     busy = "#screen .trick button.sending[aria-busy=true]"
     page.wait_for_selector(busy, timeout=WAIT)
     page.wait_for_timeout(700)  # past the double-tap window
     page.locator(busy).click()
     # The server's "received" alone: the claim is not on the screen yet.
-    for _ in range(50):
-        if any('"ack"' in str(m) for _, m in hold["held"]):
-            break
-        page.wait_for_timeout(100)
-    release(lambda m: '"ack"' in str(m))
+    socket.wait_for(page, '"ack"')
+    socket.release(lambda m: '"ack"' in m)
     page.wait_for_timeout(300)
     assert page.locator(busy).count() == 1
     page.locator(busy).click()
     page.wait_for_timeout(300)
-    hold["on"] = False
-    release(lambda m: True)
+    socket.release_all()
     page.wait_for_selector(".claim .mine", timeout=WAIT)
     page.wait_for_timeout(500)  # long enough for a second claim to come back refused
-    assert len(claims_sent) == 1, claims_sent
+    claims = [m for m in socket.sent if '"claim"' in m]
+    assert len(claims) == 1, claims
     assert Claim.objects.filter(player_id=ana).count() == 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    assert page.locator("#screen .sending").count() == 0
+    page.context.close()
+
+
+def test_a_tap_on_a_move_still_on_its_way_sends_nothing(live_server_url, browser):
+    """As a claim: 3 Tricks' Pass tapped again on a slow connection went again, and
+    came back refused ("not your turn")."""
+    page, w, game = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Slow pass",
+        seats=2,
+        game="three_tricks",
+        size={"width": 390, "height": 844},
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    socket = HeldSocket(page)
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    kind, rng = gamestate.kind_of(game), random.Random(5)
+    while game.players[seat := kind.to_act(state := gamestate.load_state(game))[0]] != ana:
+        move = {k: v for k, v in kind.bot_action(state, seat, rng).items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+        game.refresh_from_db()
+    wait_version(page, Table.objects.get(workshop=w).version)
+    moves = Action.objects.filter(actor_id=ana).count()
+
+    socket.hold = True
+    page.locator("#screen .tt-pass").click()
+    busy = "#screen .tt-pass.sending[aria-busy=true]"
+    page.wait_for_selector(busy, timeout=WAIT)
+    page.wait_for_timeout(700)  # past the double-tap window
+    page.locator(busy).click()
+    socket.wait_for(page, '"ack"')
+    socket.release(lambda m: '"ack"' in m)
+    page.wait_for_timeout(300)
+    assert page.locator(busy).count() == 1
+    page.locator(busy).click()
+    page.wait_for_timeout(300)
+    socket.release_all()
+    page.wait_for_selector("#screen .tt-last:has-text('passed')", timeout=WAIT)
+    page.wait_for_timeout(500)  # long enough for a second move to come back refused
+    acts = [m for m in socket.sent if '"act"' in m]
+    assert len(acts) == 1, acts
+    assert Action.objects.filter(actor_id=ana).count() == moves + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
     assert page.locator("#screen .sending").count() == 0
     page.context.close()
