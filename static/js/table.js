@@ -359,8 +359,8 @@
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
     if (button.dataset.action) {
-      // A card or claim still on its way (marked, busy) was taken: tapped again on a
-      // slow connection, it went again and came back refused ("You already claim").
+      // A card, claim or move still on its way (marked, busy) was taken: tapped again
+      // on a slow connection, it went again and came back refused ("You already claim").
       if (button.classList.contains("sending")) return;
       // Enter pressed twice on a card or a move (a keyboard's click has no tap count,
       // and focus comes back to the same card on the new screen): one move.
