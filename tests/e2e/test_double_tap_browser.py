@@ -5,6 +5,7 @@ of four with one phone."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -40,6 +41,7 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
         browser, live_server_url, name="Double tap", seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
+    socket = routed(page)
 
     # A double tap on a playable card: one move, and no error for the second tap.
     play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat)
@@ -48,7 +50,7 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
     played = Action.objects.filter(actor_id=ana).count()
     page.locator(".hand .card.legal").first.dblclick()
     wait_change(page, before)
-    page.wait_for_timeout(500)  # long enough for a second move to come back refused
+    assert len(socket.actions("play")) == 1, socket.sent  # the second tap sent nothing
     assert Action.objects.filter(actor_id=ana).count() == played + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
 
@@ -78,6 +80,7 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
         browser, live_server_url, name="Keys", seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
+    socket = routed(page)
     play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat and state.completed)
     wait_version(page, Table.objects.get(workshop=w).version)
     # The last trick, opened by the student, stays open across the next screens.
@@ -92,7 +95,7 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     wait_change(page, before)
-    page.wait_for_timeout(600)  # long enough for a second move to come back refused
+    assert len(socket.actions("play")) == 1, socket.sent  # the second Enter sent nothing
     assert Action.objects.filter(actor_id=ana).count() == played + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
     # Focus is still in the screen (the hand), not on the page's body.
@@ -135,12 +138,24 @@ class HeldSocket:
         self.hold = False
         self.release()
 
+    def actions(self, action: str) -> list[str]:
+        """The messages the page sent with this action."""
+        return [m for m in self.sent if json.loads(m).get("action") == action]
+
     def wait_for(self, page, text):
         for _ in range(50):
             if any(text in str(m) for _, m in self.held):
                 return
             page.wait_for_timeout(100)
         raise AssertionError(f"no {text} from the server")
+
+
+def routed(page) -> HeldSocket:
+    """The phone's socket routed (and its page drawn again through it)."""
+    socket = HeldSocket(page)
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    return socket
 
 
 def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
@@ -152,9 +167,7 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
         browser, live_server_url, name="Slow claim", seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
-    socket = HeldSocket(page)
-    page.reload()
-    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    socket = routed(page)
     play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
     wait_version(page, Table.objects.get(workshop=w).version)
 
@@ -174,7 +187,7 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
     socket.release_all()
     page.wait_for_selector(".claim .mine", timeout=WAIT)
     page.wait_for_timeout(500)  # long enough for a second claim to come back refused
-    claims = [m for m in socket.sent if '"claim"' in m]
+    claims = socket.actions("claim")
     assert len(claims) == 1, claims
     assert Claim.objects.filter(player_id=ana).count() == 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
@@ -194,9 +207,7 @@ def test_a_tap_on_a_move_still_on_its_way_sends_nothing(live_server_url, browser
         size={"width": 390, "height": 844},
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
-    socket = HeldSocket(page)
-    page.reload()
-    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    socket = routed(page)
     kind, rng = gamestate.kind_of(game), random.Random(5)
     while game.players[seat := kind.to_act(state := gamestate.load_state(game))[0]] != ana:
         move = {k: v for k, v in kind.bot_action(state, seat, rng).items() if k != "seat"}
@@ -220,7 +231,7 @@ def test_a_tap_on_a_move_still_on_its_way_sends_nothing(live_server_url, browser
     socket.release_all()
     page.wait_for_selector("#screen .tt-last:has-text('passed')", timeout=WAIT)
     page.wait_for_timeout(500)  # long enough for a second move to come back refused
-    acts = [m for m in socket.sent if '"act"' in m]
+    acts = socket.actions("act")
     assert len(acts) == 1, acts
     assert Action.objects.filter(actor_id=ana).count() == moves + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
