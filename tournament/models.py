@@ -89,7 +89,8 @@ class Table(models.Model):
     preset = models.CharField(max_length=40, blank=True)
     # `version` bumps on every change to what is shown at the table. `barrier` is the
     # version of the last change that makes actions decided before it stale (every
-    # change except other players' claims); see services.common.check_version.
+    # change except other players' claims and All Fives' revoke calls); see
+    # services.common.check_version.
     version = models.PositiveIntegerField(default=0)
     barrier = models.PositiveIntegerField(default=0)
 

@@ -183,6 +183,9 @@ class AllFives(GameKind):
     per_seat_rules = True
     records_tricks = False
     move_types = all_fives.ACTION_TYPES  # stand, beg, take_one, run, play, call_revoke
+    # A call changes scores and who may win the hand, not what anyone may play or call
+    # (a second call on the same card is refused by the engine, saying so).
+    concurrent_moves = frozenset({"call_revoke"})
     template = "play/games/all_fives.html"
     presets = PRESETS
     preset_titles = PRESET_TITLES

@@ -52,6 +52,10 @@ class GameKind:
     records_tricks: ClassVar[bool] = False
     # The action types a phone may send through ``{"action": "act"}``.
     move_types: ClassVar[tuple[str, ...]] = ()
+    # Moves every seat may make at once (All Fives' revoke calls), as Five Tricks'
+    # claims: one changes nothing another seat's move depends on, so it leaves the
+    # moves decided on the screen before it fresh (services.common.check_version).
+    concurrent_moves: ClassVar[frozenset[str]] = frozenset()
     template: ClassVar[str]
     presets: ClassVar[Mapping[str, Any]]
     preset_titles: ClassVar[Mapping[str, str]] = {}

@@ -25,7 +25,7 @@ from games.kinds import KINDS, MoveError, get
 from games.kinds.all_fives import PRESETS, sheet_text
 from tournament import gamestate, selectors, services, timers
 from tournament.errors import IllegalMove, InvalidInput, StaleAction
-from tournament.models import Action, Game, GameState, Player
+from tournament.models import Action, Game, GameState, Player, Table
 from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, auto_assign
 from tournament.templatetags.cards import card_name
 
@@ -473,6 +473,38 @@ def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
     )
     assert_refused(
         lambda: act(game, other, {"type": "call_revoke", "accused": caller}), IllegalMove
+    )
+    assert gamestate.replay_log(fresh(game)) == state_of(game)
+
+
+@pytest.mark.django_db
+def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
+    """Every seat may call at once while the calls are open, as every seat claims in
+    Five Tricks: a call decided on the screen before another seat's call was refused
+    as stale ("The table has moved on"), though the calls were still open (seen on a
+    phone with a 1 s delay). A call changes nothing another seat's call or the next
+    lead depends on; the lead closes the calls and makes a call decided before it stale."""
+    game, r_seat = revoke_setup("barnga")
+    leader, last = state_of(game).eldest, (r_seat + 1) % 3
+    lead, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})
+    act(
+        game,
+        last,
+        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
+    )
+    assert state_of(game).calls_open
+    seen = Table.objects.get(pk=game.table_id).version  # the screen every seat decides on
+    caller, other = leader, 3 - r_seat - leader
+    act(game, caller, {"type": "call_revoke", "accused": r_seat}, expected_version=seen)
+    act(game, other, {"type": "call_revoke", "accused": caller}, expected_version=seen)
+    state = state_of(game)
+    assert [(c.caller, c.accused) for c in state.calls] == [(caller, r_seat), (other, caller)]
+    card = all_fives.legal_actions(state, state.to_act)[0]["card"]
+    act(game, state.to_act, {"type": "play", "card": card}, expected_version=seen)
+    assert_refused(
+        lambda: act(game, r_seat, {"type": "call_revoke", "accused": other}, expected_version=seen),
+        StaleAction,
     )
     assert gamestate.replay_log(fresh(game)) == state_of(game)
 

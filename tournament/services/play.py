@@ -321,8 +321,10 @@ def _apply(
         changed = {"claim_deadline": game.claim_deadline}
     writes.update(Game, {"id": game.pk}, seq=game.seq, **changed)
     gamestate.remember_on_commit(game, new_state)
-    # Other players' claims do not make a claim stale; anything that ends the claim step does.
-    barrier = not (kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim")
+    # Other players' claims do not make a claim stale; anything that ends the claim step
+    # does. Nor do a kind's concurrent moves (All Fives' calls) make anything stale.
+    claim = kind.records_tricks and action["type"] == "claim" and new_state.phase == "claim"
+    barrier = not (claim or action["type"] in kind.concurrent_moves)
     before = table.version
     # The move travels with the table's message (the game's last one too: a process
     # that follows it works the result out with the engine, as record_outcome did).
@@ -332,7 +334,7 @@ def _apply(
         "action": action,
         "claim_deadline": game.claim_deadline.isoformat() if game.claim_deadline else None,
     }
-    if not barrier and not state.dispute and not new_state.dispute and actor is not None:
+    if claim and not state.dispute and not new_state.dispute and actor is not None:
         # A claim that keeps the trick waiting for claims, with no dispute before or
         # after: another seat's view (five_tricks.view) differs only in `claimed` (its
         # hand, the cards on the table, its own claim and suggestion, the time limit
