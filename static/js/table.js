@@ -362,6 +362,8 @@
       // A card, claim or move still on its way (marked, busy) was taken: tapped again
       // on a slow connection, it went again and came back refused ("You already claim").
       if (button.classList.contains("sending")) return;
+      // The card already claimed, tapped again ("did it take?"): it is the claim.
+      if (button.dataset.action === "claim" && button.getAttribute("aria-pressed") === "true") return;
       // Enter pressed twice on a card or a move (a keyboard's click has no tap count,
       // and focus comes back to the same card on the new screen): one move.
       const key = actionKey(button);

@@ -187,6 +187,11 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
     socket.release_all()
     page.wait_for_selector(".claim .mine", timeout=WAIT)
     page.wait_for_timeout(500)  # long enough for a second claim to come back refused
+    # The claimed card tapped again, once its claim is shown ("did it take?"): it
+    # went, refused with "You already claim ..." (seen at a 300 ms delay).
+    mine = page.locator('#screen .trick button[data-action=claim][aria-pressed="true"]')
+    assert mine.count() == 1
+    mine.click()
     claims = socket.actions("claim")
     assert len(claims) == 1, claims
     assert Claim.objects.filter(player_id=ana).count() == 1
