@@ -57,6 +57,9 @@
     let waitingSince = 0;
     let moveWaiting = false;
     let answerTimer = null;
+    // A move tapped while the socket opens (the page just drawn, the phone woken, a
+    // socket replaced): sent once it is open.
+    let queued = null;
 
     function connect() {
       clearTimeout(reconnectTimer);
@@ -66,7 +69,12 @@
       const sock = new WebSocket(proto + location.host + (firstPath || options.path));
       ws = sock;
       firstPath = null;
-      sock.onopen = () => { backoff = 500; lastMessage = Date.now(); options.onStatus(""); };
+      sock.onopen = () => {
+        backoff = 500;
+        lastMessage = Date.now();
+        options.onStatus("");
+        if (queued) { const msg = queued; queued = null; send(msg); }
+      };
       sock.onmessage = (e) => {
         if (sock !== ws) return;  // a socket given up on: its late words are stale
         lastMessage = Date.now();
@@ -78,7 +86,11 @@
         // A socket already replaced (dropped offline or silent, and the page opened
         // another meanwhile): its late close says nothing about the one in use.
         if (sock !== ws) return;
+        // Closed before it opened: the move waiting for it did not go.
+        const lost = queued !== null;
+        queued = null;
         if (options.onClose && options.onClose(e.code)) { finished = true; return; }
+        if (lost && options.onUnanswered) options.onUnanswered();
         // Closed because the network went: keep saying so (not "Reconnecting…").
         options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
         reconnectTimer = setTimeout(connect, backoff);
@@ -99,6 +111,14 @@
       }
       return true;
     }
+    // A move: sent now if the socket is open, else once it opens if it is opening
+    // (the last such move only); false if neither.
+    function sendWhenOpen(msg) {
+      if (send(msg)) return true;
+      if (finished || !ws || ws.readyState !== WebSocket.CONNECTING) return false;
+      queued = msg;
+      return true;
+    }
     function unanswered() {
       if (!waitingSince || !isOpen()) return;
       const left = waitingSince + ANSWER_MS - Date.now();
@@ -112,9 +132,10 @@
       ws = null;
       if (sock) sock.close();
       clearTimeout(answerTimer);
-      const lost = moveWaiting;
+      const lost = moveWaiting || queued !== null;
       waitingSince = 0;
       moveWaiting = false;
+      queued = null;
       if (finished) return;
       options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
       if (lost && options.onUnanswered) options.onUnanswered();
@@ -142,7 +163,7 @@
       send({ action: "ping" });
     }, 10000);
     connect();
-    return { send, connect, isOpen };
+    return { send, sendWhenOpen, connect, isOpen };
   }
 
   // A live region (role="log") that says each line as its own paragraph, which leaves

@@ -90,8 +90,11 @@
   let lastAction = { key: "", at: 0 };
 
   // Nothing is queued while offline: a tap then only says so and reconnects.
-  function send(msg) {
+  function send(msg, { move = false } = {}) {
     if (socket.send(msg)) return true;
+    // A move tapped while the socket opens (the page just drawn, the phone woken):
+    // it goes once the socket is open, marked as on its way meanwhile.
+    if (move && socket.sendWhenOpen(msg)) return true;
     showConnection("Offline — reconnecting…");
     socket.connect();
     // Not sent: the same tap again, once connected, is a move, not a double tap.
@@ -377,11 +380,11 @@
       let move;
       try { move = JSON.parse(button.dataset.move); } catch (err) { return; }
       if ("withPicks" in button.dataset) move.cards = selected(screen());
-      if (send({ action: "act", move, version, id })) sending(button, id);
+      if (send({ action: "act", move, version, id }, { move: true })) sending(button, id);
     } else if (button.dataset.action === "play") {
-      if (send({ action: "play", card: button.dataset.card, version, id })) sending(button, id);
+      if (send({ action: "play", card: button.dataset.card, version, id }, { move: true })) sending(button, id);
     } else if (button.dataset.action === "claim") {
-      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id })) sending(button, id);
+      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id }, { move: true })) sending(button, id);
     } else if (button.dataset.action === "rules-read") {
       send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
