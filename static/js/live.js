@@ -38,6 +38,9 @@
   // that died without closing (a phone that slept, a network switched) is only
   // closed by the browser a minute after it is told to close, and until then what is
   // sent on it goes nowhere.
+  // On a slow network (the socket's opening and answers measured), three round trips
+  // if longer, up to 20 s: a socket slow but working was taken for dead, its move's
+  // answer thrown away ("The connection dropped"), and replaced again at every ping.
   const ANSWER_MS = 6000;
   const SILENT_MS = 25000;
 
@@ -60,6 +63,12 @@
     // A move tapped while the socket opens (the page just drawn, the phone woken, a
     // socket replaced): sent once it is open.
     let queued = null;
+    // The slowest round trip seen lately (ms): a socket's opening, or an answer's wait;
+    // a faster one brings it down a tenth at a time (a push that came in the middle of
+    // a wait is no round trip).
+    let roundTrip = 0;
+    const seen = (ms) => { roundTrip = Math.max(ms, Math.round(roundTrip * 0.9)); };
+    const answerMs = () => Math.max(ANSWER_MS, Math.min(3 * roundTrip, 20000));
 
     function connect() {
       clearTimeout(reconnectTimer);
@@ -69,7 +78,9 @@
       const sock = new WebSocket(proto + location.host + (firstPath || options.path));
       ws = sock;
       firstPath = null;
+      const opening = Date.now();
       sock.onopen = () => {
+        seen(Date.now() - opening);
         backoff = 500;
         lastMessage = Date.now();
         options.onStatus("");
@@ -78,6 +89,7 @@
       sock.onmessage = (e) => {
         if (sock !== ws) return;  // a socket given up on: its late words are stale
         lastMessage = Date.now();
+        if (waitingSince) seen(lastMessage - waitingSince);
         waitingSince = 0;
         moveWaiting = false;
         options.onMessage(JSON.parse(e.data));
@@ -105,7 +117,7 @@
         if (!waitingSince) {
           waitingSince = Date.now();
           clearTimeout(answerTimer);
-          answerTimer = setTimeout(unanswered, ANSWER_MS);
+          answerTimer = setTimeout(unanswered, answerMs());
         }
         if (msg.action !== "ping" && msg.action !== "sync") moveWaiting = true;
       }
@@ -121,7 +133,7 @@
     }
     function unanswered() {
       if (!waitingSince || !isOpen()) return;
-      const left = waitingSince + ANSWER_MS - Date.now();
+      const left = waitingSince + answerMs() - Date.now();
       if (left > 0) { answerTimer = setTimeout(unanswered, left); return; }
       drop();
     }

@@ -16,27 +16,34 @@ from tournament.models import Action, Player, Table
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
 
-# window.WebSocket opens `ms` after the real one (what the server sends meanwhile
-# waits too); what the page sends is kept in window.__sent, and each text the
-# connection line shows in window.__lines.
-LATE_OPEN = """(() => {
+# window.WebSocket on a slow network: it opens `open` ms after the real one (what the
+# server sends meanwhile waits too), what the server sends comes `down` ms late and
+# what the page sends goes `up` ms late, in order. What the page sends is kept in
+# window.__sent, each text the connection line shows in window.__lines; the sockets
+# opened are counted in window.__opened.
+SLOW = """(() => {
+  const [OPEN, DOWN, UP] = [%d, %d, %d];
   const Real = window.WebSocket;
   window.__sent = []; window.__lines = [];
-  class Late {
+  class Slow {
     constructor(url) {
       this.onopen = this.onmessage = this.onclose = this.onerror = null;
       this._open = false; this._early = [];
       const ws = this._ws = new Real(url);
+      const take = (m) => { if (this._open && this.onmessage) this.onmessage(m); };
       ws.onopen = (e) => setTimeout(() => {
         if (ws.readyState !== Real.OPEN) return;
         this._open = true;
+        window.__opened = (window.__opened || 0) + 1;
         if (this.onopen) this.onopen(e);
-        for (const m of this._early.splice(0)) if (this.onmessage) this.onmessage(m);
-      }, %d);
-      ws.onmessage = (e) => {
-        if (this._open) { if (this.onmessage) this.onmessage(e); } else this._early.push(e);
-      };
-      ws.onclose = (e) => { this._open = false; if (this.onclose) this.onclose(e); };
+        for (const m of this._early.splice(0)) take(m);
+      }, OPEN);
+      ws.onmessage = (e) => setTimeout(() => {
+        if (this._open) take(e); else this._early.push(e);
+      }, DOWN);
+      ws.onclose = (e) => setTimeout(() => {
+        this._open = false; if (this.onclose) this.onclose(e);
+      }, DOWN);
     }
     get readyState() {
       return this._open ? 1 : this._ws.readyState === Real.OPEN ? 0 : this._ws.readyState;
@@ -44,12 +51,12 @@ LATE_OPEN = """(() => {
     send(data) {
       if (!this._open) throw new DOMException("still connecting", "InvalidStateError");
       window.__sent.push(JSON.parse(data));
-      this._ws.send(data);
+      setTimeout(() => { if (this._ws.readyState === Real.OPEN) this._ws.send(data); }, UP);
     }
-    close() { this._ws.close(); }
+    close() { this._open = false; this._ws.close(); }
   }
-  Object.assign(Late, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  window.WebSocket = Late;
+  Object.assign(Slow, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Slow;
   document.addEventListener("DOMContentLoaded", () => {
     const el = document.getElementById("connection");
     new MutationObserver(() => window.__lines.push(el.hidden ? "" : el.textContent))
@@ -58,16 +65,20 @@ LATE_OPEN = """(() => {
 })();"""
 
 
-def test_a_move_tapped_while_the_socket_opens_goes_once_it_is_open(live_server_url, browser):
+def anas_turn(live_server_url, browser, name):
+    """Ana's phone at a round of Five Tricks, at her turn: the page, and her moves so far."""
     page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="Late open", seats=4, size={"width": 390, "height": 844}
+        browser, live_server_url, name=name, seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
     play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat)
     wait_version(page, Table.objects.get(workshop=w).version)
-    played = Action.objects.filter(actor_id=ana).count()
+    return page, ana, Action.objects.filter(actor_id=ana).count()
 
-    page.add_init_script(script=LATE_OPEN % 2000)
+
+def test_a_move_tapped_while_the_socket_opens_goes_once_it_is_open(live_server_url, browser):
+    page, ana, played = anas_turn(live_server_url, browser, "Late open")
+    page.add_init_script(script=SLOW % (2000, 0, 0))
     page.reload()  # drawn by the server, its socket opening for 2 s
     card = page.locator("#screen .hand .card.legal").first
     name = card.get_attribute("data-card")
@@ -85,4 +96,26 @@ def test_a_move_tapped_while_the_socket_opens_goes_once_it_is_open(live_server_u
     # Nothing was offline, and nothing came back.
     assert not any(page.evaluate("() => window.__lines")), page.evaluate("() => window.__lines")
     assert page.locator("#screen .sending").count() == 0
+    page.context.close()
+
+
+def test_a_socket_slow_but_working_is_kept(live_server_url, browser):
+    """3.5 s each way (a round trip of 7 s, the socket's opening as long): a move's
+    answer took longer than the 6 s after which a socket was taken for dead. It was
+    dropped, its answer thrown away, "The connection dropped. If your move is not on
+    the table, tap it again." said of a move that was played, and "Reconnecting…"
+    shown; a quiet screen's pings did the same every 16 s."""
+    page, ana, played = anas_turn(live_server_url, browser, "Slow socket")
+    page.add_init_script(script=SLOW % (7000, 3500, 3500))
+    page.reload()
+    page.wait_for_function("() => window.__opened === 1", timeout=15000)
+    card = page.locator("#screen .hand .card.legal").first
+    name = card.get_attribute("data-card")
+    card.click()
+    page.wait_for_selector(
+        f'#screen .hand .card[data-card="{name}"]', state="detached", timeout=15000
+    )
+    assert Action.objects.filter(actor_id=ana).count() == played + 1
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
+    assert not any(page.evaluate("() => window.__lines")), page.evaluate("() => window.__lines")
     page.context.close()
