@@ -17,11 +17,28 @@
   // Every [data-seconds] counts down from what the server said when it was drawn:
   // a clock just put in is set from it; one already counting keeps its end (a push
   // that left its region as it was must not set it back to that region's older time).
+  // A clock drawn again (a new screen) keeps the end it counted to when the new one's
+  // is within 1.5 s of it: the server says whole seconds, and says them late by the
+  // network, so each new screen moved the end and the clock went back up a second.
+  // A clock is known by its warning's key (a claim's, a dispute's), else its class
+  // (a paused round's is another), and its place among those alike.
+  let lastEnds = new Map();
   function startClocks() {
     const now = Date.now();
+    const ends = new Map();
+    const alike = {};
     document.querySelectorAll("[data-seconds]").forEach((el) => {
-      if (!el.dataset.end) el.dataset.end = String(now + Number(el.dataset.seconds) * 1000);
+      const base = el.dataset.warnKey || el.className;
+      alike[base] = (alike[base] || 0) + 1;
+      const key = base + "#" + alike[base];
+      if (!el.dataset.end) {
+        const fresh = now + Number(el.dataset.seconds) * 1000;
+        const was = lastEnds.get(key);
+        el.dataset.end = String(was !== undefined && Math.abs(fresh - was) < 1500 ? was : fresh);
+      }
+      ends.set(key, Number(el.dataset.end));
     });
+    lastEnds = ends;
     clearInterval(clockTimer);
     tick();
     clockTimer = setInterval(tick, 250);
