@@ -18,7 +18,7 @@
   // a clock just put in is set from it; one already counting keeps its end (a push
   // that left its region as it was must not set it back to that region's older time).
   // A clock drawn again (a new screen) keeps the end it counted to when the new one's
-  // is within 1.5 s of it: the server says whole seconds, and says them late by the
+  // is within 2.5 s of it: the server says whole seconds, and says them late by the
   // network, so each new screen moved the end and the clock went back up a second.
   // A clock is known by its warning's key (a claim's, a dispute's), else its class
   // (a paused round's is another), and its place among those alike.
@@ -34,7 +34,7 @@
       if (!el.dataset.end) {
         const fresh = now + Number(el.dataset.seconds) * 1000;
         const was = lastEnds.get(key);
-        el.dataset.end = String(was !== undefined && Math.abs(fresh - was) < 1500 ? was : fresh);
+        el.dataset.end = String(was !== undefined && Math.abs(fresh - was) < 2500 ? was : fresh);
       }
       ends.set(key, Number(el.dataset.end));
     });
@@ -115,9 +115,14 @@
         // A socket already replaced (dropped offline or silent, and the page opened
         // another meanwhile): its late close says nothing about the one in use.
         if (sock !== ws) return;
-        // Closed before it opened: the move waiting for it did not go.
-        const lost = queued !== null;
+        // Closed before it opened (the move waiting for it did not go), or with a move
+        // unanswered (it may not have gone: a server restarted); and what was waited
+        // for is no round trip.
+        const lost = queued !== null || moveWaiting;
         queued = null;
+        clearTimeout(answerTimer);
+        waitingSince = 0;
+        moveWaiting = false;
         if (options.onClose && options.onClose(e.code)) { finished = true; return; }
         if (lost && options.onUnanswered) options.onUnanswered();
         // Closed because the network went: keep saying so (not "Reconnecting…").
@@ -146,6 +151,10 @@
       if (send(msg)) return true;
       if (finished || !ws || ws.readyState !== WebSocket.CONNECTING) return false;
       queued = msg;
+      // A socket still opening when an answer would have come is given up on (the
+      // move said not to have gone), as one that leaves a message unanswered.
+      const opening = ws;
+      setTimeout(() => { if (ws === opening && queued === msg) drop(); }, answerMs());
       return true;
     }
     function unanswered() {

@@ -402,6 +402,7 @@
   let pending = null; // { key, id, upTo: the move's version once received, or null }
   const actionKey = (b) => [b.dataset.action, b.dataset.card, b.dataset.move, b.dataset.winner].join("|");
   function sending(button, id) {
+    sent();  // a move tapped before: only the last goes (it was queued) or counts
     pending = { key: actionKey(button), id, upTo: null };
     markPending();
   }

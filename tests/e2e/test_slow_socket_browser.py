@@ -7,6 +7,8 @@ held back in the page (a helper's slow-network review found it at 300 ms and 1 s
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from phones import one_phone_at_a_round, wait_version
 from test_double_tap_browser import play_and_claim_until
@@ -119,3 +121,54 @@ def test_a_socket_slow_but_working_is_kept(live_server_url, browser):
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
     assert not any(page.evaluate("() => window.__lines")), page.evaluate("() => window.__lines")
     page.context.close()
+
+
+class Cut:
+    """The phone's socket routed; with `cut` on, the next play is swallowed and the
+    socket closed under the page (a server restarted, a network reset mid-move)."""
+
+    def __init__(self, page):
+        self.cut, self.plays, self.opened = False, 0, 0
+        page.route_web_socket("**/ws/play/**", self.route)
+
+    def route(self, ws):
+        self.opened += 1
+        server = ws.connect_to_server()
+
+        def to_server(message):
+            if json.loads(str(message)).get("action") == "play":
+                self.plays += 1
+                if self.cut:
+                    self.cut = False
+                    ws.close(code=1011, reason="gone")
+                    server.close()
+                    return
+            server.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(ws.send)
+
+
+def test_a_move_lost_with_its_socket_is_said_and_can_be_made_again(live_server_url, browser):
+    """A socket closed with a move sent and not answered: the move stayed marked as on
+    its way on every screen after the reconnect, and a tap on its card sent nothing
+    (a review of the marks found it)."""
+    page, ana, played = anas_turn(live_server_url, browser, "Cut")
+    socket = Cut(page)
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round] .hand .card.legal", timeout=WAIT)
+    socket.cut = True
+    card = page.locator("#screen .hand .card.legal").first
+    name = card.get_attribute("data-card")
+    card.click()
+    page.wait_for_selector("#toast:has-text('The connection dropped')", timeout=WAIT)
+    page.wait_for_function(
+        "() => !document.getElementById('connection').textContent", timeout=15000
+    )
+    assert socket.opened == 2 and Action.objects.filter(actor_id=ana).count() == played
+    assert page.locator("#screen .sending").count() == 0
+    page.locator(f'#screen .hand .card[data-card="{name}"]').click()  # again, as it says
+    page.wait_for_selector(
+        f'#screen .hand .card[data-card="{name}"]', state="detached", timeout=WAIT
+    )
+    assert socket.plays == 2 and Action.objects.filter(actor_id=ana).count() == played + 1
