@@ -89,7 +89,8 @@
   // second move, unless the first was refused (then trying again is the point).
   let lastAction = { key: "", at: 0 };
 
-  // Nothing is queued while offline: a tap then only says so and reconnects.
+  // Nothing is queued while offline (the socket closed): a tap then only says so and
+  // reconnects. A move tapped while the socket opens waits for it.
   function send(msg, { move = false } = {}) {
     if (socket.send(msg)) return true;
     // A move tapped while the socket opens (the page just drawn, the phone woken):

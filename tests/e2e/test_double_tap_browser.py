@@ -50,6 +50,7 @@ def test_a_double_tap_plays_once_and_the_next_tap_counts(live_server_url, browse
     played = Action.objects.filter(actor_id=ana).count()
     page.locator(".hand .card.legal").first.dblclick()
     wait_change(page, before)
+    socket.sent_so_far(page)
     assert len(socket.actions("play")) == 1, socket.sent  # the second tap sent nothing
     assert Action.objects.filter(actor_id=ana).count() == played + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
@@ -95,6 +96,7 @@ def test_the_keyboard_plays_once_and_keeps_its_place(live_server_url, browser):
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     wait_change(page, before)
+    socket.sent_so_far(page)
     assert len(socket.actions("play")) == 1, socket.sent  # the second Enter sent nothing
     assert Action.objects.filter(actor_id=ana).count() == played + 1
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
@@ -151,6 +153,33 @@ class HeldSocket:
         ws.send(json.dumps({"t": "gesture", "kind": "thumbs_up", "name": "Probe", "by": -1}))
         page.wait_for_selector(".reactions .reaction:has-text('Probe')", state="attached")
 
+    def sent_so_far(self, page) -> None:
+        """Until every message the page has sent has reached the test: a gesture sent
+        now comes after them."""
+        before = len(self.actions("gesture"))
+        page.evaluate("() => document.querySelector('.palette [data-gesture]').click()")
+        for _ in range(50):
+            if len(self.actions("gesture")) > before:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError("the gesture sent did not come")
+
+    def tap_twice_more(self, page, control: str, busy: str) -> None:
+        """`control` tapped with the server's messages held back (a slow connection),
+        then tapped again while it is marked as on its way: after the double-tap
+        window, and after the server's "received" alone has come; then everything
+        is let through."""
+        self.hold = True
+        page.locator(control).click()
+        page.wait_for_selector(busy, timeout=WAIT)
+        page.wait_for_timeout(700)  # past the double-tap window: the point here
+        page.locator(busy).click()
+        self.wait_for(page, '"ack"')
+        self.release_answers(page)
+        assert page.locator(busy).count() == 1  # received, not yet on the screen
+        page.locator(busy).click()
+        self.release_all()
+
     def wait_for(self, page, text):
         for _ in range(50):
             if any(text in str(m) for _, m in self.held):
@@ -180,26 +209,18 @@ def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browse
     play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
     wait_version(page, Table.objects.get(workshop=w).version)
 
-    socket.hold = True
-    page.locator("#screen .trick button[data-action=claim]").first.click()
-    busy = "#screen .trick button.sending[aria-busy=true]"
-    page.wait_for_selector(busy, timeout=WAIT)
-    page.wait_for_timeout(700)  # past the double-tap window
-    page.locator(busy).click()
-    # The server's "received" alone: the claim is not on the screen yet.
-    socket.wait_for(page, '"ack"')
-    socket.release_answers(page)
-    assert page.locator(busy).count() == 1
-    page.locator(busy).click()
-    page.wait_for_timeout(300)
-    socket.release_all()
+    socket.tap_twice_more(
+        page,
+        "#screen .trick button[data-action=claim] >> nth=0",
+        "#screen .trick button.sending[aria-busy=true]",
+    )
     page.wait_for_selector(".claim .mine", timeout=WAIT)
-    page.wait_for_timeout(500)  # long enough for a second claim to come back refused
     # The claimed card tapped again, once its claim is shown ("did it take?"): it
     # went, refused with "You already claim ..." (seen at a 300 ms delay).
     mine = page.locator('#screen .trick button[data-action=claim][aria-pressed="true"]')
     assert mine.count() == 1
     mine.click()
+    socket.sent_so_far(page)
     claims = socket.actions("claim")
     assert len(claims) == 1, claims
     assert Claim.objects.filter(player_id=ana).count() == 1
@@ -229,20 +250,9 @@ def test_a_tap_on_a_move_still_on_its_way_sends_nothing(live_server_url, browser
     wait_version(page, Table.objects.get(workshop=w).version)
     moves = Action.objects.filter(actor_id=ana).count()
 
-    socket.hold = True
-    page.locator("#screen .tt-pass").click()
-    busy = "#screen .tt-pass.sending[aria-busy=true]"
-    page.wait_for_selector(busy, timeout=WAIT)
-    page.wait_for_timeout(700)  # past the double-tap window
-    page.locator(busy).click()
-    socket.wait_for(page, '"ack"')
-    socket.release_answers(page)
-    assert page.locator(busy).count() == 1
-    page.locator(busy).click()
-    page.wait_for_timeout(300)
-    socket.release_all()
+    socket.tap_twice_more(page, "#screen .tt-pass", "#screen .tt-pass.sending[aria-busy=true]")
     page.wait_for_selector("#screen .tt-last:has-text('passed')", timeout=WAIT)
-    page.wait_for_timeout(500)  # long enough for a second move to come back refused
+    socket.sent_so_far(page)
     acts = socket.actions("act")
     assert len(acts) == 1, acts
     assert Action.objects.filter(actor_id=ana).count() == moves + 1
