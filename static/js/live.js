@@ -116,13 +116,8 @@
         // another meanwhile): its late close says nothing about the one in use.
         if (sock !== ws) return;
         // Closed before it opened (the move waiting for it did not go), or with a move
-        // unanswered (it may not have gone: a server restarted); and what was waited
-        // for is no round trip.
-        const lost = queued !== null || moveWaiting;
-        queued = null;
-        clearTimeout(answerTimer);
-        waitingSince = 0;
-        moveWaiting = false;
+        // unanswered (it may not have gone: a server restarted).
+        const lost = forget();
         if (options.onClose && options.onClose(e.code)) { finished = true; return; }
         if (lost && options.onUnanswered) options.onUnanswered();
         // Closed because the network went: keep saying so (not "Reconnecting…").
@@ -163,17 +158,23 @@
       if (left > 0) { answerTimer = setTimeout(unanswered, left); return; }
       drop();
     }
+    // What waited on a socket closed or given up on goes with it (and its wait is no
+    // round trip): true if a move did, sent and unanswered or queued for its opening.
+    function forget() {
+      const lost = moveWaiting || queued !== null;
+      clearTimeout(answerTimer);
+      waitingSince = 0;
+      moveWaiting = false;
+      queued = null;
+      return lost;
+    }
     // Give the socket up now and open another: its close is not waited for (the
     // browser may take a minute), and nothing more is sent on it.
     function drop() {
       const sock = ws;
       ws = null;
       if (sock) sock.close();
-      clearTimeout(answerTimer);
-      const lost = moveWaiting || queued !== null;
-      waitingSince = 0;
-      moveWaiting = false;
-      queued = null;
+      const lost = forget();
       if (finished) return;
       options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
       if (lost && options.onUnanswered) options.onUnanswered();
