@@ -377,15 +377,21 @@
     }
     const version = versions(screen()).v;
     const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+    // A move (a game's move, a card, a claim): sent, or queued for a socket opening,
+    // and marked as on its way.
+    let move = null;
     if (button.dataset.action === "act") {
-      let move;
-      try { move = JSON.parse(button.dataset.move); } catch (err) { return; }
-      if ("withPicks" in button.dataset) move.cards = selected(screen());
-      if (send({ action: "act", move, version, id }, { move: true })) sending(button, id);
+      let chosen;
+      try { chosen = JSON.parse(button.dataset.move); } catch (err) { return; }
+      if ("withPicks" in button.dataset) chosen.cards = selected(screen());
+      move = { action: "act", move: chosen, version, id };
     } else if (button.dataset.action === "play") {
-      if (send({ action: "play", card: button.dataset.card, version, id }, { move: true })) sending(button, id);
+      move = { action: "play", card: button.dataset.card, version, id };
     } else if (button.dataset.action === "claim") {
-      if (send({ action: "claim", winner: Number(button.dataset.winner), version, id }, { move: true })) sending(button, id);
+      move = { action: "claim", winner: Number(button.dataset.winner), version, id };
+    }
+    if (move) {
+      if (send(move, { move: true })) sending(button, id);
     } else if (button.dataset.action === "rules-read") {
       send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
