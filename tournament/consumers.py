@@ -25,6 +25,7 @@ from tournament.dispatch import InTurnDispatchMixin
 from tournament.errors import ServiceError
 from tournament.identity import token_from_cookie_value
 from tournament.models import Gesture, Player
+from tournament.services.play import well_formed_client_id
 
 log = logging.getLogger(__name__)
 RESYNC_CODES = {"stale", "duplicate", "not_allowed", "wrong_phase"}
@@ -177,6 +178,16 @@ def table_pad(table_id: int, limit: int = 300) -> tuple[int | None, list]:
     return round_id, [g.payload["points"] for g in rows][::-1]
 
 
+def said_id(text: str):
+    """The id a message gives, if it is a JSON object (None otherwise): read only for
+    the one refusal per window, so that the phone knows which of its messages it was."""
+    try:
+        content = jsontext.parse(text)
+    except jsontext.BadJSON:
+        return None
+    return content.get("id") if isinstance(content, dict) else None
+
+
 class RateWindow:
     """Messages per second on one connection: "ok", then "refuse" once, then "drop"."""
 
@@ -308,7 +319,7 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         if verdict != "ok":
             # One refusal per window, the rest dropped: a flood is not echoed back.
             if verdict == "refuse":
-                await self.error("rate", "Slow down: too many messages.")
+                await self.error("rate", "Slow down: too many messages.", said_id(text_data))
             return
         try:
             content = jsontext.parse(text_data)
@@ -354,21 +365,28 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
                     player_id=self.player_id, kind=kind, payload=payload
                 )
             else:
-                return await self.error("invalid", "Unknown action.")
+                return await self.error("invalid", "Unknown action.", client_id)
         except ServiceError as exc:
-            await self.error(exc.code, exc.message)
+            await self.error(exc.code, exc.message, client_id)
             if exc.code in RESYNC_CODES:
                 self.request_view(force=True)
             return
-        if client_id is not None:
+        if client_id is not None and action != "gesture":
             # The version the action produced: a client (or the load test) knows
-            # the table has caught up once every seat has shown it.
+            # the table has caught up once every seat has shown it. (A gesture's
+            # answer is its echo; its id only names it in a refusal.)
             await self.send_json(
                 {"t": "ack", "id": client_id, "v": result.version if result else None}
             )
 
-    async def error(self, code: str, message: str):
-        await self.send_json({"t": "error", "code": code, "message": message})
+    async def error(self, code: str, message: str, client_id=None):
+        """A refusal, naming the message refused by its id when it gave a well-formed
+        one: a phone with a move on its way tells that move's refusal from another's
+        (a gesture's "Slow down" had unmarked a card still on its way)."""
+        reply = {"t": "error", "code": code, "message": message}
+        if well_formed_client_id(client_id):
+            reply["id"] = client_id
+        await self.send_json(reply)
 
     # ---- outgoing
     def request_view(self, *, v: int = -1, w: int = -1, force: bool = False) -> None:

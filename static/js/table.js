@@ -13,6 +13,9 @@
   const pad = document.getElementById("pad");
   const announcer = window.Barnga.speaker(document.getElementById("announce"));
   let counter = 0;
+  // A message's id: an action's (the server's answer and any refusal name it) or a
+  // gesture's (only a refusal names it).
+  const newId = () => `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
   const { startClocks, liveSocket } = window.Barnga;
 
   function screen() { return document.getElementById("screen"); }
@@ -107,7 +110,13 @@
     switch (msg.t) {
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
-      case "error": lastAction = { key: "", at: 0 }; sent(); return showToast(msg.message);
+      case "error":
+        lastAction = { key: "", at: 0 };
+        // The move on its way was refused if the refusal names it, or names nothing
+        // (a message the server could not read may have been it); another message's
+        // refusal (a gesture's "Slow down") leaves it marked.
+        if (!msg.id || (pending && msg.id === pending.id)) sent();
+        return showToast(msg.message);
       case "ack": return received(msg);
       case "gesture": return react(msg);
       case "stroke":
@@ -376,7 +385,7 @@
       hideToast();
     }
     const version = versions(screen()).v;
-    const id = `${me}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+    const id = newId();
     // A move (a game's move, a card, a claim): sent, or queued for a socket opening,
     // and marked as on its way.
     let move = null;
@@ -396,7 +405,7 @@
       send({ action: "rules_read", id });
     } else if (button.dataset.gesture) {
       if (button.dataset.gesture === "clear") clearPad();
-      send({ action: "gesture", kind: button.dataset.gesture });
+      send({ action: "gesture", kind: button.dataset.gesture, id });
     }
   });
 
@@ -518,7 +527,7 @@
       return [at((e.clientX - r.left) / r.width), at((e.clientY - r.top) / r.height)];
     };
     const end = () => {
-      if (stroke) { drawStroke(stroke); send({ action: "gesture", kind: "drawing", points: stroke }); }
+      if (stroke) { drawStroke(stroke); send({ action: "gesture", kind: "drawing", points: stroke, id: newId() }); }
       stroke = null;
       penMark();
     };

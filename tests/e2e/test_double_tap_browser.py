@@ -259,3 +259,36 @@ def test_a_tap_on_a_move_still_on_its_way_sends_nothing(live_server_url, browser
     assert page.locator("#toast").is_hidden(), page.locator("#toast").text_content()
     assert page.locator("#screen .sending").count() == 0
     page.context.close()
+
+
+def test_another_messages_refusal_leaves_a_move_on_its_way_marked(live_server_url, browser):
+    """Any error unmarked the move on its way: a flurry of gestures refused "Slow
+    down" while a claim's answer was slow, and the claim, still on its way, tapped
+    again. A refusal names the message it refuses, and only its own unmarks a move."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Refused other", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    socket = routed(page)
+    play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
+    wait_version(page, Table.objects.get(workshop=w).version)
+
+    socket.hold = True
+    busy = "#screen .trick button.sending[aria-busy=true]"
+    page.locator("#screen .trick button[data-action=claim] >> nth=0").click()
+    page.wait_for_selector(busy, timeout=WAIT)
+    # More gestures in a burst than two of the server's one-second windows allow.
+    page.evaluate(
+        """() => { const b = document.querySelector('.palette [data-gesture]');
+                   for (let i = 0; i < 45; i++) b.click(); }"""
+    )
+    socket.wait_for(page, '"rate"')
+    socket.release(lambda m: '"error"' in m)
+    page.wait_for_selector("#toast:has-text('Slow down')", timeout=WAIT)
+    assert page.locator(busy).count() == 1  # the claim is still on its way
+    socket.release_all()
+    page.wait_for_selector(".claim .mine", timeout=WAIT)
+    assert page.locator("#screen .sending").count() == 0
+    assert Claim.objects.filter(player_id=ana).count() == 1
+    assert len(socket.actions("claim")) == 1
+    page.context.close()

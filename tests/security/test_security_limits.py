@@ -221,13 +221,18 @@ async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings):
     while (await comm.receive_json_from(timeout=3))["t"] != "view":
         pass
     before = await database_sync_to_async(snapshot)()
-    for _ in range(200):
-        await comm.send_to(text_data=json.dumps({"action": "gesture", "kind": "smile"}))
+    for i in range(200):
+        await comm.send_to(
+            text_data=json.dumps({"action": "gesture", "kind": "smile", "id": f"f{i}"})
+        )
     replies = []
     while not await comm.receive_nothing(timeout=0.5):
         replies.append(await comm.receive_json_from())
     rate = [r for r in replies if r.get("code") == "rate"]
     assert len(rate) == 1 and rate[0]["message"]
+    # It names the message it refused (a phone tells it from its move's refusal): one
+    # past a full window's worth.
+    assert rate[0]["id"] in {f"f{i}" for i in range(settings.BARNGA_WS_RATE, 200)}, rate
     after = await database_sync_to_async(snapshot)()
     # At most the first window's messages were handled.
     assert len(after["Gesture"]) - len(before["Gesture"]) <= 2 * settings.BARNGA_WS_RATE

@@ -275,6 +275,41 @@ async def test_bad_messages_get_clear_errors():
     await comm.disconnect()
 
 
+async def test_a_refusal_names_the_message_it_refuses():
+    """An error carries the id of the message refused, when it gave a well-formed one:
+    the phone keeps a move on its way marked through another message's refusal."""
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    not_turn = (state.to_act + 1) % state.n_seats
+    comm = phone_socket(by_id[game.players[not_turn]])
+    await comm.connect()
+    snap = await receive_type(comm, "view")
+    card = state.hands[not_turn][0]
+    await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": "p1"})
+    err = await receive_type(comm, "error")
+    assert (err["code"], err["id"]) == ("illegal", "p1")
+    await comm.send_json_to({"action": "gesture", "kind": "launch", "id": "g1"})
+    err = await receive_type(comm, "error")
+    assert (err["code"], err["id"]) == ("invalid", "g1")
+    await comm.send_json_to({"action": "launch", "id": "u1"})
+    err = await receive_type(comm, "error")
+    assert (err["code"], err["id"]) == ("invalid", "u1")
+    # An id that is no id is not echoed (the same refusal, naming nothing).
+    for bad in ({"x": 1}, "", "x" * 65, "a\nb"):
+        await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": bad})
+        err = await receive_type(comm, "error")
+        assert err["code"] in ("illegal", "invalid") and "id" not in err, err
+    # A gesture's id names it in a refusal only: its answer is its echo, not a "received".
+    await comm.send_json_to({"action": "gesture", "kind": "thumbs_up", "id": "g2"})
+    replies = []
+    while not await comm.receive_nothing(timeout=0.3):
+        replies.append(await comm.receive_json_from())
+    assert [r["t"] for r in replies] == ["gesture"], replies
+    assert await database_sync_to_async(Action.objects.count)() == 0
+    await comm.disconnect()
+
+
 async def test_gestures_and_strokes_reach_the_table():
     _, game, players = await started_workshop()
     a, b = players[0], players[1]

@@ -183,7 +183,7 @@ def _lock_for_action(player_id: int, client_action_id=None) -> tuple[Player, Tab
         raise NotFound("Unknown player.")
     # A malformed id (refused by _check_client_id) is not looked up: PostgreSQL
     # refuses a NUL in any text, which would fail the whole action with a 500.
-    cid = client_action_id if _well_formed_client_id(client_action_id) else None
+    cid = client_action_id if well_formed_client_id(client_action_id) else None
     with rawsql.prepared_cursor() as cursor:
         cursor.execute(_table_of_player_sql(), [player_id])
         row = cursor.fetchone()
@@ -231,7 +231,8 @@ def _require_five_tricks(game: Game) -> None:
         raise InvalidInput("This table plays another game: use its own buttons.")
 
 
-def _well_formed_client_id(client_action_id) -> bool:
+def well_formed_client_id(client_action_id) -> bool:
+    """An id a phone may give its message: printable text of 1–CLIENT_ID_MAX characters."""
     return (
         isinstance(client_action_id, str)
         and 0 < len(client_action_id) <= CLIENT_ID_MAX
@@ -243,7 +244,7 @@ def _check_client_id(player: Player, client_action_id) -> str | None:
     """Caller read the player with _lock_for_action(player_id, client_action_id)."""
     if client_action_id is None:
         return None
-    if not _well_formed_client_id(client_action_id):
+    if not well_formed_client_id(client_action_id):
         raise InvalidInput(
             f"An action id must be text of 1–{CLIENT_ID_MAX} characters, none of them control characters."
         )
