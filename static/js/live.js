@@ -120,11 +120,14 @@
         const lost = forget();
         if (options.onClose && options.onClose(e.code)) { finished = true; return; }
         if (lost && options.onUnanswered) options.onUnanswered();
-        // Closed because the network went: keep saying so (not "Reconnecting…").
-        options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
+        sayLost();
         reconnectTimer = setTimeout(connect, backoff);
         backoff = Math.min(backoff * 2, 8000);
       };
+    }
+    // A socket lost: "Reconnecting…", or, the network gone, still saying so.
+    function sayLost() {
+      options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
     }
     function isOpen() { return ws && ws.readyState === WebSocket.OPEN; }
     function send(msg) {
@@ -176,7 +179,7 @@
       if (sock) sock.close();
       const lost = forget();
       if (finished) return;
-      options.onStatus(navigator.onLine === false ? OFFLINE : options.reconnectingText || "Reconnecting…");
+      sayLost();
       if (lost && options.onUnanswered) options.onUnanswered();
       connect();
     }
