@@ -456,8 +456,25 @@
     return showReaction(msg.name, EMOJI[msg.kind] || msg.kind,
       button ? button.getAttribute("aria-label") : msg.kind, msg.by);
   }
+  // The reactions are one row, the newest first, and a person's same gesture again
+  // while its chip is shown keeps that chip longer and is not said again: in a
+  // dispute the row sits above the palette and the pad, and a flurry of gestures
+  // wrapped it, pushing both down under the fingers reaching for them (and back up
+  // 4 s later), and a 👍 tapped twelve times was said twelve times.
+  const reactionsShown = new Map(); // "by|label" → { item, timer }
   function showReaction(name, emoji, label, by) {
     const box = talk.querySelector(".reactions");
+    const key = `${by}|${label}`;
+    const forget = (entry) => () => {
+      entry.item.remove();
+      if (reactionsShown.get(key) === entry) reactionsShown.delete(key);
+    };
+    const shown = reactionsShown.get(key);
+    if (shown && shown.item.isConnected) {
+      clearTimeout(shown.timer);
+      shown.timer = setTimeout(forget(shown), REACTION_MS);
+      return shown.item;
+    }
     const item = document.createElement("span");
     item.className = "reaction";
     // Seen: "✋ Ana"; heard (the log is a live region): "Ana: Stop", not "raised hand Ana".
@@ -471,8 +488,10 @@
     words.className = "visually-hidden";
     words.textContent = `${by === me ? "You" : name}: ${label}`;
     item.append(mark, words);
-    box.appendChild(item);
-    setTimeout(() => item.remove(), REACTION_MS);
+    box.prepend(item);
+    const entry = { item, timer: null };
+    entry.timer = setTimeout(forget(entry), REACTION_MS);
+    reactionsShown.set(key, entry);
     return item;
   }
 
@@ -487,8 +506,8 @@
     const shown = padNoted.get(key);
     if (!shown || !shown.isConnected) {
       padNoted.set(key, what === "drew"
-        ? showReaction(msg.name, "✏️", "drew on the pad")
-        : showReaction(msg.name, "🧽", "cleared the pad"));
+        ? showReaction(msg.name, "✏️", "drew on the pad", msg.by)
+        : showReaction(msg.name, "🧽", "cleared the pad", msg.by));
     }
     const wrap = pad && pad.closest("details");
     if (wrap && !wrap.open && what === "drew") padNewMark(true);

@@ -140,3 +140,68 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
     assert len(state.completed) == 1 and state.completed[-1].winner == seat_of[winner]
     sideways.context.close()
     small.context.close()
+
+
+# Where the palette and the pad's switch are, and how tall the reactions' row is.
+TALK_PLACES = """() => ({
+  palette: document.querySelector('.palette').getBoundingClientRect().top,
+  pad: document.querySelector('.pad-wrap summary').getBoundingClientRect().top,
+  row: document.querySelector('.reactions').getBoundingClientRect().height,
+})"""
+
+
+def test_a_flurry_of_gestures_moves_nothing_under_the_fingers(live_server_url, browser):
+    """In a dispute the reactions' row sits above the palette and the pad: six gestures
+    from two tablemates wrapped it and pushed both down 43 px (and back 4 s later),
+    and one student's 👍 tapped twelve times was twelve chips and twelve lines heard.
+    The row stays one chip tall, the newest first; the same gesture again from the
+    same person is the chip already there, not said again."""
+    from tournament.models import Gesture, Player
+
+    w = services.workshop_create(name="Flurry", table_count=1, seats_per_table=3, seed=3)
+    pages = {n: touch_phone(browser, {"width": 360, "height": 640}) for n in ("Ana", "Bea", "Cai")}
+    for name, page in pages.items():
+        join(page, live_server_url, w.code, name)
+    first_round(w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    play_until(game, lambda state: state.phase != "play")
+    ana = pages["Ana"]
+    for page in pages.values():
+        page.wait_for_selector(".claim .primary", timeout=WAIT)
+    winner = int(ana.locator(".claim .primary").get_attribute("data-winner"))
+    other = next(p for p in game.players if p != winner)
+    ana.click(f'.trick button[data-winner="{other}"]')
+    for name in ("Bea", "Cai"):
+        pages[name].locator(".claim .primary").click()
+    ana.wait_for_selector(".dispute-title", timeout=WAIT)
+    assert ana.evaluate(WHERE_TALK) == "slot"
+    ana.evaluate(
+        """() => { window.heard = [];
+          new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) =>
+            window.heard.push(n.querySelector('.visually-hidden').textContent))))
+          .observe(document.querySelector('.reactions'), { childList: true }); }"""
+    )
+    before = ana.evaluate(TALK_PLACES)
+
+    bea, cai = (Player.objects.get(workshop=w, name=n).pk for n in ("Bea", "Cai"))
+    kinds = [k for k, _ in Gesture.KINDS if k not in ("drawing", "clear")][:3]
+    for kind in kinds:
+        services.gesture_make(player_id=bea, kind=kind)
+    for _ in range(12):
+        services.gesture_make(player_id=cai, kind=kinds[0])
+    ana.wait_for_function("() => window.heard.length >= 4", timeout=WAIT)
+    ana.wait_for_timeout(500)  # the rest of Cai's twelve arrive
+    chips = ana.locator(".reactions .reaction")
+    assert chips.count() == 4, chips.all_inner_texts()  # Bea's three, Cai's one
+    assert "Cai" in chips.first.inner_text()  # the newest first
+    assert [line for line in ana.evaluate("() => window.heard") if line.startswith("Cai")] == [
+        f"Cai: {ana.locator(f'.palette [data-gesture={kinds[0]}]').get_attribute('aria-label')}"
+    ]
+    assert ana.evaluate(TALK_PLACES) == before  # nothing moved
+    # And as they leave, nothing moves either.
+    ana.wait_for_selector(".reactions .reaction", state="detached", timeout=WAIT)
+    assert ana.evaluate(TALK_PLACES) == before
+    for page in pages.values():
+        page.context.close()

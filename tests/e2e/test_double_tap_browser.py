@@ -112,7 +112,7 @@ class HeldSocket:
     released."""
 
     def __init__(self, page):
-        self.hold, self.held, self.sent = False, [], []
+        self.hold, self.held, self.sent, self.probes = False, [], [], 0
         page.route_web_socket("**/ws/play/**", self.route)
 
     def route(self, ws):
@@ -150,8 +150,14 @@ class HeldSocket:
         self.release(lambda m: '"ack"' in m)
         ws = self.held[0][0] if self.held else None
         assert ws is not None, "the screens are held back too"
-        ws.send(json.dumps({"t": "gesture", "kind": "thumbs_up", "name": "Probe", "by": -1}))
-        page.wait_for_selector(".reactions .reaction:has-text('Probe')", state="attached")
+        # A probe of its own each time (the same person's same gesture again is the
+        # chip already shown, not a new one).
+        self.probes += 1
+        probe = f"Probe{self.probes}"
+        ws.send(
+            json.dumps({"t": "gesture", "kind": "thumbs_up", "name": probe, "by": -self.probes})
+        )
+        page.wait_for_selector(f".reactions .reaction:has-text('{probe}')", state="attached")
 
     def sent_so_far(self, page) -> None:
         """Until every message the page has sent has reached the test: a gesture sent
