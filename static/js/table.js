@@ -58,6 +58,12 @@
     return ordered.map((el) => {
       const copy = el.cloneNode(true);
       copy.querySelectorAll("[data-seconds], [aria-hidden=true]").forEach((c) => c.remove());
+      // A heading or a paragraph inside a line ends as a sentence too: "Round over"
+      // ran into "Go to table 2.", "The tournament is over" into "Thank you…".
+      copy.querySelectorAll("h1, h2, h3, p").forEach((part) => {
+        const text = part.textContent.trim();
+        if (text) part.append(/[.!?:…]$/.test(text) ? " " : ". ");
+      });
       const line = copy.textContent.replace(/\s+/g, " ").trim();
       // Each line ends as a sentence: heard one after another, "Scored round, table
       // 1" ran into "Your choice: …".

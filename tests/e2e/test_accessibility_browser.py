@@ -243,7 +243,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
 
     services.round_end_now(round_id=Round.objects.get(workshop=w, kind=RoundKind.SCORED).pk)
     ana.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
-    wait_announced(ana, "Round over")
+    # The notice's heading is a sentence of its own, not run into the next.
+    wait_announced(ana, "Round over. ")
     assert ana.title() == "Between rounds, table 1 · Barnga · Ana", ana.title()
     assert_accessible(ana, "phone, between rounds")
     fac.goto(f"{url}/workshops/{w.pk}/")
@@ -252,7 +253,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
 
     services.workshop_start_debrief(workshop_id=w.pk)
     ana.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
-    wait_announced(ana, "The tournament is over")
+    wait_announced(ana, "The tournament is over. Thank you for playing.")
     assert_accessible(ana, "phone, debrief")
     fac.goto(f"{url}/workshops/{w.pk}/report/")
     assert_accessible(fac, "debrief report")
