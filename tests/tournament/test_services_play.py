@@ -418,6 +418,44 @@ def test_a_tied_dispute_goes_to_the_first_tied_seat_clockwise_from_the_leader():
     assert TrickRecord.objects.get(game=game, index=len(state.completed)).winner == expected
 
 
+def test_a_claim_after_the_time_limit_decides_nothing_and_the_time_out_does():
+    """A changed claim that reached the server a moment after the dispute's deadline,
+    before the timer's next tick, settled the dispute as agreed (15.000069 s into a
+    15 s limit, counted among the disputes settled by a change). It is refused, and the
+    time-out decides the trick (RULES §2); a bot's claim then waits for it too."""
+    from django.utils import timezone
+
+    from tournament.models import Game
+
+    w, t1, game = dispute_table([HIGH, HIGH, HIGH, LOW])
+    state = open_dispute(game)
+    high = verdict(state, HIGH)
+    past = timezone.now() - timedelta(milliseconds=1)
+    Game.objects.filter(pk=game.pk).update(claim_deadline=past)
+    Dispute.objects.filter(game=game).update(deadline=past)
+    err = assert_refused(
+        lambda: services.game_claim(player_id=game.players[3], winner_player_id=game.players[high]),
+        WrongPhase,
+    )
+    assert "Time ran out" in err.message
+    Player.objects.filter(pk=game.players[3]).update(is_bot=True)
+
+    class GivesIn:  # a bot's dice that always give in to the most-claimed card
+        def random(self):
+            return 0.0
+
+    assert gamestate.kind_of(fresh(game)).bot_action(state_of(game), 3, GivesIn()) == {
+        "type": "claim",
+        "seat": 3,
+        "winner": high,
+    }
+    assert services.game_bot_act(player_id=game.players[3], rng=GivesIn()) is None
+    timers.tick(now=timezone.now(), bot_delay=0)
+    dispute = Dispute.objects.get(game=game)
+    assert dispute.resolution == "timeout" and dispute.winner == high
+    assert dispute.final_claims == dispute.initial_claims
+
+
 def test_claim_timeout_before_the_deadline_does_nothing():
     w, t1, game = dispute_table([HIGH, HIGH, HIGH, LOW])
     open_dispute(game)
