@@ -283,15 +283,35 @@
   function ageMessage() {
     const message = document.getElementById("fac-message");
     if (!message || !messageAt || message.contains(document.activeElement)) return;
-    if (Date.now() - messageAt > 8000) {
-      message.textContent = "";
-      messageAt = 0;
-      // A refused field described by it: no longer "invalid" with no reason to read.
-      document.querySelectorAll('[aria-describedby="fac-message"]').forEach((el) => {
-        el.removeAttribute("aria-describedby");
-        el.removeAttribute("aria-invalid");
-      });
-    }
+    if (Date.now() - messageAt > 8000) clearMessage(message);
+  }
+  function clearMessage(message) {
+    message.textContent = "";
+    messageAt = 0;
+    messageStatus = "";
+    // A refused field described by it: no longer "invalid" with no reason to read.
+    document.querySelectorAll('[aria-describedby="fac-message"]').forEach((el) => {
+      el.removeAttribute("aria-describedby");
+      el.removeAttribute("aria-invalid");
+    });
+  }
+  // The situation (the phase, the round paused, over or under way) an answer was given
+  // in. Once the workshop has moved on from it by itself, the answer is no longer true
+  // ("Round 1: one more minute, 2:14 left now." stayed at the top of the panel after
+  // the round ran out, focus on it): it goes at once, or, while it has focus (a PIN
+  // being read out), it stays, dimmed and marked as from before, and goes as any answer
+  // once focus leaves it. Marked quietly: the change itself is said (sayChanges).
+  let messageStatus = "";
+  function outdateMessage() {
+    const message = document.getElementById("fac-message");
+    if (!message || !messageStatus || situation().status === messageStatus) return;
+    messageStatus = "";
+    if (!message.textContent.trim()) return;
+    if (!message.contains(document.activeElement)) { clearMessage(message); return; }
+    message.classList.add("old");
+    message.querySelectorAll("[role]").forEach((el) => el.removeAttribute("role"));
+    const first = message.querySelector(".msg");
+    if (first) first.prepend("Earlier: ");
   }
   // Focus goes to the answer (a screen reader reads it; Tab goes on to the controls
   // after it), or back to the same control when there is no answer (the panel,
@@ -304,6 +324,12 @@
   const answerOnly = (detail) => Boolean(detail.xhr && detail.xhr.getResponseHeader("HX-Retarget"));
   document.addEventListener("htmx:afterSwap", (e) => {
     messageAt = Date.now();
+    {
+      // An answer alone says the situation its control left (the socket brings the
+      // status after it); the whole panel came with its status.
+      const message = document.getElementById("fac-message");
+      messageStatus = (message && message.dataset.say) || situation().status;
+    }
     fixForms(document);
     startClocks();
     scrollers();
@@ -490,6 +516,7 @@
         startClocks();
         scrollers();
         sayChanges();
+        outdateMessage();
         live.dataset.updated = String(Date.now());
         // Put in (or held for an edit): the server may send the next push.
         socket.send({ action: "ack" });
@@ -507,6 +534,7 @@
   const drawnWith = document.getElementById("fac-message");
   if (drawnWith) {
     messageAt = Date.now();
+    messageStatus = situation().status;
     if (drawnWith.textContent.trim() && document.activeElement === document.body) {
       drawnWith.focus({ preventScroll: true });
     }

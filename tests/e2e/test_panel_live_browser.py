@@ -484,3 +484,50 @@ def test_a_focused_row_stays_focused_when_the_roster_folds(facilitator_page, dja
     )
     assert focus == [f"tools-summary-{first}", True], focus
     page.context.close()
+
+
+def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
+    facilitator_page, django_user_model
+):
+    """ "Round 1: one more minute, 2:14 left now." stayed at the top of the panel after
+    the round ran out (the answer keeps focus, and kept its place while it had it; found
+    by a review of the facilitator's side). Once the situation moves on by itself, an
+    answer with focus is marked as from before, and quietly; one without goes at once."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=4, tables=1, seats=4, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")  # the socket's first push: live
+    message = page.locator("#fac-message")
+
+    # Its own control's push (the clock's new end) leaves the answer as it is.
+    before = updated(page)
+    status, alone, said = answer_of(page, lambda: page.click("#do-extend"))
+    assert (status, alone) == (200, True) and "one more minute" in said, said
+    wait_push(page, before)
+    assert message.inner_text().strip() == said
+    assert page.evaluate("document.activeElement.id") == "fac-message"
+
+    # Paused from elsewhere (another tab): focused, the answer stays, marked as from
+    # before, and is no longer a live region (the pause itself is said).
+    before = updated(page)
+    services.round_pause(round_id=rnd.pk)
+    wait_push(page, before)
+    page.wait_for_function("() => document.getElementById('fac-message').classList.contains('old')")
+    assert message.inner_text().strip() == f"Earlier: {said}"
+    assert message.locator("[role]").count() == 0
+    assert page.evaluate("document.activeElement.id") == "fac-message"
+
+    # Resumed here, then the round ended from elsewhere with focus gone from the
+    # answer: it goes with the push that says so.
+    status, alone, said = answer_of(page, lambda: page.click("#do-resume"))
+    assert status == 200 and "continues" in said, said
+    page.wait_for_function(
+        "() => !document.getElementById('fac-message').classList.contains('old')"
+    )
+    page.locator("h1").first.click()
+    before = updated(page)
+    services.round_end_now(round_id=rnd.pk)
+    wait_push(page, before)
+    assert message.inner_text().strip() == ""
+    page.context.close()
