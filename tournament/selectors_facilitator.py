@@ -107,16 +107,48 @@ def _clock(rnd: Round | None, now) -> dict | None:
     return clock
 
 
-def remove_then(workshop: Workshop, *, done: bool = False) -> str:
-    """What Remove does to the seat after the lobby (the set-up's leave policy): asked
-    in its confirmation, and said in its answer once `done`; "" in the lobby."""
+def remove_then(workshop: Workshop) -> str:
+    """What Remove does to the seat after the lobby (the set-up's leave policy), asked
+    in its confirmation; "" in the lobby. What it did is `removed_then`."""
     if workshop.phase == Phase.LOBBY:
         return ""
     if workshop.leave_policy == LeavePolicy.BOT:
-        return " A bot plays their seat." if done else " A bot will play their seat."
-    if done:
-        return " Their seat went: their table's game was dealt again without them."
-    return " Their seat goes: their table's game is dealt again without them."
+        return " A bot will play their seat."
+    return (
+        " Their seat goes: a game in progress at their table is dealt again without"
+        " them, if enough players are left."
+    )
+
+
+def removed_then(workshop: Workshop, table_id: int | None) -> str:
+    """What Remove did to the seat at table `table_id` (the player's, read before), as
+    its answer says it: read after it, so that it says what happened. Skipping a seat
+    deals the table's game again only to a table left with enough players, and in a
+    running round (a paused one deals on Resume); the answer had said it was dealt
+    again when a player was left alone, waiting, until the round's end."""
+    if workshop.phase == Phase.LOBBY:
+        return ""
+    if workshop.leave_policy == LeavePolicy.BOT:
+        return " A bot plays their seat."
+    if table_id is None:
+        return " Their seat went."
+    table = Table.objects.get(pk=table_id)
+    rnd = Round.objects.filter(workshop=workshop).order_by("-number").first()
+    if rnd is None or rnd.state not in (RoundState.RUNNING, RoundState.PAUSED):
+        return " Their seat went."
+    kind = kind_of(workshop)
+    left = Player.objects.filter(table_id=table_id).count()
+    if Game.objects.filter(table_id=table_id, round=rnd, state=GameState.PLAYING).exists():
+        return f" Their seat went: table {table.number}'s game was dealt again without them."
+    if kind.short_of_game(left):
+        waiting = "the player left there waits" if left == 1 else f"the {left} left there wait"
+        return (
+            f" Their seat went. Table {table.number} has too few players for a game of"
+            f" {kind.title} (at least {kind.min_seats}): {waiting} until the round ends."
+        )
+    if rnd.state == RoundState.PAUSED:
+        return f" Their seat went: table {table.number} is dealt a new game when the round resumes."
+    return " Their seat went."
 
 
 def _fresh_with_round(workshop: Workshop) -> Round | None:
@@ -394,6 +426,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
         ).values_list("game_id", flat=True)
     )
     kind = kind_of(workshop)
+    in_round = rnd is not None and rnd.state in (RoundState.RUNNING, RoundState.PAUSED)
     out = []
     for table in tables:
         game = playing.get(table.pk)
@@ -417,6 +450,8 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "score_label": kind.score_label,
                 # Seated but too few to deal a game: the table sits idle until more come.
                 "needs": kind.min_seats if kind.short_of_game(len(seated[table.pk])) else None,
+                # In a round nobody can be moved (the movement plan comes after it).
+                "in_round": in_round,
             }
         )
     return out

@@ -226,8 +226,10 @@ def _joining_unlock(workshop, data):
 def _kick(workshop, data):
     player = _player(workshop, data)
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
-    # After the lobby the answer says what became of the seat, as the confirmation did.
-    return f"{player.name} was removed from the workshop.{sf.remove_then(workshop, done=True)}"
+    # After the lobby the answer says what became of the seat, read after the removal.
+    workshop.refresh_from_db()
+    then = sf.removed_then(workshop, player.table_id)
+    return f"{player.name} was removed from the workshop.{then}"
 
 
 @action("pin")

@@ -28,6 +28,7 @@ from tournament import gamestate, services
 from tournament import selectors_facilitator as sf
 from tournament.models import (
     Dispute,
+    Game,
     GameState,
     Movement,
     Phase,
@@ -968,7 +969,11 @@ def test_the_wizard_says_what_each_five_tricks_sheet_says(fac):
     ("policy", "then"),
     [
         ("bot", "A bot will play their seat."),
-        ("skip", "Their seat goes: their table&#39;s game is dealt again without them."),
+        (
+            "skip",
+            "Their seat goes: a game in progress at their table is dealt again without them,"
+            " if enough players are left.",
+        ),
     ],
 )
 def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, fac, policy, then):
@@ -987,7 +992,7 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     # The answer says what became of the seat, as the confirmation did.
     said = {
         "bot": "P01 was removed from the workshop. A bot plays their seat.",
-        "skip": "P01 was removed from the workshop. Their seat went: their table&#x27;s game"
+        "skip": "P01 was removed from the workshop. Their seat went: table 1&#x27;s game"
         " was dealt again without them.",
     }[policy]
     assert said in text(r), text(r)
@@ -997,6 +1002,47 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
         assert "left · bot plays" in row.group(0) and "row-tools" not in row.group(0)
     else:
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
+
+
+def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, fac):
+    """Removing one of two at a table with the seat skipped answered "their table's game
+    was dealt again without them" while the other sat alone and no game was dealt, and
+    the table's card advised a move the panel has no control for in a round (found by a
+    review). The answer says what happened, and the card that they wait."""
+    w = owned(owner, players=4, tables=2, seats=2, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t2 = Table.objects.get(workshop=w, number=2)
+    leaving, staying = Player.objects.filter(table=t2).order_by("seat")
+    r = do(fac, w, "kick", {"player": leaving.pk}, htmx=True)
+    assert r.status_code == 200
+    said = text(r)
+    assert (
+        f"{leaving.name} was removed from the workshop. Their seat went. Table 2 has too few"
+        " players for a game of Five Tricks (at least 2): the player left there waits until"
+        " the round ends."
+    ) in said, said
+    message = re.search(r'<div id="fac-message".*?</div>', said, re.S).group(0)
+    assert "dealt again" not in message, message
+    card = re.search(r'<article[^>]*data-table="2".*?</article>', said, re.S).group(0)
+    assert "needs at least 2 players here. They wait until the round ends." in card, card
+    assert "Move someone" not in card
+    # Between rounds the movement plan can seat them elsewhere: the card says so.
+    services.round_end_now(round_id=rnd.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    card = re.search(r'<article[^>]*data-table="2".*?</article>', html, re.S).group(0)
+    assert "Move someone to this table, or these players to another." in card, card
+    assert staying.name in card
+
+
+def test_remove_in_a_paused_round_says_the_game_is_dealt_on_resume(owner, fac):
+    w = owned(owner, players=6, tables=2, seats=3, leave_policy="skip")
+    rnd = to_scored_round(w)
+    services.round_pause(round_id=rnd.pk)
+    leaving = Player.objects.filter(table__number=1, table__workshop=w).first()
+    said = text(do(fac, w, "kick", {"player": leaving.pk}, htmx=True))
+    assert "Their seat went: table 1 is dealt a new game when the round resumes." in said, said
+    services.round_resume(round_id=rnd.pk)
+    assert Game.objects.filter(table__number=1, round=rnd, state=GameState.PLAYING).exists()
 
 
 def test_a_page_left_open_since_an_earlier_round_cannot_end_or_move_the_current_one(owner, fac):
