@@ -274,7 +274,15 @@ def _seat(workshop, data):
 
 
 def _seating_notes(workshop, seated: dict) -> str:
-    return _table_notes(workshop, Counter(seated.values()), empty=True)
+    sizes = Counter(seated.values())
+    # Tables chosen past their seats (the automatic seating never does): said, not only
+    # the occupancy line's "more than 4 seats" (a review found the answer silent).
+    over = [
+        f" Table {n} has {_players_text(sizes[n])}, more than its {workshop.seats_per_table} seats."
+        for n in range(1, workshop.table_count + 1)
+        if sizes[n] > workshop.seats_per_table
+    ]
+    return "".join(over) + _table_notes(workshop, sizes, empty=True)
 
 
 SEATING_ADVICE = " Seat more players there, or these at another table."

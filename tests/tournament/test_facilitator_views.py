@@ -1263,6 +1263,19 @@ def test_seating_says_which_tables_are_short_of_a_game_or_empty(owner, fac):
     )
 
 
+def test_seating_as_chosen_says_which_tables_go_past_their_seats(owner, fac):
+    """Five chosen for a table of four: the answer said "10 players seated at their
+    home tables." and only the occupancy line "5 players, more than 4 seats" (found
+    by a review). It says so too."""
+    w = owned(owner, players=10, tables=3, seats=4)
+    players = list(Player.objects.filter(workshop=w).order_by("join_order"))
+    chosen = {f"home_{p.pk}": "1" for p in players[:5]}
+    assert message_of(do(fac, w, "seat", chosen, htmx=True)) == (
+        "10 players seated at their home tables. Table 1 has 5 players, more than its 4 seats."
+    )
+    assert Player.objects.filter(workshop=w, table__number=1).count() == 5
+
+
 def test_applying_a_movement_that_leaves_a_table_short_of_a_game_says_so(owner, fac):
     """The plan marks a table left too small to play; Apply takes it as chosen, and
     now says so too (it said only how many changed tables)."""
