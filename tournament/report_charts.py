@@ -19,6 +19,8 @@ import re
 import pygal
 from pygal.style import Style
 
+from tournament.names import said_as_list
+
 # Okabe & Ito's palette, readable with every common kind of colour blindness.
 PALETTE = (
     "#0072B2",
@@ -321,7 +323,10 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
             points[last]["label"] = _fit_name(name, margin)
         chart.add(name, points, stroke_style=_line_style(i))
     alt = (
-        f"Line chart: {title.lower()}. "
+        f"Line chart: {title.lower()}"
+        # What each "then" steps through (a review read "1 then 1 then 2 then 2" not
+        # knowing which rounds they were).
+        + f" ({said_as_list([c['label'] for c in columns])}). "
         # Read out: "tables 1 then 2", as the players' table reads its arrows.
         + "; ".join(
             f"{names.get(pid, '?')}: tables "

@@ -134,6 +134,12 @@ def test_the_charts_text_reads_a_journey_in_words():
     alt = report_charts.paths_chart(mov, names)["alt"]
     assert "→" not in alt and "Player 01: tables 1 then " in alt
     assert f"{names[last]}: tables 1 then not seated then 2" in alt
+    # What the steps are, once (a review read "1 then 1 then 2" not knowing the rounds).
+    columns = [c["label"] for c in mov["columns"]]
+    assert alt.startswith(
+        f"Line chart: where each player sat, round by round ({', '.join(columns[:-1])} and "
+        f"{columns[-1]}). Player 01: tables "
+    ), alt
 
 
 def test_a_workshop_without_gestures_is_not_said_in_numbers_of_nothing():
