@@ -418,6 +418,11 @@ def _short_label(r: dict) -> str:
     return {"home": "At home", "study": "Study"}.get(r["kind"], r["label"])
 
 
+# The movement grid's place, after those seated at a round's start, of a student who
+# joined during it.
+JOINED_DURING = 10**6
+
+
 def movement(doc: dict, ix: Index) -> dict:
     """Where everyone sat at the start of each (home and scored) round, and how they moved."""
     columns = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS and r["seatings"]]
@@ -425,7 +430,7 @@ def movement(doc: dict, ix: Index) -> dict:
     for r in columns:
         # Seated at the round's start; a student who joined during it, at the table the
         # round's standings list them at (after those seated at the start).
-        where = {s["id"]: (s["table"], 10**6) for s in r.get("standings", [])}
+        where = {s["id"]: (s["table"], JOINED_DURING) for s in r.get("standings", [])}
         where.update({s["player"]: (s["table"], s["seat"]) for s in r["seatings"]})
         cols.append({"round": r["number"], "label": _short_label(r), "where": where})
     # After the last round's movement there is no seating row: rebuild it from the moves.
@@ -467,6 +472,9 @@ def movement(doc: dict, ix: Index) -> dict:
                         "arrow": arrow,
                         "from": before if arrow else None,
                         "bot": ix.players[pid]["is_bot"],
+                        # Not there at the round's start (its seatings, the export's,
+                        # have them from the next round): marked, not passed off as such.
+                        "joined": c["where"][pid][1] == JOINED_DURING,
                     }
                 )
             cells.append(chips)

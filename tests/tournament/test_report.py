@@ -452,6 +452,18 @@ def test_a_student_who_joined_during_a_round_is_in_its_results_and_the_seating_a
     assert journey[labels.index("Round 1")] == table and journey[-1] == table
     after = rep["movement"]["grid"][table - 1]["cells"][-1]
     assert "Pz" in [chip["name"] for chip in after]
+    # Marked so in the grid "at the start of each round" (the export's seatings have
+    # them from the next round only; a review read the grid as contradicting it).
+    during = rep["movement"]["grid"][table - 1]["cells"][labels.index("Round 1")]
+    marks = {chip["name"]: chip["joined"] for chip in during}
+    assert marks["Pz"] is True and not any(v for k, v in marks.items() if k != "Pz")
+    assert not next(chip for chip in after if chip["name"] == "Pz")["joined"]
+    from django.template.loader import render_to_string
+
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert html.count("(joined during it)") == 1
+    i = html.index("(joined during it)")
+    assert "<bdi>Pz</bdi>" in html[html.rindex("<li", 0, i) : i]
 
 
 @pytest.mark.django_db
