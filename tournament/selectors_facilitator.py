@@ -406,7 +406,13 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
     # Of those, cut short (a player left; between rounds, the round's end too).
     games_cut: dict[int, int] = defaultdict(int)
     playing: dict[int, Game] = {}
-    if rnd is not None:
+    # Once the round's movement is applied its players sit at other tables: its games
+    # and wins are no longer the tables' (a card read "Hugo 1 won · 4 games finished"
+    # of a table Hugo had just come to). The cards show the new seating alone.
+    figures = rnd is not None and not (
+        rnd.state == RoundState.FINISHED and rnd.movement_applied_at is not None
+    )
+    if figures:
         for table_id, state, winners in (
             Game.objects.filter(round=rnd)
             .exclude(state=GameState.PLAYING)
@@ -439,7 +445,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "players": [
                     {
                         **p,  # "reading": joined after the study, still reading their sheet
-                        "games_won": won[p["id"]],
+                        "games_won": won[p["id"]] if figures else None,
                         "tricks": tricks.get(p["id"]) if game else None,
                         "score": scores.get(p["id"]) if game else None,
                     }
