@@ -120,17 +120,27 @@ def remove_then(workshop: Workshop) -> str:
     )
 
 
-def removed_then(workshop: Workshop, table_id: int | None) -> str:
-    """What Remove did to the seat at table `table_id` (the player's, read before), as
-    its answer says it: read after it, so that it says what happened. Skipping a seat
-    deals the table's game again only to a table left with enough players, and in a
-    running round (a paused one deals on Resume); the answer had said it was dealt
-    again when a player was left alone, waiting, until the round's end."""
+def in_game_now(player: Player) -> bool:
+    """Whether `player` plays in the game in progress at their table (read before a
+    removal: skipping their seat cuts that game, and only then deals again)."""
+    if player.table_id is None:
+        return False
+    game = Game.objects.filter(table_id=player.table_id, state=GameState.PLAYING).first()
+    return game is not None and player.pk in game.players
+
+
+def removed_then(workshop: Workshop, table_id: int | None, *, in_game: bool) -> str:
+    """What Remove did to the seat at table `table_id` (the player's, read before, and
+    `in_game`: whether they played in its game in progress), as its answer says it:
+    read after it, so that it says what happened. Skipping a seat cuts that game and
+    deals again only to a table left with enough players, and in a running round (a
+    paused one deals on Resume); the answer had said it was dealt again when a player
+    was left alone, waiting, until the round's end."""
     if workshop.phase == Phase.LOBBY:
         return ""
     if workshop.leave_policy == LeavePolicy.BOT:
         return " A bot plays their seat."
-    if table_id is None:
+    if table_id is None or not in_game:
         return " Their seat went."
     table = Table.objects.get(pk=table_id)
     rnd = Round.objects.filter(workshop=workshop).order_by("-number").first()
@@ -148,7 +158,7 @@ def removed_then(workshop: Workshop, table_id: int | None) -> str:
         )
     if rnd.state == RoundState.PAUSED:
         return f" Their seat went: table {table.number} is dealt a new game when the round resumes."
-    return " Their seat went."
+    return f" Their seat went: table {table.number}'s game was cut short."
 
 
 def _fresh_with_round(workshop: Workshop) -> Round | None:

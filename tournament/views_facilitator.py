@@ -225,10 +225,11 @@ def _joining_unlock(workshop, data):
 @action("kick")
 def _kick(workshop, data):
     player = _player(workshop, data)
+    in_game = sf.in_game_now(player)
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
     # After the lobby the answer says what became of the seat, read after the removal.
     workshop.refresh_from_db()
-    then = sf.removed_then(workshop, player.table_id)
+    then = sf.removed_then(workshop, player.table_id, in_game=in_game)
     return f"{player.name} was removed from the workshop.{then}"
 
 

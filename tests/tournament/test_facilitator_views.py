@@ -1044,6 +1044,18 @@ def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, f
     assert staying.name in card
 
 
+def test_removing_a_student_waiting_for_the_next_game_says_no_game_was_dealt(owner, fac):
+    """A late joiner sits out the game in progress: removing them cuts nothing, and
+    the answer does not say the table's game was dealt again."""
+    w = owned(owner, players=6, tables=2, seats=4, leave_policy="skip")
+    to_scored_round(w)
+    late = services.player_join(workshop_id=w.pk, name="Pz")
+    game = Game.objects.get(table_id=fresh(late).table_id, state=GameState.PLAYING)
+    said = text(do(fac, w, "kick", {"player": late.pk}, htmx=True))
+    assert "Pz was removed from the workshop. Their seat went.</p>" in said, said
+    assert fresh(game).state == GameState.PLAYING  # the game goes on
+
+
 def test_remove_in_a_paused_round_says_the_game_is_dealt_on_resume(owner, fac):
     w = owned(owner, players=6, tables=2, seats=3, leave_policy="skip")
     rnd = to_scored_round(w)
