@@ -299,8 +299,9 @@
   // in. Once the workshop has moved on from it by itself, the answer is no longer true
   // ("Round 1: one more minute, 2:14 left now." stayed at the top of the panel after
   // the round ran out, focus on it): it goes at once, or, while it has focus (a PIN
-  // being read out), it stays, dimmed and marked as from before, and goes as any answer
-  // once focus leaves it. Marked quietly: the change itself is said (sayChanges).
+  // being read out), it stays, its box dashed and its words "Earlier: …", and goes as
+  // any answer once focus leaves it. Marked quietly (no longer a live region): the
+  // change itself is said (sayChanges).
   let messageStatus = "";
   function outdateMessage() {
     const message = document.getElementById("fac-message");
