@@ -329,6 +329,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["game"] = game_screen(game, player, at, state=tpart["state"], names=tpart["names"])
     elif game is not None:
         ctx["waiting_for_next_game"] = True
+        ctx["watching"] = watching(game, tpart["state"], tpart["names"])
     elif workshop.phase in PLAY_PHASES and len(tpart["seated"]) < (
         fewest := kinds.get(workshop.game).min_seats
     ):
@@ -387,6 +388,31 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
     ctx["games_won"] = mine["games_won"]
     if rnd.movement_applied_at is not None and table is not None:
         ctx["moved"] = {"from": mine["table"], "to": table.number}
+
+
+def watching(game, state, names: dict) -> dict:
+    """What a student seated during a game sees of it until the next deal: what anyone
+    at the table sees, the cards face up in the middle and who is to act, as the
+    facilitator's monitor shows them (never a hand). Their phone had said only "You
+    play from the next game": at the table, nothing tied them to the game being played.
+    From the table's cached part (`state`): no query."""
+    from tournament.selectors_facilitator import _pairs, spectator
+
+    kind = gamestate.kind_of(game)
+    seat_names = [names.get(pid, "?") for pid in game.players]
+    claiming = False
+    if kind.records_tricks:
+        current, to_act = list(state.current), state.to_act
+        claiming = state.phase == "claim"
+    else:
+        current = _pairs(spectator(kind, state, seat_names).get("current")) or []
+        to_act = next(iter(kind.to_act(state)), None)
+    return {
+        "number": game.number,
+        "current": [{"card": card, "name": seat_names[seat]} for seat, card in current],
+        "to_act": seat_names[to_act] if to_act is not None else None,
+        "claiming": claiming,
+    }
 
 
 def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> dict:

@@ -8,6 +8,7 @@ from cached parts is exactly the one the page load builds from the database.
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 
@@ -31,12 +32,14 @@ from tournament_helpers import (
     set_seat_sheets,
     state_of,
     tables_of,
+    to_home,
     to_scored_round,
 )
 
 from games import five_tricks
 from tournament import screencache, selectors, services, timers
 from tournament.models import Dispute, Game, Player
+from tournament.templatetags.cards import card_name
 
 pytestmark = pytest.mark.django_db
 
@@ -630,3 +633,58 @@ def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
     for pid in game.players:
         line = r"Trick \d won by (<bdi>P\d\d</bdi>|you) \(time ran out: not agreed\)"
         assert re.search(line, seat_screen(pid))
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seats"),
+    # (3 Tricks is two to a table, so nobody joins one with a game in progress.)
+    [("five_tricks", 3, 4), ("seven_up", 3, 4), ("all_fives", 2, 3)],
+)
+def test_a_student_seated_during_a_game_watches_it(game, players, seats):
+    """A late joiner's phone said only "You play from the next game": at the table
+    nothing tied them to the game played there (found by a review). They see what
+    anyone there sees: the game's number, who is to act and the cards face up in the
+    middle; never a hand (nor, as before, a control)."""
+    from tournament import gamestate
+
+    w = make_workshop(players=players, tables=1, seats=seats, game=game)
+    to_home(w)
+    g = Game.objects.get(table__workshop=w, state="playing")
+    kind = gamestate.kind_of(g)
+    rng = random.Random(3)
+    # A few moves in, so that something may be in the middle.
+    for _ in range(4):
+        state = gamestate.load_state(g)
+        seat = kind.to_act(state)[0]
+        move = kind.bot_action(state, seat, rng)
+        if move is None or move["type"] in ("claim", "timeout"):
+            break
+        if game == "five_tricks":
+            services.game_play(player_id=g.players[seat], card=move["card"])
+        else:
+            services.game_act(
+                player_id=g.players[seat], move={k: v for k, v in move.items() if k != "seat"}
+            )
+        g.refresh_from_db()
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert late.pk not in g.players and Player.objects.get(pk=late.pk).table_id == g.table_id
+    html = render_to_string("play/_screen.html", selectors.player_screen(late.pk))
+    assert "You play from the next game." in html
+    watching = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+    assert f"Game {g.number}" in watching
+    state = gamestate.load_state(g)
+    to_act = kind.to_act(state)
+    if game == "five_tricks" and state.phase == "claim":
+        assert "the players say who won the trick" in watching, watching
+        assert [card_name(c) for _, c in state.current] == re.findall(
+            r'aria-label="([^"]+) played by', watching
+        )
+    else:
+        names = dict(Player.objects.filter(pk__in=g.players).values_list("pk", "name"))
+        assert f"<bdi>{names[g.players[to_act[0]]]}</bdi> to play" in watching, watching
+    # Never a card of a hand, and nothing to tap.
+    for hand in state.hands:
+        for card in hand:
+            assert f'data-card="{card}"' not in html
+            assert f"{card_name(card)} played by" not in watching
+    assert not re.search(r'data-action="(play|claim|act)"', html)
