@@ -202,18 +202,25 @@ def routed(page) -> HeldSocket:
     return socket
 
 
-def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
-    """A claim tapped on a slow connection is marked as on its way until the screen
-    shows it. Tapped again after the double-tap window (600 ms), it was sent again and
-    refused with an error ("You already claim seat 0.") when the answers came; so it
-    was too between the server's "received" and the screen showing the claim."""
+def at_a_claim_step(browser, url, name):
+    """Ana's phone, its socket routed, at a table of four at its first claim step:
+    (page, workshop, Ana's id, socket)."""
     page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="Slow claim", seats=4, size={"width": 390, "height": 844}
+        browser, url, name=name, seats=4, size={"width": 390, "height": 844}
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
     socket = routed(page)
     play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
     wait_version(page, Table.objects.get(workshop=w).version)
+    return page, w, ana, socket
+
+
+def test_a_tap_on_a_claim_still_on_its_way_sends_nothing(live_server_url, browser):
+    """A claim tapped on a slow connection is marked as on its way until the screen
+    shows it. Tapped again after the double-tap window (600 ms), it was sent again and
+    refused with an error ("You already claim seat 0.") when the answers came; so it
+    was too between the server's "received" and the screen showing the claim."""
+    page, w, ana, socket = at_a_claim_step(browser, live_server_url, "Slow claim")
 
     socket.tap_twice_more(
         page,
@@ -271,13 +278,7 @@ def test_another_messages_refusal_leaves_a_move_on_its_way_marked(live_server_ur
     """Any error unmarked the move on its way: a flurry of gestures refused "Slow
     down" while a claim's answer was slow, and the claim, still on its way, tapped
     again. A refusal names the message it refuses, and only its own unmarks a move."""
-    page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="Refused other", seats=4, size={"width": 390, "height": 844}
-    )
-    ana = Player.objects.get(workshop=w, name="Ana").pk
-    socket = routed(page)
-    play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
-    wait_version(page, Table.objects.get(workshop=w).version)
+    page, w, ana, socket = at_a_claim_step(browser, live_server_url, "Refused other")
 
     socket.hold = True
     busy = "#screen .trick button.sending[aria-busy=true]"

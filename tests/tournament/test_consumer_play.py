@@ -83,7 +83,9 @@ async def test_snapshot_play_and_no_foreign_cards():
         await comm.disconnect()
 
 
-async def test_illegal_play_refused_with_reason_and_nothing_changes():
+async def phone_not_to_play():
+    """A phone whose seat is not to play, connected: (socket, its first screen, a
+    card of its hand)."""
     _, game, players = await started_workshop()
     _, state = await state_of(game.pk)
     by_id = {p.pk: p for p in players}
@@ -91,7 +93,11 @@ async def test_illegal_play_refused_with_reason_and_nothing_changes():
     comm = phone_socket(by_id[game.players[not_turn]])
     await comm.connect()
     snap = await receive_type(comm, "view")
-    card = state.hands[not_turn][0]
+    return comm, snap, state.hands[not_turn][0]
+
+
+async def test_illegal_play_refused_with_reason_and_nothing_changes():
+    comm, snap, card = await phone_not_to_play()
     await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": "x"})
     err = await receive_type(comm, "error")
     assert err["code"] == "illegal" and "turn" in err["message"].lower()
@@ -278,14 +284,7 @@ async def test_bad_messages_get_clear_errors():
 async def test_a_refusal_names_the_message_it_refuses():
     """An error carries the id of the message refused, when it gave a well-formed one:
     the phone keeps a move on its way marked through another message's refusal."""
-    _, game, players = await started_workshop()
-    _, state = await state_of(game.pk)
-    by_id = {p.pk: p for p in players}
-    not_turn = (state.to_act + 1) % state.n_seats
-    comm = phone_socket(by_id[game.players[not_turn]])
-    await comm.connect()
-    snap = await receive_type(comm, "view")
-    card = state.hands[not_turn][0]
+    comm, snap, card = await phone_not_to_play()
     await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": "p1"})
     err = await receive_type(comm, "error")
     assert (err["code"], err["id"]) == ("illegal", "p1")
