@@ -392,26 +392,18 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
 
 def watching(game, state, names: dict) -> dict:
     """What a student seated during a game sees of it until the next deal: what anyone
-    at the table sees, the cards face up in the middle and who is to act, as the
-    facilitator's monitor shows them (never a hand). Their phone had said only "You
-    play from the next game": at the table, nothing tied them to the game being played.
+    at the table sees, the cards face up in the middle and who is to act, from the
+    facilitator's monitor's glance (never a hand). Their phone had said only "You play
+    from the next game": at the table, nothing tied them to the game being played.
     From the table's cached part (`state`): no query."""
-    from tournament.selectors_facilitator import _pairs, spectator
+    from tournament.selectors_facilitator import _game_glance
 
-    kind = gamestate.kind_of(game)
-    seat_names = [names.get(pid, "?") for pid in game.players]
-    claiming = False
-    if kind.records_tricks:
-        current, to_act = list(state.current), state.to_act
-        claiming = state.phase == "claim"
-    else:
-        current = _pairs(spectator(kind, state, seat_names).get("current")) or []
-        to_act = next(iter(kind.to_act(state)), None)
+    glance = _game_glance(game, names, False, state=state)
     return {
-        "number": game.number,
-        "current": [{"card": card, "name": seat_names[seat]} for seat, card in current],
-        "to_act": seat_names[to_act] if to_act is not None else None,
-        "claiming": claiming,
+        "number": glance["number"],
+        "current": glance["current"],
+        "to_act": glance["to_act"],
+        "claiming": glance["records_tricks"] and glance["phase"] == "claim",
     }
 
 

@@ -123,9 +123,11 @@ def remove_then(workshop: Workshop) -> str:
 def in_game_now(player: Player) -> bool:
     """Whether `player` plays in the game in progress at their table (read before a
     removal: skipping their seat cuts that game, and only then deals again)."""
+    from tournament.services.play import current_game
+
     if player.table_id is None:
         return False
-    game = Game.objects.filter(table_id=player.table_id, state=GameState.PLAYING).first()
+    game = current_game(player.table)
     return game is not None and player.pk in game.players
 
 
@@ -481,9 +483,12 @@ def _games_note(done: int, cut: int) -> str:
     return f"{note} ({cut} cut short)" if cut else note
 
 
-def _game_glance(game: Game, all_names: dict, open_dispute: bool) -> dict:
+def _game_glance(game: Game, all_names: dict, open_dispute: bool, *, state=None) -> dict:
+    """The game at a glance, as anyone at the table sees it (no hand). `state`: the
+    game's, when the caller has it (a phone's screen, from the table's cached part)."""
     kind = gamestate.kind_of(game)
-    state = gamestate.load_state(game)
+    if state is None:
+        state = gamestate.load_state(game)
     if not kind.records_tricks:
         return _kind_glance(game, kind, state, all_names)
     return {
