@@ -531,7 +531,8 @@ def game_claim(
     player, table, game, cid, seat = _player_turn(
         player_id, client_action_id, expected_version, _require_five_tricks
     )
-    _claim_in_time(game)
+    if _claim_too_late(game):
+        raise WrongPhase("Time ran out for this trick: the most-claimed card takes it.")
     if isinstance(winner_player_id, bool) or not isinstance(winner_player_id, int):
         raise InvalidInput("Choose the player you think won the trick.")
     try:
@@ -542,12 +543,11 @@ def game_claim(
     return _apply_for(player, table, game, cid, action)
 
 
-def _claim_in_time(game: Game) -> None:
+def _claim_too_late(game: Game) -> bool:
     """A claim (a person's or a bot's) that comes once the claim step's time limit has
     passed decides nothing: the time-out does, at the timer's next tick (RULES §2). A
     changed claim a moment after a dispute's deadline had settled it as agreed."""
-    if game.claim_deadline is not None and timing.is_expired(game.claim_deadline, now()):
-        raise WrongPhase("Time ran out for this trick: the most-claimed card takes it.")
+    return timing.is_expired(game.claim_deadline, now())
 
 
 @transaction.atomic
@@ -597,11 +597,8 @@ def game_bot_act(*, player_id: int, rng: random.Random | None = None) -> ActResu
     action = gamestate.kind_of(game).bot_action(state, seat, rng or bot_rng(game, seat))
     if action is None:
         return None
-    if action["type"] == "claim":
-        try:
-            _claim_in_time(game)
-        except WrongPhase:
-            return None
+    if action["type"] == "claim" and _claim_too_late(game):
+        return None
     return _apply(game=game, table=table, actor=player, action=action)
 
 
