@@ -325,12 +325,6 @@
   const answerOnly = (detail) => Boolean(detail.xhr && detail.xhr.getResponseHeader("HX-Retarget"));
   document.addEventListener("htmx:afterSwap", (e) => {
     messageAt = Date.now();
-    {
-      // An answer alone says the situation its control left (the socket brings the
-      // status after it); the whole panel came with its status.
-      const message = document.getElementById("fac-message");
-      messageStatus = (message && message.dataset.say) || situation().status;
-    }
     fixForms(document);
     startClocks();
     scrollers();
@@ -364,6 +358,9 @@
       pending.clear();
     }
     const message = document.getElementById("fac-message");
+    // An answer alone says the situation its control left (the socket brings the
+    // status after it); the whole panel came with its status.
+    messageStatus = (message && message.dataset.say) || situation().status;
     const again = focusedId && document.getElementById(focusedId);
     if (refused && refused.isConnected) {
       refused.focus();
