@@ -1089,14 +1089,14 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
 
 
 def revokes(doc: dict, ix: Index) -> dict | None:
-    """All Fives in Barnga mode: the cards that broke the table's sheet (revokes), and the
-    calls, per round and table, from each game's log replayed. None for a game that
-    records no such thing (or a referee workshop: the table's sheet refused those cards).
+    """All Fives: the cards that broke the table's sheet (revokes), the calls, and the
+    tricks the players' own sheets judged differently (clashes), per round and table,
+    from each game's log replayed. None for a game that records no such thing.
 
     A call *upheld* named a revoke; a call *refused* named a card the table's sheet
-    allows (a wrong guess, or other rules expected); an *unnoticed* revoke was never called."""
-    if ix.referee:
-        return None
+    allows (a wrong guess, or other rules expected); an *unnoticed* revoke was never called.
+    In a referee workshop (`referee` true) the table's sheet refused those cards, so there
+    are no revokes or calls: the clashes alone."""
     rows: dict[tuple[int, int], Counter] = {}
     per_player: dict[int, Counter] = defaultdict(Counter)
     for g in sorted(ix.games, key=lambda g: (g["round"], g["table"], g["number"])):
@@ -1150,6 +1150,7 @@ def revokes(doc: dict, ix: Index) -> dict | None:
         row["unnoticed"] = row["revokes"] - row["upheld"]
         out.append({"round": ix.label(rn), "table": table, **{k: row[k] for k in keys}})
     return {
+        "referee": ix.referee,
         "rows": out,
         "totals": {k: sum(r.get(k, 0) for r in out) for k in keys},
         "by_player": {pid: dict(c) for pid, c in per_player.items()},
@@ -1338,6 +1339,17 @@ def _movers_lines(players: list[dict]) -> list[str]:
 
 def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
+    judged = (
+        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged "
+        "differently by the players' own sheets"
+    )
+    if rv.get("referee"):
+        # The table's sheet refused any card it forbids: no revoke, nothing to call.
+        return [
+            f"{judged}: the table's sheet decided each (referee mode), so nobody could "
+            "play a card it forbids or call a revoke. Ask who noticed a trick go the "
+            "way they did not expect."
+        ]
     lines = [
         f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
         f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never called."
@@ -1348,10 +1360,7 @@ def _revoke_lines(rv: dict) -> list[str]:
             f"({t['refused_by_newcomers']} by newcomers): a wrong guess about the player's "
             "hand, or a caller who expected other rules."
         )
-    lines.append(
-        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged differently by the "
-        "players' own sheets (the table's sheet decided each)."
-    )
+    lines.append(f"{judged} (the table's sheet decided each).")
     return lines
 
 
@@ -1421,7 +1430,7 @@ def kind_guide(
             "outside": _movers_lines(players),
         },
         feel="How did it feel when the others played by rules you did not know?",
-        notice_section="revokes" if rv else "results",
+        notice_section=("clashes" if rv.get("referee") else "revokes") if rv else "results",
         act_section="results",
     )
 

@@ -667,17 +667,17 @@ def test_results_list_who_sat_at_a_table_without_playing_a_game():
 
 
 def _all_fives_game(
-    seed: int, home: list[int], sheets: list[str], table_sheet: str
+    seed: int, home: list[int], sheets: list[str], table_sheet: str, mode: str = "barnga"
 ) -> tuple[dict, object]:
-    """One All Fives game at table 1 played by bots (revoke calls now and then), as an
-    exported game record, and the engine's final state."""
+    """One All Fives game at table 1 played by bots (revoke calls now and then, in Barnga
+    mode), as an exported game record, and the engine's final state."""
     from games import kinds
 
     kind = kinds.get("all_fives")
     rng = random.Random(seed)
     seat_rules = [kind.presets[s].to_dict() for s in sheets]
     table_rules = kind.presets[table_sheet].to_dict()
-    state = kind.new_state(table_rules=table_rules, seat_rules=seat_rules, mode="barnga", seed=seed)
+    state = kind.new_state(table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed)
     log = []
     while not kind.is_over(state):
         for seat in kind.to_act(state):
@@ -689,7 +689,7 @@ def _all_fives_game(
     players = [100 + s for s in range(len(sheets))]
     return {
         "id": seed, "kind": "all_fives", "round": 2, "table": 1, "number": 1, "seed": seed,
-        "players": players, "mode": "barnga", "state": "over", "table_rules": table_rules,
+        "players": players, "mode": mode, "state": "over", "table_rules": table_rules,
         "seat_rules": seat_rules, "tricks_won": [], "scores": list(state.scores),
         "winners": [players[s] for s in state.winners], "claims": [], "tricks": [], "disputes": [],
         "actions": [{"seq": i + 1, "payload": a} for i, a in enumerate(log)],
@@ -708,19 +708,7 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
     assert any(t.revokes for t in tricks) and any(c.upheld for c in calls), (
         "the seed plays no called revoke"
     )
-    doc = {
-        "schema": export.SCHEMA,
-        "workshop": {"name": "Fives", "game": "all_fives", "mode": "barnga"},
-        "tables": [{"number": n, "preset": p, "rules": report.kinds.get("all_fives").presets[p].to_dict()}
-                   for n, p in ((1, "high_highest_suit"), (2, "high_highest_any"))],
-        "players": [{"id": 100 + s, "name": name, "home_table": home, "is_bot": False, "has_left": False,
-                     "join_order": s} for s, (name, home) in enumerate((("Ana", 1), ("Ben", 2)))],
-        "rounds": [{"number": 2, "kind": "scored", "scored_number": 1, "label": "Round 1",
-                    "seatings": [{"player": 100, "table": 1, "seat": 0}, {"player": 101, "table": 1, "seat": 1}],
-                    "moves": [], "started_at": None}],
-        "games": [game],
-        "gestures": [],
-    }  # fmt: skip
+    doc = _fives_doc(game, "barnga")
     r = report.build_report(doc)
     revokes = sum(len(t.revokes) for t in tricks)
     upheld = sum(c.upheld for c in calls)
@@ -745,14 +733,72 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
     assert f"{upheld} called, {revokes - upheld} never called" in notice["data"][0]
 
 
-def test_a_referee_all_fives_report_has_no_revokes():
-    game, _ = _all_fives_game(
-        7, [1, 2], ["high_highest_suit", "high_highest_suit"], "high_highest_suit"
+def _fives_doc(game: dict, mode: str, second: str = "high_highest_any") -> dict:
+    """A workshop of two tables (All Fives' suit-following sheet and `second`): Ana at
+    home at table 1, Ben a newcomer from table 2, both at table 1 in Round 1."""
+    return {
+        "schema": export.SCHEMA,
+        "workshop": {"name": "Fives", "game": "all_fives", "mode": mode},
+        "tables": [{"number": n, "preset": p, "rules": report.kinds.get("all_fives").presets[p].to_dict()}
+                   for n, p in ((1, "high_highest_suit"), (2, second))],
+        "players": [{"id": 100 + s, "name": name, "home_table": home, "is_bot": False, "has_left": False,
+                     "join_order": s} for s, (name, home) in enumerate((("Ana", 1), ("Ben", 2)))],
+        "rounds": [{"number": 2, "kind": "scored", "scored_number": 1, "label": "Round 1",
+                    "seatings": [{"player": 100, "table": 1, "seat": 0}, {"player": 101, "table": 1, "seat": 1}],
+                    "moves": [], "started_at": None}],
+        "games": [game],
+        "gestures": [],
+    }  # fmt: skip
+
+
+def _page(r: dict) -> str:
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    workshop = SimpleNamespace(pk=1, name=r["workshop"]["name"], code="ABCDEF", phase="debrief")
+    return render_to_string("report/page.html", {"r": r, "workshop": workshop})
+
+
+def test_a_referee_all_fives_report_counts_the_tricks_judged_differently():
+    """In referee mode the table's sheet refuses a card it forbids (no revokes, no calls),
+    but the players' own sheets still name different winners: the report dropped those
+    with the revokes and said "there are no clashes … to count" (98 of 482 tricks in an
+    audit's workshop), where Five Tricks' referee report and docs/export.md count them."""
+    # Ben's home sheet: the lowest card wins.
+    sheets = ["high_highest_suit", "high_lowest_suit"]
+    game, state = _all_fives_game(7, [1, 2], sheets, "high_highest_suit", mode="referee")
+    tricks = [t for h in state.history for t in h.tricks]
+    clashes = sum(len(set(t.verdicts)) > 1 for t in tricks)
+    assert clashes and not any(t.revokes for t in tricks), "the seed judges no trick differently"
+    r = report.build_report(_fives_doc(game, "referee", "high_lowest_suit"))
+    rv = r["revokes"]
+    assert rv["referee"] is True
+    assert rv["rows"] == [
+        {"round": "Round 1", "table": 1, "games": 1, "tricks": len(tricks), "clashes": clashes,
+         "revokes": 0, "by_newcomers": 0, "upheld": 0, "refused": 0, "refused_by_newcomers": 0,
+         "unnoticed": 0}
+    ]  # fmt: skip
+    notice = next(q for q in r["guide"] if q["id"] == "notice")
+    assert notice["section"] == "clashes"
+    assert notice["data"][0].startswith(
+        f"{clashes} of {len(tricks)} tricks were judged differently by the players' own sheets: "
+        "the table's sheet decided each (referee mode)"
     )
-    game["mode"] = "referee"
-    doc = {"schema": export.SCHEMA, "workshop": {"name": "Ref", "game": "all_fives", "mode": "referee"},
-           "tables": [], "players": [], "rounds": [], "games": [game], "gestures": []}  # fmt: skip
-    assert report.build_report(doc)["revokes"] is None
+    assert all("broke the sheet" not in line for line in notice["data"])
+    html = _page(r)
+    assert f"<strong>{clashes}</strong> tricks judged differently by the players' sheets" in html
+    assert '<h2 id="h-clashes">4 Clashes and gestures</h2>' in html
+    assert f"The players' own sheets judged {clashes} of {len(tricks)} tricks differently." in html
+    assert "no clashes or disputes to count" not in html
+    # No revoke in referee mode: no column of them, here or in the players' table.
+    assert "Revokes (called)" not in html and "Calls (refused)" not in html
+    assert "Revokes and calls" not in html
+    # Barnga mode's report of the same sheets says it is not one in referee mode.
+    game, _ = _all_fives_game(7, [1, 2], sheets, "high_highest_suit")
+    barnga = report.build_report(_fives_doc(game, "barnga", "high_lowest_suit"))
+    assert barnga["revokes"]["referee"] is False
+    assert '<h2 id="h-clashes">4 Revokes and gestures</h2>' in _page(barnga)
 
 
 def adapters(*counts: tuple[str, int]) -> list[dict]:
