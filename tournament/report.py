@@ -37,6 +37,7 @@ from itertools import combinations, groupby
 
 from games import kinds
 from games.cards import SUIT_NAMES
+from games.replay import ReplayError, replay_document
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
 from tournament import timing
@@ -165,13 +166,17 @@ def kind_of(doc: dict) -> kinds.GameKind:
     return kinds.get((doc.get("workshop") or {}).get("game") or FIVE_TRICKS)
 
 
-def game_scores(game: dict, claims: bool) -> list:
+def game_scores(game: dict, claims: bool, kind: kinds.GameKind | None = None) -> list:
     """A game's per-seat score: Five Tricks' tricks won, any other game's stored scores.
 
-    A Five Tricks game still in progress (a report read mid-round) has stored none
-    yet: its tricks so far are counted, not shown as nought each."""
+    A game still in progress (a report read mid-round) has stored none yet: Five
+    Tricks' tricks so far are counted, another game (given its `kind`) is replayed
+    from its record to its score so far (as a round's end would count it), not shown
+    as nought each."""
     if not claims:
-        return list(game.get("scores") or [])
+        if game.get("scores") or game.get("state") != "playing" or kind is None:
+            return list(game.get("scores") or [])
+        return _scores_so_far(game, kind)
     if game["tricks_won"] or game.get("state") != "playing":
         return list(game["tricks_won"])
     won = [0] * len(game["players"])
@@ -179,6 +184,18 @@ def game_scores(game: dict, claims: bool) -> list:
         if isinstance(t.get("winner"), int) and 0 <= t["winner"] < len(won):
             won[t["winner"]] += 1
     return won
+
+
+def _scores_so_far(game: dict, kind: kinds.GameKind) -> list:
+    """The score so far of a game in progress other than Five Tricks, from its
+    ``replay`` input ([] for an export without one, or a log that does not play:
+    tournament.check_export names that game)."""
+    if not game.get("replay"):
+        return []
+    try:
+        return list(kind.replay_outcome(replay_document(game["replay"]))["scores"])
+    except (ReplayError, KeyError, TypeError, ValueError):
+        return []
 
 
 class Index:
@@ -634,7 +651,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
             order: list[int] = []
             game_rows = []
             for g in games:
-                scores = game_scores(g, ix.claims)
+                scores = game_scores(g, ix.claims, ix.kind)
                 for s, pid in enumerate(g["players"]):
                     if pid not in order:
                         order.append(pid)
@@ -656,7 +673,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "tricks": [
                             {
                                 "name": ix.name(pid),
-                                # A game in progress has no stored score yet.
+                                # None for a log that does not play.
                                 "tricks": scores[s] if s < len(scores) else 0,
                             }
                             for s, pid in enumerate(g["players"])
