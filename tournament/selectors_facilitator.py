@@ -120,6 +120,37 @@ def remove_then(workshop: Workshop) -> str:
     )
 
 
+def remove_leaves_short(workshop: Workshop, rnd: Round | None, counts: dict[int, int]) -> dict:
+    """{player id: words} for each player whose removal (the seat skipped, in a round)
+    would cut their table's game and leave too few there to deal another: said in
+    Remove's confirmation, before it, as `removed_then` says it after. `counts`: the
+    players seated per table's pk. The confirmation had said the game is dealt again
+    "if enough players are left", without saying whether they would be."""
+    if (
+        workshop.leave_policy != LeavePolicy.SKIP
+        or rnd is None
+        or rnd.state not in (RoundState.RUNNING, RoundState.PAUSED)
+    ):
+        return {}
+    kind = kind_of(workshop)
+    out = {}
+    for table_id, number, players in Game.objects.filter(
+        round=rnd, state=GameState.PLAYING
+    ).values_list("table_id", "table__number", "players"):
+        left = counts.get(table_id, 0) - 1
+        if kind.short_of_game(left):
+            out.update(dict.fromkeys(players, _too_few(kind, number, left, would=True)))
+    return out
+
+
+def _too_few(kind: kinds.GameKind, number: int, left: int, *, would: bool) -> str:
+    waiting = "the player left there waits" if left == 1 else f"the {left} left there wait"
+    return (
+        f" Table {number} {'would have' if would else 'has'} too few players for a game of"
+        f" {kind.title} (at least {kind.min_seats}): {waiting} until the round ends."
+    )
+
+
 def in_game_now(player: Player) -> bool:
     """Whether `player` plays in the game in progress at their table (read before a
     removal: skipping their seat cuts that game, and only then deals again)."""
@@ -153,11 +184,7 @@ def removed_then(workshop: Workshop, table_id: int | None, *, in_game: bool) -> 
     if Game.objects.filter(table_id=table_id, round=rnd, state=GameState.PLAYING).exists():
         return f" Their seat went: table {table.number}'s game was dealt again without them."
     if kind.short_of_game(left):
-        waiting = "the player left there waits" if left == 1 else f"the {left} left there wait"
-        return (
-            f" Their seat went. Table {table.number} has too few players for a game of"
-            f" {kind.title} (at least {kind.min_seats}): {waiting} until the round ends."
-        )
+        return " Their seat went." + _too_few(kind, table.number, left, would=False)
     if rnd.state == RoundState.PAUSED:
         return f" Their seat went: table {table.number} is dealt a new game when the round resumes."
     return f" Their seat went: table {table.number}'s game was cut short."
@@ -263,6 +290,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
             "roster_folded": len(listed) > ROSTER_UNFOLDED and workshop.phase != Phase.LOBBY,
             "left": [p for p in players if p.has_left and p.table_id is None],
             "unseated": [p.name for p in players if p.table_id is None and not p.has_left],
+            "remove_leaves_short": remove_leaves_short(workshop, rnd, counts),
         }
     else:
         rows = {}

@@ -1018,11 +1018,24 @@ def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, f
     """Removing one of two at a table with the seat skipped answered "their table's game
     was dealt again without them" while the other sat alone and no game was dealt, and
     the table's card advised a move the panel has no control for in a round (found by a
-    review). The answer says what happened, and the card that they wait."""
-    w = owned(owner, players=4, tables=2, seats=2, leave_policy="skip")
+    review). The answer says what happened, and the card that they wait; the
+    confirmation, which said a game is dealt again "if enough players are left", says
+    beforehand that there would not be."""
+    w = owned(owner, players=5, tables=2, seats=3, leave_policy="skip")
     rnd = to_scored_round(w)
-    t2 = Table.objects.get(workshop=w, number=2)
+    t1, t2 = Table.objects.filter(workshop=w).order_by("number")
+    assert Player.objects.filter(table=t2).count() == 2
     leaving, staying = Player.objects.filter(table=t2).order_by("seat")
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    short = (
+        " Table 2 would have too few players for a game of Five Tricks (at least 2): the"
+        " player left there waits until the round ends."
+    )
+    for p in (leaving, staying):
+        assert f'"Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}{short}"' in html
+    # At table 1 three play: two are enough for a game, so nothing more is said.
+    for p in Player.objects.filter(table=t1):
+        assert f'hx-confirm="Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}"' in html
     r = do(fac, w, "kick", {"player": leaving.pk}, htmx=True)
     assert r.status_code == 200
     said = text(r)
