@@ -483,7 +483,8 @@ def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
     Five Tricks: a call decided on the screen before another seat's call was refused
     as stale ("The table has moved on"), though the calls were still open (seen on a
     phone with a 1 s delay). A call changes nothing another seat's call or the next
-    lead depends on; the lead closes the calls and makes a call decided before it stale."""
+    lead depends on; the lead closes the calls and makes a call decided before it stale,
+    said as too late (it was said as any stale move: "The table has moved on")."""
     game, r_seat = revoke_setup("barnga")
     leader, last = state_of(game).eldest, (r_seat + 1) % 3
     lead, off = lead_for_revoke(game, r_seat)
@@ -502,10 +503,12 @@ def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
     assert [(c.caller, c.accused) for c in state.calls] == [(caller, r_seat), (other, caller)]
     card = all_fives.legal_actions(state, state.to_act)[0]["card"]
     act(game, state.to_act, {"type": "play", "card": card}, expected_version=seen)
-    assert_refused(
+    late = assert_refused(
         lambda: act(game, r_seat, {"type": "call_revoke", "accused": other}, expected_version=seen),
         StaleAction,
     )
+    # Said as too late for a call, not as the general "The table has moved on".
+    assert str(late).startswith("Too late to call that revoke: the next card was led"), late
     assert gamestate.replay_log(fresh(game)) == state_of(game)
 
 

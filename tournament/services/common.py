@@ -106,13 +106,17 @@ def bump_workshop(workshop: Workshop, *, phones: bool = True) -> int:
     return workshop.version
 
 
-def check_version(table: Table, expected: int | None) -> None:
+MOVED_ON = "The table has moved on since you acted; here is the current state."
+
+
+def check_version(table: Table, expected: int | None, moved_on: str = MOVED_ON) -> None:
     """Refuse an action decided on a view the table has moved past.
 
     `expected` is the table version the client saw. Other players' claims do not
     make a claim stale (everyone claims at once), so an action is fresh when
     barrier <= expected <= version. None skips the check (bots and the timer
-    act on the state they read under the lock).
+    act on the state they read under the lock). `moved_on`: what a stale action is
+    told (an action that only an earlier moment allowed says so).
     """
     if expected is None:
         return
@@ -121,7 +125,7 @@ def check_version(table: Table, expected: int | None) -> None:
     if expected > table.version:
         raise StaleAction("That view is from the future: please reload.")
     if expected < table.barrier:
-        raise StaleAction("The table has moved on since you acted; here is the current state.")
+        raise StaleAction(moved_on)
 
 
 def seated_tables(workshop: Workshop) -> dict[int, int]:

@@ -43,7 +43,7 @@ from tournament.models import (
     TrickRecord,
     Workshop,
 )
-from tournament.services.common import bump_table, check_version, get_player, now
+from tournament.services.common import MOVED_ON, bump_table, check_version, get_player, now
 
 PLAYING_PHASES = (Phase.STUDY, Phase.HOME, Phase.ROUND)
 CLIENT_ID_MAX = 64
@@ -449,16 +449,19 @@ def _record_derived(
         )
 
 
-def _player_turn(player_id: int, client_action_id, expected_version, check) -> tuple:
+def _player_turn(
+    player_id: int, client_action_id, expected_version, check, moved_on: str = MOVED_ON
+) -> tuple:
     """What every player's action checks first, in this order: the table lock, the
     game in progress, `check(game)` (the kind of action fits the game), the client's
-    id, the version the phone saw, and the player's seat.
+    id, the version the phone saw (`moved_on`: what a stale one is told), and the
+    player's seat.
     Returns (player, table, game, client id, seat)."""
     player, table = _lock_for_action(player_id, client_action_id)
     game, _ = _active_game(player, table)
     check(game)
     cid = _check_client_id(player, client_action_id)
-    check_version(table, expected_version)
+    check_version(table, expected_version, moved_on)
     return player, table, game, cid, _seat_of(game, player)
 
 
@@ -496,6 +499,12 @@ def game_play(
     return _apply_for(player, table, game, cid, action)
 
 
+LATE_CALL = (
+    "Too late to call that revoke: the next card was led, which closes the calls on "
+    "a trick. Here is the current state."
+)
+
+
 @transaction.atomic
 def game_act(
     *,
@@ -509,8 +518,15 @@ def game_act(
     The game's kind checks the move's shape and makes it the acting seat's; the
     engine then decides whether it is legal now.
     """
+    # A revoke call is open until the next lead, which makes a call decided before it
+    # stale: too late, rather than the table's general "moved on".
+    late_call = isinstance(move, dict) and move.get("type") == "call_revoke"
     player, table, game, cid, seat = _player_turn(
-        player_id, client_action_id, expected_version, _require_other_game
+        player_id,
+        client_action_id,
+        expected_version,
+        _require_other_game,
+        LATE_CALL if late_call else MOVED_ON,
     )
     try:
         action = gamestate.kind_of(game).phone_action(gamestate.load_state(game), seat, move)
