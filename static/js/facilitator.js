@@ -498,6 +498,18 @@
 
   const showConnection = window.Barnga.connectionLine(connection, "Live updates are back.");
 
+  // A phone connected or went: its dot in the roster, set here (the server sends the
+  // dot, not the whole roster again; the monitor's comes with its region).
+  function presence(msg) {
+    const row = document.getElementById("player-" + Number(msg.player));
+    const dot = row && row.querySelector(".who > .dot");
+    if (!dot || dot.classList.contains("bot")) return;
+    dot.classList.toggle("on", Boolean(msg.connected));
+    dot.classList.toggle("off", !msg.connected);
+    const said = row.querySelector(".who > .conn");
+    if (said) said.textContent = msg.connected ? "(connected)" : "(not connected)";
+  }
+
   if (live && live.dataset.ws) {
     const socket = liveSocket({
       path: live.dataset.ws,
@@ -507,6 +519,7 @@
       reconnectingText: "Live updates lost — reconnecting…",
       onStatus: showConnection,
       onMessage(msg) {
+        if (msg.t === "presence") return presence(msg);
         if (msg.t !== "regions") return;
         synced = true;
         ageMessage();

@@ -535,3 +535,40 @@ def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     moved = sum(1 for p in Player.objects.filter(workshop=w) if p.table_id != moving[p.pk])
     assert moved > 1  # players whose rows were hidden moved too
     page.context.close()
+
+
+def test_a_phone_connecting_or_going_sets_its_dot_without_the_roster_sent_again(
+    facilitator_page, django_user_model
+):
+    """Each phone that slept or woke sent the whole roster to the panel again (350 kB
+    at 200 players, a second or more of the page's time each, found by a review); the
+    dot is sent, and the page sets it in the roster, seen and heard."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=3, tables=1, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    ana = Player.objects.filter(workshop=w).order_by("join_order").first()
+    # Every message the page's socket gets, in order (the socket is already open).
+    page.evaluate(
+        """() => { window.__got = [];
+          const orig = window.JSON.parse;
+          window.JSON.parse = (text, ...rest) => {
+            const out = orig(text, ...rest);
+            if (out && out.t) window.__got.push(out.t === 'regions'
+              ? 'regions:' + Object.keys(out.regions).sort().join(',') : out.t);
+            return out; }; }"""
+    )
+    dot = f"#player-{ana.pk} .who > .dot"
+    heard = f"#player-{ana.pk} .who > .conn"
+    assert page.locator(dot).get_attribute("class") == "dot off"
+    services.player_set_connected(player_id=ana.pk, connected=True)
+    page.wait_for_function(f"() => document.querySelector('{dot}').className === 'dot on'")
+    assert page.locator(heard).text_content() == "(connected)"
+    # The monitor's dot comes with its region; the roster is not sent again.
+    page.wait_for_function("() => document.querySelector('#fac-monitor .dot.on') !== null")
+    got = page.evaluate("() => window.__got")
+    assert "presence" in got and not any("fac-roster" in m for m in got), got
+    services.player_set_connected(player_id=ana.pk, connected=False)
+    page.wait_for_function(f"() => document.querySelector('{dot}').className === 'dot off'")
+    assert page.locator(heard).text_content() == "(not connected)"
+    page.context.close()

@@ -126,15 +126,28 @@ async def test_changes_are_pushed_and_bursts_are_coalesced():
 
 
 async def test_connection_dots_follow_player_sockets():
+    """A phone connecting or going changes a dot: the panel is sent the dot, which the
+    page sets in its roster, and the monitor with its own; the whole roster drawn again
+    (350 kB at 200 players) for each phone that slept or woke kept the page busy."""
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=2, tables=1)
+    await database_sync_to_async(services.players_seat_home)(workshop_id=w.pk)
     comm = communicator(w.pk, cookie)
     await comm.connect()
     await regions(comm)
     player_id = await database_sync_to_async(lambda: w.players.first().pk)()
     await database_sync_to_async(services.player_set_connected)(player_id=player_id, connected=True)
-    pushed = await regions(comm)
-    assert 'class="dot on"' in pushed["regions"]["fac-roster"]
+    # Quiet for longer than the renders' spacing (max(THROTTLE, cost / RENDER_SHARE)).
+    got = await drain(comm, quiet=3)
+    assert [m for m in got if m["t"] == "presence"] == [
+        {"t": "presence", "player": player_id, "connected": True}
+    ]
+    pushed = [m["regions"] for m in got if m["t"] == "regions"]
+    assert pushed and not any("fac-roster" in r for r in pushed), got
+    assert 'class="dot on"' in pushed[-1]["fac-monitor"]
+    # The roster drawn again (a sync, or any change it shows) has the dot too.
+    await comm.send_json_to({"action": "sync"})
+    assert 'class="dot on"' in (await regions(comm))["regions"]["fac-roster"]
     await comm.disconnect()
 
 
