@@ -479,6 +479,18 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
         glance = _game_glance(game, all_names, game.pk in disputes) if game else None
         tricks = glance["tricks_by_id"] if glance else {}
         scores = glance["scores_by_id"] if glance else {}
+        # Whose turn it is while their phone is not connected: nothing at that table
+        # moves until it is back, or until they are removed (a review saw a class of
+        # 200 lose a table for a whole round to one dead phone, shown only by a dot).
+        awaited = next(
+            (p for p in seated[table.pk] if glance and p["id"] == glance["awaited"]), None
+        )
+        stalled = (
+            awaited is not None
+            and rnd is not None
+            and rnd.state == RoundState.RUNNING
+            and not (awaited["connected"] or awaited["is_bot"] or awaited["has_left"])
+        )
         out.append(
             {
                 "number": table.number,
@@ -498,6 +510,7 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
                 "needs": kind.min_seats if kind.short_of_game(len(seated[table.pk])) else None,
                 # In a round nobody can be moved (the movement plan comes after it).
                 "in_round": in_round,
+                "waiting_for": awaited["name"] if stalled else None,
             }
         )
     return out
@@ -531,6 +544,8 @@ def _game_glance(game: Game, all_names: dict, open_dispute: bool, *, state=None)
         "scores_by_id": {},
         "tricks_played": len(state.completed),
         "to_act": all_names.get(game.players[state.to_act]) if state.to_act is not None else None,
+        # The player the game waits for (a claim step has its time limit: nobody).
+        "awaited": game.players[state.to_act] if state.to_act is not None else None,
         "dispute": open_dispute or state.dispute,
     }
 
@@ -555,6 +570,7 @@ def _kind_glance(game: Game, kind, state, all_names: dict) -> dict:
         "progress": kind.progress(state),
         # The seat awaited (not the seats that may call a revoke meanwhile: All Fives).
         "to_act": ", ".join(seat_names[s] for s in kind.to_act(state)[:1]) or None,
+        "awaited": next((game.players[s] for s in kind.to_act(state)[:1]), None),
         "dispute": False,
     }
 

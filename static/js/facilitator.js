@@ -401,13 +401,34 @@
         (el) => el.dataset.table,
       ),
       people: people(),
+      // "table:name" of each table waiting for a phone that is not connected.
+      waiting: Array.from(
+        document.querySelectorAll("#fac-monitor [data-waiting]"),
+        (el) => el.dataset.table + ":" + el.dataset.waiting,
+      ),
     };
+  }
+  // A table that waits for a phone not connected: said once, when it begins.
+  function waitingText(entries) {
+    if (!entries.length) return "";
+    const tables = entries.map((e) => e.split(":")[0]);
+    if (entries.length === 1) {
+      const [table, ...name] = entries[0].split(":");
+      return `Table ${table} waits for ${name.join(":")}, whose phone is not connected.`;
+    }
+    const which = tablesText(tables);
+    return which[0].toUpperCase() + which.slice(1) + " wait for phones that are not connected.";
   }
   function listText(items) {
     if (items.length === 1) return items[0];
     return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
   }
+  // Past five tables, how many: forty table numbers read out every few seconds (a
+  // class of 200 disputes at most tables at once) took longer to say than the gap
+  // before the next line, and the round's last minute waited behind them.
+  const TABLES_NAMED = 5;
   function tablesText(numbers) {
+    if (numbers.length > TABLES_NAMED) return numbers.length + " tables";
     return (numbers.length === 1 ? "table " : "tables ") + listText(numbers);
   }
   function joinedNames(before, now) {
@@ -454,7 +475,7 @@
   // were last said. A dispute begun and over in between is not said at all.
   const NEWS_MS = 2000;
   const NEWS_MAX_MS = 6000;
-  let told = { disputes: known.disputes, people: known.people };
+  let told = { disputes: known.disputes, people: known.people, waiting: known.waiting };
   let newsTimer = null;
   let newsSince = 0;
   function news() {
@@ -468,7 +489,9 @@
     if (joined) lines.push(joined);
     const moved = movedText(told.people, now.people);
     if (moved) lines.push(moved);
-    told = { disputes: now.disputes, people: now.people };
+    const waits = waitingText(now.waiting.filter((w) => !told.waiting.includes(w)));
+    if (waits) lines.push(waits);
+    told = { disputes: now.disputes, people: now.people, waiting: now.waiting };
     newsTimer = null;
     newsSince = 0;
     announcer.say(lines.join(" "));
@@ -480,8 +503,12 @@
     else if (changed) announcer.say(now.status);
     // Disputes cut with their round: the round's end says it.
     if (changed) told = { ...told, disputes: told.disputes.filter((n) => now.disputes.includes(n)) };
-    known = { status: sending() ? known.status : now.status, disputes: now.disputes, people: now.people };
-    const pending = now.disputes.some((n) => !told.disputes.includes(n))
+    known = { status: sending() ? known.status : now.status, disputes: now.disputes, people: now.people, waiting: now.waiting };
+    // (A wait over is not said: the table moves again. One over before it was said is
+    // dropped, as a dispute over in between.)
+    told = { ...told, waiting: told.waiting.filter((w) => now.waiting.includes(w)) };
+    const pending = now.waiting.some((w) => !told.waiting.includes(w))
+      || now.disputes.some((n) => !told.disputes.includes(n))
       || told.disputes.some((n) => !now.disputes.includes(n))
       || joinedNames(told.people, now.people).length > 0
       || movedNames(told.people, now.people).length > 0;

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from axe_check import assert_accessible
 
-from tournament import services
+from tournament import gamestate, services
 from tournament.models import Player
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
@@ -22,6 +22,7 @@ from tournament_helpers import (  # noqa: E402
     LOW,
     claim_all,
     fresh,
+    game_at,
     make_workshop,
     open_dispute,
     set_seat_sheets,
@@ -201,6 +202,12 @@ LAST_SAID = """() => { const l = document.getElementById('fac-announce').lastEle
   return l ? l.textContent : ''; }"""
 
 
+def phones_on(workshop) -> None:
+    """Every student's phone connected, as in a class (a table whose turn is a phone
+    not connected is said to wait for it)."""
+    Player.objects.filter(workshop=workshop).update(connected=True)
+
+
 def said(page, text: str) -> None:
     """`text` is the line said last (#fac-announce is a log: each line is added after
     the last, and leaves 20 s later)."""
@@ -210,6 +217,7 @@ def said(page, text: str) -> None:
 def test_a_screen_reader_hears_the_phase_and_each_new_dispute(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(players=8, tables=2, facilitator=user)
+    phones_on(w)
     page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
     assert page.inner_text("#fac-announce") == ""  # the page itself is read as it loads
 
@@ -246,9 +254,11 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     at the clock, and heard a dispute begin but never end."""
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(players=11, tables=4, round_seconds=64, facilitator=user)
+    phones_on(w)
     page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
     services.player_join(workshop_id=w.pk, name="Zoë")
     said(page, "Zoë joined (12 players).")
+    phones_on(w)
     # A burst of joins is one line once it settles, not a line per update, each
     # cutting off the last.
     page.evaluate(
@@ -258,7 +268,8 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
           .observe(document.getElementById('fac-announce'), { childList: true }); }"""
     )
     for name in ("Uma", "Vic", "Wes", "Xan"):
-        services.player_join(workshop_id=w.pk, name=name)
+        player = services.player_join(workshop_id=w.pk, name=name)
+        Player.objects.filter(pk=player.pk).update(connected=True)
         page.wait_for_function(
             f"() => document.getElementById('fac-roster').innerText.includes('{name}')"
         )
@@ -571,4 +582,43 @@ def test_a_phone_connecting_or_going_sets_its_dot_without_the_roster_sent_again(
     services.player_set_connected(player_id=ana.pk, connected=False)
     page.wait_for_function(f"() => document.querySelector('{dot}').className === 'dot off'")
     assert page.locator(heard).text_content() == "(not connected)"
+    page.context.close()
+
+
+def test_a_table_waiting_for_a_phone_not_connected_is_shown_and_said_at_the_top(
+    facilitator_page, django_user_model
+):
+    """One dead phone held its table for a whole round in a review's class of 200, and
+    the panel showed it only as a dot in the fortieth card: the status says which table
+    waits for whom, the card is flagged, and a screen reader hears it once. Past five
+    tables, disputes are said as a count (forty numbers every few seconds took longer
+    to say than the gap before the next line)."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=24, tables=6, round_seconds=600, facilitator=user)
+    phones_on(w)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    to_scored_round(w)
+    said(page, "Now: Scored round, Round 1.")
+    tables = tables_of(w)
+    game = game_at(tables[2])
+    first = Player.objects.get(pk=game.players[gamestate.load_state(game).to_act])
+    services.player_set_connected(player_id=first.pk, connected=False)
+    said(page, f"Table 3 waits for {first.name}, whose phone is not connected.")
+    line = page.locator("#fac-status .waiting-line")
+    assert line.inner_text().startswith(
+        f"Waiting for a phone not connected: table 3 ({first.name})."
+    )
+    assert "a bot then plays the seat" in line.inner_text()
+    assert line.locator("a").get_attribute("href") == "#mt-3"
+    card = page.locator('#fac-monitor article[data-table="3"]')
+    assert "waiting for a phone" in card.locator("h3").inner_text()
+    # Back: the line goes (and nothing is said of it: the table moves again).
+    services.player_set_connected(player_id=first.pk, connected=True)
+    page.wait_for_selector("#fac-status .waiting-line", state="detached", timeout=8000)
+    assert "waiting" not in (card.get_attribute("class") or "")
+    # Disputes at all six tables at once: a count.
+    for t in tables:
+        open_dispute(set_seat_sheets(t, [HIGH, HIGH, HIGH, LOW]))
+    said(page, "Disputes at 6 tables.")
+    assert_accessible(page, "panel, six disputes")
     page.context.close()

@@ -17,6 +17,7 @@ from tournament_helpers import (
     game_at,
     make_workshop,
     one_left_alone,
+    play_until_claim,
     snapshot,
     tables_of,
     to_home,
@@ -692,6 +693,58 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
         assert "No game in progress." in card
 
 
+def test_the_monitor_marks_a_table_whose_turn_is_a_phone_not_connected(owner, fac):
+    """A table whose turn is a student whose phone is not connected plays nothing until
+    it is back (a review's class lost a table for a round to one dead phone, shown only
+    as a dot, the same dot as a seat a bot now plays). Not while the round is paused,
+    nor in a claim step (its time limit decides), nor for a seat a bot plays."""
+    w = owned(owner, players=8, tables=2, leave_policy="bot")
+    rnd = to_scored_round(w)
+    Player.objects.filter(workshop=w).update(connected=True)
+    t1, t2 = tables_of(w)
+    game = game_at(t1)
+    turn = Player.objects.get(pk=game.players[gamestate.load_state(game).to_act])
+
+    def waiting() -> list:
+        return [(t["number"], t["waiting_for"]) for t in sf.monitor(fresh(w)) if t["waiting_for"]]
+
+    assert waiting() == []
+    Player.objects.filter(pk=turn.pk).update(connected=False)
+    assert waiting() == [(1, turn.name)]
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert f'data-table="1" data-waiting="{turn.name}"' in html
+    status = html[html.index('id="fac-status"') : html.index('id="fac-movement"')]
+    assert (
+        f'<a href="#mt-1">table 1</a> (<bdi>{turn.name}</bdi>). Nothing moves at that table'
+        in status
+    )
+    assert "(a bot then plays the seat)" in status
+    # Someone else's phone off changes nothing: the game waits for the one to act.
+    other = next(pid for pid in game.players if pid != turn.pk)
+    Player.objects.filter(pk=other).update(connected=False)
+    assert waiting() == [(1, turn.name)]
+    services.round_pause(round_id=rnd.pk)
+    assert waiting() == []
+    services.round_resume(round_id=rnd.pk)
+    assert waiting() == [(1, turn.name)]
+    # Gone, with a bot playing the seat: a bot's dot, not "not connected"; no wait.
+    services.player_leave(player_id=turn.pk, policy="bot")
+    assert waiting() == []
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    card = html[html.index('data-table="1"') :].split("</article>")[0]
+    seat = re.search(
+        rf'<span class="dot (\w+)"[^>]*></span>\s*<span class="pname"><bdi>{turn.name}</bdi>'
+        r'</span><span class="visually-hidden">([^<]*)</span>',
+        card,
+    )
+    assert seat and seat.groups() == ("bot", " (left: a bot plays)"), card
+    # The claim step has a time limit: nobody holds it up.
+    Player.objects.filter(workshop=w).update(connected=False)
+    assert 2 in [n for n, _ in waiting()]
+    assert play_until_claim(game_at(t2)).phase == "claim"
+    assert 2 not in [n for n, _ in waiting()]
+
+
 def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     w = owned(owner, players=4, tables=1, seats=4)
     to_home(w)
@@ -813,7 +866,10 @@ def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert '<details class="roster-fold" id="roster-fold"><summary>Every player (61)' in html
+    assert (
+        '<details class="roster-fold" id="roster-fold"><summary>Every player (61):'
+        " rename, remove, who is connected</summary>"
+    ) in html
     assert html.count('class="roster-row"') == 61  # all still there, one tap away
     small = owned(owner, players=8, tables=2, seats=4)
     services.players_seat_home(workshop_id=small.pk)
