@@ -269,6 +269,8 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
     tables = list(workshop.tables.all())
     tally = workshop.players.aggregate(
         humans=Count("pk", filter=Q(is_bot=False, has_left=False)),
+        # Left with a bot playing their seat: still in the roster, not in the count.
+        left_seated=Count("pk", filter=Q(is_bot=False, has_left=True, table__isnull=False)),
         bots=Count("pk", filter=Q(is_bot=True)),
     )
     humans = tally["humans"]
@@ -310,6 +312,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         "remove_then": remove_then(workshop),
         "humans": humans,
         "bots": tally["bots"],
+        "left_seated": tally["left_seated"],
         "tables": [
             {
                 "number": t.number,

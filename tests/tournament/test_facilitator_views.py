@@ -871,6 +871,10 @@ def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
         " rename, remove, who is connected</summary>"
     ) in html
     assert html.count('class="roster-row"') == 61  # all still there, one tap away
+    # In the debrief nobody is renamed or removed: the summary does not offer it.
+    services.workshop_start_debrief(workshop_id=w.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert "<summary>Every player (61): who is connected</summary>" in html
     small = owned(owner, players=8, tables=2, seats=4)
     services.players_seat_home(workshop_id=small.pk)
     services.workshop_start_study(workshop_id=small.pk)
@@ -1066,6 +1070,9 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     if policy == "bot":
         assert fresh(p1).table_id is not None
         assert "left · bot plays" in row.group(0) and "row-tools" not in row.group(0)
+        # Counted apart, still in the roster: "3 players" beside a roster of four read
+        # as one missing (found by a review).
+        assert "· 3 players and 1 who left (a bot plays their seat)" in text(r)
     else:
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
 
