@@ -26,6 +26,20 @@ SCHEMA = "barnga.workshop/1"
 CSV_KINDS = ("actions", "tricks", "claims", "disputes", "gestures", "moves", "seatings", "games")
 
 
+# A trick's fields as the document names them (TrickRecord's own names).
+TRICK_FIELDS = (
+    "index",
+    "leader",
+    "cards",
+    "winner",
+    "verdicts",
+    "table_verdict",
+    "resolution",
+    "claims",
+    "created_at",
+)
+
+
 def iso(dt: datetime | None) -> str | None:
     return dt.isoformat() if dt is not None else None
 
@@ -75,40 +89,41 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
     by_game: dict[int, dict[str, list]] = {
         g.pk: {"actions": [], "tricks": [], "claims": [], "disputes": []} for g in games
     }
-    for a in Action.objects.filter(game__table__workshop=workshop).order_by("game", "seq"):
-        by_game[a.game_id]["actions"].append(
-            {
-                "seq": a.seq,
-                "actor": a.actor_id,
-                "kind": a.kind,
-                "payload": a.payload,
-                "created_at": iso(a.created_at),
-            }
+    # The many rows (every action, trick and claim) are read as plain values, not
+    # models: building 35,000 models was most of a 200-player workshop's export, and
+    # each CSV, the JSON, the ZIP and the report read the document whole.
+    actions = Action.objects.filter(game__table__workshop=workshop).order_by("game", "seq")
+    for game_id, seq, actor, what, payload, at in actions.values_list(
+        "game_id", "seq", "actor_id", "kind", "payload", "created_at"
+    ):
+        by_game[game_id]["actions"].append(
+            {"seq": seq, "actor": actor, "kind": what, "payload": payload, "created_at": iso(at)}
         )
-    for t in TrickRecord.objects.filter(game__table__workshop=workshop).order_by("game", "index"):
-        by_game[t.game_id]["tricks"].append(
+    tricks = TrickRecord.objects.filter(game__table__workshop=workshop).order_by("game", "index")
+    for game_id, *row in tricks.values_list("game_id", *TRICK_FIELDS):
+        trick = dict(zip(TRICK_FIELDS, row, strict=True))
+        trick["created_at"] = iso(trick["created_at"])
+        by_game[game_id]["tricks"].append(trick)
+    claims = Claim.objects.filter(game__table__workshop=workshop).order_by("created_at", "pk")
+    for game_id, index, player, seat, claimed, change, in_dispute, at in claims.values_list(
+        "game_id",
+        "trick_index",
+        "player_id",
+        "seat",
+        "claimed_seat",
+        "is_change",
+        "during_dispute",
+        "created_at",
+    ):
+        by_game[game_id]["claims"].append(
             {
-                "index": t.index,
-                "leader": t.leader,
-                "cards": t.cards,
-                "winner": t.winner,
-                "verdicts": t.verdicts,
-                "table_verdict": t.table_verdict,
-                "resolution": t.resolution,
-                "claims": t.claims,
-                "created_at": iso(t.created_at),
-            }
-        )
-    for c in Claim.objects.filter(game__table__workshop=workshop).order_by("created_at", "pk"):
-        by_game[c.game_id]["claims"].append(
-            {
-                "trick_index": c.trick_index,
-                "player": c.player_id,
-                "seat": c.seat,
-                "claimed_seat": c.claimed_seat,
-                "is_change": c.is_change,
-                "during_dispute": c.during_dispute,
-                "created_at": iso(c.created_at),
+                "trick_index": index,
+                "player": player,
+                "seat": seat,
+                "claimed_seat": claimed,
+                "is_change": change,
+                "during_dispute": in_dispute,
+                "created_at": iso(at),
             }
         )
     for d in (
@@ -169,19 +184,33 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
 
     game_round = {g.pk: round_number[g.round_id] for g in games}
     gestures = []
-    for x in Gesture.objects.filter(table__workshop=workshop).order_by("created_at", "pk"):
+    for pk, table_id, game_id, player, gesture, index, in_dispute, payload, at in (
+        Gesture.objects.filter(table__workshop=workshop)
+        .order_by("created_at", "pk")
+        .values_list(
+            "pk",
+            "table_id",
+            "game_id",
+            "player_id",
+            "kind",
+            "trick_index",
+            "during_dispute",
+            "payload",
+            "created_at",
+        )
+    ):
         gestures.append(
             {
-                "id": x.pk,
-                "table": table_number[x.table_id],
-                "round": game_round.get(x.game_id),
-                "game": x.game_id,
-                "player": x.player_id,
-                "kind": x.kind,
-                "trick_index": x.trick_index,
-                "during_dispute": x.during_dispute,
-                "payload": x.payload,
-                "created_at": iso(x.created_at),
+                "id": pk,
+                "table": table_number[table_id],
+                "round": game_round.get(game_id),
+                "game": game_id,
+                "player": player,
+                "kind": gesture,
+                "trick_index": index,
+                "during_dispute": in_dispute,
+                "payload": payload,
+                "created_at": iso(at),
             }
         )
 
