@@ -9,6 +9,7 @@ and report.pdf (the print stylesheet).
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -239,4 +240,76 @@ def test_a_large_class_prints_its_movement_chart_at_the_pages_width(
     chart.evaluate("el => el.closest('figure').classList.remove('tall')")
     held = len(pages.findall(page.pdf(format="A4")))
     assert tall > held, (tall, held)
+    page.context.close()
+
+
+# The result cards: how far the page scrolls sideways, the cards whose table sticks
+# out of them (or that stick out of the window), and the names that broke inside a
+# word (a word's letters on two lines).
+CARDS = """() => {
+  const lines = range => new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  const brokenInAWord = text => [...text.data.matchAll(/\\S+/g)].some(word => {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    return lines(range) > 1;
+  });
+  const cards = [...document.querySelectorAll('.result-card')];
+  return {
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    cards: cards.length,
+    sticking_out: cards.filter(c => {
+      const card = c.getBoundingClientRect(), table = c.querySelector('table').getBoundingClientRect();
+      return table.right > card.right + 1 || card.right > innerWidth + 1;
+    }).map(c => c.querySelector('caption').textContent.trim().slice(0, 9)).slice(0, 5),
+    broken: [...document.querySelectorAll('.result-card tbody th bdi')]
+      .filter(name => brokenInAWord(name.firstChild)).map(name => name.textContent).slice(0, 5),
+  };
+}"""
+
+
+def test_forty_tables_result_cards_hold_their_tables(
+    facilitator_page, artifacts, django_user_model
+):
+    """The 200-student workshop (40 tables of 5): the result cards of a scored round,
+    four abreast at 1366 px with a fourth "Moved" column, held tables wider than
+    themselves; the fourth card's table went past the window (the page scrolled
+    sideways) and names broke inside a word ("Xime / na C.")."""
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    w = bots_played(user, name="Forty", tables=40, seats=5, ticks=1)
+    # Names as a class has them (the bots' are short), a 30-letter one among them.
+    firsts = ["Ximena", "Dmitri", "Chloé", "Mohammed", "Guadalupe", "Bartholomew", "Ana", "Wen"]
+    players = list(Player.objects.filter(workshop=w).order_by("pk"))
+    names = [f"{firsts[i % 8]} {chr(65 + i // 8)}." for i in range(len(players) - 1)]
+    names.append("Maria Fernanda de los Santos G")
+    for step in ([f"x{i}" for i in range(len(players))], names):  # no name taken twice
+        for p, name in zip(players, step, strict=True):
+            p.name = name
+            p.save()
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/report/", viewport={"width": 1366, "height": 768}
+    )
+    # Laptops, a small laptop, phones. Three result rounds: home play and two scored.
+    widths = (1280, 1366, 1440, 1024, 390, 360)
+    found = {}
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 768})
+        found[width] = {**page.evaluate(CARDS), "headers": broken_headers(page)}
+    fine = {"page": 0, "cards": 3 * 40, "sticking_out": [], "broken": [], "headers": []}
+    expected = dict.fromkeys(widths, fine)
+    # At 360 px "Bartholomew" is wider than what the other three columns leave it:
+    # it breaks, inside its card.
+    del found[360]["broken"]
+    expected[360] = {k: v for k, v in fine.items() if k != "broken"}
+    assert found == expected, json.dumps(found)
+    # For a person to look at: the last scored round's first cards, and the long name's.
+    last_round = page.locator("section.round").last
+    for width, name in ((1366, "report-forty-cards"), (390, "report-forty-cards-phone")):
+        page.set_viewport_size({"width": width, "height": 768})
+        last_round.locator("h3").evaluate("h => h.scrollIntoView()")
+        page.screenshot(path=str(artifacts / f"{name}.png"))
+        last_round.locator("tbody th", has_text="Maria Fernanda").evaluate(
+            "el => el.closest('.result-card').scrollIntoView()"
+        )
+        page.screenshot(path=str(artifacts / f"{name}-long-name.png"))
     page.context.close()
