@@ -86,6 +86,36 @@ def _finish(chart, title: str, alt: str) -> dict:
     return {"svg": svg, "src": src, "alt": alt, "title": title, **size}
 
 
+# The bar charts' plot: a little less than the 960 px picture, less its margins and
+# the count axis' labels (pygal's own layout; measured: 858 px).
+PLOT_PX = 850
+# Room between two labels on the table axis, in pixels.
+AXIS_GAP_PX = 12
+
+
+def _text_px(text: str, size: int = 18) -> float:
+    """A rough width of `text` in `size` px type (see _name_px)."""
+    return (_name_px(text) - 20) * size / 18
+
+
+def _table_axis(tables: list[int]) -> tuple[list[str], list[str] | None]:
+    """The table axis' labels, and the ones written when not all of them fit.
+
+    Under 850 px, "Table 1" … "Table 40" were written on top of each other. The
+    axis says as much as fits: "Table 1" under each group of bars, else the number
+    alone (the axis is titled "Table"), else every fifth (tenth…) number."""
+    group = PLOT_PX / len(tables)
+    named = [f"Table {t}" for t in tables]
+    if max(map(_text_px, named)) + AXIS_GAP_PX <= group:
+        return named, None
+    numbers = [str(t) for t in tables]
+    widest = max(map(_text_px, numbers)) + AXIS_GAP_PX
+    if widest <= group:
+        return numbers, None
+    every = next(k for k in (5, 10, 20, 50, 100, 10**9) if widest <= group * k)
+    return numbers, [str(t) for t in tables if t % every == 0]
+
+
 def disputes_chart(clashes: dict) -> dict | None:
     """Disputes per table, one bar per round."""
     rounds = clashes["rounds"]
@@ -94,10 +124,22 @@ def disputes_chart(clashes: dict) -> dict | None:
         return None
     title = "Disputes per table and round"
     counts = [c["disputes"] for t in tables for c in t["rounds"]]
+    labels, major = _table_axis([t["table"] for t in tables])
+    # Each bar's count over it where the bar is wide enough to hold it (at 40 tables
+    # a bar is 10 px wide: 80 counts ran together). The table under the chart has them.
+    bar_px = PLOT_PX / len(tables) / len(rounds)
+    fits = _text_px(str(max(counts)), STYLE_KW["value_font_size"]) + 4 <= bar_px
     chart = pygal.Bar(
-        title=title, x_title="Table", y_title="Disputes", y_labels=_counts_axis(counts), **COMMON
+        title=title,
+        x_title="Table",
+        y_title="Disputes",
+        y_labels=_counts_axis(counts),
+        **{**COMMON, "print_values": fits},
     )
-    chart.x_labels = [f"Table {t['table']}" for t in tables]
+    chart.x_labels = labels
+    if major:
+        chart.config.x_labels_major = major
+        chart.config.show_minor_x_labels = False
     for i, r in enumerate(rounds):
         chart.add(r["label"], [t["rounds"][i]["disputes"] for t in tables])
     parts = []

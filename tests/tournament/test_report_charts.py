@@ -196,3 +196,50 @@ def test_past_eight_players_each_line_is_a_colour_and_dash_of_its_own():
     assert dashes[0] == "solid" and dashes[8] != "solid"
     # Drawn 3 px wide (pygal drew every line at its style's 1 px).
     assert re.search(r"\.reactive\{[^}]*stroke-width:3\}", svg)
+
+
+def clashes(tables: int, rounds: int = 2, disputes=lambda table, r: 5) -> dict:
+    """The report's clashes figures as the disputes chart reads them."""
+    labels = [f"Round {r}" for r in range(1, rounds + 1)]
+    return {
+        "rounds": [{"label": label} for label in labels],
+        "by_table_round": [
+            {
+                "table": t,
+                "rounds": [
+                    {"label": label, "disputes": disputes(t, r)}
+                    for r, label in enumerate(labels, start=1)
+                ],
+            }
+            for t in range(1, tables + 1)
+        ],
+    }
+
+
+X_AXIS = re.compile(r'<g class="axis x.*?(?=<g class="series)', re.S)
+AXIS_LABEL = re.compile(r'<text x="([\d.]+)" y="[\d.]+" class="[^"]*">([^<]+)</text>')
+VALUE = re.compile(r'<text text-anchor="middle" x="([\d.]+)" y="[\d.]+" class="value">([^<]*)<')
+
+
+@pytest.mark.parametrize("tables", [2, 6, 9, 12, 13, 24, 40, 60])
+def test_the_disputes_charts_table_labels_never_sit_on_each_other(tables):
+    """At 40 tables "Table 1" … "Table 40" under 850 px of bars were one black smear
+    (and 80 counts over 10 px bars another). Written at 18 px, a character is at most
+    about 11 px wide: each label has room for itself and a gap."""
+    svg = report_charts.disputes_chart(clashes(tables))["svg"]
+    labels = [(float(x), text) for x, text in AXIS_LABEL.findall(X_AXIS.search(svg)[0])]
+    assert labels
+    for (x1, a), (x2, b) in zip(labels, labels[1:], strict=False):
+        assert x2 - x1 >= (len(a) + len(b)) / 2 * 11 + 6, (a, b, x2 - x1)
+    # Every table named while they fit, else numbered (the axis titled "Table"), else
+    # every fifth one numbered.
+    texts = [text for _, text in labels]
+    if tables <= 9:
+        assert texts == [f"Table {t}" for t in range(1, tables + 1)]
+    elif tables <= 24:
+        assert texts == [str(t) for t in range(1, tables + 1)]
+    else:
+        assert texts == [str(t) for t in range(5, tables + 1, 5)]
+    # The counts over the bars: over every bar, or none where the bars are too narrow.
+    values = VALUE.findall(svg)
+    assert len(values) == (2 * tables if tables <= 24 else 0), len(values)
