@@ -4,7 +4,8 @@ Each chart comes back as {"svg", "src" (a data: URI for an <img>), "alt", "title
 "width", "height"}, the movement chart with "tall" too (taller than a printed page).
 The alt text states the numbers the chart shows, so a screen reader (and a
 printout without images) loses nothing; every chart also has a data table beside
-it in the page. Large type and a colour-blind-safe palette (Okabe–Ito) keep
+it in the page. Past ALT_MAX characters (a large class) the alt text sums the
+numbers up instead and names that table. Large type and a colour-blind-safe palette (Okabe–Ito) keep
 them readable on a projector and in black-and-white print. pygal's tooltip
 script is not loaded (`js=[]`) and its inline config script is dropped: the
 charts are pictures, not widgets.
@@ -79,6 +80,34 @@ def _counts_axis(values) -> list[int]:
     return list(range(0, top + step, step))
 
 
+# An alt text is read out whole, with no way to skip about in it. Up to this many
+# characters (about half a minute read aloud) it says every number the chart shows;
+# past it, a summary, and where on the page a table has every number (at 200
+# players the movement chart's was 7,264 characters, the same journeys as the
+# table after it).
+ALT_MAX = 500
+# The captions of the tables that say what the charts show (templates/report/page.html).
+DISPUTES_TABLE = "Tricks, clashes and disputes per table and round"
+SEATING_TABLE = "Seating at the start of each round"
+PLAYERS_TABLE = "Per player"
+
+
+def _tables_said(tables: list[int]) -> str:
+    """Tables said in words: "table 7", "tables 3, 7 and 9", past three "12 tables"."""
+    if len(tables) == 1:
+        return f"table {tables[0]}"
+    if len(tables) <= 3:
+        return "tables " + said_as_list([str(t) for t in tables])
+    return f"{len(tables)} tables"
+
+
+def _names_said(names: list[str], most: int = 3) -> str:
+    """Names said in words: "Ana", "Ana, Bo and Cai", "Ana, Bo, Cai and 12 others"."""
+    if len(names) <= most:
+        return said_as_list(names)
+    return ", ".join(names[:most]) + f" and {len(names) - most} others"
+
+
 def _finish(chart, title: str, alt: str) -> dict:
     svg = _SCRIPT.sub("", chart.render(is_unicode=True))
     src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -147,7 +176,33 @@ def disputes_chart(clashes: dict) -> dict | None:
         counts = ", ".join(f"{c['label']} {c['disputes']}" for c in t["rounds"])
         parts.append(f"table {t['table']}: {counts}")
     alt = f"Bar chart: {title.lower()}. " + "; ".join(parts) + "."
+    if len(alt) > ALT_MAX:
+        alt = _disputes_summary(title, rounds, tables)
     return _finish(chart, title, alt)
+
+
+def _disputes_summary(title: str, rounds: list[dict], tables: list[dict]) -> str:
+    """Each round's disputes in all, the most at a table and where, and the tables
+    without any; the table under the chart has every count."""
+    parts = []
+    for i, r in enumerate(rounds):
+        counts = {t["table"]: t["rounds"][i]["disputes"] for t in tables}
+        total, top = sum(counts.values()), max(counts.values())
+        if not top:
+            parts.append(f"{r['label']}: no disputes")
+            continue
+        most = [t for t, n in counts.items() if n == top]
+        none = [t for t, n in counts.items() if not n]
+        part = f"{r['label']}: {total} dispute{'s' * (total != 1)}, the most, {top}, at "
+        part += _tables_said(most)
+        if none:
+            part += f", none at {_tables_said(none)}"
+        parts.append(part)
+    return (
+        f"Bar chart: {title.lower()}, {len(tables)} tables. "
+        + "; ".join(parts)
+        + f". Every table's count is in the table “{DISPUTES_TABLE}” under the chart."
+    )
 
 
 def outcomes_chart(clashes: dict) -> dict | None:
@@ -364,11 +419,11 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         if last is not None:  # the alt text keeps the whole name
             points[last]["label"] = _fit_name(name, margin)
         chart.add(name, points, stroke_style=_line_style(i))
+    steps = f"Line chart: {title.lower()} ({said_as_list([c['label'] for c in columns])})"
     alt = (
-        f"Line chart: {title.lower()}"
         # What each "then" steps through (a review read "1 then 1 then 2 then 2" not
         # knowing which rounds they were).
-        + f" ({said_as_list([c['label'] for c in columns])}). "
+        f"{steps}. "
         # Read out: "tables 1 then 2", as the players' table reads its arrows.
         + "; ".join(
             f"{names.get(pid, '?')}: tables "
@@ -377,10 +432,43 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         )
         + "."
     )
+    if len(alt) > ALT_MAX:
+        alt = _paths_summary(steps, movement, names, len(tables))
     return {
         **_finish(chart, title, alt),
         "tall": chart.config.height > chart.config.width * PRINT_FIT,
     }
+
+
+def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: int) -> str:
+    """How many changed tables at each step, how many never did, who moved most;
+    the seating table under the chart and the per-player table have every journey."""
+    columns, journeys, players = movement["columns"], movement["journeys"], movement["players"]
+
+    def moved(pid: int, c: int) -> bool:
+        before, now = journeys[pid]["tables"][c - 1], journeys[pid]["tables"][c]
+        return before is not None and now is not None and before != now
+
+    changed = [
+        f"{sum(moved(pid, c) for pid in players)} from {columns[c - 1]['label']}"
+        f" to {columns[c]['label']}"
+        for c in range(1, len(columns))
+    ]
+    moves = {pid: sum(moved(pid, c) for c in range(1, len(columns))) for pid in players}
+    top = max(moves.values())
+    stayed = sum(not n for n in moves.values())
+    said = f"{steps}: {len(players)} players at {tables} tables. Changed tables: " + ", ".join(
+        changed
+    )
+    said += f". {stayed} stayed at one table throughout"
+    if top:
+        most = [names.get(pid, "?") for pid in players if moves[pid] == top]
+        said += f"; the most moves, {top}, by {_names_said(most)}"
+    return (
+        said
+        + f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"
+        + f" and each player's journey in “{PLAYERS_TABLE}”."
+    )
 
 
 def all_charts(report: dict) -> dict:

@@ -243,3 +243,47 @@ def test_the_disputes_charts_table_labels_never_sit_on_each_other(tables):
     # The counts over the bars: over every bar, or none where the bars are too narrow.
     values = VALUE.findall(svg)
     assert len(values) == (2 * tables if tables <= 24 else 0), len(values)
+
+
+def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are():
+    """At 200 players the movement chart's alt text was 7,264 characters (every
+    player's tables, then the same again in the table after it) and the disputes
+    chart's 1,751: minutes read aloud, with no way to skip about. Past ALT_MAX they
+    sum up, and name the table on the page that has every number."""
+    mov, names = movement(40, 5, rounds=2)
+    for pid in mov["players"]:
+        mov["journeys"][pid]["text"] = " → ".join(str(t) for t in mov["journeys"][pid]["tables"])
+    paths = report_charts.paths_chart(mov, names)["alt"]
+    assert len(paths) <= report_charts.ALT_MAX, len(paths)
+    assert paths.startswith(
+        "Line chart: where each player sat, round by round (At home, Round 1 and Round 2): "
+        "200 players at 40 tables. Changed tables: "
+    ), paths
+    seats = [mov["journeys"][pid]["tables"] for pid in mov["players"]]
+    moved = [sum(s[c] != s[c - 1] for s in seats) for c in (1, 2)]
+    assert f"{moved[0]} from At home to Round 1, {moved[1]} from Round 1 to Round 2." in paths
+    stayed = sum(len(set(s)) == 1 for s in seats)
+    assert f" {stayed} stayed at one table throughout; the most moves, 2, by Player " in paths
+    assert "“Seating at the start of each round”" in paths and "“Per player”" in paths
+    assert "Player 01: tables" not in paths
+
+    # Round 2: table 39 had none, the others 5 (the workshop of the review); Round 1:
+    # table 7 had the most.
+    def counts(table, r):
+        return (3 if table == 7 else 1) if r == 1 else (0 if table == 39 else 5)
+
+    disputes = report_charts.disputes_chart(clashes(40, disputes=counts))["alt"]
+    assert len(disputes) <= report_charts.ALT_MAX, len(disputes)
+    assert disputes == (
+        "Bar chart: disputes per table and round, 40 tables. "
+        "Round 1: 42 disputes, the most, 3, at table 7; "
+        "Round 2: 195 disputes, the most, 5, at 39 tables, none at table 39. "
+        "Every table's count is in the table “Tricks, clashes and disputes per table and "
+        "round” under the chart."
+    )
+
+
+def test_a_small_class_s_alt_texts_still_say_every_number():
+    alt = report_charts.disputes_chart(clashes(6, disputes=lambda t, r: t + r))["alt"]
+    assert alt.startswith("Bar chart: disputes per table and round. table 1: Round 1 2, Round 2 3;")
+    assert alt.endswith("table 6: Round 1 7, Round 2 8.")

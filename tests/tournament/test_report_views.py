@@ -535,3 +535,29 @@ def test_one_clash_of_one_trick_was_judged_and_a_dispute_was_a_newcomers():
     html = render_to_string("report/page.html", {"r": r, "workshop": w})
     assert "1 of 1 trick was judged differently" in html
     assert "(2 as a newcomer)" in html
+
+
+def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, owner):
+    """Fifteen tables of three: the charts' alt texts sum up, and the tables they send
+    a listener to are there, captioned as they say."""
+    import html as html_lib
+
+    from tournament import report_charts
+
+    w = bots_played(owner, name="Fifteen", tables=15, seats=3, ticks=2)
+    page = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    alts = [
+        html_lib.unescape(alt)
+        for alt in re.findall(r'<img src="data:image/svg\+xml;base64,[^"]+" alt="([^"]+)"', page)
+    ]
+    summed = [alt for alt in alts if "“" in alt]
+    assert any(a.startswith("Line chart: where each player sat") for a in summed), alts
+    assert any(a.startswith("Bar chart: disputes per table and round, 15 tables.") for a in summed)
+    assert all(len(alt) <= report_charts.ALT_MAX for alt in alts), [len(a) for a in alts]
+    captions = [
+        re.sub(r"<[^>]+>", "", c)
+        for c in re.findall(r"<(?:caption|h2)[^>]*>(.*?)</(?:caption|h2)>", page, re.S)
+    ]
+    for alt in summed:
+        for named in re.findall(r"“([^”]+)”", alt):
+            assert any(named in c for c in captions), (named, captions)
