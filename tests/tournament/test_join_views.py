@@ -325,3 +325,28 @@ def test_a_blank_code_is_asked_for_and_not_counted_as_a_wrong_guess(settings):
         Client().post("/join", {"code": "NOPE99", "name": "Bo"})
     r = Client().post("/join", {"code": workshop.code, "name": "Bo"})
     assert "Too many wrong codes from this network" in r.content.decode()
+
+
+def test_the_phones_page_links_every_games_stylesheet_itself():
+    """The games' styles were one sheet that @imported four: a phone fetched it, then
+    them, a round trip more before the board was styled on a slow network (and a
+    page checker that resolved the imports against the page's address asked for
+    /play/games/common.css). The page links each sheet, and each is served."""
+    workshop = make_workshop(players=0, tables=2)
+    client = Client()
+    client.post("/join", {"code": workshop.code, "name": "Zoë"})
+    page = client.get("/play/").content.decode()
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    games = [s for s in sheets if "/css/games/" in s]
+    assert [s.rsplit("/", 1)[1].split(".")[0] for s in games] == [
+        "common",
+        "seven_up",
+        "all_fives",
+        "three_tricks",
+    ], sheets
+    for sheet in sheets:
+        served = client.get(sheet)
+        assert served.status_code == 200, sheet
+        assert b"@import" not in b"".join(
+            served.streaming_content if served.streaming else [served.content]
+        )
