@@ -561,3 +561,25 @@ def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, o
     for alt in summed:
         for named in re.findall(r"“([^”]+)”", alt):
             assert any(named in c for c in captions), (named, captions)
+
+
+def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
+    """At 200 players the table of every dispute (195 rows) was 30,000 px of a report
+    98,000 px long, drawn open (found by a review). Past twenty it is folded, as the
+    list of every clash is; a class's handful stay open."""
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW]))
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    one = r["clashes"]["disputes"]
+    assert len(one) == 1
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    assert 'id="every-dispute"' not in html and '<table class="disputes">' in html
+    r["clashes"]["disputes"] = one * 21
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    fold = html[html.index('<details class="print-if-open" id="every-dispute">') :]
+    assert fold.startswith(
+        '<details class="print-if-open" id="every-dispute"><summary>All 21 disputes, one by one'
+    )
+    assert fold.index('<table class="disputes">') < fold.index("</details>")
+    assert_links_land(html)
