@@ -138,6 +138,11 @@ def _names_text(names: list[str]) -> str:
     return said_as_list(names) if names else "nobody"
 
 
+def _sentence(text: str) -> str:
+    """`text` ended with a full stop, unless it ends with one (a name: "Lena B.")."""
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else text + "."
+
+
 def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
@@ -1476,7 +1481,7 @@ def _adapted_most(adapters: list[dict]) -> str:
         if len(top) > ADAPTED_TIED_NAMED:
             names.append(_plural(len(top) - ADAPTED_TIED_NAMED, "other"))
         changes = _plural(top[0]["adapted"], "change")
-        return f"Adapted most: {len(top)} players, {changes} each: {_names_text(names)}."
+        return _sentence(f"Adapted most: {len(top)} players, {changes} each: {_names_text(names)}")
     named = []
     for group in groups:
         if len(named) + len(group) > ADAPTED_NAMED:

@@ -805,6 +805,20 @@ def adapters(*counts: tuple[str, int]) -> list[dict]:
     return [{"name": n, "adapted": k} for n, k in counts]
 
 
+def test_a_name_ending_with_a_full_stop_ends_its_sentence_once():
+    """ "Ana E." (a common way to tell two Anas apart) ending a sentence read "Ana E.."
+    in the report and on a table's page (found by a review)."""
+    from tournament.templatetags.names import full_stop
+
+    assert full_stop("Lena B.") == "" and full_stop("Lena") == "."
+    assert full_stop(["Kofi F.", "Lena B."]) == "" and full_stop(["Lena B.", "Kofi"]) == "."
+    assert full_stop([]) == "." and full_stop(None) == "."
+    last = adapters(("Bo", 1), ("Cy", 1), ("Di", 1), ("Zoe A.", 1))
+    assert report._adapted_most(last) == (
+        "Adapted most: 4 players, 1 change each: Bo, Cy, Di and Zoe A."
+    )
+
+
 def test_adapted_most_names_a_tie_whole_or_not_at_all():
     """Sorted by changes then name and cut at three, "Adapted most" named three of five
     players tied at one change: whoever came first in the alphabet."""

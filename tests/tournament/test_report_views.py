@@ -583,3 +583,19 @@ def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
     )
     assert fold.index('<table class="disputes">') < fold.index("</details>")
     assert_links_land(html)
+
+
+def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
+    """ "fewest: Kofi F., Lena B.." (found by a review): names written "Ana E." to tell
+    two Anas apart end a sentence with their own full stop."""
+    w = make_workshop(names=["Ana E.", "Ben F.", "Cy G.", "Di H."], tables=1, facilitator=owner)
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    while fresh(game).state != "over":
+        finish_trick(game, winner_seat=0)
+    services.round_end_now(round_id=rnd.pk)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    caption = re.search(r"Most games won: .*?</caption>", html, re.S)
+    assert caption, "nobody won more than another: no most and fewest to read"
+    assert ".</bdi>." not in caption.group(0), caption.group(0)
+    assert "fewest: <bdi>Ben F.</bdi>, <bdi>Cy G.</bdi>, <bdi>Di H.</bdi> " in caption.group(0)

@@ -30,3 +30,12 @@ def bdi(name) -> str:
 def bdi_join(names, separator=", ") -> str:
     """Names joined by `separator`, each its own island ("Most games won: A, B")."""
     return mark_safe(conditional_escape(separator).join(bdi(name) for name in names))
+
+
+@register.filter
+def full_stop(names) -> str:
+    """The full stop after a name (or a list of names, the last) that ends a sentence,
+    unless the name already ends with one: "fewest: Lena B.." read "Lena B." twice
+    over (found by a review; "Ana E." is a common way to tell two Anas apart)."""
+    last = names[-1] if isinstance(names, list | tuple) and names else names
+    return "" if str(last or "").rstrip().endswith((".", "!", "?", "…")) else "."
