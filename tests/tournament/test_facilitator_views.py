@@ -999,7 +999,8 @@ def test_a_push_without_the_roster_draws_every_other_region_as_a_full_one(owner)
     part = regions.render("panel", w.pk, owner, skip=("fac-roster",))
     assert set(part) == set(full) - {"fac-roster"} and part
     assert part == {k: v for k, v in full.items() if k != "fac-roster"}
-    assert "6 players, 1 bot" in part["fac-status"]  # P03 left
+    # P03 left, a bot in their seat.
+    assert "6 players and 1 who left (a bot plays their seat), 1 bot" in part["fac-status"]
     assert "roster" not in sf.panel(fresh(w), roster=False)
     # Nor does it build a player's whole row (their sheet, PIN and all) anywhere:
     # at 1,000 players that was most of each redraw while the tables played.
