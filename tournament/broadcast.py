@@ -15,6 +15,7 @@ import hashlib
 import logging
 import os
 import threading
+from datetime import datetime
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -183,7 +184,16 @@ def session_ended_on_commit(*, session_key: str) -> None:
     transaction.on_commit(lambda: _send(session_group(session_key), message))
 
 
-def connection_changed_on_commit(*, workshop_id: int, player_id: int, connected: bool) -> None:
-    """Connection dots are the facilitator's business only."""
-    message = {"type": "player.connection", "player": player_id, "connected": connected}
+def connection_changed_on_commit(
+    *, workshop_id: int, player_id: int, connected: bool, at: datetime
+) -> None:
+    """Connection dots are the facilitator's business only. `at`: when the dot was
+    written (the player's last_seen), so that a panel keeps the newest of two words
+    that came out of order (two web processes) or after a roster drawn later."""
+    message = {
+        "type": "player.connection",
+        "player": player_id,
+        "connected": connected,
+        "at": at.timestamp() * 1000,
+    }
     transaction.on_commit(lambda: _send(facilitator_group(workshop_id), message))

@@ -198,12 +198,17 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         """A phone connected or went: a dot. The roster's is set in the page (the whole
         roster drawn again, 350 kB at 200 players, for each phone that slept or woke
         kept the panel's page busy for seconds on end); the monitor's comes with its
-        region. A roster read before this change is sent before this dot: Channels
-        handles a group message only once the database thread, which renders, is free
-        (its dispatch closes old connections there first)."""
+        region. `at` (when the dot was written; each roster row says when its dot was
+        read) lets the page keep the newest word over an older roster it puts in
+        later, or an older word that comes late."""
         if self.view == "panel":
             await self.send_json(
-                {"t": "presence", "player": event["player"], "connected": bool(event["connected"])}
+                {
+                    "t": "presence",
+                    "player": event["player"],
+                    "connected": bool(event["connected"]),
+                    "at": event.get("at", 0),
+                }
             )
         self.changed(roster=self.view != "panel")
 

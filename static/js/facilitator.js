@@ -91,6 +91,8 @@
   }
 
   const pending = new Map();
+  // The newest connection word for each player (see presence, below).
+  const dots = new Map();
   function swapRegion(id, html, force) {
     const current = document.getElementById(id);
     if (!current) return;
@@ -131,6 +133,7 @@
     fixForms(next);
     if (window.htmx) window.htmx.process(next);
     if (!kept) refocus(next, focused);
+    if (id === "fac-roster") showDots();
   }
   // The control with focus (a keyboard user's place) in a region about to be
   // replaced: by its id, else by its kind and words, nearest its old position.
@@ -526,16 +529,33 @@
   const showConnection = window.Barnga.connectionLine(connection, "Live updates are back.");
 
   // A phone connected or went: its dot in the roster, set here (the server sends the
-  // dot, not the whole roster again; the monitor's comes with its region).
+  // dot, not the whole roster again; the monitor's comes with its region). The newest
+  // word for each player is kept, with when it was written (`at`): each roster row
+  // says when its dot was read (data-seen), and a word older than the row changes
+  // nothing. So a roster drawn before a word and put in after it (held while the
+  // facilitator types in it, or a control's answer) gets the word again, and an older
+  // word that comes late (from another web process) is not taken.
   function presence(msg) {
-    const row = document.getElementById("player-" + Number(msg.player));
-    const dot = row && row.querySelector(".who > .dot");
-    if (!dot || dot.classList.contains("bot")) return;
-    dot.classList.toggle("on", Boolean(msg.connected));
-    dot.classList.toggle("off", !msg.connected);
-    const said = row.querySelector(".who > .conn");
-    if (said) said.textContent = msg.connected ? "(connected)" : "(not connected)";
+    const id = Number(msg.player);
+    const at = Number(msg.at) || 0;
+    const known = dots.get(id);
+    if (known && known.at > at) return;
+    dots.set(id, { connected: Boolean(msg.connected), at });
+    showDots();
   }
+  function showDots() {
+    for (const [id, word] of dots) {
+      const row = document.getElementById("player-" + id);
+      const dot = row && row.querySelector(".who > .dot");
+      if (!dot || dot.classList.contains("bot") || Number(row.dataset.seen || 0) >= word.at) continue;
+      row.dataset.seen = String(word.at);
+      dot.classList.toggle("on", word.connected);
+      dot.classList.toggle("off", !word.connected);
+      const said = row.querySelector(".who > .conn");
+      if (said) said.textContent = word.connected ? "(connected)" : "(not connected)";
+    }
+  }
+  document.addEventListener("htmx:afterSwap", showDots);
 
   if (live && live.dataset.ws) {
     const socket = liveSocket({

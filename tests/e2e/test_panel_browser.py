@@ -622,3 +622,31 @@ def test_a_table_waiting_for_a_phone_not_connected_is_shown_and_said_at_the_top(
     said(page, "Disputes at 6 tables.")
     assert_accessible(page, "panel, six disputes")
     page.context.close()
+
+
+def test_a_roster_held_while_the_facilitator_types_keeps_the_newer_dot(
+    facilitator_page, django_user_model
+):
+    """The roster is held back while the facilitator is busy in it (here choosing a
+    home table). A phone went meanwhile: its dot was set at once, then the held roster,
+    drawn before, went in and put the old dot back for good (found by a review). The
+    page keeps the newest word for each player and puts it back over an older roster."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=3, tables=1, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    ana, bob, _ = Player.objects.filter(workshop=w).order_by("join_order")
+    dot = f"#player-{ana.pk} .who > .dot"
+    services.player_set_connected(player_id=ana.pk, connected=True)
+    page.wait_for_function(f"() => document.querySelector('{dot}').className === 'dot on'")
+    page.focus(f'select[name="home_{bob.pk}"]')
+    services.player_join(workshop_id=w.pk, name="Zed")  # a roster push, held back
+    page.wait_for_timeout(1000)  # long enough for the push to come (and be held)
+    assert "Zed" not in page.inner_text("#fac-roster")
+    services.player_set_connected(player_id=ana.pk, connected=False)
+    page.wait_for_function(f"() => document.querySelector('{dot}').className === 'dot off'")
+    page.evaluate("() => document.activeElement.blur()")  # the held roster goes in
+    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Zed')")
+    assert page.locator(dot).get_attribute("class") == "dot off"
+    assert page.locator(f"#player-{ana.pk} .who > .conn").text_content() == "(not connected)"
+    page.context.close()

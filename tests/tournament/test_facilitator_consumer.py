@@ -139,9 +139,13 @@ async def test_connection_dots_follow_player_sockets():
     await database_sync_to_async(services.player_set_connected)(player_id=player_id, connected=True)
     # Quiet for longer than the renders' spacing (max(THROTTLE, cost / RENDER_SHARE)).
     got = await drain(comm, quiet=3)
-    assert [m for m in got if m["t"] == "presence"] == [
+    dots = [m for m in got if m["t"] == "presence"]
+    assert [{k: v for k, v in m.items() if k != "at"} for m in dots] == [
         {"t": "presence", "player": player_id, "connected": True}
     ]
+    # When it was written, as each roster row says when its dot was read.
+    seen = await database_sync_to_async(lambda: w.players.get(pk=player_id).last_seen)()
+    assert dots[0]["at"] == seen.timestamp() * 1000
     pushed = [m["regions"] for m in got if m["t"] == "regions"]
     assert pushed and not any("fac-roster" in r for r in pushed), got
     assert 'class="dot on"' in pushed[-1]["fac-monitor"]

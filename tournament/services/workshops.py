@@ -684,7 +684,9 @@ def player_set_connected(*, player_id: int, connected: bool, since=None):
             row = cursor.fetchone()
     if row is None:
         raise NotFound("Unknown player.")
-    broadcast.connection_changed_on_commit(workshop_id=row[0], player_id=pk, connected=connected)
+    broadcast.connection_changed_on_commit(
+        workshop_id=row[0], player_id=pk, connected=connected, at=at
+    )
     if not connected:
         broadcast.player_presence_on_commit(player_id=pk)
     return at
