@@ -497,6 +497,22 @@ def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
     assert state_of(game).calls_open
     seen = Table.objects.get(pk=game.table_id).version  # the screen every seat decides on
     caller, other = leader, 3 - r_seat - leader
+    # The table moves on for other things than a lead (here a name put right): a call
+    # decided before is stale, but not too late (the calls are open, and it may be
+    # made again); it was told "the next card was led" (found by a review).
+    services.player_rename(
+        workshop_id=Table.objects.get(pk=game.table_id).workshop_id,
+        player_id=game.players[other],
+        name="Renamed",
+    )
+    moved = assert_refused(
+        lambda: act(
+            game, caller, {"type": "call_revoke", "accused": r_seat}, expected_version=seen
+        ),
+        StaleAction,
+    )
+    assert str(moved) == "The table has moved on since you acted; here is the current state."
+    seen = Table.objects.get(pk=game.table_id).version
     act(game, caller, {"type": "call_revoke", "accused": r_seat}, expected_version=seen)
     act(game, other, {"type": "call_revoke", "accused": caller}, expected_version=seen)
     state = state_of(game)

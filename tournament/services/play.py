@@ -450,18 +450,18 @@ def _record_derived(
 
 
 def _player_turn(
-    player_id: int, client_action_id, expected_version, check, moved_on: str = MOVED_ON
+    player_id: int, client_action_id, expected_version, check, moved_on=MOVED_ON
 ) -> tuple:
     """What every player's action checks first, in this order: the table lock, the
     game in progress, `check(game)` (the kind of action fits the game), the client's
-    id, the version the phone saw (`moved_on`: what a stale one is told), and the
-    player's seat.
+    id, the version the phone saw (`moved_on`: what a stale one is told, or a function
+    of the game that says it), and the player's seat.
     Returns (player, table, game, client id, seat)."""
     player, table = _lock_for_action(player_id, client_action_id)
     game, _ = _active_game(player, table)
     check(game)
     cid = _check_client_id(player, client_action_id)
-    check_version(table, expected_version, moved_on)
+    check_version(table, expected_version, moved_on(game) if callable(moved_on) else moved_on)
     return player, table, game, cid, _seat_of(game, player)
 
 
@@ -505,6 +505,15 @@ LATE_CALL = (
 )
 
 
+def _late_call_or_moved_on(game: Game) -> str:
+    """What a stale revoke call is told: too late once the calls on the trick are
+    closed (the next card led, the hand over); the general "moved on" while they are
+    open, since the table moves on for other things too (a pause, a name changed, a
+    seat taken over by a bot), and the call may then be made again."""
+    state = gamestate.load_state(game)
+    return MOVED_ON if getattr(state, "calls_open", False) else LATE_CALL
+
+
 @transaction.atomic
 def game_act(
     *,
@@ -518,15 +527,13 @@ def game_act(
     The game's kind checks the move's shape and makes it the acting seat's; the
     engine then decides whether it is legal now.
     """
-    # A revoke call is open until the next lead, which makes a call decided before it
-    # stale: too late, rather than the table's general "moved on".
-    late_call = isinstance(move, dict) and move.get("type") == "call_revoke"
+    call = isinstance(move, dict) and move.get("type") == "call_revoke"
     player, table, game, cid, seat = _player_turn(
         player_id,
         client_action_id,
         expected_version,
         _require_other_game,
-        LATE_CALL if late_call else MOVED_ON,
+        _late_call_or_moved_on if call else MOVED_ON,
     )
     try:
         action = gamestate.kind_of(game).phone_action(gamestate.load_state(game), seat, move)
