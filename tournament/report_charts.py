@@ -102,8 +102,9 @@ def _tables_said(tables: list[int]) -> str:
 
 
 def _names_said(names: list[str], most: int = 3) -> str:
-    """Names said in words: "Ana", "Ana, Bo and Cai", "Ana, Bo, Cai and 12 others"."""
-    if len(names) <= most:
+    """Names said in words: "Ana", "Ana, Bo and Cai", "Ana, Bo, Cai and 12 others"
+    (one more than `most` is named: not "and 1 others")."""
+    if len(names) <= most + 1:
         return said_as_list(names)
     return ", ".join(names[:most]) + f" and {len(names) - most} others"
 

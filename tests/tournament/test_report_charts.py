@@ -287,3 +287,13 @@ def test_a_small_class_s_alt_texts_still_say_every_number():
     alt = report_charts.disputes_chart(clashes(6, disputes=lambda t, r: t + r))["alt"]
     assert alt.startswith("Bar chart: disputes per table and round. table 1: Round 1 2, Round 2 3;")
     assert alt.endswith("table 6: Round 1 7, Round 2 8.")
+
+
+def test_names_in_an_alt_text_summary_are_never_and_1_others():
+    """Four players tied for the most moves read "Ana, Bo, Cai and 1 others" (found
+    by a review): one more than the three named is named too."""
+    from tournament.report_charts import _names_said
+
+    assert _names_said(["Ana", "Bo", "Cai", "Dev"]) == "Ana, Bo, Cai and Dev"
+    assert _names_said(["Ana", "Bo", "Cai", "Dev", "Eve"]) == "Ana, Bo, Cai and 2 others"
+    assert _names_said(["Ana"]) == "Ana"
