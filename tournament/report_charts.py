@@ -461,7 +461,7 @@ def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: in
     said = f"{steps}: {len(players)} players at {tables} tables. Changed tables: " + ", ".join(
         changed
     )
-    said += f". {stayed} stayed at one table throughout"
+    said += f". {stayed} never changed tables"
     if top:
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
         said += f"; the most moves, {top}, by {_names_said(most)}"

@@ -263,7 +263,7 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
     moved = [sum(s[c] != s[c - 1] for s in seats) for c in (1, 2)]
     assert f"{moved[0]} from At home to Round 1, {moved[1]} from Round 1 to Round 2." in paths
     stayed = sum(len(set(s)) == 1 for s in seats)
-    assert f" {stayed} stayed at one table throughout; the most moves, 2, by Player " in paths
+    assert f" {stayed} never changed tables; the most moves, 2, by Player " in paths
     assert "“Seating at the start of each round”" in paths and "“Per player”" in paths
     assert "Player 01: tables" not in paths
 
