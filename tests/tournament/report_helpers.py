@@ -4,6 +4,7 @@ And a workshop that bots play through to the debrief (`bots_played`)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 from tournament_helpers import (
@@ -226,3 +227,15 @@ def build_scripted(clock, user) -> dict:
         },
         "winners": {"d1": local_v1, "d3": newcomer_v3, "d2": local_v2},
     }
+
+
+def play_log(game, log) -> None:
+    """Each action of an engine's `log` made through the services by its seat's player."""
+    for a in log:
+        move = {k: v for k, v in a.items() if k != "seat"}
+        services.game_act(player_id=game.players[a["seat"]], move=move)
+
+
+def words(html: str) -> str:
+    """The text of `html`, its tags gone and its whitespace collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()

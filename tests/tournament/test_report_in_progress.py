@@ -7,9 +7,9 @@ shows the score so far, replayed from the game's record, as a cut would count it
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
+from report_helpers import play_log, words
 from tournament_helpers import fix_seed, fresh, game_at, tables_of, to_scored_round
 
 from games import all_fives as af
@@ -20,16 +20,6 @@ from tournament import export, report, services
 from tournament.models import GameState, Player
 
 pytestmark = pytest.mark.django_db
-
-
-def play(game, log) -> None:
-    for a in log:
-        move = {k: v for k, v in a.items() if k != "seat"}
-        services.game_act(player_id=game.players[a["seat"]], move=move)
-
-
-def words(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 
 def two_players(owner, game: str, **knobs):
@@ -62,7 +52,7 @@ def test_a_3_tricks_game_in_progress_shows_its_blocked_piles_so_far(fac, owner):
         k for k in range(len(log))
         if any(tt.replay(PRESETS["seed"], log[:k], seed=258).blocked)
     )  # fmt: skip
-    play(game, log[:k])
+    play_log(game, log[:k])
     game = fresh(game)
     assert game.state == GameState.PLAYING and game.scores == []
     piles = [len(p) for p in tt.replay(PRESETS["seed"], log[:k], seed=258).blocked]
@@ -91,7 +81,7 @@ def test_an_all_fives_game_in_progress_shows_its_points_so_far(owner):
         k for k in range(len(log))
         if af.replay(config, log[:k], seed=11).hand_no == 3
     )  # fmt: skip
-    play(game, log[:k])
+    play_log(game, log[:k])
     game = fresh(game)
     so_far = list(af.replay(config, log[:k], seed=11).scores)
     assert game.state == GameState.PLAYING and game.scores == [] and any(so_far)
@@ -125,7 +115,7 @@ def test_a_7up7down_match_in_progress_shows_its_points_so_far(owner):
         action = SEVEN_UP.bot_action(state, seat, rng)
         state, _ = SEVEN_UP.apply(state, action)
         log.append(action)
-    play(game, log)
+    play_log(game, log)
     game = fresh(game)
     so_far = list(su.result(state)["totals"])
     assert game.state == GameState.PLAYING and game.scores == [] and any(so_far)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 import pytest
+from report_helpers import play_log, words
 from tournament_helpers import fix_seed, fresh, game_at, tables_of, to_scored_round
 
 from games import three_tricks as tt
@@ -19,16 +19,6 @@ from tournament import check_export, export, services
 from tournament.models import GameState, Player
 
 pytestmark = pytest.mark.django_db
-
-
-def play(game, log) -> None:
-    for a in log:
-        move = {k: v for k, v in a.items() if k != "seat"}
-        services.game_act(player_id=game.players[a["seat"]], move=move)
-
-
-def words(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 
 def test_a_drawn_3_tricks_game_is_a_draw_and_every_game_says_how_it_ended(fac, owner):
@@ -46,12 +36,12 @@ def test_a_drawn_3_tricks_game_is_a_draw_and_every_game_says_how_it_ended(fac, o
     g1 = fix_seed(game_at(table), 258)
     end, log = tt.play_game(PRESETS["seed"], 258)
     assert (end.outcome, tt.result(end)["draw"]) == ("drawing_stopped", False)
-    play(g1, log)
+    play_log(g1, log)
     g1 = fresh(g1)
     # Game 2: both players pass at once, 0-0: a draw.
     g2 = game_at(table)
     first = tt.new_game(PRESETS["seed"], seed=g2.seed).to_act
-    play(g2, [{"type": "pass", "seat": first}, {"type": "pass", "seat": 1 - first}])
+    play_log(g2, [{"type": "pass", "seat": first}, {"type": "pass", "seat": 1 - first}])
     g2 = fresh(g2)
     assert (g1.state, g2.state) == (GameState.OVER, GameState.OVER)
     assert (g1.ended_by, g2.ended_by) == ("drawing_stopped", "both_passed")
