@@ -148,6 +148,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def full_stop(names) -> str:
+    """The full stop after a name (or a list of names, the last) that ends a sentence,
+    unless the name already ends with one: "fewest: Lena B.." read "Lena B." twice
+    over (found by a review; "Ana E." is a common way to tell two Anas apart)."""
+    last = names[-1] if isinstance(names, list | tuple) and names else names
+    return "" if str(last or "").rstrip().endswith((".", "!", "?", "…")) else "."
+
+
 def said_as_list(words: list[str]) -> str:
     """Words as a sentence lists them: "Ana", "Ana and you", "Ana, Bea and you"."""
     if len(words) < 2:

@@ -42,7 +42,7 @@ from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
 from tournament import timing
 from tournament.movement import name_sort_key
-from tournament.names import said_as_list
+from tournament.names import full_stop, said_as_list
 
 FIVE_TRICKS = "five_tricks"
 
@@ -136,11 +136,6 @@ def clock(seconds: float | None) -> str:
 
 def _names_text(names: list[str]) -> str:
     return said_as_list(names) if names else "nobody"
-
-
-def _sentence(text: str) -> str:
-    """`text` ended with a full stop, unless it ends with one (a name: "Lena B.")."""
-    return text if text.rstrip().endswith((".", "!", "?", "…")) else text + "."
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -1481,7 +1476,8 @@ def _adapted_most(adapters: list[dict]) -> str:
         if len(top) > ADAPTED_TIED_NAMED:
             names.append(_plural(len(top) - ADAPTED_TIED_NAMED, "other"))
         changes = _plural(top[0]["adapted"], "change")
-        return _sentence(f"Adapted most: {len(top)} players, {changes} each: {_names_text(names)}")
+        said = f"Adapted most: {len(top)} players, {changes} each: {_names_text(names)}"
+        return said + full_stop(said)
     named = []
     for group in groups:
         if len(named) + len(group) > ADAPTED_NAMED:

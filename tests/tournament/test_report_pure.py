@@ -808,7 +808,7 @@ def adapters(*counts: tuple[str, int]) -> list[dict]:
 def test_a_name_ending_with_a_full_stop_ends_its_sentence_once():
     """ "Ana E." (a common way to tell two Anas apart) ending a sentence read "Ana E.."
     in the report and on a table's page (found by a review)."""
-    from tournament.templatetags.names import full_stop
+    from tournament.names import full_stop
 
     assert full_stop("Lena B.") == "" and full_stop("Lena") == "."
     assert full_stop(["Kofi F.", "Lena B."]) == "" and full_stop(["Lena B.", "Kofi"]) == "."

@@ -17,6 +17,8 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from tournament import names
+
 register = template.Library()
 
 
@@ -32,10 +34,6 @@ def bdi_join(names, separator=", ") -> str:
     return mark_safe(conditional_escape(separator).join(bdi(name) for name in names))
 
 
-@register.filter
-def full_stop(names) -> str:
-    """The full stop after a name (or a list of names, the last) that ends a sentence,
-    unless the name already ends with one: "fewest: Lena B.." read "Lena B." twice
-    over (found by a review; "Ana E." is a common way to tell two Anas apart)."""
-    last = names[-1] if isinstance(names, list | tuple) and names else names
-    return "" if str(last or "").rstrip().endswith((".", "!", "?", "…")) else "."
+# The full stop after names that end a sentence (tournament.names, which the report's
+# sentences use too).
+register.filter("full_stop", names.full_stop)
