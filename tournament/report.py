@@ -673,7 +673,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "tricks": [
                             {
                                 "name": ix.name(pid),
-                                # None for a log that does not play.
+                                # 0 for a log that does not play (check_export names it).
                                 "tricks": scores[s] if s < len(scores) else 0,
                             }
                             for s, pid in enumerate(g["players"])
