@@ -405,11 +405,19 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         }
         for n in table_numbers
     ]
+    # A table where nobody won a game (none was finished, or every one was cut) is
+    # ranked by name alone: the plan moves its players by the alphabet.
+    by_table = defaultdict(list)
+    for r in rows:
+        by_table[r["table"]].append(r["games_won"])
+    unranked = [n for n, won in sorted(by_table.items()) if len(won) > 1 and not any(won)]
     return {
         "round": rnd,
         "applied": False,
         "rows": rows,
         "sizes": sizes,
+        "unranked": unranked,
+        "unranked_said": names.said_as_list([str(n) for n in unranked]),
         "seats": workshop.seats_per_table,
         "least": kind.min_seats,
     }

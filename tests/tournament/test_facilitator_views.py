@@ -1202,6 +1202,34 @@ def test_the_plan_says_when_a_table_would_have_too_few_to_play(owner, fac):
     assert 'data-least="2"' in text(r)
 
 
+def unranked_note(w, fac, won_at: list[int]) -> str:
+    """The plan's note after a round in which a game was won at the tables `won_at`."""
+    rnd = to_scored_round(w)
+    for n in won_at:
+        game = game_at(tables_of(w)[n - 1])
+        while fresh(game).state == GameState.PLAYING:
+            finish_trick(game, winner_seat=0)
+    html = text(do(fac, w, "end-now", htmx=True))
+    assert fresh(rnd).state == RoundState.FINISHED and "Movement after Round 1" in html
+    part = html.split('class="movement-unranked"')
+    return plain(part[1].split("</p>")[0]) if len(part) > 1 else ""
+
+
+def test_the_plan_says_which_tables_it_ranked_by_name_alone(owner, fac):
+    """A table where nobody won a game (the round ended before any finished) was
+    ranked by name alone, its players moved by the alphabet, and the plan showed only
+    a column of noughts (noticed by the 200-student review)."""
+    note = unranked_note(owned(owner, players=12, tables=3, seats=4), fac, won_at=[2])
+    assert note == (
+        "> Nobody at tables 1 and 3 won a game this round, so their players are ranked"
+        " by name alone: the rule moves them by the alphabet. Change their tables if you"
+        " would rather."
+    ), note
+    note = unranked_note(owned(owner, players=8, tables=2, seats=4), fac, won_at=[1])
+    assert note.startswith("> Nobody at table 2 won a game this round, so its players"), note
+    assert unranked_note(owned(owner, players=8, tables=2, seats=4), fac, won_at=[1, 2]) == ""
+
+
 def test_with_the_socket_live_a_control_answers_with_its_message_alone(owner, fac):
     """The whole panel was 700 kB at 200 players, drawn for the answer and again for
     the socket, and a refused Apply put the saved plan back over the tables chosen on
