@@ -450,8 +450,9 @@ def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: in
         before, now = journeys[pid]["tables"][c - 1], journeys[pid]["tables"][c]
         return before is not None and now is not None and before != now
 
+    # "nobody", not "0": nobody moves from the tables at home to Round 1's.
     changed = [
-        f"{sum(moved(pid, c) for pid in players)} from {columns[c - 1]['label']}"
+        f"{sum(moved(pid, c) for pid in players) or 'nobody'} from {columns[c - 1]['label']}"
         f" to {columns[c]['label']}"
         for c in range(1, len(columns))
     ]

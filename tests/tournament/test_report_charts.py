@@ -266,6 +266,12 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
     assert f" {stayed} never changed tables; the most moves, 2, by Player " in paths
     assert "“Seating at the start of each round”" in paths and "“Per player”" in paths
     assert "Player 01: tables" not in paths
+    # Nobody changes tables between the tables at home and Round 1: said so, not "0".
+    for pid in mov["players"]:
+        tables = mov["journeys"][pid]["tables"]
+        tables[1] = tables[0]
+    paths = report_charts.paths_chart(mov, names)["alt"]
+    assert "Changed tables: nobody from At home to Round 1, " in paths, paths
 
     # Round 2: table 39 had none, the others 5 (the workshop of the review); Round 1:
     # table 7 had the most.
