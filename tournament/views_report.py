@@ -3,8 +3,9 @@
 Anyone else (another facilitator, a student with a player cookie, a visitor
 who is not logged in) gets 404, so the pages do not even confirm that a
 workshop exists. Every response is built from the stored rows by
-`tournament.export.workshop_document`; nothing is cached (`never_cache`: the
-exports hold players' names).
+`tournament.export.workshop_document`, once the tournament is over only once per web
+process (`tournament.reportcache`); browsers keep nothing (`never_cache`: the exports
+hold players' names).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import zipfile
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournament import export, report, report_charts
+from tournament import export, report, report_charts, reportcache
 from tournament.models import Gesture, Workshop
 
 GESTURE_PALETTE = Gesture.PALETTE + [
@@ -46,15 +49,21 @@ def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
     return response
 
 
-@require_GET
-@never_cache
-def report_page(request, workshop_id: int):
-    workshop = _own_workshop(request, workshop_id)
-    doc = export.workshop_document(workshop)
-    rep = report.build_report(doc, gesture_palette=GESTURE_PALETTE)
-    return render(
-        request,
-        "report/page.html",
+def _document(workshop: Workshop) -> dict:
+    """The workshop's document: kept once the tournament is over. Not to be changed:
+    it serves every download until the workshop changes."""
+    return reportcache.kept(workshop, "doc", lambda: export.workshop_document(workshop))
+
+
+def _exported(workshop: Workshop) -> dict:
+    """The document as exported now: a kept one says when this copy was made."""
+    return {**_document(workshop), "exported_at": export.iso(timezone.now())}
+
+
+def _report_body(workshop: Workshop) -> str:
+    rep = report.build_report(_document(workshop), gesture_palette=GESTURE_PALETTE)
+    return render_to_string(
+        "report/_body.html",
         {
             "workshop": workshop,
             "r": rep,
@@ -68,6 +77,14 @@ def report_page(request, workshop_id: int):
     )
 
 
+@require_GET
+@never_cache
+def report_page(request, workshop_id: int):
+    workshop = _own_workshop(request, workshop_id)
+    body = reportcache.kept(workshop, "page", lambda: _report_body(workshop))
+    return render(request, "report/page.html", {"workshop": workshop, "body": body})
+
+
 def _json_bytes(doc: dict) -> bytes:
     return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8")
 
@@ -76,7 +93,7 @@ def _json_bytes(doc: dict) -> bytes:
 @never_cache
 def report_json(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
-    doc = export.workshop_document(workshop)
+    doc = _exported(workshop)
     response = HttpResponse(_json_bytes(doc), content_type="application/json; charset=utf-8")
     return _attachment(response, _filename(workshop, "workshop.json"))
 
@@ -85,16 +102,25 @@ def report_json(request, workshop_id: int):
 BOM = "\ufeff"
 
 
+def _csv_texts(workshop: Workshop) -> dict[str, str]:
+    """Every CSV table's text (csv_tables builds them all at once): kept as the document."""
+
+    def build() -> dict[str, str]:
+        return {
+            kind: BOM + export.csv_text(header, rows)
+            for kind, (header, rows) in export.csv_tables(_document(workshop)).items()
+        }
+
+    return reportcache.kept(workshop, "csv", build)
+
+
 @require_GET
 @never_cache
 def report_csv(request, workshop_id: int, kind: str):
     workshop = _own_workshop(request, workshop_id)
     if kind not in export.CSV_KINDS:
         raise Http404("No such table")
-    header, rows = export.csv_tables(export.workshop_document(workshop))[kind]
-    response = HttpResponse(
-        BOM + export.csv_text(header, rows), content_type="text/csv; charset=utf-8"
-    )
+    response = HttpResponse(_csv_texts(workshop)[kind], content_type="text/csv; charset=utf-8")
     return _attachment(response, _filename(workshop, f"{kind}.csv"))
 
 
@@ -103,11 +129,10 @@ def report_csv(request, workshop_id: int, kind: str):
 def report_zip(request, workshop_id: int):
     """Every CSV table and the JSON document in one download."""
     workshop = _own_workshop(request, workshop_id)
-    doc = export.workshop_document(workshop)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(_filename(workshop, "workshop.json"), _json_bytes(doc))
-        for kind, (header, rows) in export.csv_tables(doc).items():
-            zf.writestr(_filename(workshop, f"{kind}.csv"), BOM + export.csv_text(header, rows))
+        zf.writestr(_filename(workshop, "workshop.json"), _json_bytes(_exported(workshop)))
+        for kind, text in _csv_texts(workshop).items():
+            zf.writestr(_filename(workshop, f"{kind}.csv"), text)
     response = HttpResponse(buf.getvalue(), content_type="application/zip")
     return _attachment(response, _filename(workshop, "export.zip"))

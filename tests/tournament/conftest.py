@@ -3,15 +3,19 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from tournament_helpers import make_workshop, seated  # noqa: F401 (re-exported for tests)
 
-from tournament import gamestate
+from tournament import gamestate, reportcache
 
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    # The replay cache is keyed by game id; ids restart with each test database.
+    # The replay cache is keyed by game id; ids restart with each test database (the
+    # kept reports' keys hold the workshop's creation time too, but each test starts
+    # with none kept).
     gamestate.clear_cache()
+    reportcache.forget()
     yield
     gamestate.clear_cache()
+    reportcache.forget()
 
 
 @pytest.fixture

@@ -143,6 +143,64 @@ def test_zip_holds_every_table_and_the_json(fac, played):
     )
 
 
+def without_token(html: str) -> str:
+    return re.sub(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', "", html)
+
+
+def test_a_finished_workshops_report_and_exports_are_built_once(
+    fac, played, django_assert_max_num_queries
+):
+    """Each download built the whole document again (2.3 s of CPU for the report at
+    200 players), while another class on the same server waited. Once the tournament
+    is over nothing in it changes: the second download reads no game, action or claim."""
+    first = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    doc = json.loads(fac.get(f"/workshops/{played.pk}/report.json").content)
+    # The session, the user, the workshop and its tables' versions: nothing more.
+    with django_assert_max_num_queries(4):
+        again = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    assert without_token(again) == without_token(first) and "Rule knobs per table" in first
+    with django_assert_max_num_queries(4 * (len(export.CSV_KINDS) + 2)):
+        for kind in export.CSV_KINDS:
+            assert fac.get(f"/workshops/{played.pk}/report/{kind}.csv").status_code == 200
+        kept = json.loads(fac.get(f"/workshops/{played.pk}/report.json").content)
+        assert fac.get(f"/workshops/{played.pk}/report.zip").status_code == 200
+    # Read and written around by the report and the tables, the kept document is
+    # still the stored workshop's, and each copy says when it was made.
+    fresh_doc = export.workshop_document(played)
+    for d in (doc, kept, fresh_doc):
+        d.pop("exported_at")
+    assert kept == doc == fresh_doc
+
+
+def test_a_kept_report_is_built_again_when_the_workshop_changes(fac, played):
+    """What can change once the tournament is over (a player leaving) is in the next
+    download; before it, the tournament's own report changes with every move."""
+    url = f"/workshops/{played.pk}/report.json"
+    player = Player.objects.filter(workshop=played).order_by("join_order").first()
+    assert not next(p for p in json.loads(fac.get(url).content)["players"] if p["id"] == player.pk)[
+        "has_left"
+    ]
+    fac.get(f"/workshops/{played.pk}/report/")
+    services.player_leave(player_id=player.pk, policy="bot")
+    doc = json.loads(fac.get(url).content)
+    assert next(p for p in doc["players"] if p["id"] == player.pk)["has_left"]
+    html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    assert "the player left during the workshop" in html
+    # A tournament in progress: nothing kept.
+    w = make_workshop(players=4, tables=1)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner_of(played))
+    rnd = to_scored_round(w)
+    url = f"/workshops/{w.pk}/report.json"
+    actions = lambda: sum(len(g["actions"]) for g in json.loads(fac.get(url).content)["games"])  # noqa: E731
+    before = actions()
+    play_one(game_at(tables_of(w)[0]))
+    assert actions() == before + 1 and fresh(rnd).state == "running"
+
+
+def owner_of(workshop: Workshop):
+    return Workshop.objects.get(pk=workshop.pk).facilitator
+
+
 def test_a_workshop_with_nothing_played_still_has_a_report(fac, owner):
     w = make_workshop(players=3, tables=2)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
