@@ -10,9 +10,11 @@ the key, read fresh for each request: a change since is a new key, so a kept
 document is never older than the rows it was built from.
 
 During the tournament nothing is kept: the "so far" report changes with each move.
-Kept in the process's memory, not the shared cache: the document is tens of
-megabytes of Python objects at 200 players, and a restart (a new version of the
-app) starts empty. At most KEEP workshops are kept, the last used first.
+What is kept are texts (the report's body, the CSV tables, the JSON), not the
+document they are made from (50 MB of Python objects at 200 players with two
+rounds; the texts about 15 MB). In the process's memory, not the shared cache: a
+restart (a new version of the app) starts empty. At most KEEP workshops are kept,
+the last used first.
 """
 
 from __future__ import annotations

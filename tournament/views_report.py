@@ -18,6 +18,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -50,14 +51,12 @@ def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
 
 
 def _document(workshop: Workshop) -> dict:
-    """The workshop's document: kept once the tournament is over. Not to be changed:
-    it serves every download until the workshop changes."""
-    return reportcache.kept(workshop, "doc", lambda: export.workshop_document(workshop))
-
-
-def _exported(workshop: Workshop) -> dict:
-    """The document as exported now: a kept one says when this copy was made."""
-    return {**_document(workshop), "exported_at": export.iso(timezone.now())}
+    """The workshop's document, built at most once per request (the ZIP's JSON and
+    CSVs share it). Not kept beyond it: at 200 players it is 50 MB of Python objects;
+    what is kept are the texts made from it."""
+    if not hasattr(workshop, "_document"):
+        workshop._document = export.workshop_document(workshop)
+    return workshop._document
 
 
 def _report_body(workshop: Workshop) -> str:
@@ -81,20 +80,35 @@ def _report_body(workshop: Workshop) -> str:
 @never_cache
 def report_page(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
-    body = reportcache.kept(workshop, "page", lambda: _report_body(workshop))
-    return render(request, "report/page.html", {"workshop": workshop, "body": body})
+    # Kept as UTF-8: a str holding one emoji takes four bytes a character.
+    body = reportcache.kept(workshop, "page", lambda: _report_body(workshop).encode())
+    return render(
+        request, "report/page.html", {"workshop": workshop, "body": mark_safe(body.decode())}
+    )
 
 
-def _json_bytes(doc: dict) -> bytes:
-    return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8")
+# Where the time of each copy goes in a kept JSON text.
+_AT = "exported_at"
+_AT_KEPT = json.dumps({_AT: "(the time of this copy)"})[1:-1].encode()
+
+
+def _json_bytes(workshop: Workshop) -> bytes:
+    """The JSON document, saying when this copy was made."""
+
+    def build() -> bytes:
+        doc = {**_document(workshop), _AT: "(the time of this copy)"}
+        return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8")
+
+    now = json.dumps({_AT: export.iso(timezone.now())})[1:-1].encode()
+    # The first: the document's own field comes before any name a player could choose.
+    return reportcache.kept(workshop, "json", build).replace(_AT_KEPT, now, 1)
 
 
 @require_GET
 @never_cache
 def report_json(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
-    doc = _exported(workshop)
-    response = HttpResponse(_json_bytes(doc), content_type="application/json; charset=utf-8")
+    response = HttpResponse(_json_bytes(workshop), content_type="application/json; charset=utf-8")
     return _attachment(response, _filename(workshop, "workshop.json"))
 
 
@@ -102,12 +116,12 @@ def report_json(request, workshop_id: int):
 BOM = "\ufeff"
 
 
-def _csv_texts(workshop: Workshop) -> dict[str, str]:
+def _csv_texts(workshop: Workshop) -> dict[str, bytes]:
     """Every CSV table's text (csv_tables builds them all at once): kept as the document."""
 
-    def build() -> dict[str, str]:
+    def build() -> dict[str, bytes]:
         return {
-            kind: BOM + export.csv_text(header, rows)
+            kind: (BOM + export.csv_text(header, rows)).encode()
             for kind, (header, rows) in export.csv_tables(_document(workshop)).items()
         }
 
@@ -131,7 +145,7 @@ def report_zip(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(_filename(workshop, "workshop.json"), _json_bytes(_exported(workshop)))
+        zf.writestr(_filename(workshop, "workshop.json"), _json_bytes(workshop))
         for kind, text in _csv_texts(workshop).items():
             zf.writestr(_filename(workshop, f"{kind}.csv"), text)
     response = HttpResponse(buf.getvalue(), content_type="application/zip")
