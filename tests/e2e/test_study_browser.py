@@ -16,11 +16,11 @@ pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
 
 
-def studying(browser, live_server_url, name: str):
-    """Ana's phone at a table of four in study, the rules on screen: (page, workshop,
-    the study round)."""
+def studying(browser, live_server_url, name: str, size=PHONE):
+    """Ana's phone (390x844 unless `size` says) at a table of four in study, the rules
+    on screen: (page, workshop, the study round)."""
     w = services.workshop_create(name=name, table_count=1, seats_per_table=4, seed=3)
-    page = touch_phone(browser, PHONE)
+    page = touch_phone(browser, size)
     join(page, live_server_url, w.code, "Ana")
     for other in ("Bo", "Cai", "Dev"):
         services.player_join(code=w.code, name=other)
@@ -62,6 +62,22 @@ def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
     assert page.locator("details.sheet").get_attribute("open") is None
     others_play_a_card()
     assert page.locator("details.sheet").get_attribute("open") is None
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 320, "height": 568}, {"width": 568, "height": 320}, {"width": 640, "height": 360}],
+    ids=["320x568", "568x320", "640x360"],
+)
+def test_the_link_to_the_rules_is_44_px_on_the_smallest_phones(live_server_url, browser, size):
+    """Where the status bar's text is smaller (.9rem: 320 px upright, a small phone
+    sideways) the link's padding made it 41.5 px high."""
+    page, _, _ = studying(browser, live_server_url, "Study small", size)
+    link = page.locator(".status a.to-rules").bounding_box()
+    bar = page.locator(".status").bounding_box()
+    assert min(link["width"], link["height"]) >= 44, link
+    assert bar["y"] <= link["y"] and link["y"] + link["height"] <= bar["y"] + bar["height"]
     page.context.close()
 
 
