@@ -206,3 +206,36 @@ def test_the_other_games_sideways_show_table_turn_moves_and_hand(
             assert_in_view(page, present, (game, step), controls=page in on_turn)
     for page in pages:
         page.context.close()
+
+
+# An iPhone SE of the first size (320x568) sideways.
+SE1 = {"width": 568, "height": 320}
+
+# The status bar's parts (phase, table, clock), each as [top, bottom] in px.
+STATUS_PARTS = """() => Array.from(document.querySelector('#screen .status').children)
+  .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 1).map((r) => [r.top, r.bottom])"""
+
+
+def test_the_smallest_phone_sideways_keeps_the_status_bar_one_row_and_the_cards_to_claim_in_view(
+    live_server_url, browser
+):
+    """At 568x320 the status bar beside the silence line was 275 px wide for 283 px of
+    phase, table and clock: the clock went to a second row, the bar grew from 36 to
+    68 px, and the cards to claim at a table of four ran 6 px below the screen's edge."""
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Smallest sideways", seats=4, size=SE1
+    )
+    play_until(game, lambda state: state.phase != "play")
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    parts = page.evaluate(STATUS_PARTS)
+    assert len(parts) == 3, parts
+    # One row: every part's box overlaps every other's height.
+    assert max(top for top, _ in parts) < min(bottom for _, bottom in parts), parts
+    missing = [
+        m for p in (".seats .seat", ".trick .card", ".claim .primary") for m in not_in_view(page, p)
+    ]
+    assert missing == [], missing
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    page.context.close()
