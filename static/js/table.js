@@ -95,8 +95,10 @@
   window.Barnga.warnings(screen, (text) => announcer.say(text));
 
   // The last move sent: the same one again within 600 ms is a second Enter, not a
-  // second move, unless the first was refused (then trying again is the point).
-  let lastAction = { key: "", at: 0 };
+  // second move, unless the first was refused (then trying again is the point) or
+  // it is a new game's (3 Tricks: two passes end a game, and the second passer opens
+  // the next: a Pass tapped at once was dropped without a sign).
+  let lastAction = { key: "", at: 0, game: "" };
 
   // Nothing is queued while offline (the socket closed): a tap then only says so and
   // reconnects. A move tapped while the socket opens waits for it.
@@ -108,7 +110,7 @@
     showConnection("Offline — reconnecting…");
     socket.connect();
     // Not sent: the same tap again, once connected, is a move, not a double tap.
-    lastAction = { key: "", at: 0 };
+    lastAction = { key: "", at: 0, game: "" };
     return false;
   }
 
@@ -117,7 +119,7 @@
       case "view": return swap(msg);
       case "claimed": return markClaimed(msg);
       case "error":
-        lastAction = { key: "", at: 0 };
+        lastAction = { key: "", at: 0, game: "" };
         // The move on its way was refused if the refusal names it, or names nothing
         // (a message the server could not read may have been it); another message's
         // refusal (a gesture's "Slow down") leaves it marked.
@@ -386,8 +388,9 @@
       // Enter pressed twice on a card or a move (a keyboard's click has no tap count,
       // and focus comes back to the same card on the new screen): one move.
       const key = actionKey(button);
-      if (key === lastAction.key && Date.now() - lastAction.at < 600) return;
-      lastAction = { key, at: Date.now() };
+      const game = screen().dataset.game || "";
+      if (key === lastAction.key && game === lastAction.game && Date.now() - lastAction.at < 600) return;
+      lastAction = { key, at: Date.now(), game };
       hideToast();
     }
     const version = versions(screen()).v;
@@ -644,7 +647,7 @@
     // The socket died with a move sent and not answered: it may not have reached the
     // table. The new screen shows whether it did.
     onUnanswered() {
-      lastAction = { key: "", at: 0 };
+      lastAction = { key: "", at: 0, game: "" };
       sent();
       showToast("The connection dropped. If your move is not on the table, tap it again.");
     },

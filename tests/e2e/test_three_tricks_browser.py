@@ -8,6 +8,8 @@ move. Screenshots go to artifacts/.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from axe_check import assert_accessible
 from phones import first_round, join, table_version, version, wait_change, wait_version
@@ -16,7 +18,7 @@ from games import three_tricks
 from games.kinds.three_tricks import swap_limit
 from games.three_tricks import Config
 from tournament import gamestate, services
-from tournament.models import Action, Game, GameState, Player
+from tournament.models import Action, Game, GameState, Player, Table
 from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
@@ -269,3 +271,62 @@ def test_a_crowded_turn_on_a_small_phone_has_the_hand_and_the_moves_in_view(
         for m in not_in_view(page, part)
     ]
     assert missing == [], missing
+
+
+def test_a_new_games_pass_tapped_at_once_after_the_last_games_pass_is_sent(
+    live_server_url, browser
+):
+    """Two passes end a game, and the second passer opens the next. The phone took a
+    Pass tapped at once on the new game for a second tap of the first (the same move
+    within 600 ms) and dropped it without a sign (found by a review: the student had
+    to tap again)."""
+    from phones import one_phone_at_a_round
+
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=2, size={"width": 390, "height": 844},
+        game="three_tricks", name="Pass again",
+    )  # fmt: skip
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    other = next(p for p in game.players if p != ana)
+    interval = None
+    for _ in range(8):  # until a game of two passes, Ana's the second, is followed by hers
+        game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+        if game.players[gamestate.load_state(game).to_act] == ana:
+            services.game_act(player_id=ana, move={"type": "pass"})
+            services.game_act(player_id=other, move={"type": "pass"})
+            continue
+        services.game_act(player_id=other, move={"type": "pass"})
+        wait_version(page, Table.objects.get(workshop=w).version)
+        # Ana passes, ending the game; if she opens the next, she taps Pass at once.
+        interval = page.evaluate(
+            """() => new Promise((done) => {
+              const first = document.querySelector('#screen').dataset.game;
+              let at = 0;
+              new MutationObserver((records, observer) => {
+                const screen = document.querySelector('#screen');
+                if (!screen || screen.dataset.game === first) return;
+                observer.disconnect();
+                const pass = screen.querySelector('.tt-pass[data-action=act]:not([disabled])');
+                if (!pass) { done(null); return; }
+                pass.click();
+                done(performance.now() - at);
+              }).observe(document.getElementById('app'), { childList: true, subtree: true });
+              at = performance.now();
+              document.querySelector('#screen .tt-pass[data-action=act]').click();
+              setTimeout(() => done("no new game"), 5000);  // the pass was not sent
+            })"""
+        )
+        assert interval != "no new game", "Ana's pass ending a game was not sent"
+        if interval is not None:
+            break
+        wait_version(page, Table.objects.get(workshop=w).version)
+    assert interval is not None, "no game of two passes was followed by one Ana opens"
+    # Within the window in which a second tap of the same move is dropped.
+    assert interval < 600, interval
+    new = Game.objects.filter(table__workshop=w).order_by("-pk").first()
+    assert new.pk != game.pk
+    passes = lambda: Action.objects.filter(game=new, actor_id=ana, kind="pass").count()  # noqa: E731
+    deadline = time.monotonic() + 5
+    while not passes() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert passes() == 1
