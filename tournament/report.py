@@ -1072,15 +1072,94 @@ def _sheet_label(key: str) -> str:
     return f"Table {key[1:]}'s sheet" if key.startswith("T") else "A sheet no table had"
 
 
+# The phone sends each pen stroke as its own `drawing` gesture (static/js/table.js):
+# the report counts pictures, not strokes. A picture is the strokes one player made in
+# a row at one table in one round, game and trick (its claim step), until the table's
+# pad was cleared (by anyone: the pad is shared) or DRAWING_GAP_SECONDS passed since
+# their last stroke. Their other gestures between two strokes do not end it.
+DRAWING_GAP_SECONDS = 60
+# `clear` wipes the pad: it says nothing by itself, so it is counted apart, not as a gesture.
+NOT_GESTURES = ("clear",)
+
+
+def drawings(ix: Index) -> list[dict]:
+    """The pictures drawn, in the order they were begun (the export's order of the
+    gestures), each with its strokes (lists of [x, y] points from 0 to 1)."""
+    pictures: list[dict] = []
+    drawing: dict[tuple, dict] = {}  # (table, player) -> the picture they are drawing
+    for x in ix.gestures:
+        if x["kind"] == "clear":
+            for key in [k for k in drawing if k[0] == x["table"]]:
+                del drawing[key]
+            continue
+        if x["kind"] != "drawing":
+            continue
+        at = parse_time(x.get("created_at"))
+        where = (x["round"], x["game"], x["trick_index"])
+        pic = drawing.get((x["table"], x["player"]))
+        if (
+            pic is None
+            or pic["where"] != where
+            or (at and pic["last"] and (at - pic["last"]).total_seconds() > DRAWING_GAP_SECONDS)
+        ):
+            pic = {
+                "id": x["id"],
+                "table": x["table"],
+                "round": x["round"],
+                "game": x["game"],
+                "trick_index": x["trick_index"],
+                "player": x["player"],
+                "during_dispute": False,
+                "strokes": [],
+                "where": where,
+                "last": at,
+            }
+            pictures.append(pic)
+            drawing[(x["table"], x["player"])] = pic
+        points = (x.get("payload") or {}).get("points")
+        pic["strokes"].append(points if isinstance(points, list) else [])
+        pic["last"] = at or pic["last"]
+        # Begun before a dispute opened and finished in it counts as drawn in it.
+        pic["during_dispute"] = pic["during_dispute"] or bool(x["during_dispute"])
+    for pic in pictures:
+        del pic["where"], pic["last"]
+    return pictures
+
+
+def _drawn_words(g: dict) -> str:
+    """What a drawing in the count is: " (2 drawings: pictures of one or more strokes,
+    9 strokes in all)", or nothing when nobody drew."""
+    if not g["drawings"]:
+        return ""
+    what = "a picture" if g["drawings"] == 1 else "pictures"
+    return (
+        f" ({_plural(g['drawings'], 'drawing')}: {what} of one or more strokes, "
+        f"{_plural(g['strokes'], 'stroke')} in all)"
+    )
+
+
 def gestures(doc: dict, ix: Index, palette=None) -> dict:
-    """Gestures by kind: in disputes and at other times. `palette` is [(kind, emoji, label)]."""
+    """Gestures by kind: in disputes and at other times. `palette` is [(kind, emoji, label)].
+    A drawing counts once per picture (`drawings`), however many strokes it has; clearing
+    the pad is no gesture (`clears`, apart)."""
     in_dispute: Counter = Counter()
     other: Counter = Counter()
     by_player: Counter = Counter()
+    clears: Counter = Counter()
+    strokes = 0
     for x in ix.gestures:
-        (in_dispute if x["during_dispute"] else other)[x["kind"]] += 1
-        by_player[x["player"]] += 1
-    known = [(k, e, label) for k, e, label in (palette or [])]
+        if x["kind"] in NOT_GESTURES:
+            clears["in_dispute" if x["during_dispute"] else "other"] += 1
+        elif x["kind"] == "drawing":
+            strokes += 1
+        else:
+            (in_dispute if x["during_dispute"] else other)[x["kind"]] += 1
+            by_player[x["player"]] += 1
+    pictures = drawings(ix)
+    for pic in pictures:
+        (in_dispute if pic["during_dispute"] else other)["drawing"] += 1
+        by_player[pic["player"]] += 1
+    known = [(k, e, label) for k, e, label in (palette or []) if k not in NOT_GESTURES]
     seen = {k for k, _, _ in known}
     for k in sorted(set(in_dispute) | set(other)):
         if k not in seen:
@@ -1102,6 +1181,14 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
         "kinds": kinds,
         "used": [k for k in kinds if k["total"]],
         "by_player": dict(by_player),
+        # Drawings: pictures (each of one or more strokes), and the strokes in them.
+        "drawings": len(pictures),
+        "strokes": strokes,
+        "clears": {
+            "in_dispute": clears["in_dispute"],
+            "other": clears["other"],
+            "total": clears["in_dispute"] + clears["other"],
+        },
     }
 
 
@@ -1419,7 +1506,10 @@ def kind_guide(
             + _cut_words(cut - left, left)
         )
     g = cl["gestures"]
-    feel = [f"{_plural(g['total'], 'gesture')} {_were(g['total'])} made."]
+    feel = [
+        f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} "
+        f"{_were(g['total'])} made{_drawn_words(g)}."
+    ]
     top = sorted(g["used"], key=lambda k: -k["total"])[:3]
     if top:
         feel.append(
@@ -1550,11 +1640,12 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         )
     if g["total"] and referee:
         feel.append(
-            f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} {_were(g['total'])} made."
+            f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} {_were(g['total'])} made{_drawn_words(g)}."
         )
     elif g["total"]:
         feel.append(
-            f"{g['in_dispute']} of {_plural(g['total'], 'gesture')} {_were(g['in_dispute'])} made during disputes."
+            f"{g['in_dispute']} of {_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} "
+            f"{_were(g['in_dispute'])} made during disputes{_drawn_words(g)}."
         )
     else:
         feel.append(

@@ -240,7 +240,9 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
     # pygal draws a horizontal chart's first label at the bottom: reversed, the bars
     # read top down in the order of the table under the chart.
     bars = used[::-1]
-    title = "Gestures used"
+    # The phone sends each pen stroke apart; the report counts a drawing once per picture.
+    drawn = any(k.get("kind") == "drawing" for k in used)
+    title = "Gestures used (a drawing counts once per picture)" if drawn else "Gestures used"
     if not disputes:
         chart = pygal.HorizontalBar(
             title=title,

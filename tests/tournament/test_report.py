@@ -268,7 +268,11 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
         "1 of 10 clashes was decided when the time to claim ran out before everyone had "
         "claimed: no agreement, and no dispute." in text["notice"]
     )
-    assert "4 of 5 gestures were made during disputes." in text["feel"]
+    # P05's one stroke is one drawing, counted with the gestures.
+    assert (
+        "4 of 5 gestures and drawings were made during disputes (1 drawing: a picture of "
+        "one or more strokes, 1 stroke in all)." in text["feel"]
+    )
     # Durations in the seconds section 4 uses, not m:ss.
     d = scripted["report"]["clashes"]["duration"]
     assert f"A dispute lasted {d['median']} s (median), the longest {d['max']} s." in text["feel"]
