@@ -1080,6 +1080,13 @@ def _sheet_label(key: str) -> str:
 DRAWING_GAP_SECONDS = 60
 # `clear` wipes the pad: it says nothing by itself, so it is counted apart, not as a gesture.
 NOT_GESTURES = ("clear",)
+# The drawings shown as pictures in the report: those made during disputes first,
+# the ones with the most strokes first, at most this many.
+DRAWINGS_SHOWN = 6
+# A drawing is shown on a box the pad's shape (the phone's canvas is 600 by 400);
+# a stroke keeps at most this many of its points (up to 2,000 arrive), evenly spread.
+DRAWING_BOX = (300, 200)
+DRAWING_POINTS_SHOWN = 200
 
 
 def drawings(ix: Index) -> list[dict]:
@@ -1138,6 +1145,62 @@ def _drawn_words(g: dict) -> str:
     )
 
 
+def _polyline(points) -> str:
+    """A stroke's points (x, y from 0 to 1) as an SVG polyline's `points` on the
+    DRAWING_BOX; a stroke of one point becomes a dot (a line too short to see but for
+    its round ends). Points that are not pairs of numbers are left out."""
+    w, h = DRAWING_BOX
+    pts = [
+        (min(1.0, max(0.0, float(p[0]))), min(1.0, max(0.0, float(p[1]))))
+        for p in points
+        if isinstance(p, list | tuple)
+        and len(p) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+    ]
+    if len(pts) > DRAWING_POINTS_SHOWN:
+        step = (len(pts) - 1) / (DRAWING_POINTS_SHOWN - 1)
+        pts = [pts[round(i * step)] for i in range(DRAWING_POINTS_SHOWN)]
+    if len(pts) == 1:
+        pts.append((pts[0][0] + 0.002, pts[0][1]))
+    return " ".join(f"{x * w:.1f},{y * h:.1f}" for x, y in pts)
+
+
+def shown_drawings(ix: Index, pictures: list[dict]) -> list[dict]:
+    """The few drawings the report shows (DRAWINGS_SHOWN: during disputes first, then
+    the busiest), in the order they were drawn, each with its strokes as polylines and
+    the words that say who drew it, where and when."""
+    ranked = sorted(
+        enumerate(pictures),
+        key=lambda ip: (not ip[1]["during_dispute"], -len(ip[1]["strokes"]), ip[0]),
+    )[:DRAWINGS_SHOWN]
+    step = "turn" if ix.kind.key == "three_tricks" else "trick"  # 3 Tricks counts turns
+    shown = []
+    for _, pic in sorted(ranked, key=lambda ip: ip[0]):
+        where = f"at table {pic['table']}"
+        if pic["round"] is not None:
+            where += f", {ix.label(pic['round'])}"
+        if pic["game"] is not None and pic["trick_index"] is not None:
+            where += f", {step} {pic['trick_index'] + 1}"
+        if pic["during_dispute"]:
+            where += ", during a dispute"
+        lines = [line for s in pic["strokes"] if (line := _polyline(s))]
+        shown.append(
+            {
+                "id": pic["id"],
+                "name": ix.name(pic["player"]),
+                "where": where,
+                "during_dispute": pic["during_dispute"],
+                "strokes": len(pic["strokes"]),
+                "lines": lines,
+                "alt": (
+                    f"Drawing by {ix.name(pic['player'])} {where}: "
+                    f"{_plural(len(pic['strokes']), 'stroke')}"
+                ),
+            }
+        )
+    return shown
+
+
 def gestures(doc: dict, ix: Index, palette=None) -> dict:
     """Gestures by kind: in disputes and at other times. `palette` is [(kind, emoji, label)].
     A drawing counts once per picture (`drawings`), however many strokes it has; clearing
@@ -1184,6 +1247,8 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
         # Drawings: pictures (each of one or more strokes), and the strokes in them.
         "drawings": len(pictures),
         "strokes": strokes,
+        "shown": shown_drawings(ix, pictures),
+        "box": {"width": DRAWING_BOX[0], "height": DRAWING_BOX[1]},
         "clears": {
             "in_dispute": clears["in_dispute"],
             "other": clears["other"],
