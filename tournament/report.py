@@ -1348,6 +1348,40 @@ def left_when(doc: dict, left_at: str | None) -> str:
     return f"during {name}" if finished is None or at <= finished else f"after {name}"
 
 
+def games_by_round(ix: Index) -> dict[tuple[int, int], list[int]]:
+    """(player, round) → [games won, games played], over the report's games (a game
+    dealt and cut before anyone played is not one); a co-winner is credited a win."""
+    tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for g in ix.games:
+        for pid in g["players"]:
+            tally[(pid, g["round"])][1] += 1
+        for pid in g["winners"]:
+            tally[(pid, g["round"])][0] += 1
+    return tally
+
+
+def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
+    """Each journey with the games won beside each scored round's table, e.g.
+    "2 → 2 (won 3 of 4) → 3 (won 0 of 4) → 2": how a move went, not only where to.
+    The home round is not scored (the "Games won" column leaves it out too)."""
+    tally = games_by_round(ix)
+    scored = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
+    rounds = [c["round"] for c in moves["columns"]]
+    texts = {}
+    for pid, journey in moves["journeys"].items():
+        parts = []
+        for rn, table in zip(rounds, journey["tables"], strict=True):
+            if table is None:
+                parts.append("—")
+            elif rn in scored:
+                won, played = tally.get((pid, rn), (0, 0))
+                parts.append(f"{table} (won {won} of {played})" if played else f"{table} (no game)")
+            else:
+                parts.append(str(table))
+        texts[pid] = " → ".join(parts)
+    return texts
+
+
 def player_rows(
     doc: dict,
     ix: Index,
@@ -1386,6 +1420,7 @@ def player_rows(
                 st["as_local"] += 1
             else:
                 st["as_newcomer"] += 1
+    journey_won = journey_won_text(doc, ix, moves)
     rows = []
     for p in sorted(doc["players"], key=lambda p: p["join_order"]):
         pid = p["id"]
@@ -1402,6 +1437,7 @@ def player_rows(
                 "left_when": left_when(doc, p.get("left_at")),
                 "journey": journey["tables"] if journey else [],
                 "journey_text": journey["text"] if journey else "—",
+                "journey_won_text": journey_won.get(pid, "—"),
                 "moves": journey["moves"] if journey else 0,
                 "moves_played": journey["moves_played"] if journey else 0,
                 "games_won": won[pid],
@@ -1446,12 +1482,17 @@ _QUESTIONS = {
         "What did you do about it, without words?",
         "Giving in, insisting, teaching by gestures, copying the others.",
     ),
+    "moved": (
+        "What happened when you moved up, or down? How did the people at your new table treat you?",
+        "Winners who began to lose at their new table, losers who began to win; being "
+        "welcomed, corrected or ignored as a newcomer, and what the locals did.",
+    ),
     "outside": (
         "Where have you met this outside the game?",
         "A new job, school or country; whose rules count when groups meet, and why.",
     ),
 }
-_SECTIONS = {"expect": "reveal", "feel": "gestures", "outside": "players"}
+_SECTIONS = {"expect": "reveal", "feel": "gestures", "moved": "players", "outside": "players"}
 
 
 def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) -> list[dict]:
@@ -1504,6 +1545,60 @@ def _movers_lines(players: list[dict]) -> list[str]:
     return [
         f"{_plural(len(movers), 'player')} changed tables at least once: they were the newcomers."
     ]
+
+
+def _share(won: int, played: int) -> str:
+    """ "9 of 16 games (56 %)": the count a teacher can check, then the share."""
+    return f"{won} of {_plural(played, 'game')} ({int(100 * won / played + 0.5)} %)"
+
+
+def _moved_lines(doc: dict, ix: Index) -> list[str]:
+    """How the movers up, the movers down and the stayers did in the round before a
+    movement and in the round after it: the winners who moved up and began to lose
+    are the debrief's story. People only, who played both rounds: a bot played by no
+    one's rules, and for someone who left a bot played on in their seat."""
+    tally = games_by_round(ix)
+    scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
+
+    def person(pid) -> bool:
+        p = ix.players.get(pid) or {}
+        return bool(p) and not p.get("is_bot") and not p.get("has_left")
+
+    lines = []
+    for r, nxt in zip(scored, scored[1:], strict=False):
+        if not r.get("movement_applied_at"):
+            continue
+        went = {m["player"]: "up" if m["to"] > m["from"] else "down" for m in r["moves"]}
+        groups: dict[str, list[int]] = {"up": [], "down": [], "stayed": []}
+        for pid in ix.players:
+            if person(pid) and tally.get((pid, r["number"])) and tally.get((pid, nxt["number"])):
+                groups[went.get(pid, "stayed")].append(pid)
+        before, after = _short_label(r), _short_label(nxt)
+        if nxt.get("state", "finished") != "finished":
+            after += " so far"  # the report read while it is played
+        for group, pids in groups.items():
+            if not pids:
+                continue
+            won_b = sum(tally[(pid, r["number"])][0] for pid in pids)
+            played_b = sum(tally[(pid, r["number"])][1] for pid in pids)
+            won_a = sum(tally[(pid, nxt["number"])][0] for pid in pids)
+            played_a = sum(tally[(pid, nxt["number"])][1] for pid in pids)
+            who = (
+                f"Moved {group} after {before} ({_plural(len(pids), 'player')})"
+                if group != "stayed"
+                else f"Stayed after {before} ({_plural(len(pids), 'player')})"
+            )
+            where = "" if group == "stayed" else " at their new table" + "s" * (len(pids) > 1)
+            lines.append(
+                f"{who}: won {_share(won_b, played_b)} in {before}, "
+                f"then {_share(won_a, played_a)}{where} in {after}."
+            )
+    if not lines:
+        return ["Nobody played a round at a new table: no movement came between two scored rounds."]
+    lines.append(
+        "Counted: people who played both rounds; bots, and players who left, are left out."
+    )
+    return lines
 
 
 def _revoke_lines(rv: dict) -> list[str]:
@@ -1599,6 +1694,7 @@ def kind_guide(
             "notice": notice,
             "feel": feel,
             "act": act,
+            "moved": _moved_lines(doc, ix),
             "outside": _movers_lines(players),
         },
         feel="How did it feel when the others played by rules you did not know?",
@@ -1779,7 +1875,14 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         )
     outside += _movers_lines(players)
     return _questions(
-        {"expect": expect, "notice": notice, "feel": feel, "act": act, "outside": outside},
+        {
+            "expect": expect,
+            "notice": notice,
+            "feel": feel,
+            "act": act,
+            "moved": _moved_lines(doc, ix),
+            "outside": outside,
+        },
         feel="How did it feel when the others saw the trick differently?",
         notice_section="clashes",
         # Referee mode has no disputes (nor their section): what was done shows in the results.

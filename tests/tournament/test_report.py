@@ -242,7 +242,7 @@ def test_the_reveal_highlights_knobs_that_differ_from_a_neighbour(scripted):
 
 def test_debrief_guide_pairs_each_question_with_figures(scripted):
     guide = scripted["report"]["guide"]
-    assert [q["id"] for q in guide] == ["expect", "notice", "feel", "act", "outside"]
+    assert [q["id"] for q in guide] == ["expect", "notice", "feel", "act", "moved", "outside"]
     text = {q["id"]: " ".join(q["data"]) for q in guide}
     assert "Tables 1 and 2 differed in: which card wins." in text["expect"]
     assert "the first dispute came 0:20 into the round, at table 1" in text["notice"]
@@ -252,6 +252,14 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
         "that won; 1 outvoted when time ran out; 3 until the round ended)." in text["act"]
     )
     assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
+    # P01 won Round 1's only game at table 1 and moved up; P06 moved down from table 2.
+    moved = next(q for q in guide if q["id"] == "moved")["data"]
+    assert moved[:2] == [
+        "Moved up after Round 1 (1 player): won 1 of 1 game (100 %) in Round 1, "
+        "then 0 of 1 game (0 %) at their new table in Round 2.",
+        "Moved down after Round 1 (1 player): won 0 of 1 game (0 %) in Round 1, "
+        "then 1 of 2 games (50 %) at their new table in Round 2.",
+    ]
     # Of the 10 clashes, 3 were disputed; of the other 7, one trick's claims ran out of
     # time with a seat that never claimed: not agreed (all 7 were said to be).
     clashes = [t for t in scripted["db"]["tricks"] if len(set(t[2])) > 1]

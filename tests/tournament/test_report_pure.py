@@ -382,7 +382,7 @@ def test_an_empty_workshop_still_makes_a_report():
     r = report.build_report(doc)
     assert r["counts"]["games"] == 0 and r["clashes"]["dispute_count"] == 0
     assert r["movement"]["columns"] == [] and r["results"] == []
-    assert [q["id"] for q in r["guide"]] == ["expect", "notice", "feel", "act", "outside"]
+    assert [q["id"] for q in r["guide"]] == ["expect", "notice", "feel", "act", "moved", "outside"]
     for kind, (header, rows) in export.csv_tables(doc).items():
         assert header and rows == [], kind
 

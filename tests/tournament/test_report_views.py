@@ -471,9 +471,9 @@ def test_the_guides_questions_are_headings_a_screen_reader_can_step_through(fac,
     html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
     guide = html.split('id="guide"')[1].split("</section>")[0]
     questions = re.findall(r'<h3 class="q" id="q-(\w+)-h">([^<]+)</h3>', guide)
-    assert [q for q, _ in questions] == ["expect", "notice", "feel", "act", "outside"]
-    # Five links of the same words: each is described by its question.
-    assert guide.count('aria-describedby="q-') == 5
+    assert [q for q, _ in questions] == ["expect", "notice", "feel", "act", "moved", "outside"]
+    # Six links of the same words: each is described by its question.
+    assert guide.count('aria-describedby="q-') == 6
 
 
 def test_twelve_tables_knobs_are_two_tables_of_ten_and_two(fac, owner):
