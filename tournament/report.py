@@ -41,7 +41,13 @@ from games.replay import ReplayError, replay_document
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
 from tournament import timing
-from tournament.movement import name_sort_key
+from tournament.movement import (
+    MovementError,
+    Standing,
+    TableStanding,
+    compute_movement,
+    name_sort_key,
+)
 from tournament.names import full_stop, said_as_list
 
 FIVE_TRICKS = "five_tricks"
@@ -581,6 +587,52 @@ def movement(doc: dict, ix: Index) -> dict:
     }
 
 
+def name_ties(doc: dict) -> dict[int, set]:
+    """Round number → the players whose move, or stay, the name decided among equal
+    games won (RULES.md §2 rule 1: ties go in alphabetical order), after each scored
+    round whose movement was applied.
+
+    The rule is run again on the round's standings (those movement ranked, in join
+    order per table, as the service passed them): a player is in the set if someone
+    at their table won as many games and the rule gave them another outcome (one
+    moved and the other stayed, or they moved opposite ways). A tie that changed
+    nothing (two winners at the top table both stay) is not one. Only what the rule
+    made counts: a move the facilitator edited or cancelled, or one that lapsed when
+    the player left, is not the name's doing."""
+    ties: dict[int, set] = {}
+    for r in doc["rounds"]:
+        if r["kind"] != "scored" or not r.get("movement_applied_at") or not r.get("standings"):
+            continue
+        by_table: dict[int, list[Standing]] = defaultdict(list)
+        for s in r["standings"]:
+            by_table[s["table"]].append(
+                Standing(name=s["name"], games_won=s["games_won"], key=s["id"])
+            )
+        try:
+            plan = compute_movement(
+                [TableStanding(number=n, players=tuple(ps)) for n, ps in sorted(by_table.items())]
+            )
+        except MovementError:  # a document edited by hand: no marks rather than wrong ones
+            continue
+        rule = {m.key: m.to_table for m in plan.moves}
+        kept = {k["player"] for k in r.get("kept", [])}
+        moved_or_kept = set(rule) | kept | {m["player"] for m in r["moves"]}
+        # As the rule said: its moves applied unedited, its stays (none cancelled or lapsed).
+        rule_made = {
+            m["player"] for m in r["moves"] if not m["edited"] and rule.get(m["player"]) == m["to"]
+        } | {s["id"] for s in r["standings"] if s["id"] not in moved_or_kept}
+        tied = set()
+        for n, players in by_table.items():
+            outcome = {p.key: rule.get(p.key, n) for p in players}
+            for p in players:
+                if p.key in rule_made and any(
+                    q.games_won == p.games_won and outcome[q.key] != outcome[p.key] for q in players
+                ):
+                    tied.add(p.key)
+        ties[r["number"]] = tied
+    return ties
+
+
 # ---------------------------------------------------------------- 3. results
 
 
@@ -602,6 +654,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
         }
         for r in doc["rounds"]
     }
+    by_name = name_ties(doc)
     # Who sat down in the round after each scored one: a player missing there left.
     rounds = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS]
     seated_next = {
@@ -707,6 +760,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "tricks": tricks[pid],
                         "moved": direction,
                         "edited": edited,
+                        # Moved, or stayed, by the name among equal games won.
+                        "by_name": direction in ("up", "down", "")
+                        and pid in by_name.get(r["number"], ()),
                         "unranked": ranked_ids is not None and (pid, n) not in ranked_ids,
                     }
                 )
@@ -1594,11 +1650,40 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
                 f"then {_share(won_a, played_a)}{where} in {after}."
             )
     if not lines:
-        return ["Nobody played a round at a new table: no movement came between two scored rounds."]
-    lines.append(
-        "Counted: people who played both rounds; bots, and players who left, are left out."
-    )
-    return lines
+        lines = [
+            "Nobody played a round at a new table: no movement came between two scored rounds."
+        ]
+    else:
+        lines.append(
+            "Counted: people who played both rounds; bots, and players who left, are left out."
+        )
+    return lines + _name_tie_lines(doc)
+
+
+def _name_tie_lines(doc: dict) -> list[str]:
+    """How many of the moves the name decided among equal games won (see name_ties):
+    each of those players hears in the debrief that they won or lost, where their
+    place in the alphabet did it."""
+    ties = name_ties(doc)
+    rounds = [r for r in doc["rounds"] if r["number"] in ties]
+    moves = [(r["number"], m["player"]) for r in rounds for m in r["moves"]]
+    if not moves:
+        return []
+    by_name = sum(1 for rn, pid in moves if pid in ties[rn])
+    stayed = sum(len(ties[r["number"]]) for r in rounds) - by_name
+    if not by_name:
+        line = (
+            f"None of the {_plural(len(moves), 'move')} was decided by name among equal games won"
+        )
+    else:
+        line = (
+            f"{by_name} of {_plural(len(moves), 'move')} {_were(by_name)} decided by name among "
+            "equal games won: the player who moved had won as many games as one who stayed, or "
+            "who moved the other way (ties go in alphabetical order)"
+        )
+    if stayed:
+        line += f"; {_plural(stayed, 'player')} stayed by their name alone"
+    return [line + "."]
 
 
 def _revoke_lines(rv: dict) -> list[str]:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from django.template.loader import render_to_string
+from tournament_helpers import fresh, make_workshop, to_scored_round
 
 from games.presets import PRESETS
-from tournament import export, report
+from tournament import export, report, services
 
 NAMES = {1: "Ana", 2: "Bob", 3: "Cyd", 4: "Dan", 5: "Eve", 6: "Fay", 7: "Gus", 8: "Hal", 9: "Bot"}
 ROUND_1 = {1: [1, 2, 3], 2: [4, 5, 6], 3: [7, 8, 9]}
@@ -79,7 +81,7 @@ def _seatings(seating: dict) -> list[dict]:
     ]
 
 
-def movers_doc() -> dict:
+def movers_doc(won_1: dict = WON_1, moves_1: list = MOVES_1) -> dict:
     return {
         "schema": export.SCHEMA,
         "workshop": {"name": "Movers"},
@@ -119,9 +121,9 @@ def movers_doc() -> dict:
                 "state": "finished",
                 "started_at": "2030-01-06T10:00:00+00:00",
                 "seatings": _seatings(ROUND_1),
-                "standings": _standings(ROUND_1, WON_1),
+                "standings": _standings(ROUND_1, won_1),
                 "moves": [
-                    {"player": p, "from": a, "to": b, "edited": False} for p, a, b in MOVES_1
+                    {"player": p, "from": a, "to": b, "edited": False} for p, a, b in moves_1
                 ],
                 "movement_applied_at": "2030-01-06T10:20:00+00:00",
             },
@@ -138,7 +140,7 @@ def movers_doc() -> dict:
                 "movement_applied_at": None,
             },
         ],
-        "games": _games(3, ROUND_1, WON_1) + _games(4, ROUND_2, WON_2),
+        "games": _games(3, ROUND_1, won_1) + _games(4, ROUND_2, WON_2),
         "gestures": [],
     }
 
@@ -166,6 +168,8 @@ def test_the_guide_asks_what_moving_did_with_the_movers_games_before_and_after()
         "Stayed after Round 1 (4 players): won 4 of 16 games (25 %) in Round 1, "
         "then 5 of 16 games (31 %) in Round 2.",
         "Counted: people who played both rounds; bots, and players who left, are left out.",
+        # Gus and Hal tied at the top table, but both stayed: the name decided nothing.
+        "None of the 4 moves was decided by name among equal games won.",
     ]
     # Asked after what the players did, before the world outside.
     assert [x["id"] for x in rep["guide"]] == [
@@ -192,7 +196,7 @@ def test_without_a_movement_between_rounds_played_the_question_says_so_in_a_line
     doc = movers_doc()
     doc["rounds"] = doc["rounds"][:2]
     doc["games"] = [g for g in doc["games"] if g["round"] != 4]
-    assert len(question(report.build_report(doc), "moved")["data"]) == 1
+    assert question(report.build_report(doc), "moved")["data"][0].startswith("Nobody played")
 
 
 def test_a_round_being_played_is_counted_so_far():
@@ -241,3 +245,93 @@ def test_each_journey_says_the_games_won_beside_each_scored_rounds_table():
     doc["games"] = [g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2)]
     players = {p["name"]: p for p in report.build_report(doc)["players"]}
     assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (no game)"
+
+
+# --------------------------------------------------------------- moves decided by name
+
+# Round 1 with ties: table 2 Dan 2, Eve 2, Fay 0 (Dan moves up over Eve by name); table
+# 3 Gus 2, Bot 1, Hal 1 (Hal moves down, Bot stays, by name); table 1 has no tie.
+TIED_1 = {1: [1, 1, 1, 2], 2: [4, 4, 5, 5], 3: [7, 7, 9, 8]}
+TIED_MOVES = [(1, 1, 2), (4, 2, 3), (6, 2, 1), (8, 3, 2)]
+
+
+def round_1(rep: dict) -> dict[int, list[tuple]]:
+    rd = next(x for x in rep["results"] if x["label"] == "Round 1")
+    return {
+        t["table"]: [(p["name"], p["games_won"], p["moved"], p["by_name"]) for p in t["players"]]
+        for t in rd["tables"]
+    }
+
+
+def test_a_move_or_stay_decided_by_name_among_equal_games_won_is_marked():
+    rep = report.build_report(movers_doc(TIED_1, TIED_MOVES))
+    assert round_1(rep) == {
+        1: [("Ana", 3, "up", False), ("Bob", 1, "", False), ("Cyd", 0, "", False)],
+        2: [("Dan", 2, "up", True), ("Eve", 2, "", True), ("Fay", 0, "down", False)],
+        3: [("Gus", 2, "", False), ("Bot", 1, "", True), ("Hal", 1, "down", True)],
+    }
+    assert question(rep, "moved")["data"][-1] == (
+        "2 of 4 moves were decided by name among equal games won: the player who moved had "
+        "won as many games as one who stayed, or who moved the other way (ties go in "
+        "alphabetical order); 2 players stayed by their name alone."
+    )
+    html = page(rep)
+    assert '<span aria-hidden="true">↑ </span>up <em>(tie, by name)</em>' in html
+    assert '<span aria-hidden="true">↓ </span>down <em>(tie, by name)</em>' in html
+    assert html.count("stayed <em>(tie, by name)</em>") == 2
+    assert html.count("(tie, by name)</em>") == 4
+
+
+def test_a_tie_that_changed_nothing_is_not_marked():
+    """Gus and Hal won 2 each at the top table: the first would move up, but at the top
+    table stays, as the second does. Nor is a move by games won: Ana's, Dan's."""
+    rep = report.build_report(movers_doc())
+    assert not [p for t in round_1(rep).values() for p in t if p[3]]
+    assert "(tie, by name)</em>" not in page(rep)
+
+
+def test_only_the_rules_moves_are_marked_not_the_facilitators():
+    """Dan's move edited by the facilitator is theirs, not the name's ("changed"); Eve
+    still stayed where the rule, by name, kept her."""
+    doc = movers_doc(TIED_1, TIED_MOVES)
+    doc["rounds"][1]["moves"][1]["edited"] = True
+    rep = report.build_report(doc)
+    assert round_1(rep)[2] == [
+        ("Dan", 2, "up", False),
+        ("Eve", 2, "", True),
+        ("Fay", 0, "down", False),
+    ]
+    assert question(rep, "moved")["data"][-1].startswith("1 of 4 moves was decided by name")
+    # Hal's move cancelled: he stayed by the facilitator's choice; Bot stayed either way.
+    doc = movers_doc(TIED_1, TIED_MOVES)
+    doc["rounds"][1]["moves"].pop()
+    doc["rounds"][1]["kept"] = [{"player": 8, "table": 3, "rule": 2}]
+    table_3 = round_1(report.build_report(doc))[3]
+    assert table_3 == [("Gus", 2, "", False), ("Bot", 1, "", True), ("Hal", 1, "", False)]
+
+
+@pytest.mark.django_db
+def test_a_round_nobody_won_a_game_in_moved_everyone_by_name():
+    """Ended before anyone played, a round left everyone on 0 games won: at each table
+    of four the first name moved (up from table 1, down from table 2) and the others
+    stayed, all by name. The facilitator cancelled table 2's move: theirs, unmarked."""
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    preview = fresh(rnd).movement_preview["moves"]
+    up = next(m for m in preview if m["to"] == 2)
+    services.movement_edit(round_id=rnd.pk, moves=[{"player": up["player"], "to": 2}])
+    services.movement_apply(round_id=rnd.pk)
+    rep = report.build_report(export.workshop_document(fresh(w)))
+    rd = next(x for x in rep["results"] if x["label"] == "Round 1")
+    rows = {p["name"]: p for t in rd["tables"] for p in t["players"]}
+    assert all(p["games_won"] == 0 for p in rows.values())
+    marked = {n for n, p in rows.items() if p["by_name"]}
+    cancelled = next(n for n, p in rows.items() if p["edited"])
+    assert rows[up["name"]]["moved"] == "up" and up["name"] in marked
+    assert marked == set(rows) - {cancelled}
+    assert question(rep, "moved")["data"][-1] == (
+        "1 of 1 move was decided by name among equal games won: the player who moved had "
+        "won as many games as one who stayed, or who moved the other way (ties go in "
+        "alphabetical order); 6 players stayed by their name alone."
+    )
