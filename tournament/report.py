@@ -1682,7 +1682,8 @@ def _name_tie_lines(doc: dict) -> list[str]:
             "who moved the other way (ties go in alphabetical order)"
         )
     if stayed:
-        line += f"; {_plural(stayed, 'player')} stayed by their name alone"
+        # Counted over every movement: "13 players" of a class of 12 read as wrong.
+        line += f"; {_plural(stayed, 'stay')} {_were(stayed)} decided by name too"
     return [line + "."]
 
 

@@ -273,7 +273,7 @@ def test_a_move_or_stay_decided_by_name_among_equal_games_won_is_marked():
     assert question(rep, "moved")["data"][-1] == (
         "2 of 4 moves were decided by name among equal games won: the player who moved had "
         "won as many games as one who stayed, or who moved the other way (ties go in "
-        "alphabetical order); 2 players stayed by their name alone."
+        "alphabetical order); 2 stays were decided by name too."
     )
     html = page(rep)
     assert '<span aria-hidden="true">↑ </span>up <em>(tie, by name)</em>' in html
@@ -333,5 +333,5 @@ def test_a_round_nobody_won_a_game_in_moved_everyone_by_name():
     assert question(rep, "moved")["data"][-1] == (
         "1 of 1 move was decided by name among equal games won: the player who moved had "
         "won as many games as one who stayed, or who moved the other way (ties go in "
-        "alphabetical order); 6 players stayed by their name alone."
+        "alphabetical order); 6 stays were decided by name too."
     )
