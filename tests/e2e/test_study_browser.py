@@ -81,6 +81,24 @@ def test_the_link_to_the_rules_is_44_px_on_the_smallest_phones(live_server_url, 
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    "size", [{"width": 320, "height": 568}, {"width": 360, "height": 640}], ids=["320", "360"]
+)
+def test_the_study_status_bar_is_one_row_upright(live_server_url, browser, size):
+    """ "Study the rules", the table and the clock needed 303 px of the bar's 302 at
+    320 px and wrapped, the clock alone on a second row (at 360x640 too, 2 px short):
+    the bar was 75 px, the rule sheet lower by a row (found by a review)."""
+    page, _, _ = studying(browser, live_server_url, "Study one row", size)
+    tops = page.evaluate(
+        """() => [...document.querySelector('.status').children]
+            .filter((el) => el.getBoundingClientRect().height > 1)
+            .map((el) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2; })"""
+    )
+    assert len(tops) >= 3 and max(tops) - min(tops) < 8, tops
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= size["width"]
+    page.context.close()
+
+
 def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server_url, browser):
     """Joining in a scored round, the phone says so at the top and shows the student's
     own sheet, open, until they tap "I have read my rules": then it goes, for good."""
