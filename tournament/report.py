@@ -661,6 +661,10 @@ def results(doc: dict, ix: Index) -> list[dict]:
         a["number"]: {s["player"] for s in b["seatings"]} if b["seatings"] else None
         for a, b in zip(rounds, rounds[1:], strict=False)
     }
+    # The tournament is over (the debrief began): after its last scored round nobody
+    # moves, which is no omission.
+    over = (doc.get("workshop") or {}).get("phase") == "debrief"
+    last_scored = max((r["number"] for r in doc["rounds"] if r["kind"] == "scored"), default=None)
     out = []
     for r in doc["rounds"]:
         if r["kind"] not in REPORT_KINDS:
@@ -815,6 +819,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     "scored": r["kind"] == "scored",
                     "moved": applied,
                     "finished": finished,
+                    "last": over and not applied and r["number"] == last_scored,
                     "tables": tables,
                 }
             )
@@ -1842,7 +1847,22 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
         tricks = sum(c["tricks"] for c in cells)
         clashes_n = sum(c["clashes"] for c in cells)
         line = f"{r['label']}: the sheets at the table disagreed on {clashes_n} of {_plural(tricks, 'trick')}"
-        if referee:
+        # Everyone at their home table (Round 1 always): one sheet per table, so no
+        # clash is no finding; said so rather than "0 of 100 tricks".
+        played_r = [g for g in ix.games if g["round"] == r["number"]]
+        at_home = (
+            not clashes_n
+            and bool(played_r)
+            and all(ix.home(pid) == g["table"] for g in played_r for pid in g["players"])
+        )
+        if at_home:
+            line = (
+                f"{r['label']} was played at the home tables, where everyone shares the "
+                f"table's sheet: nothing to notice yet ({_plural(tricks, 'trick')})"
+            )
+        if at_home and (referee or first is None):
+            line += "."
+        elif referee:
             line += "; the table's sheet decided each (referee mode)."
         elif first is not None:
             line += (

@@ -524,3 +524,15 @@ def test_a_player_who_left_mid_round_is_in_its_results_not_its_standings():
     rows = next(x for x in report.results(doc, report.Index(doc)) if x["round"] == rnd.number)
     table = next(t for t in rows["tables"] if t["table"] == 1)
     assert [p["id"] for p in table["players"]].count(gone) == 1
+
+
+def test_round_one_at_the_home_tables_is_said_so_not_a_finding_of_nought(scripted):
+    """Round 1 is played at the home tables, where everyone shares the sheet: the guide
+    said "the sheets at the table disagreed on 0 of 2 tricks; there was no dispute", a
+    nought presented as a finding. Round 2, with newcomers, keeps its figures."""
+    notice = next(q["data"] for q in scripted["report"]["guide"] if q["id"] == "notice")
+    assert notice[0] == (
+        "Round 1 was played at the home tables, where everyone shares the table's sheet: "
+        "nothing to notice yet (2 tricks)."
+    )
+    assert notice[1].startswith("Round 2: the sheets at the table disagreed on 10 of")

@@ -13,9 +13,11 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
+from django.template.loader import render_to_string
 
 from games import five_tricks as ft
 from games.presets import PRESETS
@@ -473,6 +475,40 @@ def test_results_rank_players_as_movement_does_and_say_who_left_and_what_was_not
     ]
     assert res[0]["moved"] and not res[1]["moved"]
     assert [p["moved"] for p in res[1]["tables"][0]["players"]] == ["not applied"] * 2
+
+
+def FakeWorkshop():  # noqa: N802 - stands in for the model the template reads
+    return SimpleNamespace(pk=1, name="Last", code="ABCDEF", phase="debrief")
+
+
+def test_the_last_round_of_a_finished_tournament_says_so_not_movement_not_applied():
+    """Every last-round card said "Movement was not applied after this round." with a
+    Moved column of dashes, as if something was forgotten: once the debrief began,
+    the last scored round is said to be the last, and its cards have no Moved column."""
+    doc = one_round_doc(
+        "Last",
+        ["guide-1", "guide-2"],
+        [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")],
+        seatings=[(1, 1), (2, 1), (3, 2), (4, 2)],
+        moves=[(1, 1, 2), (3, 2, 1)],
+        then=True,
+    )
+    doc["workshop"]["phase"] = "debrief"
+    rep = report.build_report(doc)
+    assert [(x["label"], x["last"]) for x in rep["results"]] == [
+        ("Round 1", False),
+        ("Round 2", True),
+    ]
+    html = render_to_string("report/_body.html", {"r": rep, "workshop": FakeWorkshop()})
+    last = html.split('id="res-2"', 1)[1]
+    assert last.count("The last round: nobody moves after it.") == 2
+    assert "Movement was not applied" not in html and ">Moved<" not in last
+    # Still running (a round ended, its movement not yet applied): said as before.
+    doc["workshop"]["phase"] = "scored"
+    rep = report.build_report(doc)
+    assert not rep["results"][1]["last"]
+    html = render_to_string("report/_body.html", {"r": rep, "workshop": FakeWorkshop()})
+    assert html.count("Movement was not applied after this round.") == 2
 
 
 def one_round_doc(name, presets, players, *, seatings, moves, games=(), then=False) -> dict:
