@@ -2050,6 +2050,8 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
             # clash counted for it.
             "disputes_unfinished": cl["outcome_counts"]["cut"] + cl["outcome_counts"]["left"],
             "disputes_cut_by_leaving": cl["outcome_counts"]["left"],
+            # A report read mid-round: disputes not yet ended (the summary says so).
+            "disputes_open": cl["outcome_counts"]["open"],
             "gestures": cl["gestures"]["total"],
             "left": sum(1 for p in doc["players"] if p["has_left"]),
         },

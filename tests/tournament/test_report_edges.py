@@ -196,6 +196,35 @@ def test_the_report_read_mid_round_says_so_and_counts_the_open_dispute():
     assert any(line.startswith("1 dispute:") and "1 still open." in line for line in lines), lines
 
 
+def test_the_summary_says_what_its_figures_count_and_the_players_table_its_columns():
+    """The summary said "9 disputes" with 2 still open and never said so; beside "71
+    disputes" it said "61 tricks judged differently" (disputes cut by a round's end
+    finished no trick); the players' table's "Held" and "Own claim won" were defined
+    nowhere on the page."""
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    open_dispute(game)
+    doc, ix, rep = built(w)
+    assert rep["counts"]["disputes_open"] == 1
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    summary = " ".join(html.split('aria-label="Key figures"')[1].split("</ul>")[0].split())
+    assert "<strong>1</strong> dispute (1 still open)</li>" in summary
+    # The disputed trick is not finished: not among the tricks judged differently.
+    tricks = rep["counts"]["tricks"]
+    assert f"<strong>0</strong> of {tricks} finished tricks judged differently" in summary
+    players = html.split('id="h-players"', 1)[1].split("</caption>", 1)[0]
+    assert (
+        "<em>held</em> (ended it on their first claim, also when that claim was already the "
+        "winning one, or the dispute was cut short or is still open)" in players
+    )
+    assert "<em>own claim won</em> (disputes won by the player their first claim named)" in players
+    # Cut short by the round's end as well: both said.
+    rep["counts"]["disputes_unfinished"] = 2
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "(2 cut short by a round's end: no trick awarded; 1 still open)" in html
+
+
 def test_one_gesture_is_one_gesture():
     w = make_workshop(players=4, tables=1, seats=4, mode="referee")
     to_scored_round(w)

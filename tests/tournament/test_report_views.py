@@ -421,7 +421,8 @@ def test_a_referee_workshop_counts_the_tricks_its_sheets_judged_differently(fac,
     assert r["referee"] and r["counts"]["clashes"] == differing
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert "referee mode" in html
-    assert f"<strong>{differing}</strong> trick" in html
+    tricks = r["counts"]["tricks"]
+    assert f"<strong>{differing}</strong> of {tricks} finished tricks judged differently" in html
     # Nobody claims in referee mode: the guide speaks of no disputes at all.
     notice = next(q for q in r["guide"] if q["id"] == "notice")["data"]
     assert notice and all("dispute" not in line for line in notice), notice
