@@ -94,7 +94,7 @@ ORIGINS = {
 SUPPORT = {
     "majority": "the majority's sheet",
     "minority": "a minority's sheet",
-    "tie": "one of two equally held sheets",
+    "tie": "one of two verdicts named by equally many sheets",
     "none": "no player's sheet",
 }
 
@@ -1970,14 +1970,24 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     o = cl["origins"]
     decided = sum(o.values())
     if decided:
-        outside.append(
-            f"Of {_plural(decided, 'dispute')} with a winner, the locals' sheet prevailed in {o['local']}, "
-            f"a newcomer's in {o['newcomer']}, a shared sheet in {o['shared']}."
-        )
+        # Read alone, "the locals' sheet prevailed in 13, a newcomer's in 23" told of
+        # newcomers imposing their rules, where the locals were mostly one among
+        # newcomers: what won is how many sheets backed a verdict, said first.
         s = cl["support"]
         outside.append(
-            f"The majority's sheet prevailed in {s['majority']}, a minority's in {s['minority']}, "
-            f"ties in {s['tie']}."
+            f"Of {_plural(decided, 'dispute')} with a winner, the winner was the verdict of "
+            f"most players' sheets at the table in {s['majority']}, of fewer sheets in "
+            f"{s['minority']}, and in {s['tie']} one of two verdicts with equally many sheets."
+        )
+        won = [d for d in disputes if d["origin"] in ORIGINS]
+        locals_n = [sum(1 for x in d["seats"] if x["local"]) for d in won]
+        outnumbered = sum(1 for d, n in zip(won, locals_n, strict=True) if n < len(d["seats"]) - n)
+        alone = sum(1 for d, n in zip(won, locals_n, strict=True) if n == 1 < len(d["seats"]))
+        outside.append(
+            f"The locals were outnumbered by newcomers in {outnumbered} of them"
+            + (f" (a lone local in {alone})" if alone else "")
+            + f": only the locals' sheet named the winner in {o['local']}, only a newcomer's "
+            f"in {o['newcomer']}, both the locals' and a newcomer's in {o['shared']}."
         )
     outside += _movers_lines(players)
     return _questions(

@@ -251,7 +251,15 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
         "Players adapted (changed their claim) 3 times and held their claim 9 times (5 the claim "
         "that won; 1 outvoted when time ran out; 3 until the round ended)." in text["act"]
     )
-    assert "the locals' sheet prevailed in 2, a newcomer's in 1" in text["outside"]
+    # Three disputes with a winner at tables of two locals and one newcomer: the
+    # verdict most sheets backed won 2 (the locals'), a minority's 1 (the newcomer's,
+    # when both locals gave in). Said so first, the locals' numbers beside them.
+    assert text["outside"].startswith(
+        "Of 3 disputes with a winner, the winner was the verdict of most players' sheets at "
+        "the table in 2, of fewer sheets in 1, and in 0 one of two verdicts with equally many "
+        "sheets. The locals were outnumbered by newcomers in 0 of them: only the locals' sheet "
+        "named the winner in 2, only a newcomer's in 1, both the locals' and a newcomer's in 0."
+    )
     # P01 won Round 1's only game at table 1 and moved up; P06 moved down from table 2.
     moved = next(q for q in guide if q["id"] == "moved")["data"]
     assert moved[:2] == [

@@ -18,6 +18,7 @@ from tournament_helpers import (
     set_seat_sheets,
     tables_of,
     to_scored_round,
+    verdict,
 )
 
 from tournament import export, report, services
@@ -273,3 +274,35 @@ def test_a_moves_arrow_is_seen_and_not_read_out():
     assert '<span aria-hidden="true">↓ </span>down' in html
     caption = html.split("Seating at the start of each round")[1].split("</caption>")[0]
     assert "↑" not in caption.replace('<span aria-hidden="true">↑ </span>', "")
+
+
+def test_whose_sheet_won_says_first_how_many_sheets_backed_it_and_how_few_the_locals_were():
+    """A lone local among three newcomers gives in: the guide said "the locals' sheet
+    prevailed in 0, a newcomer's in 1", which reads as newcomers imposing their rules;
+    the winner was the verdict of three sheets of four, the locals one player."""
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    state = open_dispute(game)
+    services.game_claim(
+        player_id=game.players[3], winner_player_id=game.players[verdict(state, HIGH)]
+    )
+    doc = export.workshop_document(fresh(w))
+    # Seats 0 to 2 came from table 2: newcomers; seat 3 is the table's one local.
+    for p in doc["players"]:
+        if p["id"] in game.players[:3]:
+            p["home_table"] = 2
+    rep = report.build_report(doc)
+    (d,) = rep["clashes"]["disputes"]
+    assert (d["origin"], d["support"]) == ("newcomer", "majority")
+    outside = next(q["data"] for q in rep["guide"] if q["id"] == "outside")
+    assert outside[:2] == [
+        "Of 1 dispute with a winner, the winner was the verdict of most players' sheets at the "
+        "table in 1, of fewer sheets in 0, and in 0 one of two verdicts with equally many sheets.",
+        "The locals were outnumbered by newcomers in 1 of them (a lone local in 1): only the "
+        "locals' sheet named the winner in 0, only a newcomer's in 1, both the locals' and a "
+        "newcomer's in 0.",
+    ]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "by a sheet both shared" not in html and "equally held" not in html
+    assert "by both the locals' and a newcomer's in <strong>0</strong>" in html
