@@ -167,6 +167,32 @@ def _cut_words(by_end: int, by_leaving: int) -> str:
     return f", {by_end} cut short by the end of the round." if by_end else "."
 
 
+def bot_in_seat(name: str) -> str:
+    """What played a seat after its player left (a bot, the workshop's leave setting)."""
+    return f"the bot in {name}'s seat"
+
+
+def then_bot(name: str) -> str:
+    """A round, or a move after it, that the player began and a bot in their seat ended."""
+    # In brackets, not after a comma: it stands in lists of names ("Ines, Mateo (…)").
+    return f"{name} (a bot after they left)"
+
+
+def left_by(ix: Index, pid, at) -> bool:
+    """Whether the player had left by `at` (a time or its text): whatever their seat
+    did from then on was a bot's, not theirs."""
+    left = parse_time(ix.players.get(pid, {}).get("left_at"))
+    when = parse_time(at) if isinstance(at, str) or at is None else at
+    return left is not None and when is not None and left <= when
+
+
+def seat_name(ix: Index, pid, at) -> str:
+    """A player's name in a game or dispute that began at `at`: "the bot in X's seat"
+    once they had left (a review found a student who left "playing, winning and
+    moving" under their own name)."""
+    return bot_in_seat(ix.name(pid)) if left_by(ix, pid, at) else ix.name(pid)
+
+
 def kind_of(doc: dict) -> kinds.GameKind:
     """The workshop's base game (exports from before the choice are Five Tricks)."""
     return kinds.get((doc.get("workshop") or {}).get("game") or FIVE_TRICKS)
@@ -470,6 +496,15 @@ def movement(doc: dict, ix: Index) -> dict:
             where[m["player"]] = (m["to"], 1)
         cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})
 
+    started = {r["number"]: parse_time(r.get("started_at")) for r in doc["rounds"]}
+
+    def bot_sat(pid: int, c: dict) -> bool:
+        """A bot sat in the player's seat in this column: they had left before its round
+        began, or (the seating after the last round) left at all."""
+        if c["round"] is None:
+            return bool(ix.players.get(pid, {}).get("has_left"))
+        return left_by(ix, pid, started.get(c["round"]))
+
     order = [p["id"] for p in sorted(doc["players"], key=lambda p: p["join_order"])]
     seated = [pid for pid in order if any(pid in c["where"] for c in cols)]
     paths = {pid: [c["where"].get(pid, (None, None))[0] for c in cols] for pid in seated}
@@ -486,10 +521,12 @@ def movement(doc: dict, ix: Index) -> dict:
             for pid in here:
                 before = paths[pid][ci - 1] if ci > 0 else None
                 arrow = "" if before is None or before == n else ("up" if n > before else "down")
+                bot_seat = bot_sat(pid, c)
                 chips.append(
                     {
                         "id": pid,
-                        "name": ix.name(pid),
+                        "name": bot_in_seat(ix.name(pid)) if bot_seat else ix.name(pid),
+                        "bot_seat": bot_seat,
                         "home": ix.home(pid),
                         "local": ix.home(pid) == n,
                         "arrow": arrow,
@@ -506,7 +543,6 @@ def movement(doc: dict, ix: Index) -> dict:
     # A move took a person to other rules if they then sat down to a round themself:
     # not after the last round, nor into a round begun after they left (a bot played
     # their seat, or nobody did).
-    started = {r["number"]: parse_time(r.get("started_at")) for r in doc["rounds"]}
     seated_rounds = sorted(c["round"] for c in cols if c["round"] is not None)
 
     def present(pid: int, rn: int) -> bool:
@@ -516,6 +552,16 @@ def movement(doc: dict, ix: Index) -> dict:
     def next_round(rn: int) -> int | None:
         return next((n for n in seated_rounds if n > rn), None)
 
+    def mover(pid: int, r: dict) -> str:
+        """Who earned a move: the player, or a bot in their seat if they left before the
+        round ended (all of it, or from when they left)."""
+        name = ix.name(pid)
+        if left_by(ix, pid, r.get("started_at")):
+            return bot_in_seat(name)
+        if left_by(ix, pid, r.get("finished_at") or r.get("movement_applied_at")):
+            return then_bot(name)
+        return name
+
     moves = []
     for r in doc["rounds"]:
         for m in r["moves"]:
@@ -524,7 +570,7 @@ def movement(doc: dict, ix: Index) -> dict:
                     "round": r["number"],
                     "label": _short_label(r),
                     "player": m["player"],
-                    "name": ix.name(m["player"]),
+                    "name": mover(m["player"], r),
                     "from": m["from"],
                     "to": m["to"],
                     "direction": "up" if m["to"] > m["from"] else "down",
@@ -571,6 +617,10 @@ def movement(doc: dict, ix: Index) -> dict:
     journeys = {
         pid: {
             "tables": paths[pid],
+            # The first column in which a bot sat in their seat (None: never).
+            "bot_from": next(
+                (i for i, c in enumerate(cols) if pid in c["where"] and bot_sat(pid, c)), None
+            ),
             "text": " → ".join("—" if t is None else str(t) for t in paths[pid]),
             "moves": changes(paths[pid]),
             "moves_played": moves_played(pid),
@@ -705,6 +755,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
             won: Counter = Counter()
             tricks: Counter = Counter()
             played: Counter = Counter()
+            # Games a bot played in a seat whose player had left before the game began.
+            by_bot: Counter = Counter()
             order: list[int] = []
             game_rows = []
             for g in games:
@@ -713,6 +765,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     if pid not in order:
                         order.append(pid)
                     played[pid] += 1
+                    by_bot[pid] += left_by(ix, pid, g.get("started_at"))
                     tricks[pid] += scores[s] if s < len(scores) else 0
                 for pid in g["winners"]:
                     won[pid] += 1
@@ -721,7 +774,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "number": g["number"],
                         "state": g["state"],
                         "cut_by_leaving": cut_by_leaving(g),
-                        "winners": [ix.name(p) for p in g["winners"]],
+                        "winners": [seat_name(ix, p, g.get("started_at")) for p in g["winners"]],
                         # As the phones say it: "a draw", and how it ended where the
                         # kind has more than one way (3 Tricks).
                         "draw": ix.kind.drawn(g["players"], g["winners"]),
@@ -729,7 +782,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {
-                                "name": ix.name(pid),
+                                "name": seat_name(ix, pid, g.get("started_at")),
                                 # 0 for a log that does not play (check_export names it).
                                 "tricks": scores[s] if s < len(scores) else 0,
                             }
@@ -755,10 +808,18 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     else ix.players.get(pid, {}).get("has_left")
                 ):
                     direction = "left"
+                name = ix.name(pid)
                 rows.append(
                     {
                         "id": pid,
-                        "name": ix.name(pid),
+                        "name": name,
+                        # What the row stands for: the player, a bot in their seat for
+                        # every game (they had left), or the player then a bot.
+                        "label": name
+                        if not by_bot[pid]
+                        else bot_in_seat(name)
+                        if by_bot[pid] == played[pid]
+                        else then_bot(name),
                         "games_won": won[pid],
                         "games_played": played[pid],
                         "tricks": tricks[pid],
@@ -800,14 +861,14 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     # everyone who played left.
                     "ranked": len(ranked),
                     "tied": best == worst and len(ranked) > 1,
-                    "top": [x["name"] for x in ranked if x["games_won"] == best],
+                    "top": [x["label"] for x in ranked if x["games_won"] == best],
                     "bottom": []
                     if best == worst
-                    else [x["name"] for x in ranked if x["games_won"] == worst],
+                    else [x["label"] for x in ranked if x["games_won"] == worst],
                     "best": best,
                     "worst": worst,
-                    "moved_up": [x["name"] for x in rows if x["moved"] == "up"],
-                    "moved_down": [x["name"] for x in rows if x["moved"] == "down"],
+                    "moved_up": [x["label"] for x in rows if x["moved"] == "up"],
+                    "moved_down": [x["label"] for x in rows if x["moved"] == "down"],
                 }
             )
         if tables:
@@ -915,8 +976,8 @@ def dispute_rows(doc: dict, ix: Index) -> list[dict]:
                     opened,
                 )
 
-            def name_of_seat(s, g=g):
-                return None if s is None else ix.name(g["players"][s])
+            def name_of_seat(s, g=g, d=d):
+                return None if s is None else seat_name(ix, g["players"][s], d["opened_at"])
 
             rows.append(
                 {

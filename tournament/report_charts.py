@@ -349,9 +349,11 @@ def _band_offsets(journeys: dict, players: list[int], columns: int) -> tuple[dic
 # colours for more series are darker shades, near black from the ninth line on):
 # each of the first 32 lines is a colour and dash of its own.
 DASHES = (None, "16,7", "3,7", "16,6,3,6")
+# A line's end after its player left, a bot in their seat: dotted, in the line's colour.
+BOT_DASH = "2,6"
 
 
-def _names_style(series: int) -> Style:
+def _names_style(series: int, colors: tuple | None = None) -> Style:
     """The bump chart's style: its names are dark on the white plot. pygal writes a
     label white when its line's colour is dark (for values on bars), which hid a
     third of the names. And pygal puts a line's label at the point moved right and
@@ -360,7 +362,7 @@ def _names_style(series: int) -> Style:
     return Style(
         **{
             **STYLE_KW,
-            "colors": tuple(PALETTE[i % len(PALETTE)] for i in range(series)),
+            "colors": colors or tuple(PALETTE[i % len(PALETTE)] for i in range(series)),
             "value_colors": ("#1b1b1f",) * series,
             "value_font_size": 7,
             # pygal draws every line at its style's width (1 px), whatever the
@@ -392,7 +394,12 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     offsets, largest = _band_offsets(journeys, players, len(columns))
     per_table_px = max(100, -(-LABEL_GAP_PX * (largest - 1) // BAND))
     title = "Where each player sat, round by round"
-    widest = max(_name_px(names.get(pid, "?")) for pid in players)
+    widest = max(
+        _name_px(
+            names.get(pid, "?") + (" (bot)" if journeys[pid].get("bot_from") is not None else "")
+        )
+        for pid in players
+    )
     margin = math.ceil(min(max(NAME_MARGIN_PX[0], widest), NAME_MARGIN_PX[1]))
     chart = pygal.Line(
         title=title,
@@ -412,16 +419,37 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         },
     )
     chart.x_labels = [c["label"] for c in columns]
+    # A player who left with a bot in their seat: their own line ends at the last round
+    # they sat down to, and the bot's goes on from there dotted, named "X (bot)" (a
+    # review found a student's line running on to the top table under their name).
+    series = []
     for i, pid in enumerate(players):
         name = names.get(pid, "?")
         points = [
             None if t is None else {"value": t + offsets[pid][c]}
             for c, t in enumerate(journeys[pid]["tables"])
         ]
-        last = max((k for k, p in enumerate(points) if p is not None), default=None)
-        if last is not None:  # the alt text keeps the whole name
-            points[last]["label"] = _fit_name(name, margin)
-        chart.add(name, points, stroke_style=_line_style(i))
+        bot_from = journeys[pid].get("bot_from")
+        bot = None
+        if bot_from is not None:
+            bot = [None] * bot_from + points[bot_from:]
+            if bot_from and points[bot_from - 1] is not None:
+                bot[bot_from - 1] = dict(points[bot_from - 1])  # joined to their own line
+            points = points[:bot_from] + [None] * (len(points) - bot_from)
+        color = PALETTE[i % len(PALETTE)]
+        for series_title, line, style, label in (
+            (name, points, _line_style(i), name),
+            (f"{name} (bot)", bot, {"dasharray": BOT_DASH}, f"{name} (bot)"),
+        ):
+            if line is None or all(p is None for p in line):
+                continue
+            last = max(k for k, p in enumerate(line) if p is not None)
+            if bot is None or line is bot:  # the alt text keeps the whole name
+                line[last]["label"] = _fit_name(label, margin)
+            series.append((series_title, line, style, color))
+    chart.config.style = _names_style(len(series), tuple(c for *_, c in series))
+    for series_title, line, style, _ in series:
+        chart.add(series_title, line, stroke_style=style)
     steps = f"Line chart: {title.lower()} ({said_as_list([c['label'] for c in columns])})"
     alt = (
         # What each "then" steps through (a review read "1 then 1 then 2 then 2" not
@@ -431,6 +459,11 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         + "; ".join(
             f"{names.get(pid, '?')}: tables "
             + journeys[pid]["text"].replace(" → ", " then ").replace("—", "not seated")
+            + (
+                f", a bot in their seat from {columns[journeys[pid]['bot_from']]['label']}"
+                if journeys[pid].get("bot_from") is not None
+                else ""
+            )
             for pid in players
         )
         + "."
@@ -440,6 +473,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     return {
         **_finish(chart, title, alt),
         "tall": chart.config.height > chart.config.width * PRINT_FIT,
+        "bot_seats": any(journeys[pid].get("bot_from") is not None for pid in players),
     }
 
 
@@ -468,6 +502,13 @@ def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: in
     if top:
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
         said += f"; the most moves, {top}, by {_names_said(most)}"
+    bots = [
+        f"{names.get(pid, '?')}'s from {columns[journeys[pid]['bot_from']]['label']}"
+        for pid in players
+        if journeys[pid].get("bot_from") is not None
+    ]
+    if bots:
+        said += f". A bot sat in the seat of a player who left: {said_as_list(bots)}"
     return (
         said
         + f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"

@@ -423,8 +423,14 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
         assert kind.score_label.capitalize() in report
         if key == "three_tricks":  # a count of blocked tricks (fewer wins at some tables)
             assert '<th scope="col">Blocked tricks</th>' in report and ">Points<" not in report
-        # The finished game's scores, seat by seat, in the games list.
-        names = {p.pk: p.name for p in w.players.all()}
+        # The finished game's scores, seat by seat, in the games list: Ann's seat is
+        # the bot's that played it after she left.
+        names = {
+            p.pk: f"the bot in {p.name}'s seat"
+            if p.left_at and p.left_at <= won.started_at
+            else p.name
+            for p in w.players.all()
+        }
         line = ", ".join(
             f"<bdi>{names[pid]}</bdi> {score}"
             for pid, score in zip(won.players, won.scores, strict=True)

@@ -899,3 +899,95 @@ def test_no_knob_title_holds_a_comma():
 
     titles = [(kind.key, t) for kind in kinds.KINDS.values() for t in kind.knob_titles.values()]
     assert len(titles) > 10 and not [t for t in titles if "," in t[1]]
+
+
+def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots():
+    """Ana left 10 minutes into Round 1 (a bot took her seat): the bot won the game
+    begun after that, which moved "Ana" up, and she went on winning at table 2 in
+    Round 2, her line running on in the chart, under her name everywhere but the
+    players' table (a review of the report as a teaching document)."""
+
+    def game(gid, rnd, table, players, won, winners, at, disputes=()):
+        return {
+            "id": gid,
+            "round": rnd,
+            "number": gid,
+            "table": table,
+            "players": players,
+            "state": "over",
+            "started_at": f"2026-11-25T{at}:00+00:00",
+            "tricks_won": won,
+            "winners": winners,
+            "tricks": [],
+            "claims": [],
+            "seat_rules": [PRESETS["guide-1"].to_dict()] * len(players),
+            "disputes": list(disputes),
+        }
+
+    dispute = {
+        "trick_index": 0,
+        "initial_claims": [0, 1],
+        "opened_at": "2026-11-25T10:32:00+00:00",
+        "duration_seconds": 45.0,
+        "resolution": "timeout",
+        "winner": 0,
+    }
+    doc = one_round_doc(
+        "Left",
+        ["guide-1", "guide-2"],
+        [(1, "Ana"), (2, "Ben"), (3, "Cy"), (4, "Dee")],
+        seatings=[(1, 1), (2, 1), (3, 2), (4, 2)],
+        moves=[(1, 1, 2), (3, 2, 1)],
+        games=[
+            game(1, 1, 1, [1, 2], [1, 4], [2], "10:01"),
+            game(2, 1, 1, [1, 2], [4, 1], [1], "10:11"),  # the bot's
+            game(3, 1, 2, [3, 4], [3, 2], [3], "10:01"),
+            game(4, 2, 2, [1, 4], [4, 1], [1], "10:31", [dispute]),  # the bot's
+        ],
+        then=True,
+    )
+    doc["rounds"][0].update(
+        started_at="2026-11-25T10:00:00+00:00", finished_at="2026-11-25T10:15:00+00:00"
+    )
+    doc["rounds"][1]["started_at"] = "2026-11-25T10:30:00+00:00"
+    doc["players"][0].update(has_left=True, left_at="2026-11-25T10:10:00+00:00")
+    rep = report.build_report(doc)
+
+    r1, r2 = rep["results"]
+    t1 = r1["tables"][0]
+    ana = "Ana (a bot after they left)"
+    assert [p["label"] for p in t1["players"]] == [ana, "Ben"]
+    # One game each, ranked by name: the bot's win moved "Ana" up.
+    assert (t1["top"], t1["moved_up"]) == ([ana, "Ben"], [ana])
+    assert [g["winners"] for g in t1["games"]] == [["Ben"], ["the bot in Ana's seat"]]
+    t2 = r2["tables"][1]
+    assert t2["top"] == ["the bot in Ana's seat"]
+    assert t2["games"][0]["tricks"][0]["name"] == "the bot in Ana's seat"
+    # The move after Round 1, the seating grid and the disputes.
+    mv = rep["movement"]
+    assert [m["name"] for m in mv["moves"]] == [ana, "Cy"]
+    chips = {
+        c["label"]: [p for row in mv["grid"] for p in row["cells"][i]]
+        for i, c in enumerate(mv["columns"])
+    }
+    assert [p["name"] for p in chips["Round 1"] if p["id"] == 1] == ["Ana"]
+    assert [p["name"] for p in chips["Round 2"] if p["id"] == 1] == ["the bot in Ana's seat"]
+    assert mv["journeys"][1]["bot_from"] == 1 and mv["journeys"][2]["bot_from"] is None
+    (d,) = rep["clashes"]["disputes"]
+    assert [s["name"] for s in d["seats"]] == ["the bot in Ana's seat", "Dee"]
+    assert d["winner"] == "the bot in Ana's seat"
+    # The per-player table still names her, with when she left.
+    assert rep["players"][0]["name"] == "Ana" and rep["players"][0]["left_when"] == "during Round 1"
+    # The chart: her own line ends at Round 1, the bot's goes on dotted, and the alt says so.
+    from tournament import report_charts
+
+    chart = report_charts.paths_chart(mv, {p["id"]: p["name"] for p in rep["players"]})
+    assert "Ana: tables 1 then 2, a bot in their seat from Round 2;" in chart["alt"]
+    assert chart["bot_seats"]
+    import base64
+
+    svg = base64.b64decode(chart["src"].split(",", 1)[1]).decode()
+    assert "Ana (bot)" in svg and "stroke-dasharray:2,6" in svg
+    html = _page(rep)
+    assert "<bdi>Ana (a bot after they left)</bdi>" in html
+    assert "won by <bdi>the bot in Ana&#x27;s seat</bdi>" in html
