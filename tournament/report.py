@@ -1497,7 +1497,12 @@ def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
                 parts.append("—")
             elif rn in scored:
                 won, played = tally.get((pid, rn), (0, 0))
-                parts.append(f"{table} (won {won} of {played})" if played else f"{table} (no game)")
+                # Held together by no-break spaces: printed, a journey breaks at its arrows.
+                parts.append(
+                    f"{table}\u00a0(won\u00a0{won}\u00a0of\u00a0{played})"
+                    if played
+                    else f"{table}\u00a0(no\u00a0game)"
+                )
             else:
                 parts.append(str(table))
         texts[pid] = " → ".join(parts)

@@ -229,9 +229,12 @@ def test_the_other_games_guide_asks_it_too():
 def test_each_journey_says_the_games_won_beside_each_scored_rounds_table():
     rep = report.build_report(movers_doc())
     players = {p["name"]: p for p in rep["players"]}
-    # At home (not scored), Round 1, Round 2.
-    assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (won 0 of 4)"
-    assert players["Fay"]["journey_won_text"] == "2 → 2 (won 0 of 4) → 1 (won 2 of 4)"
+    # At home (not scored), Round 1, Round 2; each step's words held together by
+    # no-break spaces (printed, a journey breaks at its arrows only).
+    assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (won 0 of 4)".replace(
+        " (won 3 of 4)", NB(" (won 3 of 4)")
+    ).replace(" (won 0 of 4)", NB(" (won 0 of 4)"))
+    assert spaced(players["Fay"]["journey_won_text"]) == "2 → 2 (won 0 of 4) → 1 (won 2 of 4)"
     assert players["Ana"]["journey_text"] == "1 → 1 → 2"  # the figure the charts use
     html = page(rep)
     # The arrow is for the eye; a screen reader hears "then".
@@ -239,12 +242,21 @@ def test_each_journey_says_the_games_won_beside_each_scored_rounds_table():
         '1 <span aria-hidden="true">→</span><span class="visually-hidden">then</span> '
         '1 (won 3 of 4) <span aria-hidden="true">→</span><span class="visually-hidden">then'
         "</span> 2 (won 0 of 4)"
-    ) in html
+    ) in spaced(html)
     # A scored round sat at without a game dealt says so, not "won 0 of 0".
     doc = movers_doc()
     doc["games"] = [g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2)]
     players = {p["name"]: p for p in report.build_report(doc)["players"]}
-    assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (no game)"
+    assert spaced(players["Ana"]["journey_won_text"]) == "1 → 1 (won 3 of 4) → 2 (no game)"
+
+
+def NB(words: str) -> str:
+    """`words` with no-break spaces for its spaces."""
+    return words.replace(" ", "\u00a0")
+
+
+def spaced(text: str) -> str:
+    return text.replace("\u00a0", " ")
 
 
 # --------------------------------------------------------------- moves decided by name
