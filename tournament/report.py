@@ -178,10 +178,19 @@ def then_bot(name: str) -> str:
     return f"{name} (a bot after they left)"
 
 
+def gone_since(ix: Index, pid):
+    """When the player left, if they are gone. A player who came back (rejoined with
+    their PIN) keeps the time they left but not `has_left`: what their seat did is
+    theirs again, and when they came back is not recorded, so none of it is called a
+    bot's (a review found a returned student's own games given to "the bot")."""
+    player = ix.players.get(pid, {})
+    return parse_time(player.get("left_at")) if player.get("has_left") else None
+
+
 def left_by(ix: Index, pid, at) -> bool:
     """Whether the player had left by `at` (a time or its text): whatever their seat
     did from then on was a bot's, not theirs."""
-    left = parse_time(ix.players.get(pid, {}).get("left_at"))
+    left = gone_since(ix, pid)
     when = parse_time(at) if isinstance(at, str) or at is None else at
     return left is not None and when is not None and left <= when
 
@@ -546,7 +555,7 @@ def movement(doc: dict, ix: Index) -> dict:
     seated_rounds = sorted(c["round"] for c in cols if c["round"] is not None)
 
     def present(pid: int, rn: int) -> bool:
-        left = parse_time(ix.players.get(pid, {}).get("left_at"))
+        left = gone_since(ix, pid)
         return left is None or started.get(rn) is None or left > started[rn]
 
     def next_round(rn: int) -> int | None:

@@ -991,3 +991,18 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     html = _page(rep)
     assert "<bdi>Ana (a bot after they left)</bdi>" in html
     assert "won by <bdi>the bot in Ana&#x27;s seat</bdi>" in html
+
+    # Had she come back (her PIN on a new phone: no longer gone, her leaving's time
+    # kept, her return's not recorded), her seat's games are hers again, not a bot's
+    # (found by a review of the day's changes).
+    doc["players"][0]["has_left"] = False
+    rep = report.build_report(doc)
+    r1, r2 = rep["results"]
+    assert [p["label"] for p in r1["tables"][0]["players"]] == ["Ana", "Ben"]
+    assert [g["winners"] for g in r1["tables"][0]["games"]] == [["Ben"], ["Ana"]]
+    assert r2["tables"][1]["top"] == ["Ana"]
+    assert [m["name"] for m in rep["movement"]["moves"]] == ["Ana", "Cy"]
+    assert rep["movement"]["journeys"][1]["bot_from"] is None
+    assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
+    html = _page(rep)
+    assert "the bot in" not in html and "(a bot after" not in html
