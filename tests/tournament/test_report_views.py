@@ -187,6 +187,20 @@ def test_a_kept_report_is_built_again_when_the_workshop_changes(fac, played):
     assert next(p for p in doc["players"] if p["id"] == player.pk)["has_left"]
     html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
     assert "the player left during the workshop" in html
+    # A student who left and comes back with their PIN once the tournament is over
+    # (a rejoin is no tournament action: the debrief allows it).
+    w = make_workshop(players=4, tables=1)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner_of(played))
+    services.round_end_now(round_id=to_scored_round(w).pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    student = Player.objects.filter(workshop=w).first()
+    services.player_leave(player_id=student.pk, policy="bot")
+    url = f"/workshops/{w.pk}/report.json"
+    doc = json.loads(fac.get(url).content)
+    assert next(p for p in doc["players"] if p["id"] == student.pk)["has_left"]
+    services.player_rejoin(code=w.code, name=student.name, pin=fresh(student).pin)
+    doc = json.loads(fac.get(url).content)
+    assert not next(p for p in doc["players"] if p["id"] == student.pk)["has_left"]
     # A tournament in progress: nothing kept.
     w = make_workshop(players=4, tables=1)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner_of(played))

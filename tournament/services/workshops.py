@@ -771,11 +771,16 @@ def player_rejoin(*, code, name, pin) -> Player:
     if player is None:
         raise InvalidInput("That name and PIN do not match a player in this workshop.")
     old = player.pk
+    returning = player.has_left
     player.token = names.new_token()
     player.pin = names.new_pin()
     player.has_left = False
     player.moved_at = timezone.now()
     player.save(update_fields=["token", "pin", "has_left", "moved_at"])
+    if returning:
+        # The workshop's record changed (a finished workshop's kept report is keyed by
+        # its version: tournament/reportcache.py); no phone shows who has left.
+        bump_workshop(workshop, phones=False)
     _seat_returning(workshop, player)
     broadcast.player_replaced_on_commit(player_id=old)
     # The panel's row says the seat is on a new phone (and a screen reader hears it).
