@@ -1701,9 +1701,11 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
         return bool(p) and not p.get("is_bot") and not p.get("has_left")
 
     lines = []
+    moved_between = False
     for r, nxt in zip(scored, scored[1:], strict=False):
         if not r.get("movement_applied_at"):
             continue
+        moved_between = True
         went = {m["player"]: "up" if m["to"] > m["from"] else "down" for m in r["moves"]}
         groups: dict[str, list[int]] = {"up": [], "down": [], "stayed": []}
         for pid in ix.players:
@@ -1729,7 +1731,13 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
                 f"{who}: won {_share(won_b, played_b)} in {before}, "
                 f"then {_share(won_a, played_a)}{where} in {after}."
             )
-    if not lines:
+    if not lines and moved_between:
+        # Said apart: the moves counted below are every seat's, bots' too.
+        lines = [
+            "No person played both the round before a movement and the one after it "
+            "(bots, and players who left, are left out)."
+        ]
+    elif not lines:
         lines = [
             "Nobody played a round at a new table: no movement came between two scored rounds."
         ]

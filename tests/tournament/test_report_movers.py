@@ -197,6 +197,17 @@ def test_without_a_movement_between_rounds_played_the_question_says_so_in_a_line
     doc["rounds"] = doc["rounds"][:2]
     doc["games"] = [g for g in doc["games"] if g["round"] != 4]
     assert question(report.build_report(doc), "moved")["data"][0].startswith("Nobody played")
+    # A movement came, but only bots (or players who have left) played on both sides
+    # of it: said so, not "no movement came" beside a count of the moves made.
+    doc = movers_doc()
+    for p in doc["players"]:
+        p["is_bot"] = True
+    data = question(report.build_report(doc), "moved")["data"]
+    assert data[0] == (
+        "No person played both the round before a movement and the one after it "
+        "(bots, and players who left, are left out)."
+    ), data
+    assert "decided by name" in data[1]
 
 
 def test_a_round_being_played_is_counted_so_far():
