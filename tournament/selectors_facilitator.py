@@ -409,8 +409,20 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
     # ranked by name alone: the plan moves its players by the alphabet.
     by_table = defaultdict(list)
     for r in rows:
-        by_table[r["table"]].append(r["games_won"])
-    unranked = [n for n, won in sorted(by_table.items()) if len(won) > 1 and not any(won)]
+        by_table[r["table"]].append(r)
+    unranked = [
+        n
+        for n, rs in sorted(by_table.items())
+        if len(rs) > 1 and not any(r["games_won"] for r in rs)
+    ]
+    # What the name decided: a tablemate won as many games and the rule sends them
+    # elsewhere (one moves, the other stays, or they go opposite ways), as the report
+    # marks it after the movement.
+    for r in rows:
+        r["by_name"] = any(
+            q["games_won"] == r["games_won"] and q["computed"] != r["computed"]
+            for q in by_table[r["table"]]
+        )
     return {
         "round": rnd,
         "applied": False,

@@ -1225,8 +1225,23 @@ def test_the_plan_says_which_tables_it_ranked_by_name_alone(owner, fac):
         " by name alone: the rule moves them by the alphabet. Change their tables if you"
         " would rather."
     ), note
-    note = unranked_note(owned(owner, players=8, tables=2, seats=4), fac, won_at=[1])
+    w = owned(owner, players=8, tables=2, seats=4)
+    note = unranked_note(w, fac, won_at=[1])
     assert note.startswith("> Nobody at table 2 won a game this round, so its players"), note
+    # Each move or stay the name decided says so in "Rule says". At table 1 the winner
+    # moves up on the game won and the three with none all stay (nobody goes below
+    # table 1): no tie decided anything. At table 2, the top, nobody won: three stay
+    # and one moves down, by name alone.
+    rnd = w.rounds.get(number=max(r.number for r in w.rounds.all()))
+    rows = sf.movement_preview(w, rnd, [1, 2])["rows"]
+    by_table = {
+        n: [(r["games_won"], r["computed"], r["by_name"]) for r in rows if r["table"] == n]
+        for n in (1, 2)
+    }
+    assert by_table[1] == [(1, 2, False), (0, 1, False), (0, 1, False), (0, 1, False)]
+    assert by_table[2] == [(0, 2, True), (0, 2, True), (0, 2, True), (0, 1, True)]
+    plan = text(fac.get(f"/workshops/{w.pk}/")).split('id="movement-form"')[1]
+    assert plan.count("<em>(tie, by name)</em>") == 4
     assert unranked_note(owned(owner, players=8, tables=2, seats=4), fac, won_at=[1, 2]) == ""
 
 
