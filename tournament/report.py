@@ -128,8 +128,12 @@ def knob_label(knob: str, value) -> str:
     return str(value)
 
 
-def _seconds(value: float | None) -> float | None:
-    return None if value is None else round(value, 1)
+def _seconds(value: float | None) -> float | int | None:
+    """To a tenth of a second; a whole number without its ".0" ("45 s", not "45.0 s")."""
+    if value is None:
+        return None
+    tenths = round(value, 1)
+    return int(tenths) if tenths == int(tenths) else tenths
 
 
 def clock(seconds: float | None) -> str:

@@ -99,6 +99,14 @@ def test_disputes_how_they_ended_how_long_and_whose_sheet_prevailed(scripted):
     )
     assert (d1["since_round_start"], d2["since_round_start"]) == (20.0, 50.0)
     assert cl["duration"] == {"count": 3, "mean": 29.2, "median": 30.0, "max": 45.0}
+    # Whole seconds are said without a ".0" ("45.0 s" read as a measuring instrument's).
+    assert (type(cl["duration"]["median"]), type(cl["duration"]["mean"])) == (int, float)
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    assert "median 30 s, mean 29.2 s, longest 45 s" in html
     assert (d1["winner_seat"], d3["winner_seat"], d2["winner_seat"]) == (w["d1"], w["d3"], w["d2"])
     assert (d1["origin"], d1["support"]) == ("local", "majority")
     assert (d3["origin"], d3["support"]) == ("newcomer", "minority")
