@@ -75,9 +75,14 @@ def test_the_link_to_the_rules_is_44_px_on_the_smallest_phones(live_server_url, 
     sideways) the link's padding made it 41.5 px high."""
     page, _, _ = studying(browser, live_server_url, "Study small", size)
     link = page.locator(".status a.to-rules").bounding_box()
-    bar = page.locator(".status").bounding_box()
     assert min(link["width"], link["height"]) >= 44, link
-    assert bar["y"] <= link["y"] and link["y"] + link["height"] <= bar["y"] + bar["height"]
+    # It may reach a little past the bar's edge (a bar grown to hold it pushed
+    # 7Up7Down's foreheads off the screen sideways), into the margins around it.
+    bar = page.locator(".status").bounding_box()
+    assert link["y"] >= 0 and link["y"] + link["height"] <= bar["y"] + bar["height"] + 6, (
+        link,
+        bar,
+    )
     page.context.close()
 
 
