@@ -289,7 +289,7 @@ def test_a_new_games_pass_tapped_at_once_after_the_last_games_pass_is_sent(
     ana = Player.objects.get(workshop=w, name="Ana").pk
     other = next(p for p in game.players if p != ana)
     interval = None
-    for _ in range(8):  # until a game of two passes, Ana's the second, is followed by hers
+    for _ in range(12):  # until a game of two passes, Ana's the second, is followed by hers
         game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
         if game.players[gamestate.load_state(game).to_act] == ana:
             services.game_act(player_id=ana, move={"type": "pass"})
@@ -297,28 +297,35 @@ def test_a_new_games_pass_tapped_at_once_after_the_last_games_pass_is_sent(
             continue
         services.game_act(player_id=other, move={"type": "pass"})
         wait_version(page, Table.objects.get(workshop=w).version)
-        # Ana passes, ending the game; if she opens the next, she taps Pass at once.
+        # Ana passes, ending the game; if she opens the next, she taps Pass at once. (The
+        # new game may come as two screens, its first without her turn: the game's end
+        # and the deal. Who opens is cut from each game's random seed.)
         interval = page.evaluate(
             """() => new Promise((done) => {
               const first = document.querySelector('#screen').dataset.game;
-              let at = 0;
-              new MutationObserver((records, observer) => {
+              let at = 0, newGame = false;
+              const observer = new MutationObserver(() => {
                 const screen = document.querySelector('#screen');
                 if (!screen || screen.dataset.game === first) return;
-                observer.disconnect();
+                newGame = true;
                 const pass = screen.querySelector('.tt-pass[data-action=act]:not([disabled])');
-                if (!pass) { done(null); return; }
+                if (!pass) return;
+                observer.disconnect();
                 pass.click();
                 done(performance.now() - at);
-              }).observe(document.getElementById('app'), { childList: true, subtree: true });
+              });
+              observer.observe(document.getElementById('app'), { childList: true, subtree: true });
               at = performance.now();
               document.querySelector('#screen .tt-pass[data-action=act]').click();
-              setTimeout(() => done("no new game"), 5000);  // the pass was not sent
+              // Not hers to open; or no new game at all (the pass was not sent).
+              setTimeout(() => { observer.disconnect(); done(newGame ? null : "no new game"); }, 3000);
             })"""
         )
         assert interval != "no new game", "Ana's pass ending a game was not sent"
         if interval is not None:
             break
+        new = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+        assert new.players[gamestate.load_state(new).to_act] == other  # as her screen says
         wait_version(page, Table.objects.get(workshop=w).version)
     assert interval is not None, "no game of two passes was followed by one Ana opens"
     # Within the window in which a second tap of the same move is dropped.
