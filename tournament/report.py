@@ -575,6 +575,7 @@ def movement(doc: dict, ix: Index) -> dict:
             return then_bot(name)
         return name
 
+    ties = name_ties(doc)
     moves = []
     for r in doc["rounds"]:
         for m in r["moves"]:
@@ -588,6 +589,8 @@ def movement(doc: dict, ix: Index) -> dict:
                     "to": m["to"],
                     "direction": "up" if m["to"] > m["from"] else "down",
                     "edited": m["edited"],
+                    # As the results mark it: the name decided among equal games won.
+                    "by_name": m["player"] in ties.get(r["number"], ()),
                     "bot": ix.players.get(m["player"], {}).get("is_bot", False),
                     "played_after": (after := next_round(r["number"])) is not None
                     and present(m["player"], after),

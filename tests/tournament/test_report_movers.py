@@ -303,6 +303,12 @@ def test_a_move_or_stay_decided_by_name_among_equal_games_won_is_marked():
     assert '<span aria-hidden="true">↓ </span>down <em>(tie, by name)</em>' in html
     assert html.count("stayed <em>(tie, by name)</em>") == 2
     assert html.count("(tie, by name)</em>") == 4
+    # The moves table in section 2 marks the same moves (Dan's up, Hal's down).
+    marked = {m["name"]: m["by_name"] for m in rep["movement"]["moves"] if m["round"] == 3}
+    assert marked == {"Ana": False, "Dan": True, "Fay": False, "Hal": True}, marked
+    assert (
+        html.count("<td>up (tie, by name)</td>") == html.count("<td>down (tie, by name)</td>") == 1
+    )
 
 
 def test_a_tie_that_changed_nothing_is_not_marked():
