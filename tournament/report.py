@@ -33,6 +33,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from datetime import datetime
+from functools import cached_property
 from itertools import combinations, groupby
 
 from games import kinds
@@ -272,6 +273,16 @@ class Index:
             for x in doc["gestures"]
             if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
         ]
+
+    @cached_property
+    def ties(self) -> dict[int, set]:
+        """`name_ties` of the document: the results, the moves and the guide mark them."""
+        return name_ties(self.doc)
+
+    @cached_property
+    def tally(self) -> dict[tuple[int, int], list[int]]:
+        """`games_by_round`: the journeys and the movers' figures count from it."""
+        return games_by_round(self)
 
     def name(self, pid) -> str:
         p = self.players.get(pid)
@@ -575,7 +586,7 @@ def movement(doc: dict, ix: Index) -> dict:
             return then_bot(name)
         return name
 
-    ties = name_ties(doc)
+    ties = ix.ties
     moves = []
     for r in doc["rounds"]:
         for m in r["moves"]:
@@ -720,7 +731,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
         }
         for r in doc["rounds"]
     }
-    by_name = name_ties(doc)
+    by_name = ix.ties
     # Who sat down in the round after each scored one: a player missing there left.
     rounds = [r for r in doc["rounds"] if r["kind"] in MOVEMENT_KINDS]
     seated_next = {
@@ -1502,7 +1513,7 @@ def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
     """Each journey with the games won beside each scored round's table, e.g.
     "2 → 2 (won 3 of 4) → 3 (won 0 of 4) → 2": how a move went, not only where to.
     The home round is not scored (the "Games won" column leaves it out too)."""
-    tally = games_by_round(ix)
+    tally = ix.tally
     scored = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
     rounds = [c["round"] for c in moves["columns"]]
     texts = {}
@@ -1700,7 +1711,7 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
     movement and in the round after it: the winners who moved up and began to lose
     are the debrief's story. People only, who played both rounds: a bot played by no
     one's rules, and for someone who left a bot played on in their seat."""
-    tally = games_by_round(ix)
+    tally = ix.tally
     scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
 
     def person(pid) -> bool:
@@ -1752,14 +1763,14 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
         lines.append(
             "Counted: people who played both rounds; bots, and players who left, are left out."
         )
-    return lines + _name_tie_lines(doc)
+    return lines + _name_tie_lines(doc, ix)
 
 
-def _name_tie_lines(doc: dict) -> list[str]:
+def _name_tie_lines(doc: dict, ix: Index) -> list[str]:
     """How many of the moves the name decided among equal games won (see name_ties):
     each of those players hears in the debrief that they won or lost, where their
     place in the alphabet did it."""
-    ties = name_ties(doc)
+    ties = ix.ties
     rounds = [r for r in doc["rounds"] if r["number"] in ties]
     moves = [(r["number"], m["player"]) for r in rounds for m in r["moves"]]
     if not moves:
