@@ -58,6 +58,7 @@ __all__ = [
     "Standing",
     "TableStanding",
     "compute_movement",
+    "decided_by_name",
     "main",
     "movement_to_json",
     "name_sort_key",
@@ -224,6 +225,19 @@ def _ranked_positions(players: Sequence[Standing]) -> list[int]:
         range(len(players)),
         key=lambda i: (-players[i].games_won, name_sort_key(players[i].name), i),
     )
+
+
+def decided_by_name(table: Mapping[object, tuple[int, int]]) -> set:
+    """Of one table's players (key -> (games won, the table the movement sends them
+    to)), those whose move or stay the name decided (rule 1's tie-break): a tablemate
+    won as many games and goes elsewhere (one moves and the other stays, or they move
+    opposite ways). A tie that changed nothing (two winners at the top table both
+    stay) is not one."""
+    return {
+        key
+        for key, (won, to) in table.items()
+        if any(w == won and t != to for w, t in table.values())
+    }
 
 
 def rank_table(players: Iterable[Standing]) -> list[Standing]:

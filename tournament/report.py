@@ -47,6 +47,7 @@ from tournament.movement import (
     Standing,
     TableStanding,
     compute_movement,
+    decided_by_name,
     name_sort_key,
 )
 from tournament.names import full_stop, said_as_list
@@ -700,13 +701,8 @@ def name_ties(doc: dict) -> dict[int, set]:
         } | {s["id"] for s in r["standings"] if s["id"] not in moved_or_kept}
         tied = set()
         for n, players in by_table.items():
-            outcome = {p.key: rule.get(p.key, n) for p in players}
-            for p in players:
-                if p.key in rule_made and any(
-                    q.games_won == p.games_won and outcome[q.key] != outcome[p.key] for q in players
-                ):
-                    tied.add(p.key)
-        ties[r["number"]] = tied
+            tied |= decided_by_name({p.key: (p.games_won, rule.get(p.key, n)) for p in players})
+        ties[r["number"]] = tied & rule_made
     return ties
 
 

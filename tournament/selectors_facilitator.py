@@ -24,7 +24,7 @@ from games import all_fives, five_tricks, kinds, seven_up, three_tricks
 from games.cards import SUIT_NAMES, is_card
 from games.kinds.five_tricks import KNOB_LABELS  # noqa: F401  (re-exported: older imports)
 from games.presets import PRESET_TITLES, PRESETS
-from tournament import gamestate, names
+from tournament import gamestate, movement, names
 from tournament.models import (
     Dispute,
     Game,
@@ -415,14 +415,12 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         for n, rs in sorted(by_table.items())
         if len(rs) > 1 and not any(r["games_won"] for r in rs)
     ]
-    # What the name decided: a tablemate won as many games and the rule sends them
-    # elsewhere (one moves, the other stays, or they go opposite ways), as the report
-    # marks it after the movement.
+    # What the name decided, as the report marks it after the movement.
+    tied = set()
+    for rs in by_table.values():
+        tied |= movement.decided_by_name({r["id"]: (r["games_won"], r["computed"]) for r in rs})
     for r in rows:
-        r["by_name"] = any(
-            q["games_won"] == r["games_won"] and q["computed"] != r["computed"]
-            for q in by_table[r["table"]]
-        )
+        r["by_name"] = r["id"] in tied
     return {
         "round": rnd,
         "applied": False,
