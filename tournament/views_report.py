@@ -89,14 +89,15 @@ def report_page(request, workshop_id: int):
 
 # Where the time of each copy goes in a kept JSON text.
 _AT = "exported_at"
-_AT_KEPT = json.dumps({_AT: "(the time of this copy)"})[1:-1].encode()
+_AT_STAND_IN = "(the time of this copy)"
+_AT_KEPT = json.dumps({_AT: _AT_STAND_IN})[1:-1].encode()
 
 
 def _json_bytes(workshop: Workshop) -> bytes:
     """The JSON document, saying when this copy was made."""
 
     def build() -> bytes:
-        doc = {**_document(workshop), _AT: "(the time of this copy)"}
+        doc = {**_document(workshop), _AT: _AT_STAND_IN}
         return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8")
 
     now = json.dumps({_AT: export.iso(timezone.now())})[1:-1].encode()
