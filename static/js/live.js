@@ -277,7 +277,8 @@
   // (its table's caption). A box that fits is no extra stop on the way (the server
   // draws the facilitator's boxes as stops, so they are reachable without script).
   // Named by the caption itself (aria-labelledby), as it is heard: its text would
-  // name the box with the marks the caption hides ("up arrow moved up").
+  // name the box with the marks the caption hides ("up arrow moved up"). A box with
+  // no caption (a report's chart on a phone) is named by its data-label.
   function scrollers() {
     document.querySelectorAll(".scroll").forEach((box, i) => {
       const caption = box.querySelector("caption");
@@ -287,11 +288,14 @@
         if (caption) {
           if (!caption.id) caption.id = "scroll-caption-" + i;
           box.setAttribute("aria-labelledby", caption.id);
+        } else if (box.dataset.label) {
+          box.setAttribute("aria-label", box.dataset.label);
         }
       } else if (box.hasAttribute("tabindex") && box !== document.activeElement) {
         box.removeAttribute("tabindex");
         box.removeAttribute("role");
         box.removeAttribute("aria-labelledby");
+        box.removeAttribute("aria-label");
       }
     });
   }

@@ -121,6 +121,21 @@ def test_the_report_in_a_browser_and_in_print(
     )
     ppage.screenshot(path=str(artifacts / "report-phone.png"))
     assert overflow <= 1
+    # A chart keeps its labels readable (drawn 18 px for 960 px: 720 px wide at least,
+    # 12 px type) and scrolls sideways in its box, a keyboard stop named by its title.
+    charts = ppage.evaluate(
+        """() => [...document.querySelectorAll('figure.chart .scroll')].map(b => ({
+          width: Math.round(b.querySelector('img').getBoundingClientRect().width),
+          scrolls: b.scrollWidth > b.clientWidth + 1, tab: b.tabIndex, role: b.getAttribute('role'),
+          label: b.getAttribute('aria-label')}))"""
+    )
+    assert len(charts) == 4, charts
+    for c in charts:
+        assert c["width"] >= 720 and c["scrolls"] and c["tab"] == 0 and c["role"] == "region", c
+        assert c["label"], c
+    ppage.locator("figure.chart .scroll").first.screenshot(
+        path=str(artifacts / "report-phone-chart.png")
+    )
     ppage.context.close()
 
     # A small phone (360 px) and a long name: the page does not scroll sideways, a
@@ -145,7 +160,7 @@ def test_the_report_in_a_browser_and_in_print(
     # and are named by their captions (axe: scrollable-region-focusable); the ones
     # that fit are no extra stop.
     boxes = small.evaluate(
-        """() => [...document.querySelectorAll('.scroll')].map(b => ({
+        """() => [...document.querySelectorAll('.scroll:not(figure.chart .scroll)')].map(b => ({
           scrolls: b.scrollWidth > b.clientWidth + 1, tab: b.tabIndex,
           label: b.getAttribute('aria-labelledby') || '',
           caption: (b.querySelector('caption') || {}).id || ''}))"""
