@@ -1702,11 +1702,14 @@ def _share(won: int, played: int) -> str:
     return f"{won} of {_plural(played, 'game')} ({int(100 * won / played + 0.5)} %)"
 
 
-def _moved_lines(doc: dict, ix: Index) -> list[str]:
+def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
     """How the movers up, the movers down and the stayers did in the round before a
     movement and in the round after it: the winners who moved up and began to lose
     are the debrief's story. People only, who played both rounds: a bot played by no
-    one's rules, and for someone who left a bot played on in their seat."""
+    one's rules, and for someone who left a bot played on in their seat.
+
+    Not `named` (the class's view): a group of one player gets no figures, which
+    would be that student's games won, read out to a class that saw them move."""
     tally = ix.tally
     scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
 
@@ -1741,6 +1744,9 @@ def _moved_lines(doc: dict, ix: Index) -> list[str]:
                 else f"Stayed after {before} ({_plural(len(pids), 'player')})"
             )
             where = "" if group == "stayed" else " at their new table" + "s" * (len(pids) > 1)
+            if not named and len(pids) == 1:
+                lines.append(f"{who}: one player's games are not shown to the class.")
+                continue
             lines.append(
                 f"{who}: won {_share(won_b, played_b)} in {before}, "
                 f"then {_share(won_a, played_a)}{where} in {after}."
@@ -1825,9 +1831,11 @@ def kind_guide(
     cl: dict,
     players: list[dict],
     rv: dict | None = None,
+    *,
+    named: bool = True,
 ) -> list[dict]:
     """The debrief questions for a game without claims: the figures are sheets, scores,
-    movement and gestures."""
+    movement and gestures. Not `named`: the class's view (see for_the_class)."""
     title = ix.kind.title
     expect = _expect_lines(
         rev,
@@ -1871,24 +1879,45 @@ def kind_guide(
             # A table of bots alone is nobody's to talk about.
             if all(ix.players.get(x["id"], {}).get("is_bot") for x in t["players"]):
                 continue
-            if t["bottom"]:  # (one player ranked alone: no most and fewest to talk of)
+            if t["bottom"] and named:  # (one ranked alone: no most and fewest to talk of)
                 act.append(
                     f"{rd['label']}, table {t['table']}: {_names_text(t['top'])} won most games "
                     f"({t['best']}); {_names_text(t['bottom'])} fewest ({t['worst']})."
                 )
+        if not named:
+            act += _winners_line(rd, ix)
     return _questions(
         {
             "expect": expect,
             "notice": notice,
             "feel": feel,
             "act": act,
-            "moved": _moved_lines(doc, ix),
+            "moved": _moved_lines(doc, ix, named=named),
             "outside": _movers_lines(players),
         },
         feel="How did it feel when the others played by rules you did not know?",
         notice_section=("clashes" if rv.get("referee") else "revokes") if rv else "results",
         act_section="results",
     )
+
+
+def _winners_line(rd: dict, ix: Index) -> list[str]:
+    """The class's words for a scored round's most and fewest games won at each table:
+    how many of the people who played won a game, nobody named (ranked players: one
+    who left during the round played on as a bot, not as themself)."""
+    people = [
+        x
+        for t in rd["tables"]
+        for x in t["players"]
+        if x["games_played"] and not x["unranked"] and not ix.players.get(x["id"], {}).get("is_bot")
+    ]
+    if not rd["scored"] or not people:
+        return []
+    won = sum(1 for x in people if x["games_won"])
+    return [
+        f"{rd['label']}: {won} of the {_plural(len(people), 'player')} who played won "
+        "at least one game."
+    ]
 
 
 ADAPTED_NAMED = 3  # names in "Adapted most", unless more share the most changes
@@ -1925,8 +1954,18 @@ def _adapted_most(adapters: list[dict]) -> str:
     return "Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in named]) + "."
 
 
-def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[dict]) -> list[dict]:
-    """Questions for the facilitator, each with the figures that illustrate it."""
+def guide(
+    doc: dict,
+    ix: Index,
+    rev: dict,
+    mov: dict,
+    cl: dict,
+    players: list[dict],
+    *,
+    named: bool = True,
+) -> list[dict]:
+    """Questions for the facilitator, each with the figures that illustrate it. Not
+    `named`: the class's view, whose figures name nobody (see for_the_class)."""
     disputes = cl["disputes"]
     referee = ix.referee
     expect = _expect_lines(
@@ -2060,8 +2099,15 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
     # People, not the bots: the class talks about its own. Nor someone who left: a bot
     # played on for them, and the log does not say which claims were theirs.
     adapters = _adapters(players)
-    if adapters:
+    if adapters and named:
         act.append(_adapted_most(adapters))
+    elif adapters:
+        # The class's words: how many adapted, not who adapted most.
+        disputed = [p for p in players if p["disputes"] and not p["bot"] and not p["left"]]
+        act.append(
+            f"{len(adapters)} of the {_plural(len(disputed), 'player')} in a dispute "
+            "adapted at least once."
+        )
 
     outside = []
     o = cl["origins"]
@@ -2093,7 +2139,7 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
             "notice": notice,
             "feel": feel,
             "act": act,
-            "moved": _moved_lines(doc, ix),
+            "moved": _moved_lines(doc, ix, named=named),
             "outside": outside,
         },
         feel="How did it feel when the others saw the trick differently?",
@@ -2106,8 +2152,9 @@ def guide(doc: dict, ix: Index, rev: dict, mov: dict, cl: dict, players: list[di
 # ---------------------------------------------------------------- the whole report
 
 
-def build_report(doc: dict, *, gesture_palette=None) -> dict:
-    """Every figure of the debrief report, from one export document."""
+def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
+    """Every figure of the debrief report, from one export document; without `names`,
+    the class's view of it (for_the_class)."""
     ix = Index(doc)
     rev = reveal(doc)
     mov = movement(doc, ix)
@@ -2119,10 +2166,10 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         doc, ix, mov, disputes, cl["gestures"]["by_player"], (rv or {}).get("by_player", {})
     )
     if ix.claims:
-        questions = guide(doc, ix, rev, mov, cl, players)
+        questions = guide(doc, ix, rev, mov, cl, players, named=names)
     else:
-        questions = kind_guide(doc, ix, rev, mov, res, cl, players, rv)
-    return {
+        questions = kind_guide(doc, ix, rev, mov, res, cl, players, rv, named=names)
+    rep = {
         "workshop": doc["workshop"],
         "game": ix.kind.key,
         "game_title": ix.kind.title,
@@ -2171,3 +2218,169 @@ def build_report(doc: dict, *, gesture_palette=None) -> dict:
         "players": players,
         "guide": questions,
     }
+    return rep if names else for_the_class(rep)
+
+
+# ---------------------------------------------------------------- the class's view
+
+
+def for_the_class(rep: dict) -> dict:
+    """The report for the projector (`?view=class`): what a class discusses together,
+    with no student's name in it.
+
+    Projected, the full report shamed students: "0 of 8" games won, "fewest: Ana",
+    the per-player table, journeys with the games won at each table. This view keeps
+    the reveal, the counts per round and table, the clashes, disputes and gestures,
+    the drawings and the guide's questions (`rep` built with names=False: its figures
+    are the class's). Each place a name stood beside a result gives a count instead
+    ("4 players moved up"); the lists that are names (who sat where, each dispute's
+    claims, each game's winner) are left to the full report. A drawing is shown
+    without its drawer: not a result, but the view's promise is no names, which a
+    facilitator can trust at a glance, and a caption "Ana, during a dispute" ties a
+    student to one (a student may still say "that was mine").
+
+    Nothing in it holds a name (tests/tournament/test_report_class.py checks the
+    whole dict), so no template can show one by mistake."""
+    mov, cl = rep["movement"], rep["clashes"]
+    g = cl["gestures"]
+    return {
+        **{k: v for k, v in rep.items() if k not in ("movement", "results", "players")},
+        "view": "class",
+        "movement": {
+            "columns": mov["columns"],
+            "seating": [
+                {"table": row["table"], "cells": [_seat_counts(cell) for cell in row["cells"]]}
+                for row in mov["grid"]
+            ],
+        },
+        "results": [_round_counts(rd) for rd in rep["results"]],
+        "clashes": {
+            **cl,
+            # One by one, each names who claimed what and who won the trick.
+            "disputes": [],
+            "clash_tricks": [],
+            "gestures": {
+                **g,
+                "by_player": {},
+                "shown": [
+                    {
+                        **{k: v for k, v in d.items() if k not in ("name", "alt")},
+                        "alt": f"Drawing {d['where']}: {_plural(d['strokes'], 'stroke')}",
+                    }
+                    for d in g["shown"]
+                ],
+            },
+        },
+        "revokes": rep["revokes"] and {k: v for k, v in rep["revokes"].items() if k != "by_player"},
+        "players": [],
+        "class_lines": _class_lines(rep),
+    }
+
+
+def _seat_counts(chips: list[dict]) -> dict:
+    """Who sat at a table at a round's start, counted: no names."""
+    return {
+        "players": len(chips),
+        "up": sum(1 for c in chips if c["arrow"] == "up"),
+        "down": sum(1 for c in chips if c["arrow"] == "down"),
+        "home": sum(1 for c in chips if c["local"]),
+        "joined": sum(1 for c in chips if c["joined"]),
+    }
+
+
+def _round_counts(rd: dict) -> dict:
+    """A round's results per table, counted: games, and after a scored round how many
+    moved up, moved down or stayed. No one's games won: at a table of four, "fewest:
+    0" names its player to the three others."""
+    tables = []
+    for t in rd["tables"]:
+        moved = Counter(x["moved"] for x in t["players"])
+        tables.append(
+            {
+                "table": t["table"],
+                "players": len(t["players"]),
+                "games_played": t["games_played"],
+                "games_cut": t["games_cut"],
+                "none_dealt": t["none_dealt"],
+                "disputes": sum(x["disputes"] for x in t["games"]),
+                "up": moved["up"],
+                "down": moved["down"],
+                # "" is a stay once the movement was applied (an unfinished round's too).
+                "stayed": moved[""],
+                "left": moved["left"],
+                "changed": sum(1 for x in t["players"] if x["edited"]),
+                "by_name": sum(1 for x in t["players"] if x["by_name"]),
+            }
+        )
+    keys = ("players", "games_played", "games_cut", "disputes", "up", "down", "stayed", "left")
+    total = {k: sum(t[k] for t in tables) for k in (*keys, "changed", "by_name")}
+    return {
+        **{k: rd[k] for k in ("round", "label", "kind", "scored", "moved", "finished", "last")},
+        "tables": tables,
+        "total": total,
+        "after": _after_words(rd, total) if rd["moved"] else "",
+    }
+
+
+def _after_words(rd: dict, total: dict) -> str:
+    """ "After Round 1: 4 players moved up, 4 moved down and 10 stayed …": the class's
+    words for the movement a round's results made."""
+    said = (
+        f"After {rd['label']}: {_plural(total['up'], 'player')} moved up, "
+        f"{total['down']} moved down and {total['stayed']} stayed"
+    )
+    if total["left"]:
+        said += f"; {total['left']} left the workshop"
+    notes = []
+    if total["by_name"]:
+        notes.append(
+            f"{total['by_name']} of these moves or stays decided by name among equal games won"
+        )
+    if total["changed"]:
+        notes.append(f"{total['changed']} changed by the facilitator")
+    return said + (f" ({'; '.join(notes)})" if notes else "") + "."
+
+
+def _class_lines(rep: dict) -> list[str]:
+    """Section 5 for the class: the players as a group (people; bots counted apart)."""
+    people = [p for p in rep["players"] if not p["bot"]]
+    if not people:
+        return ["No student played: only bots."] if rep["players"] else []
+    bots = len(rep["players"]) - len(people)
+    lines = [
+        f"{_plural(len(people), 'player')}"
+        + (f" and {_plural(bots, 'bot')}" if bots else "")
+        + (f"; {rep['counts']['left']} left during the workshop" if rep["counts"]["left"] else "")
+        + "."
+    ]
+    moves = Counter(p["moves_played"] for p in people)
+    if any(n for n in moves):
+        counts = sorted(n for n in moves if n)
+        said = {1: "once", 2: "twice"}
+        times = (
+            f" {said.get(counts[0], f'{counts[0]} times')}"
+            if len(counts) == 1
+            else " (" + ", ".join(f"{moves[n]} {said.get(n, f'{n} times')}" for n in counts) + ")"
+        )
+        lines.append(
+            f"{len(people) - moves[0]} of the {len(people)} changed tables{times} and played as "
+            f"newcomers; {moves[0]} never did."
+        )
+    else:
+        lines.append("Nobody played a round at a new table.")
+    if rep["disputes"]:
+        disputed = [p for p in people if p["disputes"] and not p["left"]]
+        adapted = sum(1 for p in disputed if p["adapted"])
+        if disputed:
+            lines.append(
+                f"{_plural(len(disputed), 'player')} took part in a dispute; {adapted} of them "
+                "changed their claim in one at least once (adapted)."
+            )
+    elif rep["revokes"] and not rep["revokes"]["referee"]:
+        lines.append(
+            f"{sum(1 for p in people if p['calls'])} of the {len(people)} called a revoke at least once; "
+            f"{sum(1 for p in people if p['revokes'])} played a card their table's sheet forbids."
+        )
+    gestured = sum(1 for p in people if p["gestures"])
+    lines.append(f"{gestured} of the {len(people)} made at least one gesture or drawing.")
+    return lines

@@ -522,7 +522,8 @@ def all_charts(report: dict) -> dict:
     # split by them.
     disputes = report.get("disputes", report.get("claims", True))
     return {
-        "paths": paths_chart(report["movement"], names),
+        # Each line of the paths ends with its player's name: not in the class's view.
+        "paths": None if report.get("view") == "class" else paths_chart(report["movement"], names),
         "disputes": disputes_chart(report["clashes"]) if disputes else None,
         "outcomes": outcomes_chart(report["clashes"]) if disputes else None,
         "gestures": gestures_chart(report["clashes"], disputes=disputes),
