@@ -59,13 +59,21 @@ def _document(workshop: Workshop) -> dict:
     return workshop._document
 
 
-def _report_body(workshop: Workshop) -> str:
-    rep = report.build_report(_document(workshop), gesture_palette=GESTURE_PALETTE)
+# The report's views: the whole one for the facilitator, and the class's for the
+# projector (no student's name: report.for_the_class).
+VIEWS = {"full": "page", "class": "page-class"}
+
+
+def _report_body(workshop: Workshop, view: str = "full") -> str:
+    rep = report.build_report(
+        _document(workshop), gesture_palette=GESTURE_PALETTE, names=view != "class"
+    )
     return render_to_string(
         "report/_body.html",
         {
             "workshop": workshop,
             "r": rep,
+            "class_view": view == "class",
             "charts": report_charts.all_charts(rep),
             # Only Five Tricks records tricks, claims and disputes: for the other
             # games those files hold a header and nothing else (still served).
@@ -80,10 +88,16 @@ def _report_body(workshop: Workshop) -> str:
 @never_cache
 def report_page(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
-    # Kept as UTF-8: a str holding one emoji takes four bytes a character.
-    body = reportcache.kept(workshop, "page", lambda: _report_body(workshop).encode())
+    # Anything but "class" is the full report: an old or mistyped link shows it all,
+    # to the facilitator it is for.
+    view = "class" if request.GET.get("view") == "class" else "full"
+    # Kept as UTF-8: a str holding one emoji takes four bytes a character. Each view
+    # apart: the class's must never be served the full one's text.
+    body = reportcache.kept(workshop, VIEWS[view], lambda: _report_body(workshop, view).encode())
     return render(
-        request, "report/page.html", {"workshop": workshop, "body": mark_safe(body.decode())}
+        request,
+        "report/page.html",
+        {"workshop": workshop, "body": mark_safe(body.decode()), "class_view": view == "class"},
     )
 
 

@@ -333,3 +333,55 @@ def test_forty_tables_result_cards_hold_their_tables(
         )
         page.screenshot(path=str(artifacts / f"{name}-long-name.png"))
     page.context.close()
+
+
+def test_the_class_view_for_the_projector(
+    facilitator_page, artifacts, monkeypatch, django_user_model
+):
+    """From the full report a link opens the class's view (no student named), which
+    passes the accessibility audit on a laptop and a phone, fits a small phone's
+    width, and prints without its links; a link goes back to the full report."""
+    from axe_check import assert_accessible
+
+    clock = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", clock)
+    monkeypatch.setattr("tournament.services.rounds.now", clock)
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    facts = build_scripted(clock, user)
+    names = [p.name for p in Player.objects.filter(workshop=facts["workshop"])]
+    path = f"/workshops/{facts['workshop'].pk}/report/"
+    page = facilitator_page(user, path, viewport={"width": 1280, "height": 800})
+    page.get_by_role("link", name="For the projector: the report without names").click()
+    page.wait_for_url("**/report/?view=class")
+    text = page.locator("main").inner_text()
+    assert "5 The class" in text and "Rule knobs per table" in text
+    assert [n for n in names if n in text] == []
+    assert_accessible(page, "the class's report at 1280 px")
+    page.screenshot(path=str(artifacts / "report-class.png"))
+    page.emulate_media(media="print")
+    assert not page.locator(".view-switch").is_visible()
+    page.pdf(path=str(artifacts / "report-class.pdf"), format="A4", print_background=True)
+    page.emulate_media(media="screen")
+    page.get_by_role("link", name="Full report, with names").click()
+    page.wait_for_url(f"**{path}")
+    assert page.get_by_role("heading", name="5 Per player").count() == 1
+    page.context.close()
+
+    small = facilitator_page(
+        user,
+        path + "?view=class",
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        device_scale_factor=2,
+    )
+    overflow = small.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1
+    assert_accessible(small, "the class's report at 360 px")
+    small.screenshot(path=str(artifacts / "report-class-phone.png"))
+    for section in ("movement", "results", "players"):
+        small.locator(f"section#{section}").screenshot(
+            path=str(artifacts / f"report-class-{section}-phone.png")
+        )
+    small.context.close()

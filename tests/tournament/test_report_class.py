@@ -11,18 +11,44 @@ be trusted at a glance, not at all (a drawing too is shown without its drawer).
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+from collections import Counter
 
 import pytest
 from django.db.models import F
 from report_helpers import T0, Clock, build_scripted
+from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
 
-from tournament import export, report
-from tournament.models import Player, Workshop
+from tournament import export, report, reportcache, services, timers
+from tournament.models import Game, GameState, Player, Workshop
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("Zanele", "Ingrid", "Oluwaseun", "Mireille", "Tadeusz", "Xiomara")
+
+
+def page(fac, workshop, view: str | None = None) -> str:
+    url = f"/workshops/{workshop.pk}/report/" + (f"?view={view}" if view else "")
+    r = fac.get(url)
+    assert r.status_code == 200
+    return r.content.decode()
+
+
+def readable(html: str) -> str:
+    """The page with its charts' SVG decoded in place: a name drawn in a chart counts
+    (and a name's letters met by chance in base64 do not)."""
+    return re.sub(
+        r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)",
+        lambda m: base64.b64decode(m.group(1)).decode(),
+        html,
+    )
+
+
+def names_in(html: str, names) -> list[str]:
+    text = readable(html)
+    return [n for n in names if n in text]
 
 
 @pytest.fixture
@@ -42,6 +68,112 @@ def named(monkeypatch, owner):
 
 
 OLD_NAMES = tuple(f"P{i + 1:02d}" for i in range(6))
+
+
+def three_tricks_named(owner) -> Workshop:
+    """3 Tricks (no claims: its guide names who won most and fewest games at each
+    table) with four named students at two tables, played by the bots' code in their
+    seats through one scored round, and people again before the debrief."""
+    w = services.workshop_create(
+        name="Piles",
+        facilitator=owner,
+        table_count=2,
+        seats_per_table=2,
+        seed=3,
+        game="three_tricks",
+        bots_enabled=True,
+    )
+    for name in NAMES[:4]:
+        services.player_join(workshop_id=w.pk, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    # The timer loop plays bots' seats: theirs, for the length of the tournament.
+    Player.objects.filter(workshop=w).update(is_bot=True)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    rnd = services.round_start(workshop_id=w.pk)
+    # Until a table's two players have won different numbers of games: a most and a
+    # fewest for the full report to name (a game's winners are its players' ids).
+    for _ in range(1500):
+        over = Game.objects.filter(round=rnd, state=GameState.OVER)
+        won = Counter(pid for g in over for pid in g.winners)
+        if any(len({won[pid] for pid in g.players}) > 1 for g in over):
+            break
+        timers.tick(bot_delay=0)
+    services.round_end_now(round_id=rnd.pk)
+    Player.objects.filter(workshop=w).update(is_bot=False)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    return Workshop.objects.get(pk=w.pk)
+
+
+def test_the_class_view_names_no_student_and_keeps_what_the_class_discusses(fac, named):
+    full = page(fac, named)
+    html = page(fac, named, "class")
+    # The full report names them, beside their results.
+    assert names_in(full, NAMES) == list(NAMES)
+    assert "5 Per player" in full and "Adapted most: " in full
+    assert "Moved up after Round 1 (1 player): won 1 of 1 game" in full
+    # The class's names none of them, nor their names of the round's standings, in
+    # its text, its captions, its alt texts or its charts.
+    assert names_in(html, NAMES + OLD_NAMES) == []
+    # No per-player table, journey, "fewest", "most games", games won "of", rank.
+    for said in (
+        'class="players"',
+        "Journey",
+        "fewest",
+        "Most games won",
+        "won most games",
+        "Adapted most",
+        "Games won</th>",
+        "(won ",
+        'class="chips"',
+        'class="disputes"',
+        'class="plays"',
+        "Line chart: where each player sat",
+        "Whole workshop (JSON)",
+    ):
+        assert said not in html, said
+    # One player's move is theirs: the class hears how many moved, not how they did.
+    assert "Moved up after Round 1 (1 player): one player&#x27;s games are not shown" in html
+    assert "won 1 of 1 game" not in html
+    # What the class discusses together stays: the reveal, counts per round and table,
+    # clashes, disputes, gestures, the drawing, the guide's questions.
+    for kept in (
+        "1 The reveal: every table",
+        "Rule knobs per table",
+        "2 Movement: how many sat where",
+        "Players at each table at the start of each round",
+        "After Round 1: 1 player moved up, 1 moved down and 4 stayed",
+        "Round 2: games and disputes, and the moves after it, per table",
+        "4 Clashes and disputes",
+        "How every claim step ended",
+        "Which sheets clashed",
+        "Gestures by kind",
+        '<ul class="drawings"',
+        "Drawn at table 1, Round 2",
+        "5 The class",
+        "6 players.",
+        "2 of the 6 changed tables once and played as newcomers; 4 never did.",
+        "5 of the 6 made at least one gesture or drawing.",
+        "6 Debrief guide",
+        "What happened when you moved up, or down?",
+        "Where have you met this outside the game?",
+        "of the 6 players in a dispute adapted at least once.",
+        "Stayed after Round 1 (4 players): won 1 of 4 games (25 %)",
+        "for the class: no names",
+    ):
+        assert kept in html, kept
+    # The same reveal, word for word, in both.
+    reveal = lambda h: h.split('<section id="reveal"')[1].split("</section>\n\n<section")[0]  # noqa: E731
+    assert reveal(html) == reveal(full)
+    assert html.count('<h3 class="q"') == full.count('<h3 class="q"') == 6
+    # Each view links to the other, in words that say what it gives; every "See the
+    # figures" lands on a section of the page it is on.
+    assert ">For the projector: the report without names</a>" in full
+    assert f'href="/workshops/{named.pk}/report/?view=class"' in full
+    assert f'href="/workshops/{named.pk}/report/">Full report, with names</a>' in html
+    for h in (html, full):
+        missing = set(re.findall(r'href="#([^"]+)"', h)) - set(re.findall(r' id="([^"]+)"', h))
+        assert not missing, missing
 
 
 def test_the_class_report_holds_no_name_anywhere(named):
@@ -68,6 +200,69 @@ def test_the_class_report_holds_no_name_anywhere(named):
     assert sum(c["players"] for row in rep["movement"]["seating"] for c in row["cells"]) == sum(
         len(c) for row in full["movement"]["grid"] for c in row["cells"]
     )
+
+
+def test_a_game_without_claims_says_how_many_won_not_who_won_most(fac, owner):
+    """3 Tricks' guide names who won most and fewest games at each table under "What
+    did you do about it?": the class hears how many won a game."""
+    w = three_tricks_named(owner)
+    full = page(fac, w)
+    html = page(fac, w, "class")
+    assert re.search(r"Round 1, table \d: \w+ won most games \(\d\); \w+ fewest", full), full
+    assert names_in(html, NAMES[:4]) == []
+    # ("fewest" alone is in a sheet's rules: "fewest blocked wins".)
+    assert "won most games" not in html and not re.search(r"fewest \(", html)
+    assert re.search(r"Round 1: \d of the 4 players who played won at least one game\.", html)
+    assert "3 Tricks has no claims" in html and "Rule knobs per table" in html
+
+
+def test_the_kept_report_keeps_the_two_views_apart(fac, named, django_assert_max_num_queries):
+    """A finished workshop's report is built once per process and kept: the class's
+    view must not be served the full one's text, nor the other way round."""
+    full = page(fac, named)
+    html = page(fac, named, "class")
+    # Read after the full one was kept, the class's is its own.
+    assert names_in(html, NAMES) == [] and "5 The class" in html
+    kept = next(v for k, v in reportcache._kept.items() if k[0] == named.pk)
+    assert {"page", "page-class"} <= set(kept)
+    with django_assert_max_num_queries(8):
+        again_full, again_class = page(fac, named), page(fac, named, "class")
+    assert names_in(again_class, NAMES) == [] and names_in(again_full, NAMES) == list(NAMES)
+    assert "5 The class" in again_class and "5 Per player" in again_full
+    strip = lambda h: re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', "", h)  # noqa: E731
+    assert strip(again_full) == strip(full) and strip(again_class) == strip(html)
+    # Anything but view=class is the full report, kept as one.
+    assert strip(page(fac, named, "nonsense")) == strip(full)
+    assert "<title>Debrief report for the class · " in html
+    assert "<title>Debrief report · " in full
+
+
+def test_the_exports_are_the_same_whichever_view_was_read(fac, named):
+    """The JSON and CSV downloads are public contracts: the class's view changes none."""
+    before = {
+        "json": json.loads(fac.get(f"/workshops/{named.pk}/report.json").content),
+        **{k: fac.get(f"/workshops/{named.pk}/report/{k}.csv").content for k in export.CSV_KINDS},
+    }
+    page(fac, named, "class")
+    after = {
+        "json": json.loads(fac.get(f"/workshops/{named.pk}/report.json").content),
+        **{k: fac.get(f"/workshops/{named.pk}/report/{k}.csv").content for k in export.CSV_KINDS},
+    }
+    before["json"].pop("exported_at"), after["json"].pop("exported_at")
+    assert before == after
+
+
+def test_a_running_workshops_class_view_folds_the_rules_and_names_nobody(fac, owner):
+    """Read while the tournament runs ("so far"), nothing is kept and the rules stay
+    folded: the class's view too."""
+    w = make_workshop(players=6, tables=2, seats=3, names=list(NAMES))
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    finish_trick(game_at(tables_of(w)[0]))
+    html = page(fac, w, "class")
+    assert names_in(html, NAMES) == []
+    assert '<details class="reveal-fold">' in html and "The workshop is still running" in html
+    assert names_in(page(fac, w), NAMES)
 
 
 def _row(**kw) -> dict:
