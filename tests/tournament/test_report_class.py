@@ -18,6 +18,7 @@ from collections import Counter
 
 import pytest
 from django.db.models import F
+from django.test import Client
 from report_helpers import T0, Clock, build_scripted
 from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
 
@@ -303,3 +304,12 @@ def test_the_class_section_counts_the_players_as_a_group():
     assert report._class_lines({**rep, "players": [_row(bot=True)]}) == [
         "No student played: only bots."
     ]
+
+
+def test_the_class_view_is_the_facilitators_alone(named, django_user_model):
+    """Another facilitator, or a visitor, gets the same 404 for the class's view as
+    for the report: it is not a public page for the projector to open."""
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("mallory", password="a-long-pass-123"))
+    for client in (other, Client()):
+        assert client.get(f"/workshops/{named.pk}/report/?view=class").status_code == 404
