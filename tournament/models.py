@@ -464,3 +464,31 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at table {self.table_number}"
+
+
+class RefusedAttempt(models.Model):
+    """A person's move the table's rules refused (referee mode; 7Up7Down, 3 Tricks):
+    the moment a newcomer met a rule they never saw, for the debrief report.
+
+    Append-only, written after the refused action's transaction rolled back
+    (services.play), at most REFUSALS_KEPT per player and game. Not a game action:
+    the game's log and state never hold it."""
+
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="refusals")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="refusals")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="refusals")
+    seat = models.PositiveSmallIntegerField()
+    # What was given to the engine, as an Action's payload would have been.
+    action = models.JSONField()
+    # The refusal as the student was told it (seats named).
+    reason = models.TextField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["game", "player"], name="refusal_game_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} refused: {self.reason}"

@@ -24,7 +24,14 @@ UNWRAPPED = {
 
 
 def is_atomic(fn) -> bool:
-    return any(isinstance(cell.cell_contents, transaction.Atomic) for cell in fn.__closure__ or ())
+    """Wrapped in @transaction.atomic, or wrapping (functools.wraps) a function that is:
+    game_play and game_act keep a refused move in a second transaction, once the
+    move's own has rolled back (services.play._keeps_refusals)."""
+    while fn is not None:
+        if any(isinstance(c.cell_contents, transaction.Atomic) for c in fn.__closure__ or ()):
+            return True
+        fn = getattr(fn, "__wrapped__", None)
+    return False
 
 
 def test_every_service_is_one_transaction():

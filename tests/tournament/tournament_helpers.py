@@ -31,6 +31,8 @@ from tournament.models import (
     Workshop,
 )
 
+# RefusedAttempt is left out: a move the table's rules refuse is meant to leave one,
+# written after the move rolled back (test_services_refusals); the game is unchanged.
 MODELS = (
     Workshop,
     Table,

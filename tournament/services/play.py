@@ -9,12 +9,13 @@ commit.
 from __future__ import annotations
 
 import functools
+import logging
 import random
 import re
 import secrets
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from games import kinds
 from games.errors import IllegalAction
@@ -35,8 +36,10 @@ from tournament.models import (
     Game,
     GameState,
     Gesture,
+    Mode,
     Phase,
     Player,
+    RefusedAttempt,
     Round,
     RoundState,
     Table,
@@ -49,6 +52,11 @@ PLAYING_PHASES = (Phase.STUDY, Phase.HOME, Phase.ROUND)
 CLIENT_ID_MAX = 64
 DRAWING_MAX_POINTS = 2000
 GESTURE_KINDS = {k for k, _ in Gesture.KINDS}
+# Refused moves kept per player and game for the report: a student hammering a card
+# the table forbids is told every time, but fills no more rows than this.
+REFUSALS_KEPT = 20
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -279,7 +287,11 @@ def _apply(
     try:
         new_state, events = kind.apply(state, action)
     except IllegalAction as exc:
-        raise IllegalMove(_with_names(exc.reason, game)) from None
+        refused = IllegalMove(_with_names(exc.reason, game))
+        # Kept by _keeps_refusals once this transaction has rolled back: nothing is
+        # written here, and nothing at all on a legal action's path.
+        refused.attempt = _refusal_record(game, table, actor, state, action, refused.message)
+        raise refused from None
     at = now()
     game.seq += 1
     # The rows of an action go to the database together (rawsql.Writes: one round
@@ -350,6 +362,72 @@ def _apply(
     elif game.state == GameState.PLAYING and wversion is not None:
         transaction.on_commit(lambda: screencache.advance(table, before, game, new_state, wversion))
     return ActResult(game_id=game.pk, seq=game.seq, version=version, events=events)
+
+
+def _refusal_record(
+    game: Game, table: Table, actor: Player | None, state, action: dict, reason: str
+) -> dict | None:
+    """The row a refused move leaves for the report (docs/export.md, "refusals"), or
+    None. Kept: a person's move (not a bot's, nor the timer's) made on their turn, in a
+    game where the table's rules decide what is legal for everybody (referee mode;
+    a game without per-seat sheets: 7Up7Down, 3 Tricks). That is the moment a newcomer
+    meets a rule they never saw. Not kept: a move out of turn (every sheet has the same
+    turns), a claim, and Barnga mode's refusals, where the player's own sheet refused
+    (their clashes are the claims, disputes and revokes)."""
+    if actor is None or actor.automated or action.get("type") in ("claim", "timeout"):
+        return None
+    kind = gamestate.kind_of(game)
+    if kind.per_seat_rules and game.mode != Mode.REFEREE:
+        return None
+    if actor.pk not in game.players:
+        return None
+    seat = game.players.index(actor.pk)
+    if seat not in kind.to_act(state):
+        return None
+    return {
+        "workshop_id": table.workshop_id,
+        "round_id": game.round_id,
+        "table_id": table.pk,
+        "game_id": game.pk,
+        "player_id": actor.pk,
+        "seat": seat,
+        "action": action,
+        "reason": reason,
+        "created_at": now(),
+    }
+
+
+def _keeps_refusals(service):
+    """Wraps a player's move service (outside its transaction): a move the table's rules
+    refused is stored once the move's transaction has rolled back, so the refusal the
+    student is told and the stored row never disagree with the game (nothing of the move
+    half-written, no acknowledged move lost). The refusal is raised on either way."""
+
+    @functools.wraps(service)
+    def wrapper(**kwargs):
+        try:
+            return service(**kwargs)
+        except IllegalMove as exc:
+            record = getattr(exc, "attempt", None)
+            if record is not None:
+                _keep_refusal(record)
+            raise
+
+    return wrapper
+
+
+def _keep_refusal(record: dict) -> None:
+    """Append one refused move, unless its player has REFUSALS_KEPT in that game. A
+    failure to store it is logged: the student is still told why the move was refused."""
+    try:
+        with transaction.atomic():
+            kept = RefusedAttempt.objects.filter(
+                game_id=record["game_id"], player_id=record["player_id"]
+            ).count()
+            if kept < REFUSALS_KEPT:
+                RefusedAttempt.objects.create(**record)
+    except DatabaseError:
+        log.exception("A refused move could not be stored for the report.")
 
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
@@ -481,6 +559,7 @@ def _require_other_game(game: Game) -> None:
         raise InvalidInput("In this game, play a card or claim a trick.")
 
 
+@_keeps_refusals
 @transaction.atomic
 def game_play(
     *,
@@ -514,6 +593,7 @@ def _late_call_or_moved_on(game: Game) -> str:
     return MOVED_ON if getattr(state, "calls_open", False) else LATE_CALL
 
 
+@_keeps_refusals
 @transaction.atomic
 def game_act(
     *,
