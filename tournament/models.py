@@ -484,6 +484,9 @@ class RefusedAttempt(models.Model):
     action = models.JSONField()
     # The refusal as the student was told it (seats named).
     reason = models.TextField()
+    # Whether the player's own (home table's) sheet allows the move: a rule they never
+    # saw, not a slip every sheet forbids. Null where the game cannot say.
+    own_rules_allow = models.BooleanField(null=True)
     created_at = models.DateTimeField()
 
     class Meta:

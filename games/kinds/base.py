@@ -28,6 +28,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.errors import IllegalAction
+
 # The words for the knobs a 52-card game shares with Five Tricks (``ace``, ``wins``).
 ACE_AND_WINS_WORDS: dict[str, dict[object, str]] = {
     "ace": {"high": "Ace high (above the king)", "low": "Ace low (below the 2)"},
@@ -195,6 +197,24 @@ class GameKind:
         """What a game's log shows of the sheets meeting, for a game that records it
         (All Fives' revokes and calls); None for a game that does not, or a log that
         does not play."""
+        return None
+
+    def allowed_under(self, state, action: dict, rules: dict) -> bool | None:
+        """Whether ``action``, which this table refused, is legal in ``state`` had the
+        table played by ``rules`` (the player's own sheet): the report tells a rule they
+        never saw from a slip their own sheet forbids too. None where the kind cannot say."""
+        table_rules = self.with_table_rules(state, rules)
+        if table_rules is None:
+            return None
+        try:
+            self.apply(table_rules, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def with_table_rules(self, state, rules: dict):
+        """``state`` with ``rules`` deciding what is legal for every seat; None if the
+        kind cannot swap them (or ``rules`` is no sheet of it)."""
         return None
 
     # ---- phone

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from games import seven_up as su
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
@@ -461,6 +461,14 @@ class SevenUp(GameKind):
         # engine's default first dealer, the last seat, is that dealer.
         config = self.config(table_rules=table_rules, n_seats=len(seat_rules))
         return su.new_match(config, seed=seed)
+
+    def with_table_rules(self, state, rules):
+        try:
+            knobs = self.rules_from_dict(rules).to_dict()
+            # The seats and the first dealer stay: only the knobs change.
+            return replace(state, config=replace(state.config, **knobs))
+        except (ValueError, TypeError):
+            return None
 
     def apply(self, state, action):
         return su.apply(state, action)

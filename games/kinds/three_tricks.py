@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from games import three_tricks
 from games.cards import parse_card
@@ -322,6 +323,12 @@ class ThreeTricks(GameKind):
     # ---- play
     def new_state(self, *, table_rules, seat_rules, mode, seed):
         return three_tricks.new_game(self.rules_from_dict(table_rules), seed=seed)
+
+    def with_table_rules(self, state, rules):
+        try:
+            return replace(state, config=self.rules_from_dict(rules))
+        except (ValueError, TypeError):
+            return None
 
     def apply(self, state, action):
         return three_tricks.apply(state, action)

@@ -71,10 +71,24 @@ def test_a_card_the_tables_sheet_refuses_is_kept_with_the_reason_the_student_was
     assert kept.action == {"type": "play", "seat": seat, "card": card}
     assert kept.reason == refused.value.message and "suit" in kept.reason
     assert kept.created_at is not None
+    # At their home table the player's own sheet is the table's: a slip, not a clash.
+    assert kept.own_rules_allow is False
 
     # A legal card keeps nothing.
     play_one(game)
     assert RefusedAttempt.objects.count() == 1
+
+
+def test_a_card_the_players_own_sheet_allows_is_marked_a_rule_they_never_saw():
+    _, game = referee_game()
+    _, seat, card = illegal_turn(game)
+    table = game.table_rules
+    # Their home sheet lets them trump the card's suit although they hold the led one.
+    own = {**table, "trump": card[-1], "trump_when": "any"}
+    Player.objects.filter(pk=game.players[seat]).update(rules=own)
+    with pytest.raises(IllegalMove):
+        services.game_play(player_id=game.players[seat], card=card)
+    assert RefusedAttempt.objects.get().own_rules_allow is True
 
 
 def test_a_move_out_of_turn_is_not_kept_nor_a_barnga_mode_refusal():

@@ -384,7 +384,9 @@ def _refusal_record(
     seat = game.players.index(actor.pk)
     if seat not in kind.to_act(state):
         return None
+    own = actor.rules or None
     return {
+        "own_rules_allow": kind.allowed_under(state, action, own) if own else None,
         "workshop_id": table.workshop_id,
         "round_id": game.round_id,
         "table_id": table.pk,
