@@ -59,6 +59,7 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
         Gesture,
         Movement,
         Player,
+        RefusedAttempt,
         Round,
         Seating,
         TrickRecord,
@@ -214,6 +215,36 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             }
         )
 
+    # Added within version 1 (docs/export.md): a document without it has none.
+    refusals = [
+        {
+            "round": round_number[round_id],
+            "table": table_number[table_id],
+            "game": game_id,
+            "player": player,
+            "seat": seat,
+            "action": action,
+            "reason": reason,
+            "own_rules_allow": allow,
+            "created_at": iso(at),
+        }
+        for round_id, table_id, game_id, player, seat, action, reason, allow, at in (
+            RefusedAttempt.objects.filter(workshop=workshop)
+            .order_by("created_at", "pk")
+            .values_list(
+                "round_id",
+                "table_id",
+                "game_id",
+                "player_id",
+                "seat",
+                "action",
+                "reason",
+                "own_rules_allow",
+                "created_at",
+            )
+        )
+    ]
+
     return {
         "schema": SCHEMA,
         "exported_at": iso(exported_at or timezone.now()),
@@ -276,6 +307,7 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
         ],
         "games": game_docs,
         "gestures": gestures,
+        "refusals": refusals,
     }
 
 

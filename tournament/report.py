@@ -1471,6 +1471,128 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     }
 
 
+REFUSAL_EXAMPLES = 5  # named examples in the report; the guide says the first
+
+
+def _tried(action: dict) -> str:
+    """What a refused move tried, in words ("play 5H", "bid 3", "lay 4C 5C")."""
+    kind = str(action.get("type", "move"))
+    cards = action.get("cards")
+    cards = " ".join(str(c) for c in cards) if isinstance(cards, list) else ""
+    if kind == "play" and action.get("card"):
+        return f"play {action['card']}"
+    if kind == "bid" and "bid" in action:
+        return f"bid {action['bid']}"
+    if kind == "block":
+        return f"block with {cards}".strip()
+    if kind in ("lay", "swap"):
+        return f"{kind} {cards}".strip()
+    return kind.replace("_", " ")
+
+
+def refusals(doc: dict, ix: Index) -> dict | None:
+    """The moves the table's rules refused (docs/export.md, `refusals`), per round and
+    table: by newcomers and by locals, and the players refused most, named with the
+    reason they were told. None where each player's own sheet decides what is legal
+    (Barnga mode of Five Tricks and All Fives: there the clashes are the claims,
+    disputes and revokes). A player kept at most 20 per game: the figures are then a
+    floor."""
+    if ix.kind.per_seat_rules and not ix.referee:
+        return None
+    kinds_of = {r["number"]: r["kind"] for r in doc["rounds"]}
+    cells: dict[tuple[int, int], Counter] = {(g["round"], g["table"]): Counter() for g in ix.games}
+    people: dict[tuple[int, int, int], dict] = {}
+    for x in doc.get("refusals") or []:
+        if kinds_of.get(x["round"]) not in REPORT_KINDS:
+            continue
+        key = (x["round"], x["table"])
+        newcomer = ix.home(x["player"]) != x["table"]
+        own = x.get("own_rules_allow") is True
+        cell = cells.setdefault(key, Counter())
+        cell["refused"] += 1
+        cell["by_newcomers" if newcomer else "by_locals"] += 1
+        cell["own_rules_allow"] += own
+        who = people.setdefault(
+            (*key, x["player"]),
+            {"times": 0, "own": 0, "newcomer": newcomer, "reason": x["reason"], "tried": set()},
+        )
+        who["times"] += 1
+        if own and not who["own"]:  # the reason of a rule they never saw, if any
+            who["reason"] = x["reason"]
+        who["own"] += own
+        who["tried"].add(_tried(x.get("action") or {}))
+    rows = [
+        {
+            "round": ix.label(rn),
+            "round_number": rn,
+            "table": table,
+            "refused": c["refused"],
+            "by_newcomers": c["by_newcomers"],
+            "by_locals": c["by_locals"],
+            "own_rules_allow": c["own_rules_allow"],
+            "players": sum(1 for k in people if k[:2] == (rn, table)),
+        }
+        for (rn, table), c in sorted(cells.items())
+    ]
+    examples = [
+        {
+            "round": ix.label(rn),
+            "table": table,
+            "name": ix.name(pid),
+            "home": ix.home(pid),
+            "newcomer": who["newcomer"],
+            "times": who["times"],
+            "own_rules_allow": who["own"],
+            "tried": ", ".join(sorted(who["tried"])),
+            "reason": who["reason"],
+        }
+        for (rn, table, pid), who in sorted(
+            people.items(),
+            key=lambda kv: (
+                not kv[1]["newcomer"],
+                -kv[1]["own"],
+                -kv[1]["times"],
+                kv[0][0],
+                kv[0][1],
+                name_sort_key(ix.name(kv[0][2])),
+            ),
+        )
+    ][:REFUSAL_EXAMPLES]
+    keys = ("refused", "by_newcomers", "by_locals", "own_rules_allow")
+    return {
+        "rows": rows,
+        "totals": {k: sum(r[k] for r in rows) for k in keys},
+        "examples": examples,
+    }
+
+
+def _refusal_lines(rf: dict, *, named: bool = True) -> list[str]:
+    """The guide's figures for the moment a rule met someone who never saw it (not
+    `named`, the class's view: the counts, no one refused)."""
+    t = rf["totals"]
+    if not t["refused"]:
+        return [
+            "The table's rules refused no move anyone made: ask whether anyone held back "
+            "a move they expected to be refused."
+        ]
+    lines = [
+        f"The table's rules refused {_plural(t['refused'], 'move')}: {t['by_newcomers']} "
+        f"by newcomers, {t['by_locals']} by players at their home table; "
+        f"{t['own_rules_allow']} of them {'was a move' if t['own_rules_allow'] == 1 else 'were moves'} "
+        "the player's own rules allow (a rule they never saw), the rest slips their own "
+        "rules forbid too."
+    ]
+    if rf["examples"] and named:
+        e = rf["examples"][0]
+        who = f"a newcomer from table {e['home']}" if e["newcomer"] else "at their home table"
+        lines.append(
+            f"At table {e['table']} in {e['round']}, {e['name']} ({who}) was refused "
+            f"{_plural(e['times'], 'time')}: “{e['reason']}{full_stop(e['reason'])}” "
+            "Ask them what they expected."
+        )
+    return lines
+
+
 # ---------------------------------------------------------------- 5. per player
 
 
@@ -1831,6 +1953,7 @@ def kind_guide(
     cl: dict,
     players: list[dict],
     rv: dict | None = None,
+    rf: dict | None = None,
     *,
     named: bool = True,
 ) -> list[dict]:
@@ -1846,6 +1969,11 @@ def kind_guide(
     if rv:
         # All Fives: a revoke call is the moment someone saw a card break their rules.
         notice = _revoke_lines(rv)
+        if rf:  # referee mode: the table's sheet refused those cards instead
+            notice += _refusal_lines(rf, named=named)
+    elif rf:
+        # A move the table's rules refused: the moment a rule met someone who never saw it.
+        notice = _refusal_lines(rf, named=named)
     else:
         notice = [
             f"{title} has no claims: nothing records the moment a rule clashed, so ask for it."
@@ -1896,7 +2024,10 @@ def kind_guide(
             "outside": _movers_lines(players),
         },
         feel="How did it feel when the others played by rules you did not know?",
-        notice_section=("clashes" if rv.get("referee") else "revokes") if rv else "results",
+        # (Referee All Fives: its refusals are in the clashes' section too.)
+        notice_section=("clashes" if rv.get("referee") else "revokes")
+        if rv
+        else ("refusals" if rf else "results"),
         act_section="results",
     )
 
@@ -1961,6 +2092,7 @@ def guide(
     mov: dict,
     cl: dict,
     players: list[dict],
+    rf: dict | None = None,
     *,
     named: bool = True,
 ) -> list[dict]:
@@ -2008,6 +2140,8 @@ def guide(
         else:
             line += "; there was no dispute."
         notice.append(line)
+    if rf:  # referee mode: the table's sheet refused the cards it forbids
+        notice += _refusal_lines(rf, named=named)
     # A clash with no dispute was agreed, or its claims ran out of time before everyone
     # had claimed (no dispute opens then): only the first is agreement.
     quiet = Counter(c["outcome"] for c in cl["clash_tricks"] if not c["disputed"])
@@ -2162,13 +2296,14 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
     disputes = dispute_rows(doc, ix)
     cl = clashes(doc, ix, disputes, gesture_palette)
     rv = None if ix.claims else revokes(doc, ix)
+    rf = refusals(doc, ix)
     players = player_rows(
         doc, ix, mov, disputes, cl["gestures"]["by_player"], (rv or {}).get("by_player", {})
     )
     if ix.claims:
-        questions = guide(doc, ix, rev, mov, cl, players, named=names)
+        questions = guide(doc, ix, rev, mov, cl, players, rf, named=names)
     else:
-        questions = kind_guide(doc, ix, rev, mov, res, cl, players, rv, named=names)
+        questions = kind_guide(doc, ix, rev, mov, res, cl, players, rv, rf, named=names)
     rep = {
         "workshop": doc["workshop"],
         "game": ix.kind.key,
@@ -2215,6 +2350,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
         "clashes": cl,
         # All Fives: the cards that broke a table's sheet and the calls on them.
         "revokes": rv,
+        # Where the table's rules decide legality: the moves they refused.
+        "refusals": rf,
         "players": players,
         "guide": questions,
     }
@@ -2272,6 +2409,8 @@ def for_the_class(rep: dict) -> dict:
             },
         },
         "revokes": rep["revokes"] and {k: v for k, v in rep["revokes"].items() if k != "by_player"},
+        # Who was refused, and how often, is the full report's.
+        "refusals": rep["refusals"] and {**rep["refusals"], "examples": []},
         "players": [],
         "class_lines": _class_lines(rep),
     }

@@ -1,0 +1,176 @@
+"""The moves the table's rules refused, in the report's section 4 and its debrief guide
+(report.refusals): workshops built through the services, exported, and read back."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import pytest
+from test_report_views import assert_links_land
+from tournament_helpers import (
+    fix_seed,
+    game_at,
+    make_workshop,
+    play_one,
+    state_of,
+    tables_of,
+    to_scored_round,
+)
+
+from games import five_tricks, three_tricks
+from games.three_tricks import Config
+from tournament import check_export, export, gamestate, report, services
+from tournament.errors import IllegalMove
+from tournament.models import Player, Workshop
+
+pytestmark = pytest.mark.django_db
+
+
+def refusable_turn(table, who, limit=300):
+    """Play legal cards at `table` until a player in `who` is to act holding a card the
+    table's sheet forbids: (game, seat, that card)."""
+    for _ in range(limit):
+        game = game_at(table)
+        state = state_of(game)
+        seat = state.to_act
+        if game.players[seat] in who:
+            legal = {a["card"] for a in five_tricks.legal_actions(state, seat)}
+            bad = [c for c in state.hands[seat] if c not in legal]
+            if bad:
+                return game, seat, bad[0]
+        play_one(game)
+    pytest.fail("nobody in `who` was ever refused")
+
+
+def refuse(game, seat, card, times=1) -> str:
+    for _ in range(times):
+        with pytest.raises(IllegalMove) as refused:
+            services.game_play(player_id=game.players[seat], card=card)
+    return refused.value.message
+
+
+def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner):
+    w = make_workshop(players=8, tables=2, mode="referee")
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd1 = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    # Round 1: everyone at home; a local at table 1 is refused once.
+    game, seat, card = refusable_turn(t1, set(game_at(t1).players))
+    local = Player.objects.get(pk=game.players[seat])
+    refuse(game, seat, card)
+    services.round_end_now(round_id=rnd1.pk)
+    services.movement_apply(round_id=rnd1.pk)
+    services.round_start(workshop_id=w.pk)
+    # Round 2: a newcomer from table 2 at table 1, refused twice.
+    t1.refresh_from_db()
+    newcomers = set(Player.objects.filter(table=t1, home_table=t2).values_list("pk", flat=True))
+    assert newcomers
+    game, seat, card = refusable_turn(t1, newcomers)
+    newcomer = Player.objects.get(pk=game.players[seat])
+    reason = refuse(game, seat, card, times=2)
+
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    assert [(x["player"], x["table"]) for x in doc["refusals"]] == [
+        (local.pk, 1),
+        (newcomer.pk, 1),
+        (newcomer.pk, 1),
+    ]
+    last = doc["refusals"][-1]
+    assert last["action"] == {"type": "play", "seat": seat, "card": card}
+    assert last["reason"] == reason and last["game"] == game.pk
+    assert not [c.line() for c in check_export.check_document(doc) if not c.ok]
+
+    r = report.build_report(doc)
+    rf = r["refusals"]
+    own = sum(1 for x in doc["refusals"] if x["own_rules_allow"])
+    assert rf["totals"] == {
+        "refused": 3,
+        "by_newcomers": 2,
+        "by_locals": 1,
+        "own_rules_allow": own,
+    }
+    by_cell = {(row["round"], row["table"]): row for row in rf["rows"]}
+    # Every table and round with a game played (round 1's table 2 was dealt, not played).
+    assert set(by_cell) == {("Round 1", 1), ("Round 2", 1), ("Round 2", 2)}
+    assert {k: v for k, v in by_cell[("Round 1", 1)].items() if k != "round_number"} == {
+        "round": "Round 1",
+        "table": 1,
+        "refused": 1,
+        "by_newcomers": 0,
+        "by_locals": 1,
+        "own_rules_allow": 0,
+        "players": 1,
+    }
+    assert (by_cell[("Round 2", 1)]["by_newcomers"], by_cell[("Round 2", 1)]["by_locals"]) == (2, 0)
+    assert by_cell[("Round 2", 2)]["refused"] == 0
+    first = rf["examples"][0]  # newcomers first
+    assert (first["name"], first["home"], first["newcomer"], first["times"]) == (
+        newcomer.name,
+        2,
+        True,
+        2,
+    )
+    assert first["reason"] == reason and first["tried"] == f"play {card}"
+    assert rf["examples"][1]["name"] == local.name and not rf["examples"][1]["newcomer"]
+
+    notice = next(q for q in r["guide"] if q["id"] == "notice")["data"]
+    line = (
+        f"At table 1 in Round 2, {newcomer.name} (a newcomer from table 2) was refused "
+        f"2 times: “{reason}”"
+    )
+    assert any(x.startswith(line) for x in notice), notice
+    assert any(
+        x.startswith(
+            "The table's rules refused 3 moves: 2 by newcomers, 1 by players at their home "
+            f"table; {own} of them"
+        )
+        for x in notice
+    ), notice
+
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert 'id="refusals"' in html and "Moves the table's rules refused" in html
+    assert f"At table 1 in Round 2, <bdi>{newcomer.name}</bdi> (a newcomer from table 2)" in html
+    assert_links_land(html)
+
+
+def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
+    w = services.workshop_create(
+        name="3 Tricks", game="three_tricks", table_count=2, seats_per_table=2, seed=7
+    )
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    for name in ("Ana", "Bea", "Cai", "Dev"):
+        services.player_join(workshop_id=w.pk, name=name)
+    to_scored_round(w)
+    game = fix_seed(game_at(tables_of(w)[0]), 11)
+    state = gamestate.load_state(game)
+    seat = state.to_act
+    bad = next(
+        list(p)
+        for p in combinations(state.hands[seat], 2)
+        if not three_tricks.is_trick(p, Config.from_dict(game.table_rules))
+    )
+    with pytest.raises(IllegalMove):
+        services.game_act(player_id=game.players[seat], move={"type": "lay", "cards": bad})
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert r["refusals"]["totals"] == {
+        "refused": 1,
+        "by_newcomers": 0,
+        "by_locals": 1,
+        "own_rules_allow": 0,
+    }
+    assert r["refusals"]["examples"][0]["tried"] == "lay " + " ".join(bad)
+    notice = next(q for q in r["guide"] if q["id"] == "notice")
+    assert notice["section"] == "refusals"
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "4 Refused moves and gestures</h2>" in html and "has no claims" in html
+    assert_links_land(html)
+
+
+def test_a_barnga_mode_report_has_no_refusals_section(fac, owner):
+    w = make_workshop(players=4, tables=1)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert r["refusals"] is None
+    assert 'id="refusals"' not in fac.get(f"/workshops/{w.pk}/report/").content.decode()
