@@ -10,6 +10,7 @@ artifacts/.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -20,6 +21,7 @@ from playwright.sync_api import expect
 from games import kinds
 from games import seven_up as su
 from tournament import gamestate, services
+from tournament.models import RefusedAttempt
 from tournament.templatetags.cards import card_face, card_name
 
 pytestmark = [pytest.mark.browser]
@@ -118,7 +120,8 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
             # The dealer: 1 + 1 bid so far of 7 cards, so the hook forbids 5.
             assert seat == state.dealer
             hooked = page.locator('.su-bid-button[data-bid="5"]')
-            assert hooked.is_disabled()
+            # Marked not allowed, and still a button: tapped, it is refused (below).
+            assert hooked.get_attribute("aria-disabled") == "true"
             # Read out in full; on screen the struck-out 5 and "hook" at 14 px or more.
             assert hooked.get_attribute("aria-label") == "Bid 5: not allowed: hook"
             assert hooked.inner_text().split() == ["5", "hook"]
@@ -126,9 +129,22 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
                 "e => parseFloat(getComputedStyle(e).fontSize)"
             )
             assert small >= 14, small
-            assert hooked.get_attribute("data-action") is None
-            assert page.locator(".su-bid-button[data-action=act]").count() == 7
+            allowed = ".su-bid-button[data-action=act]:not([aria-disabled])"
+            assert page.locator(allowed).count() == 7
             page.screenshot(path=str(artifacts / "seven-up-bidding.png"), full_page=True)
+            assert_accessible(page, "7Up7Down, the dealer's bids with the hook's marked")
+            # Tapped anyway, the bid goes to the server, which refuses it with the hook
+            # rule in full (at the top, read out), bids nothing, and keeps the refusal
+            # for the debrief report. The dealer then bids again.
+            before = game.seq
+            hooked.click(force=True)  # aria-disabled: Playwright would wait for it
+            expect(page.locator("#toast")).to_contain_text("hook rule", timeout=5000)
+            assert "may not bid 5" in page.inner_text("#toast")
+            assert page.locator("#toast").get_attribute("role") == "alert"
+            (kept,) = RefusedAttempt.objects.filter(player_id=game.players[seat])
+            assert kept.action == {"type": "bid", "seat": seat, "bid": 5}
+            assert state_of(game).bids[seat] is None and game.seq == before
+            expect(hooked).not_to_have_class(re.compile("sending"))
             bid = 0
         before = game.seq
         page.locator(f'.su-bid-button[data-bid="{bid}"]').click()

@@ -169,3 +169,26 @@ def test_a_legal_move_makes_no_more_queries_than_before_and_none_on_refusals():
 # savepoint and its release (the test's transaction), the table's lock, the reads,
 # the action, the game, the table's version.
 LEGAL_PLAY_QUERIES = 7
+
+
+def test_the_dealers_bid_the_hook_forbids_is_kept_for_a_newcomer_without_the_hook():
+    w = services.workshop_create(
+        name="Seven up", game="seven_up", table_count=1, seats_per_table=4, seed=5
+    )
+    services.sheets_assign(workshop_id=w.pk, assignment={"1": "classic"})
+    for i in range(4):
+        services.player_join(workshop_id=w.pk, name=f"P{i + 1}")
+    to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    state = gamestate.load_state(game)
+    cards = state.cards
+    for seat in range(3):  # seat 3 deals and bids last
+        services.game_act(player_id=game.players[seat], move={"type": "bid", "bid": 0})
+    dealer = game.players[3]
+    # Their own sheet has no hook: bidding the whole deal is a rule they never saw.
+    Player.objects.filter(pk=dealer).update(rules={**game.table_rules, "hook": False})
+    with pytest.raises(IllegalMove, match="hook rule") as refused:
+        services.game_act(player_id=dealer, move={"type": "bid", "bid": cards})
+    kept = RefusedAttempt.objects.get()
+    assert kept.action == {"type": "bid", "seat": 3, "bid": cards}
+    assert kept.reason == refused.value.message and kept.own_rules_allow is True
