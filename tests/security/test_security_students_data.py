@@ -53,11 +53,31 @@ def rows_of(workshop_id: int) -> dict[str, int]:
         Movement: {"round__workshop_id": workshop_id},
         Seating: {"round__workshop_id": workshop_id},
     }
-    from tournament.models import Dispute
+    from tournament.models import Dispute, RefusedAttempt
 
     by[Dispute] = {"game__table__workshop_id": workshop_id}
+    # (Not in MODELS, which assert_refused compares: a refused move is meant to add one.)
+    by[RefusedAttempt] = {"workshop_id": workshop_id}
     assert set(by) >= set(MODELS), "a model this test does not know holds workshop data"
     return {m.__name__: m.objects.filter(**f).count() for m, f in by.items()}
+
+
+def refused_in(workshop):
+    """A move the table's rules refused, kept with the student's name and reason."""
+    from tournament.models import Game, RefusedAttempt
+
+    game = Game.objects.filter(table__workshop=workshop).order_by("pk").first()
+    RefusedAttempt.objects.create(
+        workshop=workshop,
+        round=game.round,
+        table=game.table,
+        game=game,
+        player_id=game.players[0],
+        seat=0,
+        action={"type": "play", "seat": 0, "card": "2S"},
+        reason="You must follow suit: you hold a heart, so you must play a heart.",
+        created_at=timezone.now(),
+    )
 
 
 def played_through(workshop):
@@ -78,10 +98,12 @@ def played_through(workshop):
 def test_owner_deletes_a_workshop_and_every_trace_of_its_students():
     w = world()
     played_through(w.mine)
+    refused_in(w.mine)
     before = rows_of(w.mine.pk)
     assert all(
         before[m]
         for m in (
+            "RefusedAttempt",
             "Player",
             "Game",
             "Action",
