@@ -22,6 +22,7 @@ class Migration(migrations.Migration):
                 ("seat", models.PositiveSmallIntegerField()),
                 ("action", models.JSONField()),
                 ("reason", models.TextField()),
+                ("own_rules_allow", models.BooleanField(null=True)),
                 ("created_at", models.DateTimeField()),
                 (
                     "game",
