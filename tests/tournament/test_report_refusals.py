@@ -50,8 +50,11 @@ def refuse(game, seat, card, times=1) -> str:
     return refused.value.message
 
 
+STUDENTS = ("Zanele", "Ingrid", "Oluwaseun", "Mireille", "Tadeusz", "Xiomara", "Bartek", "Keahi")
+
+
 def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner):
-    w = make_workshop(players=8, tables=2, mode="referee")
+    w = make_workshop(players=8, tables=2, mode="referee", names=STUDENTS)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
     rnd1 = to_scored_round(w)
     t1, t2 = tables_of(w)
@@ -132,6 +135,15 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
     assert 'id="refusals"' in html and "Moves the table's rules refused" in html
     assert f"At table 1 in Round 2, <bdi>{newcomer.name}</bdi> (a newcomer from table 2)" in html
     assert_links_land(html)
+
+    # The class's view, for the projector: the same counts, nobody refused named.
+    cls = report.build_report(doc, names=False)
+    assert cls["refusals"]["totals"] == rf["totals"] and cls["refusals"]["rows"] == rf["rows"]
+    assert not [n for n in STUDENTS if n in json.dumps(cls, default=str)]
+    assert any(x.startswith("The table's rules refused 3 moves") for x in notice)
+    html = fac.get(f"/workshops/{w.pk}/report/?view=class").content.decode()
+    assert 'id="refusals"' in html and "3 moves were refused" in html
+    assert not [n for n in STUDENTS if n in html]
 
 
 def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
