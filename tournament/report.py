@@ -1830,8 +1830,10 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
     are the debrief's story. People only, who played both rounds: a bot played by no
     one's rules, and for someone who left a bot played on in their seat.
 
-    Not `named` (the class's view): a group of one player gets no figures, which
-    would be that student's games won, read out to a class that saw them move."""
+    Not `named` (the class's view): a group's figures are left out where they would
+    be each member's own, read out to a class that saw who moved: a group of one, or
+    a group that won none or all of its games in either round ("2 players: won 0 of
+    2 games" says each of them won none)."""
     tally = ix.tally
     scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
 
@@ -1868,6 +1870,12 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
             where = "" if group == "stayed" else " at their new table" + "s" * (len(pids) > 1)
             if not named and len(pids) == 1:
                 lines.append(f"{who}: one player's games are not shown to the class.")
+                continue
+            if not named and (won_b in (0, played_b) or won_a in (0, played_a)):
+                lines.append(
+                    f"{who}: their games are not shown to the class (the figures would "
+                    "be each player's own)."
+                )
                 continue
             lines.append(
                 f"{who}: won {_share(won_b, played_b)} in {before}, "

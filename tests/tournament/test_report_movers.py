@@ -364,3 +364,27 @@ def test_a_round_nobody_won_a_game_in_moved_everyone_by_name():
         "won as many games as one who stayed, or who moved the other way (ties go in "
         "alphabetical order); 6 stays were decided by name too."
     )
+
+
+def test_the_class_view_leaves_out_figures_that_would_be_each_movers_own():
+    """Projected to a class that saw who moved, a group's games won are each member's
+    own when the group is one player, or when it won none or all of its games."""
+    rep = report.build_report(movers_doc(), names=False)
+    assert question(rep, "moved")["data"][:3] == [
+        "Moved up after Round 1 (2 players): won 6 of 8 games (75 %) in Round 1, "
+        "then 3 of 8 games (38 %) at their new tables in Round 2.",
+        "Moved down after Round 1 (1 player): one player's games are not shown to the class.",
+        "Stayed after Round 1 (4 players): won 4 of 16 games (25 %) in Round 1, "
+        "then 5 of 16 games (31 %) in Round 2.",
+    ]
+    # Ana and Dan won every game at their tables: "won 8 of 8" is each one's 4 of 4.
+    swept = {**WON_1, 1: [1, 1, 1, 1], 2: [4, 4, 4, 4]}
+    data = question(report.build_report(movers_doc(won_1=swept), names=False), "moved")["data"]
+    assert data[0] == (
+        "Moved up after Round 1 (2 players): their games are not shown to the class "
+        "(the figures would be each player's own)."
+    )
+    assert not [line for line in data if "8 of 8" in line]
+    # The full report keeps them.
+    full = question(report.build_report(movers_doc(won_1=swept)), "moved")["data"]
+    assert full[0].startswith("Moved up after Round 1 (2 players): won 8 of 8 games (100 %)")
