@@ -1512,6 +1512,8 @@ def refusals(doc: dict, ix: Index) -> dict | None:
         cell["refused"] += 1
         cell["by_newcomers" if newcomer else "by_locals"] += 1
         cell["own_rules_allow"] += own
+        # (Neither: the player had no sheet of their own to ask.)
+        cell["own_rules_forbid"] += x.get("own_rules_allow") is False
         who = people.setdefault(
             (*key, x["player"]),
             {"times": 0, "own": 0, "newcomer": newcomer, "reason": x["reason"], "tried": set()},
@@ -1530,6 +1532,7 @@ def refusals(doc: dict, ix: Index) -> dict | None:
             "by_newcomers": c["by_newcomers"],
             "by_locals": c["by_locals"],
             "own_rules_allow": c["own_rules_allow"],
+            "own_rules_forbid": c["own_rules_forbid"],
             "players": sum(1 for k in people if k[:2] == (rn, table)),
         }
         for (rn, table), c in sorted(cells.items())
@@ -1558,12 +1561,46 @@ def refusals(doc: dict, ix: Index) -> dict | None:
             ),
         )
     ][:REFUSAL_EXAMPLES]
-    keys = ("refused", "by_newcomers", "by_locals", "own_rules_allow")
+    keys = ("refused", "by_newcomers", "by_locals", "own_rules_allow", "own_rules_forbid")
+    totals = {k: sum(r[k] for r in rows) for k in keys}
     return {
         "rows": rows,
-        "totals": {k: sum(r[k] for r in rows) for k in keys},
+        "totals": totals,
+        "said": _refused_words(totals) if totals["refused"] else "",
         "examples": examples,
     }
+
+
+def _refused_words(t: dict) -> str:
+    """ "3 moves were refused: 2 by newcomers, 1 by players at their home table. 1 of
+    them was a move …": the refusals counted in words, right for one, for none of a
+    kind and for all of them."""
+    n, own, forbid = t["refused"], t["own_rules_allow"], t["own_rules_forbid"]
+    said = (
+        f"{_plural(n, 'move')} {'was' if n == 1 else 'were'} refused: {t['by_newcomers']} by "
+        f"newcomers, {t['by_locals']} by players at their home table."
+    )
+    if n == 1:
+        if own:
+            return said + " It was a move the player's own rules allow: a rule they never saw."
+        return said + (" It was a slip the player's own rules forbid too." if forbid else "")
+    if own == n:
+        return said + " All of them were moves the players' own rules allow: rules they never saw."
+    if forbid == n:
+        return said + " All of them were slips the players' own rules forbid too."
+    if own:
+        said += (
+            f" {own} of them {'was a move' if own == 1 else 'were moves'} the player's own "
+            "rules allow: a rule they never saw."
+        )
+    if own and own + forbid == n:
+        said += " The other was a slip" if forbid == 1 else " The rest were slips"
+        said += " their own rules forbid too."
+    elif forbid:  # (and some whose player had no sheet of their own to ask)
+        said += (
+            f" {forbid} {'was a slip' if forbid == 1 else 'were slips'} their own rules forbid too."
+        )
+    return said
 
 
 def _refusal_lines(rf: dict, *, named: bool = True) -> list[str]:
@@ -1575,19 +1612,13 @@ def _refusal_lines(rf: dict, *, named: bool = True) -> list[str]:
             "The table's rules refused no move anyone made: ask whether anyone held back "
             "a move they expected to be refused."
         ]
-    lines = [
-        f"The table's rules refused {_plural(t['refused'], 'move')}: {t['by_newcomers']} "
-        f"by newcomers, {t['by_locals']} by players at their home table; "
-        f"{t['own_rules_allow']} of them {'was a move' if t['own_rules_allow'] == 1 else 'were moves'} "
-        "the player's own rules allow (a rule they never saw), the rest slips their own "
-        "rules forbid too."
-    ]
+    lines = ["By the table's rules, " + rf["said"]]
     if rf["examples"] and named:
         e = rf["examples"][0]
         who = f"a newcomer from table {e['home']}" if e["newcomer"] else "at their home table"
         lines.append(
             f"At table {e['table']} in {e['round']}, {e['name']} ({who}) was refused "
-            f"{_plural(e['times'], 'time')}: “{e['reason']}{full_stop(e['reason'])}” "
+            f"{'once' if e['times'] == 1 else str(e['times']) + ' times'}: “{e['reason']}{full_stop(e['reason'])}” "
             "Ask them what they expected."
         )
     return lines
@@ -2418,7 +2449,17 @@ def for_the_class(rep: dict) -> dict:
         },
         "revokes": rep["revokes"] and {k: v for k, v in rep["revokes"].items() if k != "by_player"},
         # Who was refused, and how often, is the full report's.
-        "refusals": rep["refusals"] and {**rep["refusals"], "examples": []},
+        # Per table, only how many: a table's one newcomer was "By newcomers 1" beside
+        # section 2's "1 moved up" to it.
+        "refusals": rep["refusals"]
+        and {
+            **rep["refusals"],
+            "rows": [
+                {k: row[k] for k in ("round", "round_number", "table", "refused")}
+                for row in rep["refusals"]["rows"]
+            ],
+            "examples": [],
+        },
         "players": [],
         "class_lines": _class_lines(rep),
     }

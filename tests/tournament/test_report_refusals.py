@@ -92,6 +92,7 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
         "by_newcomers": 2,
         "by_locals": 1,
         "own_rules_allow": own,
+        "own_rules_forbid": 3 - own,
     }
     by_cell = {(row["round"], row["table"]): row for row in rf["rows"]}
     # Every table and round with a game played (round 1's table 2 was dealt, not played).
@@ -103,6 +104,7 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
         "by_newcomers": 0,
         "by_locals": 1,
         "own_rules_allow": 0,
+        "own_rules_forbid": 1,
         "players": 1,
     }
     assert (by_cell[("Round 2", 1)]["by_newcomers"], by_cell[("Round 2", 1)]["by_locals"]) == (2, 0)
@@ -123,13 +125,9 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
         f"2 times: “{reason}”"
     )
     assert any(x.startswith(line) for x in notice), notice
-    assert any(
-        x.startswith(
-            "The table's rules refused 3 moves: 2 by newcomers, 1 by players at their home "
-            f"table; {own} of them"
-        )
-        for x in notice
-    ), notice
+    said = "3 moves were refused: 2 by newcomers, 1 by players at their home table."
+    assert rf["said"].startswith(said)
+    assert "By the table's rules, " + rf["said"] in notice, notice
 
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert 'id="refusals"' in html and "Moves the table's rules refused" in html
@@ -138,11 +136,15 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
 
     # The class's view, for the projector: the same counts, nobody refused named.
     cls = report.build_report(doc, names=False)
-    assert cls["refusals"]["totals"] == rf["totals"] and cls["refusals"]["rows"] == rf["rows"]
+    # Per table only how many: "By newcomers 1" at a table one player moved up to
+    # would be that student, beside section 2's "1 moved up".
+    assert cls["refusals"]["totals"] == rf["totals"] and cls["refusals"]["said"] == rf["said"]
+    assert cls["refusals"]["rows"] == [
+        {k: row[k] for k in ("round", "round_number", "table", "refused")} for row in rf["rows"]
+    ]
     assert not [n for n in STUDENTS if n in json.dumps(cls, default=str)]
-    assert any(x.startswith("The table's rules refused 3 moves") for x in notice)
     html = fac.get(f"/workshops/{w.pk}/report/?view=class").content.decode()
-    assert 'id="refusals"' in html and "3 moves were refused" in html
+    assert 'id="refusals"' in html and said in html and "By newcomers" not in html
     assert not [n for n in STUDENTS if n in html]
 
 
@@ -170,7 +172,12 @@ def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
         "by_newcomers": 0,
         "by_locals": 1,
         "own_rules_allow": 0,
+        "own_rules_forbid": 1,
     }
+    assert r["refusals"]["said"] == (
+        "1 move was refused: 0 by newcomers, 1 by players at their home table. "
+        "It was a slip the player's own rules forbid too."
+    )
     assert r["refusals"]["examples"][0]["tried"] == "lay " + " ".join(bad)
     notice = next(q for q in r["guide"] if q["id"] == "notice")
     assert notice["section"] == "refusals"
@@ -186,3 +193,65 @@ def test_a_barnga_mode_report_has_no_refusals_section(fac, owner):
     r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
     assert r["refusals"] is None
     assert 'id="refusals"' not in fac.get(f"/workshops/{w.pk}/report/").content.decode()
+
+
+def totals(refused, own, forbid, newcomers=None):
+    newcomers = refused if newcomers is None else newcomers
+    return {
+        "refused": refused,
+        "by_newcomers": newcomers,
+        "by_locals": refused - newcomers,
+        "own_rules_allow": own,
+        "own_rules_forbid": forbid,
+    }
+
+
+@pytest.mark.parametrize(
+    ("t", "words"),
+    [
+        (totals(1, 1, 0), "It was a move the player's own rules allow: a rule they never saw."),
+        (totals(1, 0, 0), ""),  # their own sheet could not be asked
+        (
+            totals(3, 3, 0),
+            "All of them were moves the players' own rules allow: rules they never saw.",
+        ),
+        (totals(2, 0, 2), "All of them were slips the players' own rules forbid too."),
+        (
+            totals(3, 2, 1),
+            "2 of them were moves the player's own rules allow: a rule they never saw. "
+            "The other was a slip their own rules forbid too.",
+        ),
+        (
+            totals(4, 1, 3),
+            "1 of them was a move the player's own rules allow: a rule they never saw. "
+            "The rest were slips their own rules forbid too.",
+        ),
+        (
+            totals(4, 1, 2),
+            "1 of them was a move the player's own rules allow: a rule they never saw. "
+            "2 were slips their own rules forbid too.",
+        ),
+        (totals(3, 0, 1), "1 was a slip their own rules forbid too."),
+    ],
+)
+def test_the_refusals_words_are_right_for_one_for_all_and_for_none(t, words):
+    n = t["refused"]
+    said = report._refused_words(t)
+    assert said == (
+        f"{n} move{'s' * (n != 1)} {'was' if n == 1 else 'were'} refused: {n} by newcomers, "
+        f"0 by players at their home table." + (" " + words if words else "")
+    )
+
+
+def test_a_report_with_no_refused_move_says_so_in_a_line_and_draws_no_table(fac, owner):
+    w = make_workshop(players=4, tables=1, mode="referee", names=STUDENTS[:4])
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert r["refusals"]["totals"]["refused"] == 0 and r["refusals"]["said"] == ""
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    section = html[
+        html.index('id="refusals"') : html.index("</section>", html.index('id="refusals"'))
+    ]
+    assert "No move was refused." in section
+    assert "0 moves" not in section and "The rest" not in section and "<table" not in section
