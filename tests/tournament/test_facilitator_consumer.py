@@ -55,15 +55,71 @@ async def regions(comm, timeout=3):
             return msg
 
 
-async def drain(comm, quiet=0.6) -> list:
-    """Every message until none arrives for `quiet` seconds. (A timed-out receive would
-    cancel the consumer, so this waits with receive_nothing.)"""
-    got = []
-    while not await comm.receive_nothing(timeout=quiet, interval=0.02):
-        got.append(await comm.receive_json_from())
-        if got[-1]["t"] == "regions":
+@pytest.fixture
+def settle(monkeypatch):
+    """`await settle(*comms)`: every message those sockets send for the changes announced
+    so far, one list per socket, each push acknowledged as the page does.
+
+    An ordering barrier, not a quiet time: a waiting test was slow and, on a busy
+    machine, could end before a late push came. A mark goes to the workshop's
+    facilitator group after the changes' messages (a channel's messages arrive in
+    order, and each socket handles them one at a time: a socket that has handled the
+    mark has handled them all); then every render they asked for is awaited (the
+    coalescing task done); then a ping, whose pong comes after all the socket sent."""
+    from channels.layers import get_channel_layer
+
+    from tournament import broadcast
+    from tournament.consumers_facilitator import FacilitatorConsumer
+
+    live: list[FacilitatorConsumer] = []
+    real_connect, real_disconnect = FacilitatorConsumer.connect, FacilitatorConsumer.disconnect
+
+    async def connect(self):
+        self.marks = set()
+        live.append(self)
+        await real_connect(self)
+
+    async def disconnect(self, code):
+        if self in live:
+            live.remove(self)
+        await real_disconnect(self, code)
+
+    async def table_gesture(self, event):  # the panel ignores gestures: the mark is one
+        self.marks.add(event.get("mark"))
+
+    monkeypatch.setattr(FacilitatorConsumer, "connect", connect)
+    monkeypatch.setattr(FacilitatorConsumer, "disconnect", disconnect)
+    monkeypatch.setattr(FacilitatorConsumer, "table_gesture", table_gesture)
+    marks = iter(range(1, 1_000_000))
+
+    def idle(consumer, mark) -> bool:
+        return mark in consumer.marks and (consumer._task is None or consumer._task.done())
+
+    async def take(comm, into):
+        into.append(await comm.receive_json_from())
+        if into[-1]["t"] == "regions":
             await comm.send_json_to({"action": "ack"})
-    return got
+
+    async def run(*comms) -> list | list[list]:
+        mark = next(marks)
+        groups = {broadcast.facilitator_group(c.workshop_id) for c in live if c.group}
+        for group in groups:
+            await get_channel_layer().group_send(group, {"type": "table.gesture", "mark": mark})
+        got: list[list] = [[] for _ in comms]
+        async with asyncio.timeout(20):
+            # A push waits for the last one's ack: read (and ack) while waiting.
+            while not all(idle(c, mark) for c in live if c.group):
+                for comm, into in zip(comms, got, strict=True):
+                    if not await comm.receive_nothing(timeout=0.01, interval=0.005):
+                        await take(comm, into)
+            for comm, into in zip(comms, got, strict=True):
+                await comm.send_json_to({"action": "ping"})
+                while not (into and into[-1]["t"] == "pong"):
+                    await take(comm, into)
+                into.pop()
+        return got[0] if len(comms) == 1 else got
+
+    return run
 
 
 async def test_own_workshop_gets_a_snapshot_of_every_panel_region():
@@ -107,7 +163,7 @@ async def test_a_missing_workshop_is_closed_with_4403():
     assert out["code"] == 4403
 
 
-async def test_changes_are_pushed_and_bursts_are_coalesced():
+async def test_changes_are_pushed_and_bursts_are_coalesced(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=0, tables=2)
     comm = communicator(w.pk, cookie)
@@ -119,13 +175,13 @@ async def test_changes_are_pushed_and_bursts_are_coalesced():
     # A burst of 20 joins: far fewer renders than messages, and the last render is complete.
     for i in range(20):
         await database_sync_to_async(services.player_join)(workshop_id=w.pk, name=f"Burst {i}")
-    msgs = [m for m in await drain(comm) if m["t"] == "regions"]
+    msgs = [m for m in await settle(comm) if m["t"] == "regions"]
     assert 1 <= len(msgs) <= 8
     assert "Burst 19" in msgs[-1]["regions"]["fac-roster"]
     await comm.disconnect()
 
 
-async def test_connection_dots_follow_player_sockets():
+async def test_connection_dots_follow_player_sockets(settle):
     """A phone connecting or going changes a dot: the panel is sent the dot, which the
     page sets in its roster, and the monitor with its own; the whole roster drawn again
     (350 kB at 200 players) for each phone that slept or woke kept the page busy."""
@@ -137,8 +193,7 @@ async def test_connection_dots_follow_player_sockets():
     await regions(comm)
     player_id = await database_sync_to_async(lambda: w.players.first().pk)()
     await database_sync_to_async(services.player_set_connected)(player_id=player_id, connected=True)
-    # Quiet for longer than the renders' spacing (max(THROTTLE, cost / RENDER_SHARE)).
-    got = await drain(comm, quiet=3)
+    got = await settle(comm)
     dots = [m for m in got if m["t"] == "presence"]
     assert [{k: v for k, v in m.items() if k != "at"} for m in dots] == [
         {"t": "presence", "player": player_id, "connected": True}
@@ -167,7 +222,7 @@ def play_a_while(w):
         services.game_play(player_id=game.players[state.to_act], card=state.hands[state.to_act][0])
 
 
-async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_hands():
+async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_hands(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=8, tables=2, seats=4)
     proj = communicator(w.pk, cookie, "view=projector")
@@ -178,8 +233,8 @@ async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_
     assert set(first["regions"]) == {"projector-live"}
     await regions(table)
     await play_a_while(w)
-    proj_msgs = [first, *await drain(proj)]
-    table_msgs = await drain(table)
+    proj_rest, table_msgs = await settle(proj, table)
+    proj_msgs = [first, *proj_rest]
     for msg in proj_msgs:
         await database_sync_to_async(assert_no_secrets)(str(msg), w)
     assert any("Study the rules" in str(m) for m in proj_msgs)
@@ -195,7 +250,7 @@ async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_
     await table.disconnect()
 
 
-async def test_unknown_view_falls_back_to_the_panel():
+async def test_unknown_view_falls_back_to_the_panel(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=1, tables=1)
     comm = communicator(w.pk, cookie, "view=secret-stuff")
@@ -205,7 +260,7 @@ async def test_unknown_view_falls_back_to_the_panel():
     await comm.send_json_to(["a list"])
     for _ in range(2):
         assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
-    assert await comm.receive_nothing(timeout=0.3)
+    assert await settle(comm) == []
     await comm.disconnect()
 
 
@@ -226,14 +281,23 @@ async def test_facilitator_socket_answers_bad_messages_and_limits_floods():
     assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
     await comm.send_to(text_data="[" * 30000)  # deeper than the parser goes
     assert (await comm.receive_json_from(timeout=3))["code"] == "invalid"
-    await drain(comm)
-    await asyncio.sleep(1.1)  # a fresh one-second window
+    # Nothing else came of them: a ping's pong is the next message.
+    await comm.send_json_to({"action": "ping"})
+    assert (await comm.receive_json_from(timeout=3)) == {"t": "pong"}
+    # A fresh one-second window (the limit's own clock: a sleep is what it takes).
+    await asyncio.sleep(1.1)
     for _ in range(40):
         await comm.send_json_to({"action": "ping"})
-    seen = await drain(comm)
-    rate = [m for m in seen if m.get("t") == "error" and m.get("code") == "rate"]
-    pongs = [m for m in seen if m.get("t") == "pong"]
-    assert len(rate) == 1 and len(pongs) == 20  # BARNGA_WS_RATE
+    # Handled in order: 20 pongs (BARNGA_WS_RATE), then one refusal...
+    seen = [await comm.receive_json_from(timeout=3) for _ in range(21)]
+    assert seen == [{"t": "pong"}] * 20 + [
+        {"t": "error", "code": "rate", "message": "Slow down: too many messages."}
+    ]
+    # ...and the other 19 dropped: once a new window lets a ping through, its pong is
+    # the next message (the socket handles its messages one at a time, in order).
+    await asyncio.sleep(1.1)
+    await comm.send_json_to({"action": "ping"})
+    assert (await comm.receive_json_from(timeout=3)) == {"t": "pong"}
     await comm.disconnect()
 
 
@@ -253,8 +317,10 @@ async def test_a_join_reaches_the_roster_but_wakes_no_phone():
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Late")
     got = await asyncio.wait_for(layer.receive(facilitator), 2)
     assert got == {"type": "roster.changed", "workshop": w.pk}
-    with pytest.raises(asyncio.TimeoutError):
-        await asyncio.wait_for(layer.receive(phones), 0.5)
+    # Nothing for the phones: a mark sent to their group after the join's messages is
+    # the first thing there (a channel's messages arrive in the order sent).
+    await layer.group_send(broadcast.players_group(w.pk), {"type": "test.mark"})
+    assert await asyncio.wait_for(layer.receive(phones), 2) == {"type": "test.mark"}
     # A change the phones do show (the phase) still reaches them.
     await database_sync_to_async(services.players_seat_home)(workshop_id=w.pk)
     got = await asyncio.wait_for(layer.receive(phones), 2)
@@ -266,7 +332,7 @@ def owned_workshop_plain():
     return make_workshop(players=3, tables=1, seats=4)
 
 
-async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all():
+async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all(settle):
     """A region replaced in the page takes the button under the pointer with it: a
     join changes the roster (and the counts in the status line), not the movement or
     the tables' monitor; a change nobody can see sends nothing."""
@@ -288,14 +354,14 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all()
     await get_channel_layer().group_send(
         broadcast.facilitator_group(w.pk), {"type": "roster.changed", "workshop": w.pk}
     )
-    assert [m for m in await drain(comm) if m["t"] == "regions"] == []
+    assert [m for m in await settle(comm) if m["t"] == "regions"] == []
     await comm.send_json_to({"action": "sync"})
     again = await regions(comm)
     assert again["force"] is True and len(again["regions"]) == 4
     await comm.disconnect()
 
 
-async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_does():
+async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_does(settle):
     """At 1,000 players the roster is half of each render (0.24 of 0.5 s), and the
     tables' moves and deals are what keep a panel redrawing: a table's message marked
     `game_only` (a move or the next game dealt, and nothing else changed) leaves the
@@ -318,8 +384,7 @@ async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_
     layer, group = get_channel_layer(), broadcast.facilitator_group(w.pk)
     table = {"type": "table.changed", "table": 1, "version": 99}
     await layer.group_send(group, {**table, "game_only": True})
-    # Quiet for longer than the renders' spacing (max(THROTTLE, cost / RENDER_SHARE)).
-    pushed = [m for m in await drain(comm, quiet=3) if m["t"] == "regions"]
+    pushed = [m for m in await settle(comm) if m["t"] == "regions"]
     assert not any("Quietly renamed" in html for m in pushed for html in m["regions"].values())
     assert not any("fac-roster" in m["regions"] for m in pushed)
     await layer.group_send(group, table)
@@ -328,7 +393,7 @@ async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_
     await comm.disconnect()
 
 
-async def test_a_real_move_reaches_the_panel_without_its_roster_and_a_rename_with_it():
+async def test_a_real_move_reaches_the_panel_without_its_roster_and_a_rename_with_it(settle):
     """The services mark a game's move for the panels (broadcast.table_changed_on_commit):
     the monitor follows the move; the roster waits for a change of its own."""
     import random
@@ -353,7 +418,7 @@ async def test_a_real_move_reaches_the_panel_without_its_roster_and_a_rename_wit
         services.game_play(player_id=game.players[seat], card=card)
 
     await quiet_rename_then_move()
-    pushed = [m for m in await drain(comm, quiet=3) if m["t"] == "regions"]
+    pushed = [m for m in await settle(comm) if m["t"] == "regions"]
     assert any("fac-monitor" in m["regions"] for m in pushed)  # the move is shown
     assert not any("fac-roster" in m["regions"] for m in pushed)
     p03 = await database_sync_to_async(lambda: Player.objects.get(workshop=w, name="P03").pk)()
@@ -374,7 +439,7 @@ def panel_have(username: str, workshop_id: int) -> str:
     return html.split('data-have="')[1].split('"')[0]
 
 
-async def test_a_page_that_says_what_it_holds_is_not_sent_it_again():
+async def test_a_page_that_says_what_it_holds_is_not_sent_it_again(settle):
     """Every panel load sent the page twice: the HTML, then the same regions over the
     socket (700 kB each at 200 players). The page hands its socket the digests of what
     it drew; the first push carries only what changed since."""
@@ -385,7 +450,7 @@ async def test_a_page_that_says_what_it_holds_is_not_sent_it_again():
     comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
     assert (await comm.connect())[0]
     # One message that says the page is live and holds it all: no region in it.
-    assert [m["regions"] for m in await drain(comm) if m["t"] == "regions"] == [{}]
+    assert [m["regions"] for m in await settle(comm) if m["t"] == "regions"] == [{}]
     # Changed since the page was drawn: only that region comes.
     await comm.disconnect()
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
@@ -422,7 +487,7 @@ async def test_the_next_push_waits_for_the_page_to_put_the_last_one_in():
 
 
 @pytest.mark.parametrize("view", ["panel", "projector", "table&table=1"])
-async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
+async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view, settle):
     """The page counts a running clock down itself: a push whose only change is that
     seconds have passed (the tables play on, every move re-renders) sends nothing, so
     the projector is not redrawn and the panel's buttons not replaced under the
@@ -442,7 +507,7 @@ async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
     await get_channel_layer().group_send(
         broadcast.facilitator_group(w.pk), {"type": "table.changed", "workshop": w.pk}
     )
-    assert [m for m in await drain(comm) if m["t"] == "regions"] == []
+    assert [m for m in await settle(comm) if m["t"] == "regions"] == []
     await database_sync_to_async(services.round_extend)(round_id=rnd.pk, seconds=60)
     pushed = await regions(comm)
     seconds = lambda html: int(html.split('data-seconds="')[1].split('"')[0])  # noqa: E731
@@ -450,7 +515,7 @@ async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view):
     # Paused, a minute added changes only the clock's seconds: that is sent too.
     await database_sync_to_async(services.round_pause)(round_id=rnd.pk)
     paused = await regions(comm)
-    await drain(comm)
+    await settle(comm)
     await database_sync_to_async(services.round_extend)(round_id=rnd.pk, seconds=60)
     more = await regions(comm)
     assert seconds(more["regions"][clock_region]) == seconds(paused["regions"][clock_region]) + 60
