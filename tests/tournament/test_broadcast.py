@@ -28,6 +28,9 @@ from tournament.models import Action
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+MARK = {"type": "test.mark"}
+
+
 class Listener:
     """A socket's channel subscribed to some groups."""
 
@@ -43,13 +46,16 @@ class Listener:
 
         return async_to_sync(get)()
 
-    def drain(self, timeout=0.2) -> list[dict]:
+    def drain(self) -> list[dict]:
+        """Every message sent to this channel so far. The services send their messages
+        before they return (on commit, from this thread); a mark sent to the channel
+        now comes after all of them (a channel's messages arrive in the order sent),
+        so what comes before it is all there is: no quiet time to wait out."""
+        async_to_sync(self.layer.send)(self.channel, MARK)
         messages = []
-        while True:
-            try:
-                messages.append(self.receive(timeout))
-            except TimeoutError:
-                return messages
+        while (message := self.receive()) != MARK:
+            messages.append(message)
+        return messages
 
 
 @pytest.fixture
@@ -100,7 +106,7 @@ def test_a_refused_action_sends_nothing(playing):
     other = (state.to_act + 1) % len(game.players)
     with pytest.raises(IllegalMove):
         services.game_play(player_id=game.players[other], card=state.hands[other][0])
-    assert at_table.drain(timeout=0.3) == []
+    assert at_table.drain() == []
     assert not Action.objects.exists()
 
 
@@ -117,7 +123,7 @@ def test_nothing_is_sent_when_the_transaction_rolls_back(playing):
             player_id=game.players[state.to_act], card=legal_card(state, state.to_act)
         )
         raise Abort
-    assert at_table.drain(timeout=0.3) == []
+    assert at_table.drain() == []
     assert not Action.objects.exists()
 
 
