@@ -1,6 +1,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from socket_helpers import phone_settle  # noqa: F401 (a fixture, for the consumer tests)
 from tournament_helpers import make_workshop, seated  # noqa: F401 (re-exported for tests)
 
 from tournament import gamestate, reportcache

@@ -43,24 +43,17 @@ def play_a_card(game_id):
     services.game_play(player_id=game.players[state.to_act], card=card)
 
 
-async def messages(comm, wait=0.5) -> list[dict]:
-    out = []
-    while not await comm.receive_nothing(timeout=wait):
-        out.append(await comm.receive_json_from())
-    return out
-
-
-async def test_a_page_showing_the_current_screen_gets_no_screen_until_one_changes():
+async def test_a_page_showing_the_current_screen_gets_no_screen_until_one_changes(phone_settle):
     game, players = await dealt()
     have = await page_have(players[0])
     v, w, r = have.split(".")
     assert int(v) > 0 and int(w) > 0 and r == "0"
     comm = phone_socket(players[0], query=f"?have={have}")
     assert (await comm.connect())[0]
-    assert [m["t"] for m in await messages(comm)] == ["strokes"]
+    assert [m["t"] for m in await phone_settle(comm)] == ["strokes"]
     # The socket listens: the next move brings the next screen.
     await play_a_card(game.pk)
-    views = [m for m in await messages(comm) if m["t"] == "view"]
+    views = [m for m in await phone_settle(comm) if m["t"] == "view"]
     assert len(views) == 1 and views[0]["v"] == int(v) + 1
     await comm.disconnect()
 
@@ -70,27 +63,27 @@ async def test_a_page_showing_the_current_screen_gets_no_screen_until_one_change
     ["", "?have=", "?have=1.2", "?have=a.b.c", "?have=1.2.3.4", "?have=-1.-1.0"],
     ids=["none", "empty", "two-parts", "letters", "four-parts", "negative"],
 )
-async def test_a_page_that_says_nothing_usable_gets_the_screen(have):
+async def test_a_page_that_says_nothing_usable_gets_the_screen(have, phone_settle):
     _, players = await dealt()
     comm = phone_socket(players[0], query=have)
     assert (await comm.connect())[0]
-    views = [m for m in await messages(comm) if m["t"] == "view"]
+    views = [m for m in await phone_settle(comm) if m["t"] == "view"]
     assert len(views) == 1 and views[0]["force"] is True
     await comm.disconnect()
 
 
-async def test_a_page_drawn_before_a_move_gets_the_screen_after_it():
+async def test_a_page_drawn_before_a_move_gets_the_screen_after_it(phone_settle):
     game, players = await dealt()
     have = await page_have(players[1])
     await play_a_card(game.pk)  # between the page's load and its socket
     comm = phone_socket(players[1], query=f"?have={have}")
     assert (await comm.connect())[0]
-    views = [m for m in await messages(comm) if m["t"] == "view"]
+    views = [m for m in await phone_settle(comm) if m["t"] == "view"]
     assert len(views) == 1 and views[0]["v"] == int(have.split(".")[0]) + 1
     await comm.disconnect()
 
 
-async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_read():
+async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_read(phone_settle):
     """Reading the rules (on another tab of the same phone) bumps no version: the page's
     rules flag tells its screen from the current one."""
     w = await database_sync_to_async(make_workshop)(players=3, tables=1, seats=5)
@@ -104,7 +97,7 @@ async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_
     await database_sync_to_async(services.player_rules_read)(player_id=late.pk)
     comm = phone_socket(late, query=f"?have={have}")
     assert (await comm.connect())[0]
-    views = [m for m in await messages(comm) if m["t"] == "view"]
+    views = [m for m in await phone_settle(comm) if m["t"] == "view"]
     assert len(views) == 1 and "I have read my rules" not in views[0]["html"]
     await comm.disconnect()
     # Its next page says the rules are read, and gets no screen.
@@ -112,5 +105,5 @@ async def test_a_page_drawn_with_the_rules_unread_gets_the_screen_once_they_are_
     assert have.endswith(".0")
     comm = phone_socket(late, query=f"?have={have}")
     assert (await comm.connect())[0]
-    assert [m["t"] for m in await messages(comm) if m["t"] == "view"] == []
+    assert [m["t"] for m in await phone_settle(comm) if m["t"] == "view"] == []
     await comm.disconnect()

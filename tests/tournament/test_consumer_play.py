@@ -281,7 +281,7 @@ async def test_bad_messages_get_clear_errors():
     await comm.disconnect()
 
 
-async def test_a_refusal_names_the_message_it_refuses():
+async def test_a_refusal_names_the_message_it_refuses(phone_settle):
     """An error carries the id of the message refused, when it gave a well-formed one:
     the phone keeps a move on its way marked through another message's refusal."""
     comm, snap, card = await phone_not_to_play()
@@ -301,9 +301,7 @@ async def test_a_refusal_names_the_message_it_refuses():
         assert err["code"] in ("illegal", "invalid") and "id" not in err, err
     # A gesture's id names it in a refusal only: its answer is its echo, not a "received".
     await comm.send_json_to({"action": "gesture", "kind": "thumbs_up", "id": "g2"})
-    replies = []
-    while not await comm.receive_nothing(timeout=0.3):
-        replies.append(await comm.receive_json_from())
+    replies = await phone_settle(comm)
     assert [r["t"] for r in replies] == ["gesture"], replies
     assert await database_sync_to_async(Action.objects.count)() == 0
     await comm.disconnect()
