@@ -9,6 +9,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 
+from socket_helpers import phone_settle  # noqa: E402, F401 (a fixture)
+
 from tournament import gamestate, screencache  # noqa: E402
 
 
