@@ -126,6 +126,19 @@ HAND = """() => Math.round(
 )"""
 
 
+@pytest.fixture
+def bots_moved_by_the_test(monkeypatch):
+    """The server's bots wait an hour, so only the test moves them (next_move, in seat
+    order). With the server's bot loop on, a bot's lead closed the revoke calls at its
+    own moment: a call on the screen could be gone before it was read or tapped, and
+    the calls the test saw (and the game it played) hung on the machine's speed.
+    Requested before live_server_url (a `usefixtures` mark comes first), which starts
+    the server with these."""
+    monkeypatch.setenv("BARNGA_E2E_BOT_DELAY", "3600")
+    monkeypatch.setenv("BARNGA_E2E_BOT_CALL_DELAY", "3600")
+
+
+@pytest.mark.usefixtures("bots_moved_by_the_test")
 @pytest.mark.parametrize("size", [(640, 360), (360, 640)], ids=["640x360", "360x640"])
 def test_all_fives_with_long_names_keeps_the_hand_where_it_was(live_server_url, browser, size):
     """All Fives with long names moved the hand down mid-hand, and back: "Call
