@@ -197,7 +197,10 @@ def test_a_games_end_is_said_once_and_the_next_games_deal_after_it(live_server_u
         services.game_act(player_id=game.players[seat], move={"type": "pass"})
     page.wait_for_function(f"() => document.querySelector('#screen').dataset.game !== '{game.pk}'")
     page.wait_for_selector("#screen .last-game", timeout=5000)
-    page.wait_for_timeout(1500)  # a second screen, if one comes, within this
+    # Every screen up to the table's version as stored has come, and been said (a
+    # screen's lines are said as it is put in): a second screen of the game's end is
+    # not waited for by time, and could not come after this.
+    wait_version(page, table_version(game))
     said = page.evaluate("() => window.__said")
     assert sum("Last game" in line for line in said) == 1, said
     assert any("Your turn" in line or "is playing" in line for line in said), said
