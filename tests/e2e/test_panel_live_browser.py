@@ -166,10 +166,13 @@ def test_with_the_socket_live_an_answer_is_its_message_and_a_refusal_keeps_the_e
     # The box stays open with what was typed; a push meanwhile does not take it.
     assert page.locator(f"#tools-{bo}").get_attribute("open") == ""
     assert page.input_value(f"#rename-{bo}") == "ana"
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Cai")
-    wait_push(page, before)
-    page.wait_for_timeout(300)
+    # The join's push came: its status (not held) counts Cai, and the roster drawn
+    # with it is held. (A page puts a push in, or holds it, in the task that gets it.)
+    page.wait_for_function(
+        "() => document.getElementById('fac-status').innerText.includes('3 players')",
+        timeout=8000,
+    )
     assert page.input_value(f"#rename-{bo}") == "ana" and "Cai" not in roster.inner_text()
 
     page.fill(f"#rename-{bo}", "Bodil")
