@@ -21,7 +21,14 @@ from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import _escape_inner
 
 from tournament.names import said_as_list
-from tournament.templatetags.cards import card_colour, card_face, card_name, card_parts, seconds
+from tournament.templatetags.cards import (
+    card_colour,
+    card_face,
+    card_index,
+    card_name,
+    card_parts,
+    seconds,
+)
 from tournament.templatetags.facilitator import arrow, clock, say_now
 
 
@@ -125,6 +132,7 @@ def environment(**options) -> Environment:
         card_name=card_name,
         card_colour=card_colour,
         card_parts=card_parts,
+        card_index=card_index,
         seconds=seconds,
         clock=clock,
         pluralize=pluralize,

@@ -9,7 +9,7 @@ from django.template import Context, Template
 from django.utils.safestring import SafeString
 
 from games.cards import RANKS, SUITS
-from tournament.templatetags.cards import card_colour, card_face, card_name, card_parts
+from tournament.templatetags.cards import card_colour, card_face, card_index, card_name, card_parts
 
 
 def test_every_card_of_the_deck():
@@ -54,3 +54,14 @@ def test_card_parts_are_the_face_in_two_elements_and_escape_the_rest():
         assert re.sub(r"<[^>]+>", "", card_parts(card)) == card_face(card)
     html = Template("{% load cards %}{{ c|card_parts }}").render(Context({"c": "<b>H"}))
     assert "<b>" not in html and "&lt;b&gt;" in html
+
+
+def test_card_index_is_the_parts_in_one_box_and_escapes_the_rest():
+    """A hand's card: one box (on one line as the face, stacked by CSS where narrow)."""
+    assert card_index("10H") == (
+        '<span class="index"><span class="rank">10</span><span class="suit">♥</span></span>'
+    )
+    for card in (r + s for s in SUITS for r in RANKS):
+        assert isinstance(card_index(card), SafeString)
+        assert re.sub(r"<[^>]+>", "", card_index(card)) == card_face(card)
+    assert "<b>" not in card_index("<b>H") and "&lt;b&gt;" in card_index("<b>H")

@@ -37,7 +37,7 @@ from tournament import gamestate, selectors, services, timers
 from tournament.errors import IllegalMove, InvalidInput, NotAllowed
 from tournament.models import Action, Game, GameState, Phase, Player
 from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, auto_assign
-from tournament.templatetags.cards import card_face
+from tournament.templatetags.cards import card_face, card_name
 
 NAMES = ["Ana", "Bea", "Cai", "Dev"]
 
@@ -549,7 +549,9 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     assert 'data-action="act"' not in other  # no moves offered out of turn
     for seat, page in ((first, html), (1 - first, other)):
         for card in state.hands[1 - seat]:
+            # A hand's face is marked up (rank, suit): its name in words is the check.
             assert card_face(card) not in page, f"seat {seat} sees the opponent's {card}"
+            assert card_name(card) not in page, f"seat {seat} sees the opponent's {card}"
 
     # A legal lay through the service.
     result = services.game_act(player_id=layer, move={"type": "lay", "cards": lay["cards"]})
@@ -570,7 +572,7 @@ def test_moves_through_the_tournament_and_the_screens_that_show_them():
     for card in lay["cards"]:
         assert card_face(card) in html  # the laid trick is face up for both
     for card in state.hands[first]:
-        assert card_face(card) not in html
+        assert card_face(card) not in html and card_name(card) not in html
 
     services.game_act(player_id=blocker, move={"type": "block", "cards": block["cards"]})
     state = gamestate.load_state(fresh(game))

@@ -44,6 +44,9 @@ _NAMES = {c: mark_safe(escape(_name(c))) for c in _DECK}
 _COLOURS = {c: mark_safe(_colour(c)) for c in _DECK}
 # The rank above the suit, for a card too narrow for both on one line.
 _PARTS = {c: mark_safe(_parts(c)) for c in _DECK}
+# A hand's card: the parts in one box, on one line as the face ("10♥") unless the
+# card is narrow (a hand of seven on a small phone), where CSS stacks them.
+_INDEXES = {c: mark_safe(f'<span class="index">{_PARTS[c]}</span>') for c in _DECK}
 
 
 @register.filter
@@ -55,6 +58,12 @@ def card_face(card: str) -> str:
 def card_parts(card: str) -> str:
     """The face as rank and suit, each its own element (stacked in a narrow card)."""
     return _PARTS.get(card) or mark_safe(_parts(card))
+
+
+@register.filter
+def card_index(card: str) -> str:
+    """The face as a hand shows it: rank and suit in one box, stacked where narrow."""
+    return _INDEXES.get(card) or mark_safe(f'<span class="index">{_parts(card)}</span>')
 
 
 @register.filter

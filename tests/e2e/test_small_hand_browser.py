@@ -1,0 +1,82 @@
+"""A hand of seven on the smallest phones, upright (320x568, 360x640) and sideways
+(568x320, 640x360), in every game: one row, each card a finger's target, its face
+whole ("10♥" too), and (3 Tricks) the moves under it on the screen. Seven cards of
+44 px took two rows at 320 and 568 px, the second row and 3 Tricks' moves below the
+screen's edge, and "10" ran past a 44 px card (in Chromium)."""
+
+from __future__ import annotations
+
+import pytest
+from phones import (
+    OTHER_GAMES,
+    first_moves,
+    not_in_view,
+    one_phone_at_a_round,
+    other_game_at_a_round,
+    play_until,
+)
+
+from tournament.models import Player
+from tournament.templatetags.cards import card_index
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+SIZES = [(320, 568), (360, 640), (568, 320), (640, 360)]
+
+# Each card of the hand, its first made a ten of hearts in place (a deal need not
+# hold one): its box, and whether its face fits inside its frame.
+HAND = """(ten) => {
+  const cards = [...document.querySelectorAll('#screen .hand .card')];
+  cards[0].innerHTML = ten;
+  return cards.map((c) => { const r = c.getBoundingClientRect();
+    return {top: Math.round(r.top), width: r.width, height: r.height,
+            fits: c.scrollWidth <= c.clientWidth, face: c.innerText.replace(/\\s/g, '')}; });
+}"""
+
+
+def assert_hand_fits(page, label):
+    cards = page.evaluate(HAND, str(card_index("10H")))
+    assert len(cards) >= 6, (label, cards)
+    assert len({c["top"] for c in cards}) == 1, (label, cards)  # one row
+    # Narrower than 44 px only where seven must share 302 px (40 px) or a small
+    # phone's right column sideways (39 px); always taller than a finger.
+    assert all(c["width"] >= 38 and c["height"] >= 44 for c in cards), (label, cards)
+    assert all(c["fits"] for c in cards), (label, cards)
+    assert cards[0]["face"] == "10♥", (label, cards)
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), label
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_five_tricks_hand_of_seven_is_one_row(live_server_url, browser, size):
+    page, w, game = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Seven cards",
+        seats=4,
+        size={"width": size[0], "height": size[1]},
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_until(game, lambda state: game.players[state.to_act] == ana)
+    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    assert page.locator(".hand .card").count() == 7
+    assert_hand_fits(page, size)
+    assert not_in_view(page, ".hand .card") == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("game", list(OTHER_GAMES))
+def test_the_other_games_hand_is_one_row(live_server_url, browser, game, size):
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, game, {"width": size[0], "height": size[1]}, f"Hand {game}"
+    )
+    for step, on_turn in first_moves(pages, w, 2):
+        for page in on_turn:
+            assert_hand_fits(page, (game, size, step))
+            if game == "three_tricks":
+                # Lay, Swap and Pass under the hand (they were under its second row).
+                assert not_in_view(page, ".tt-moves button") == [], (size, step)
+    for page in pages:
+        page.context.close()
