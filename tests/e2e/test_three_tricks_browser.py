@@ -119,7 +119,8 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     wait_change(blocker, before[1])
 
     # The other phone shows the trick face up, a Block button and the matching cards lit.
-    blocker.wait_for_selector(".tt-theirs .tt-target button.tt-block", timeout=5000)
+    blocker.wait_for_selector("button.tt-block", timeout=5000)
+    assert blocker.locator(".tt-theirs .tt-target").count() == 1  # the trick to block, marked
     after = gamestate.load_state(Game.objects.get(pk=game.pk))
     v = three_tricks.view(after, 1 - first)
     assert picks(blocker, ".tt-hand .tt-matches") == set(v["blockers"]) >= set(block["cards"])
@@ -130,6 +131,12 @@ def test_two_phones_lay_block_and_swap(live_server_url, phone, artifacts, monkey
     assert "is playing." in layer.inner_text(".tt-whose")
     for card in block["cards"]:
         blocker.click(f'[data-pick="{card}"]')
+    # Block comes after the cards it acts on, with the other moves: the keyboard goes
+    # from the hand's last card to it (it came before the hand, on the other side).
+    blocker.locator(".tt-hand [data-pick]").last.focus()
+    blocker.keyboard.press("Tab")
+    assert blocker.evaluate("document.activeElement.classList.contains('tt-block')")
+    assert blocker.locator(".tt-moves button.tt-block").count() == 1
     blocker.screenshot(path=str(artifacts / "three_tricks_block.png"), full_page=True)
     assert_accessible(blocker, "3 Tricks, facing a trick, its blocking cards picked")
     # On a small phone, facing the trick with two cards picked: block, swap and pass
@@ -264,7 +271,7 @@ def test_a_crowded_turn_on_a_small_phone_has_the_hand_and_the_moves_in_view(
         )
     page = pages[Player.objects.get(pk=game.players[seat]).name]
     wait_version(page, table_version(game))  # the last move's screen, not one between
-    page.wait_for_selector(".tt-theirs .tt-target button.tt-block", timeout=5000)
+    page.wait_for_selector(".tt-moves button.tt-block", timeout=5000)
     page.wait_for_function("() => document.querySelectorAll('.tt-theirs .tt-trick').length == 2")
     page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / f"three_tricks_crowded_{width}x{height}.png"))
