@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from phones import (
     OTHER_GAMES,
+    assert_in_view,
     first_moves,
     not_in_view,
     one_phone_at_a_round,
@@ -16,6 +17,7 @@ from phones import (
     play_until,
 )
 
+from tournament import services
 from tournament.models import Player
 from tournament.templatetags.cards import card_index
 
@@ -80,3 +82,59 @@ def test_the_other_games_hand_is_one_row(live_server_url, browser, game, size):
                 assert not_in_view(page, ".tt-moves button") == [], (size, step)
     for page in pages:
         page.context.close()
+
+
+# What a seat acts on, besides the hand: each game's moves, 3 Tricks' hint (the
+# picked count and what the colours mean).
+MOVES = [
+    ".su-bids button",
+    ".af-choice button",
+    ".af-revoke button",
+    ".tt-moves button",
+    ".tt-hand > .hint",
+]
+
+
+@pytest.mark.parametrize("game", list(OTHER_GAMES))
+def test_the_smallest_phone_upright_has_the_table_the_moves_and_the_hand_in_view(
+    live_server_url, browser, game
+):
+    """At 320x568, through the first moves: with the hand one row, 7Up's hand (below
+    its bids by 26-55 px), All Fives' hand (10-45 px) and 3 Tricks' hint under its
+    moves (1-55 px) were still below the screen's edge."""
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, game, {"width": 320, "height": 568}, f"Smallest {game}"
+    )
+    parts = OTHER_GAMES[game][1] + MOVES
+    for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
+        for page in on_turn:
+            present = [p for p in parts if page.locator(p).count()]
+            assert {".whose", ".hand .card"} <= set(present), (step, present)
+            assert_in_view(page, present, (game, step))
+    for page in pages:
+        page.context.close()
+
+
+def test_the_smallest_phone_upright_in_a_dispute_has_every_gesture_in_view(
+    live_server_url, browser
+):
+    """At 320x568 at a table of four, a dispute's second row of gestures was 10 px
+    and the drawing pad's switch 54 px below the screen's edge."""
+    page, w, game = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Smallest dispute",
+        seats=4,
+        size={"width": 320, "height": 568},
+    )
+    play_until(game, lambda state: state.phase != "play")
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    assert_in_view(page, [".seats .seat", ".trick .card", ".claim .primary"], "claim")
+    winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
+    other = next(p for p in game.players if p != winner)
+    for i, player in enumerate(game.players):
+        services.game_claim(player_id=player, winner_player_id=other if i == 0 else winner)
+    page.wait_for_selector(".dispute-title", timeout=WAIT)
+    parts = [".seats .seat", ".trick .card", ".dispute-title", ".reactions", ".palette button"]
+    assert_in_view(page, [*parts, ".pad-wrap summary"], "dispute")
+    page.context.close()
