@@ -95,15 +95,20 @@ MOVES = [
 ]
 
 
+SMALLEST = [(320, 568), (568, 320)]
+
+
+@pytest.mark.parametrize("size", SMALLEST, ids=["320x568", "568x320"])
 @pytest.mark.parametrize("game", list(OTHER_GAMES))
-def test_the_smallest_phone_upright_has_the_table_the_moves_and_the_hand_in_view(
-    live_server_url, browser, game
+def test_the_smallest_phone_has_the_table_the_moves_and_the_hand_in_view(
+    live_server_url, browser, game, size
 ):
     """At 320x568, through the first moves: with the hand one row, 7Up's hand (below
     its bids by 26-55 px), All Fives' hand (10-45 px) and 3 Tricks' hint under its
-    moves (1-55 px) were still below the screen's edge."""
+    moves (1-55 px) were still below the screen's edge; at 568x320 All Fives' hand
+    (8-26 px) and 7Up's last seat (8 px)."""
     pages, w = other_game_at_a_round(
-        browser, live_server_url, game, {"width": 320, "height": 568}, f"Smallest {game}"
+        browser, live_server_url, game, {"width": size[0], "height": size[1]}, f"Smallest {game}"
     )
     parts = OTHER_GAMES[game][1] + MOVES
     for step, on_turn in first_moves(pages, w, OTHER_GAMES[game][2]):
@@ -115,17 +120,22 @@ def test_the_smallest_phone_upright_has_the_table_the_moves_and_the_hand_in_view
         page.context.close()
 
 
-def test_the_smallest_phone_upright_in_a_dispute_has_every_gesture_in_view(
-    live_server_url, browser
+@pytest.mark.parametrize(
+    ("size", "seats"), [((320, 568), 4), ((568, 320), 4), ((568, 320), 5)],
+    ids=["320x568-4", "568x320-4", "568x320-5"],
+)  # fmt: skip
+def test_the_smallest_phone_in_a_dispute_has_every_gesture_in_view(
+    live_server_url, browser, size, seats
 ):
     """At 320x568 at a table of four, a dispute's second row of gestures was 10 px
-    and the drawing pad's switch 54 px below the screen's edge."""
+    and the drawing pad's switch 54 px below the screen's edge; at 568x320 the pad's
+    switch 33 px, and at a table of five the fifth card to claim 9 px."""
     page, w, game = one_phone_at_a_round(
         browser,
         live_server_url,
         name="Smallest dispute",
-        seats=4,
-        size={"width": 320, "height": 568},
+        seats=seats,
+        size={"width": size[0], "height": size[1]},
     )
     play_until(game, lambda state: state.phase != "play")
     page.wait_for_selector(".claim .primary", timeout=WAIT)
