@@ -26,7 +26,6 @@ from tournament.templatetags.cards import (
     card_face,
     card_index,
     card_name,
-    card_parts,
     seconds,
 )
 from tournament.templatetags.facilitator import arrow, clock, say_now
@@ -131,7 +130,6 @@ def environment(**options) -> Environment:
         card_face=card_face,
         card_name=card_name,
         card_colour=card_colour,
-        card_parts=card_parts,
         card_index=card_index,
         seconds=seconds,
         clock=clock,

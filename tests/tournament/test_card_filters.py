@@ -9,7 +9,7 @@ from django.template import Context, Template
 from django.utils.safestring import SafeString
 
 from games.cards import RANKS, SUITS
-from tournament.templatetags.cards import card_colour, card_face, card_index, card_name, card_parts
+from tournament.templatetags.cards import card_colour, card_face, card_index, card_name
 
 
 def test_every_card_of_the_deck():
@@ -45,15 +45,6 @@ def test_whole_seconds_are_what_floatformat_0_wrote():
     for v in values:
         assert str(seconds(v)) == floatformat(v, 0), v
     assert seconds(-3.2) == 0
-
-
-def test_card_parts_are_the_face_in_two_elements_and_escape_the_rest():
-    assert card_parts("10H") == '<span class="rank">10</span><span class="suit">♥</span>'
-    for card in (r + s for s in SUITS for r in RANKS):
-        assert isinstance(card_parts(card), SafeString)
-        assert re.sub(r"<[^>]+>", "", card_parts(card)) == card_face(card)
-    html = Template("{% load cards %}{{ c|card_parts }}").render(Context({"c": "<b>H"}))
-    assert "<b>" not in html and "&lt;b&gt;" in html
 
 
 def test_card_index_is_the_parts_in_one_box_and_escapes_the_rest():

@@ -43,21 +43,14 @@ _FACES = {c: mark_safe(escape(_face(c))) for c in _DECK}
 _NAMES = {c: mark_safe(escape(_name(c))) for c in _DECK}
 _COLOURS = {c: mark_safe(_colour(c)) for c in _DECK}
 # The rank above the suit, for a card too narrow for both on one line.
-_PARTS = {c: mark_safe(_parts(c)) for c in _DECK}
 # A hand's card: the parts in one box, on one line as the face ("10♥") unless the
 # card is narrow (a hand of seven on a small phone), where CSS stacks them.
-_INDEXES = {c: mark_safe(f'<span class="index">{_PARTS[c]}</span>') for c in _DECK}
+_INDEXES = {c: mark_safe(f'<span class="index">{_parts(c)}</span>') for c in _DECK}
 
 
 @register.filter
 def card_face(card: str) -> str:
     return _FACES.get(card) or _face(card)
-
-
-@register.filter
-def card_parts(card: str) -> str:
-    """The face as rank and suit, each its own element (stacked in a narrow card)."""
-    return _PARTS.get(card) or mark_safe(_parts(card))
 
 
 @register.filter
