@@ -1902,10 +1902,23 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
             if not named and len(pids) == 1:
                 lines.append(f"{who}: one player's games are not shown to the class.")
                 continue
-            if not named and (won_b in (0, played_b) or won_a in (0, played_a)):
+            hide_b = not named and won_b in (0, played_b)
+            hide_a = not named and won_a in (0, played_a)
+            if hide_b and hide_a:
                 lines.append(
                     f"{who}: their games are not shown to the class (the figures would "
                     "be each player's own)."
+                )
+                continue
+            if hide_b or hide_a:
+                # The other round's figure still tells the class's story ("losers who
+                # began to win"); the one left out would be each player's own.
+                shown, hidden = (after, before) if hide_b else (before, after)
+                won, played = (won_a, played_a) if hide_b else (won_b, played_b)
+                lines.append(
+                    f"{who}: won {_share(won, played)}{where if hide_b else ''} in {shown} "
+                    f"(their games in {hidden} are not shown to the class: the figure "
+                    "would be each player's own)."
                 )
                 continue
             lines.append(

@@ -81,7 +81,7 @@ def _seatings(seating: dict) -> list[dict]:
     ]
 
 
-def movers_doc(won_1: dict = WON_1, moves_1: list = MOVES_1) -> dict:
+def movers_doc(won_1: dict = WON_1, moves_1: list = MOVES_1, won_2: dict = WON_2) -> dict:
     return {
         "schema": export.SCHEMA,
         "workshop": {"name": "Movers"},
@@ -135,12 +135,12 @@ def movers_doc(won_1: dict = WON_1, moves_1: list = MOVES_1) -> dict:
                 "state": "finished",
                 "started_at": "2030-01-06T10:30:00+00:00",
                 "seatings": _seatings(ROUND_2),
-                "standings": _standings(ROUND_2, WON_2),
+                "standings": _standings(ROUND_2, won_2),
                 "moves": [],
                 "movement_applied_at": None,
             },
         ],
-        "games": _games(3, ROUND_1, won_1) + _games(4, ROUND_2, WON_2),
+        "games": _games(3, ROUND_1, won_1) + _games(4, ROUND_2, won_2),
         "gestures": [],
     }
 
@@ -378,13 +378,23 @@ def test_the_class_view_leaves_out_figures_that_would_be_each_movers_own():
         "then 5 of 16 games (31 %) in Round 2.",
     ]
     # Ana and Dan won every game at their tables: "won 8 of 8" is each one's 4 of 4.
+    # Their Round 2 (3 of 8) is still the class's story.
     swept = {**WON_1, 1: [1, 1, 1, 1], 2: [4, 4, 4, 4]}
     data = question(report.build_report(movers_doc(won_1=swept), names=False), "moved")["data"]
+    assert data[0] == (
+        "Moved up after Round 1 (2 players): won 3 of 8 games (38 %) at their new tables "
+        "in Round 2 (their games in Round 1 are not shown to the class: the figure would "
+        "be each player's own)."
+    )
+    assert not [line for line in data if "8 of 8" in line]
+    # Both rounds all or nothing (Ana and Dan win none at their new tables): nothing shown.
+    none = {**WON_2, 3: [7, 7, 7, 7]}
+    doc = movers_doc(won_1=swept, won_2=none)
+    data = question(report.build_report(doc, names=False), "moved")["data"]
     assert data[0] == (
         "Moved up after Round 1 (2 players): their games are not shown to the class "
         "(the figures would be each player's own)."
     )
-    assert not [line for line in data if "8 of 8" in line]
     # The full report keeps them.
     full = question(report.build_report(movers_doc(won_1=swept)), "moved")["data"]
     assert full[0].startswith("Moved up after Round 1 (2 players): won 8 of 8 games (100 %)")
