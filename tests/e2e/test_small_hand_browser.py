@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 from phones import (
+    LONG,
     OTHER_GAMES,
+    OTHERS,
     assert_in_view,
     first_moves,
     not_in_view,
@@ -17,9 +19,9 @@ from phones import (
     play_until,
 )
 
-from tournament import services
+from tournament import gamestate, services
 from tournament.models import Player
-from tournament.templatetags.cards import card_index
+from tournament.templatetags.cards import card_index, card_name
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -120,31 +122,89 @@ def test_the_smallest_phone_has_the_table_the_moves_and_the_hand_in_view(
         page.context.close()
 
 
+# A dispute's cases: the phone's size, the table's seats, whose claim differs (Ana's,
+# so her phone also offers her sheet's answer, "✓ <name> won", or the first seat's)
+# and the others' names (long ones cut short).
+DISPUTES = [
+    ((320, 568), 4, "first", OTHERS),
+    ((320, 568), 4, "Ana", LONG),
+    ((320, 568), 5, "first", OTHERS),
+    ((320, 568), 5, "Ana", OTHERS),
+    ((320, 568), 5, "Ana", LONG),
+    ((568, 320), 4, "first", OTHERS),
+    ((568, 320), 5, "first", OTHERS),
+]
+
+# What a student acts on in a dispute (the cards to claim, the gestures, the pad's
+# switch, "✓ <name> won"): each box, its smallest text, and whether a card's face
+# fits its frame, the first card to claim made a ten of hearts in place.
+ACTED_ON = """(ten) => {
+  const cards = [...document.querySelectorAll('#screen .trick .card')];
+  cards[0].querySelector('.face').textContent = ten;
+  const els = [...cards, ...document.querySelectorAll('.palette button, .pad-wrap summary, .claim .primary')];
+  return els.map((el) => { const r = el.getBoundingClientRect();
+    const sizes = [el, ...el.querySelectorAll('*')].filter((e) => e.getClientRects().length && e.textContent.trim())
+      .map((e) => parseFloat(getComputedStyle(e).fontSize));
+    return {what: el.className || el.tagName, width: r.width, height: r.height, text: Math.min(...sizes),
+            fits: el.scrollWidth <= el.clientWidth}; });
+}"""
+
+
+def assert_no_one_elses_hand(page, game, me):
+    """Ana's phone holds her own hand's cards, none of another seat's (by code or name)."""
+    state = gamestate.load_state(game)
+    mine = state.hands[game.players.index(me)]
+    shown = page.locator(".hand .card").evaluate_all("els => els.map((e) => e.dataset.card)")
+    assert sorted(shown) == sorted(mine)
+    html = page.content()
+    for seat, hand in enumerate(state.hands):
+        if game.players[seat] != me:
+            for card in hand:
+                assert f'data-card="{card}"' not in html and card_name(card) not in html, card
+
+
 @pytest.mark.parametrize(
-    ("size", "seats"), [((320, 568), 4), ((568, 320), 4), ((568, 320), 5)],
-    ids=["320x568-4", "568x320-4", "568x320-5"],
+    ("size", "seats", "dissent", "others"), DISPUTES,
+    ids=[f"{w}x{h}-{n}-{d}{'-long' if o is LONG else ''}" for (w, h), n, d, o in DISPUTES],
 )  # fmt: skip
 def test_the_smallest_phone_in_a_dispute_has_every_gesture_in_view(
-    live_server_url, browser, size, seats
+    live_server_url, browser, size, seats, dissent, others
 ):
     """At 320x568 at a table of four, a dispute's second row of gestures was 10 px
     and the drawing pad's switch 54 px below the screen's edge; at 568x320 the pad's
-    switch 33 px, and at a table of five the fifth card to claim 9 px."""
+    switch 33 px, and at a table of five the fifth card to claim 9 px. At 320x568 at a
+    table of five the fifth card to claim took a second row: the gestures' second row
+    was 18 px and the pad's switch 62 px below the edge (and more when the phone
+    offers "✓ <name> won", two lines for a long name at a table of four)."""
     page, w, game = one_phone_at_a_round(
         browser,
         live_server_url,
         name="Smallest dispute",
         seats=seats,
         size={"width": size[0], "height": size[1]},
+        others=others,
     )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
     play_until(game, lambda state: state.phase != "play")
     page.wait_for_selector(".claim .primary", timeout=WAIT)
     assert_in_view(page, [".seats .seat", ".trick .card", ".claim .primary"], "claim")
     winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
     other = next(p for p in game.players if p != winner)
-    for i, player in enumerate(game.players):
-        services.game_claim(player_id=player, winner_player_id=other if i == 0 else winner)
+    dissenter = ana if dissent == "Ana" else game.players[0]
+    for player in game.players:
+        services.game_claim(
+            player_id=player, winner_player_id=other if player == dissenter else winner
+        )
     page.wait_for_selector(".dispute-title", timeout=WAIT)
+    assert page.locator(".claim .primary").count() == (dissenter == ana)
     parts = [".seats .seat", ".trick .card", ".dispute-title", ".reactions", ".palette button"]
-    assert_in_view(page, [*parts, ".pad-wrap summary"], "dispute")
+    assert_in_view(page, [*parts, ".pad-wrap summary", ".claim .primary"], "dispute")
+    assert_no_one_elses_hand(page, game, ana)
+    # Each a finger's target (44 px high; 38 px wide at least), its text 12 px or
+    # more, a card's face whole.
+    acted = page.evaluate(ACTED_ON, "10♥")
+    assert len(acted) >= seats + 11, acted
+    assert all(a["height"] >= 44 and a["width"] >= 38 for a in acted), acted
+    assert all(a["text"] >= 12 for a in acted), acted
+    assert all(a["fits"] for a in acted if "card" in a["what"]), acted
     page.context.close()
