@@ -108,17 +108,17 @@ def test_a_rename_typed_then_folded_away_does_not_freeze_the_roster(
     page.locator(f"#tools-{ana} summary").click()
     page.fill(f"#rename-{ana}", "Anna")
     page.locator("h1").first.click()  # focus leaves the box, which stays open
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Cai")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Cai')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Cai')", timeout=8000
+    )
     assert page.input_value(f"#rename-{ana}") == "Anna"  # the facilitator may come back to it
     assert page.locator(f"#tools-{ana}").get_attribute("open") == ""
     page.locator(f"#tools-{ana} summary").click()  # folded away unsent
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Dee")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Dee')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Dee')", timeout=8000
+    )
     assert "Cai" in roster.inner_text()
     page.context.close()
 
@@ -231,10 +231,10 @@ def test_a_rename_that_never_arrived_is_still_an_edit(facilitator_page, django_u
     with page.expect_event("requestfailed"):
         page.click(f"#do-rename-{bo}")
     page.locator("h1").first.click()  # focus leaves the box, which stays open
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Cai")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Cai')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Cai')", timeout=8000
+    )
     assert page.input_value(f"#rename-{bo}") == "Bodil"  # carried over for the edit
     assert w.players.get(pk=bo).name == "Bo"
     page.context.close()
@@ -253,10 +253,10 @@ def test_a_seat_chosen_but_not_sent_keeps_the_roster_live(facilitator_page, djan
     bo = w.players.get(name="Bo").pk
     page.select_option(f'select[name="home_{bo}"]', "2")
     page.locator("h1").first.click()  # focus leaves the select; nothing is sent
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Dee")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Dee')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Dee')", timeout=8000
+    )
     assert page.input_value(f'select[name="home_{bo}"]') == "2"  # still chosen, unsent
     # Sent now, it is what was chosen.
     status, alone, said = answer_of(page, lambda: page.click("#do-seat"))
@@ -265,15 +265,13 @@ def test_a_seat_chosen_but_not_sent_keeps_the_roster_live(facilitator_page, djan
 
     page.select_option(f'select[name="home_{bo}"]', "1")
     page.locator("h1").first.click()
-    before = updated(page)
     services.workshop_start_study(workshop_id=w.pk)
-    wait_push(page, before)
     page.wait_for_function("() => !document.getElementById('seat-form')", timeout=8000)
     assert roster.locator("select").count() == 0
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Eve")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Eve')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Eve')", timeout=8000
+    )
     page.context.close()
 
 
@@ -320,19 +318,15 @@ def test_a_control_that_goes_with_the_round_leaves_focus_on_the_panels_heading(
     rnd = to_scored_round(w)
     page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
     page.locator("#do-extend").focus()
-    before = updated(page)
     services.round_end_now(round_id=rnd.pk)
-    wait_push(page, before)
     page.wait_for_selector("#do-extend", state="detached", timeout=8000)
     focus = page.evaluate("() => [document.activeElement.id, document.activeElement.tagName]")
     assert focus == ["status-h", "H2"], focus
     # And keeps it through the region's next update (a join changes its counts): the
     # update took the tabindex that let the heading hold it, and focus fell again.
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Late")
-    wait_push(page, before)
     page.wait_for_function(
-        "() => /9 players/.test(document.getElementById('fac-status').innerText)"
+        "() => /9 players/.test(document.getElementById('fac-status').innerText)", timeout=8000
     )
     assert page.evaluate("() => document.activeElement.id") == "status-h"
     # Tab goes on from there to the next step, not from the top of the page.
@@ -352,10 +346,10 @@ def test_a_refused_name_left_open_does_not_hold_the_roster(facilitator_page, dja
     page.fill(f"#rename-{bo}", "ana")
     answer_of(page, lambda: page.click(f"#do-rename-{bo}"))
     page.locator("h1").first.click()  # on with the workshop, the box still open
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Cai")
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-roster').innerText.includes('Cai')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Cai')", timeout=8000
+    )
     # The name typed and the open box came over into the new roster.
     assert page.input_value(f"#rename-{bo}") == "ana"
     assert page.locator(f"#tools-{bo}").get_attribute("open") == ""
@@ -478,9 +472,7 @@ def test_a_focused_row_stays_focused_when_the_roster_folds(facilitator_page, dja
     assert page.locator("#roster-fold").count() == 0
     first = w.players.get(name="P01").pk
     page.locator(f"#tools-{first} summary").focus()
-    before = updated(page)
     services.player_join(workshop_id=w.pk, name="Late")
-    wait_push(page, before)
     page.wait_for_selector("#roster-fold", state="attached", timeout=8000)
     focus = page.evaluate(
         "() => [document.activeElement.id, document.getElementById('roster-fold').open]"
@@ -513,10 +505,10 @@ def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
 
     # Paused from elsewhere (another tab): focused, the answer stays, marked as from
     # before, and is no longer a live region (the pause itself is said).
-    before = updated(page)
     services.round_pause(round_id=rnd.pk)
-    wait_push(page, before)
-    page.wait_for_function("() => document.getElementById('fac-message').classList.contains('old')")
+    page.wait_for_function(
+        "() => document.getElementById('fac-message').classList.contains('old')", timeout=8000
+    )
     assert message.inner_text().strip() == f"Earlier: {said}"
     assert message.locator("[role]").count() == 0
     assert page.evaluate("document.activeElement.id") == "fac-message"
