@@ -524,10 +524,15 @@ def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
     message = page.locator("#fac-message")
 
     # Its own control's push (the clock's new end) leaves the answer as it is.
-    before = updated(page)
+    deadline = page.get_attribute("#fac-status .timer", "data-deadline")
     status, alone, said = answer_of(page, lambda: page.click("#do-extend"))
     assert (status, alone) == (200, True) and "one more minute" in said, said
-    wait_push(page, before)
+    # That push itself: the clock with its new end is in.
+    page.wait_for_function(
+        "d => document.querySelector('#fac-status .timer').dataset.deadline !== d",
+        arg=deadline,
+        timeout=8000,
+    )
     assert message.inner_text().strip() == said
     assert page.evaluate("document.activeElement.id") == "fac-message"
 
