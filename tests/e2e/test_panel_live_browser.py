@@ -26,16 +26,6 @@ pytestmark = [pytest.mark.browser]
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
-def updated(page) -> str:
-    return page.evaluate("document.getElementById('fac-live').dataset.updated")
-
-
-def wait_push(page, before: str):
-    page.wait_for_function(
-        "b => document.getElementById('fac-live').dataset.updated !== b", arg=before, timeout=8000
-    )
-
-
 def test_a_press_or_a_focus_in_the_roster_survives_a_push(facilitator_page, django_user_model):
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(names=["Ana", "Bo", "Cai"], tables=1, seats=4, seed=3, facilitator=user)
