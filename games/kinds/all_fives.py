@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from games import all_fives
 from games.all_fives import Sheet
@@ -223,14 +222,6 @@ class AllFives(GameKind):
         return all_fives.new_game(
             self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode), seed=seed
         )
-
-    def with_table_rules(self, state, rules):
-        try:
-            table = self.rules_from_dict(rules)
-        except (ValueError, TypeError):
-            return None
-        # Referee mode: the table's sheet decides for every seat.
-        return replace(state, config=replace(state.config, table_rules=table, mode="referee"))
 
     def apply(self, state, action):
         return all_fives.apply(state, action)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.errors import IllegalAction
@@ -214,8 +215,16 @@ class GameKind:
 
     def with_table_rules(self, state, rules: dict):
         """``state`` with ``rules`` deciding what is legal for every seat; None if the
-        kind cannot swap them (or ``rules`` is no sheet of it)."""
-        return None
+        kind cannot swap them (or ``rules`` is no sheet of it). A game with per-seat
+        sheets (Five Tricks, All Fives: a config with ``table_rules`` and ``mode``)
+        takes them as its table's sheet in referee mode; the others say their own."""
+        if not self.per_seat_rules:
+            return None
+        try:
+            table = self.rules_from_dict(rules)
+        except (ValueError, TypeError):
+            return None
+        return replace(state, config=replace(state.config, table_rules=table, mode="referee"))
 
     # ---- phone
     def phone_action(self, state, seat: int, move: object) -> dict:

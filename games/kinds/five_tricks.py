@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from games import bots, five_tricks
 from games.presets import PRESET_TITLES, PRESETS
@@ -73,14 +72,6 @@ class FiveTricks(GameKind):
         return five_tricks.new_game(
             self.config(table_rules=table_rules, seat_rules=seat_rules, mode=mode), seed=seed
         )
-
-    def with_table_rules(self, state, rules):
-        try:
-            table = TrickRules.from_dict(rules)
-        except (ValueError, TypeError):
-            return None
-        # Referee mode: the table's sheet decides for every seat.
-        return replace(state, config=replace(state.config, table_rules=table, mode="referee"))
 
     def apply(self, state, action):
         return five_tricks.apply(state, action)
