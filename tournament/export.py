@@ -282,6 +282,7 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "is_bot": p.is_bot,
                 "has_left": p.has_left,
                 "left_at": iso(p.left_at),
+                "absences": [dict(a) for a in p.absences or []],
             }
             for rank, p in enumerate(players, start=1)
         ],

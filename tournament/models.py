@@ -125,6 +125,10 @@ class Player(models.Model):
     has_left = models.BooleanField(default=False)
     # When they left (None: they did not, or left before it was recorded).
     left_at = models.DateTimeField(null=True, blank=True)
+    # Each time they left and came back with their PIN: {"left": iso, "back": iso},
+    # oldest first (a bot played their seat in between). The time away they are in
+    # now, if any, is left_at.
+    absences = models.JSONField(default=list, blank=True)
     connected = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True)

@@ -178,27 +178,50 @@ def bot_in_seat(name: str) -> str:
     return f"the bot in {name}'s seat"
 
 
-def then_bot(name: str) -> str:
-    """A round, or a move after it, that the player began and a bot in their seat ended."""
+def then_bot(name: str, *, back: bool = False) -> str:
+    """A round, or a move after it, that the player began and a bot in their seat ended
+    (or, for a player who came back with their PIN, played some of)."""
     # In brackets, not after a comma: it stands in lists of names ("Ines, Mateo (…)").
-    return f"{name} (a bot after they left)"
+    return f"{name} (a bot while they were away)" if back else f"{name} (a bot after they left)"
 
 
 def gone_since(ix: Index, pid):
-    """When the player left, if they are gone. A player who came back (rejoined with
-    their PIN) keeps the time they left but not `has_left`: what their seat did is
-    theirs again, and when they came back is not recorded, so none of it is called a
-    bot's (a review found a returned student's own games given to "the bot")."""
+    """When the player left, if they are gone now. A player who came back (rejoined
+    with their PIN) is not: what their seat did from then on is theirs (a review
+    found a returned student's own games given to "the bot"); their time away is in
+    `absences`."""
     player = ix.players.get(pid, {})
     return parse_time(player.get("left_at")) if player.get("has_left") else None
 
 
-def left_by(ix: Index, pid, at) -> bool:
-    """Whether the player had left by `at` (a time or its text): whatever their seat
-    did from then on was a bot's, not theirs."""
+def away_spans(ix: Index, pid) -> list[tuple]:
+    """(left, back) for each time the player left, oldest first; `back` is None for
+    the time away they are in now. Exports from before `absences` was kept know only
+    the last leaving of a player still gone."""
+    player = ix.players.get(pid, {})
+    spans = [
+        (parse_time(a.get("left")), parse_time(a.get("back"))) for a in player.get("absences") or []
+    ]
+    spans = [(left, back) for left, back in spans if left is not None and back is not None]
     left = gone_since(ix, pid)
+    if left is not None:
+        spans.append((left, None))
+    return spans
+
+
+def came_back(ix: Index, pid) -> bool:
+    """The player left and came back with their PIN, and is here now."""
+    player = ix.players.get(pid, {})
+    return bool(player.get("absences")) and not player.get("has_left")
+
+
+def left_by(ix: Index, pid, at) -> bool:
+    """Whether the player was away at `at` (a time or its text): having left, and not
+    yet back with their PIN. What their seat did then was a bot's, not theirs."""
     when = parse_time(at) if isinstance(at, str) or at is None else at
-    return left is not None and when is not None and left <= when
+    if when is None:
+        return False
+    return any(left <= when and (back is None or when < back) for left, back in away_spans(ix, pid))
 
 
 def seat_name(ix: Index, pid, at) -> str:
@@ -571,8 +594,7 @@ def movement(doc: dict, ix: Index) -> dict:
     seated_rounds = sorted(c["round"] for c in cols if c["round"] is not None)
 
     def present(pid: int, rn: int) -> bool:
-        left = gone_since(ix, pid)
-        return left is None or started.get(rn) is None or left > started[rn]
+        return not left_by(ix, pid, started.get(rn))
 
     def next_round(rn: int) -> int | None:
         return next((n for n in seated_rounds if n > rn), None)
@@ -584,7 +606,7 @@ def movement(doc: dict, ix: Index) -> dict:
         if left_by(ix, pid, r.get("started_at")):
             return bot_in_seat(name)
         if left_by(ix, pid, r.get("finished_at") or r.get("movement_applied_at")):
-            return then_bot(name)
+            return then_bot(name, back=came_back(ix, pid))
         return name
 
     ties = ix.ties
@@ -842,7 +864,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         if not by_bot[pid]
                         else bot_in_seat(name)
                         if by_bot[pid] == played[pid]
-                        else then_bot(name),
+                        else then_bot(name, back=came_back(ix, pid)),
                         "games_won": won[pid],
                         "games_played": played[pid],
                         "tricks": tricks[pid],
@@ -1738,6 +1760,12 @@ def player_rows(
                 "bot": p["is_bot"],
                 "left": p["has_left"],
                 "left_when": left_when(doc, p.get("left_at")),
+                # Each time away that ended: "left during Round 2, back during Round 3".
+                "away": [
+                    f"left {left_when(doc, a.get('left'))}, back {left_when(doc, a.get('back'))}"
+                    for a in p.get("absences") or []
+                    if a.get("left") and a.get("back")
+                ],
                 "journey": journey["tables"] if journey else [],
                 "journey_text": journey["text"] if journey else "—",
                 "journey_won_text": journey_won.get(pid, "—"),

@@ -1006,3 +1006,29 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
     html = _page(rep)
     assert "the bot in" not in html and "(a bot after" not in html
+
+    # With her return recorded (since `absences`: she left at 10:10 and was back at
+    # 10:20, between the rounds), the bot's game in Round 1 is the bot's again, and
+    # Round 2 is hers.
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:10:00+00:00", "back": "2026-11-25T10:20:00+00:00"}
+    ]
+    rep = report.build_report(doc)
+    r1, r2 = rep["results"]
+    away = "Ana (a bot while they were away)"
+    assert [p["label"] for p in r1["tables"][0]["players"]] == [away, "Ben"]
+    assert [g["winners"] for g in r1["tables"][0]["games"]] == [["Ben"], ["the bot in Ana's seat"]]
+    assert r2["tables"][1]["top"] == ["Ana"]
+    assert [m["name"] for m in rep["movement"]["moves"]] == [away, "Cy"]
+    assert rep["movement"]["journeys"][1]["bot_from"] is None
+    assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
+    assert rep["players"][0]["away"] == ["left during Round 1, back after Round 1"]
+    html = _page(rep)
+    assert f"<bdi>{away}</bdi>" in html
+    assert "(left during Round 1, back after Round 1)" in html
+    assert "(a bot after they left)" not in html
+    # Away during Round 2 as well (a second time, not back yet): its games are the bot's.
+    doc["players"][0].update(has_left=True, left_at="2026-11-25T10:30:00+00:00")
+    rep = report.build_report(doc)
+    assert rep["results"][1]["tables"][1]["top"] == ["the bot in Ana's seat"]
+    assert rep["players"][0]["left_when"] == "during Round 2"

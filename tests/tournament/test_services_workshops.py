@@ -18,7 +18,7 @@ from tournament_helpers import (
 )
 
 from games import kinds
-from tournament import names, services
+from tournament import export, names, services
 from tournament.errors import InvalidInput, JoiningClosed, NotAllowed, NotFound, WrongPhase
 from tournament.models import GameState, Phase, Player
 from tournament.services.workshops import LIMITS
@@ -655,6 +655,29 @@ def test_a_skipped_seat_back_with_its_pin_plays_again_at_the_smallest_table():
         services.player_join(workshop_id=w.pk, name=f"Late {i}")
     back = services.player_rejoin(code=w.code, name=q.name, pin=fresh(q).pin)
     assert not back.has_left and back.table_id is None
+
+
+def test_a_return_with_the_pin_keeps_when_they_were_away():
+    """Left (a bot played the seat), came back with the PIN: when they came back was
+    not recorded, so the report gave the bot's games in between to the student. Each
+    time away is kept, and exported; a phone move without leaving adds none."""
+    w = make_workshop(players=8, tables=2, leave_policy="bot")
+    to_scored_round(w)
+    p = seated(tables_of(w)[0])[1]
+    services.player_rejoin(code=w.code, name=p.name, pin=fresh(p).pin)  # a new phone
+    assert fresh(p).absences == []
+    services.player_leave(player_id=p.pk)
+    left = fresh(p).left_at
+    back = services.player_rejoin(code=w.code, name=p.name, pin=fresh(p).pin)
+    assert back.absences == [{"left": left.isoformat(), "back": back.moved_at.isoformat()}]
+    assert fresh(p).absences == back.absences and fresh(p).left_at == left
+    services.player_leave(player_id=p.pk)
+    services.player_rejoin(code=w.code, name=p.name, pin=fresh(p).pin)
+    twice = fresh(p).absences
+    assert len(twice) == 2 and twice[0] == back.absences[0]
+    assert twice[1]["left"] == fresh(p).left_at.isoformat() > twice[0]["back"]
+    (row,) = [x for x in export.workshop_document(fresh(w))["players"] if x["id"] == p.pk]
+    assert row["absences"] == twice and row["has_left"] is False
 
 
 def test_leave_policy_argument_overrides_the_workshop_default():

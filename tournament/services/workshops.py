@@ -776,7 +776,13 @@ def player_rejoin(*, code, name, pin) -> Player:
     player.pin = names.new_pin()
     player.has_left = False
     player.moved_at = timezone.now()
-    player.save(update_fields=["token", "pin", "has_left", "moved_at"])
+    fields = ["token", "pin", "has_left", "moved_at"]
+    if returning and player.left_at is not None:
+        # The report gives the seat's games in between to the bot that played them.
+        back = {"left": player.left_at.isoformat(), "back": player.moved_at.isoformat()}
+        player.absences = [*player.absences, back]
+        fields.append("absences")
+    player.save(update_fields=fields)
     if returning:
         # The workshop's record changed (a finished workshop's kept report is keyed by
         # its version: tournament/reportcache.py); no phone shows who has left.
