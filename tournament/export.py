@@ -394,6 +394,18 @@ def _names(doc: dict) -> dict[int, str]:
     return {p["id"]: p["name"] for p in doc["players"]}
 
 
+# A seat's claim that names nobody (a seat that never claimed), in a names cell.
+NO_CLAIM = "(none)"
+
+
+def _claimed_names(names: dict[int, str], game: dict, claims: Iterable[int | None]) -> str:
+    """The player each seat's claim named, in seat order, separated by a space (as
+    `players_in_seat_order`): the claims' seat numbers looked up in the game's seats."""
+    return " ".join(
+        NO_CLAIM if seat is None else names.get(game["players"][seat], "") for seat in claims
+    )
+
+
 def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     """{kind: (header, rows)} for every kind in CSV_KINDS. Seats and trick indexes are
     0-based, as in the JSON; `*_player` columns name the player in that seat."""
@@ -530,6 +542,8 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     _numbers(d["final_claims"] or []),
                     "" if w is None else w,
                     "" if w is None else names.get(g["players"][w], ""),
+                    _claimed_names(names, g, d["initial_claims"]),
+                    _claimed_names(names, g, d["final_claims"] or []),
                 ]
             )
     out["disputes"] = (
@@ -545,6 +559,9 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             "final_claims",
             "winner_seat",
             "winner",
+            # Added at the end (existing columns keep their places): the claims' names.
+            "initial_claimed_players",
+            "final_claimed_players",
         ],
         rows,
     )

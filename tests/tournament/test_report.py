@@ -434,6 +434,46 @@ def test_csv_tables_hold_every_record(scripted):
     }
 
 
+def test_disputes_csv_names_the_players_the_claims_named(scripted):
+    """disputes.csv gave the claims as seat numbers ("2 2 0"), to be looked up in
+    games.csv: the last two columns name them, seat by seat, after the old columns."""
+    doc = copy.deepcopy(scripted["doc"])
+    header, _ = export.csv_tables(doc)["disputes"]
+    assert header[-4:] == [
+        "winner_seat",
+        "winner",
+        "initial_claimed_players",
+        "final_claimed_players",
+    ]
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    games = {g["id"]: g for g in doc["games"]}
+    rows = read_csv(doc, "disputes")
+    assert len(rows) == 4
+    for row in rows:
+        seats = games[int(row["game_id"])]["players"]
+        for seat_col, name_col in (
+            ("initial_claims", "initial_claimed_players"),
+            ("final_claims", "final_claimed_players"),
+        ):
+            said = [names[seats[int(s)]] for s in row[seat_col].split()]
+            assert row[name_col] == " ".join(said), (row, name_col)
+    # The dispute cut short has no final claims, and so no names.
+    cut = next(r for r in rows if r["resolution"] == "cut")
+    assert cut["final_claims"] == cut["final_claimed_players"] == ""
+    assert all(r["initial_claimed_players"] for r in rows)
+    # A claimed player named like a formula is defused, as every name cell is.
+    d = next(d for g in doc["games"] for d in g["disputes"] if d["resolution"] == "timeout")
+    game = next(g for g in doc["games"] if d in g["disputes"])
+    first = game["players"][d["initial_claims"][0]]
+    next(p for p in doc["players"] if p["id"] == first)["name"] = "=1+1"
+    row = next(r for r in read_csv(doc, "disputes") if r["resolution"] == "timeout")
+    assert row["initial_claimed_players"].startswith("'=1+1")
+    # A seat that never claimed (not in a dispute export makes, but the JSON allows it).
+    d["final_claims"] = [None] + d["final_claims"][1:]
+    row = next(r for r in read_csv(doc, "disputes") if r["resolution"] == "timeout")
+    assert row["final_claimed_players"].split(" ")[0] == export.NO_CLAIM
+
+
 def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
     text = export.csv_text(["a", "b", "c"], [["=1+1", "-3", -3], ["@x", "ok", True]])
     rows = list(csv.reader(io.StringIO(text)))
