@@ -23,7 +23,18 @@ from games.tricks import TrickRules
 SCHEMA = "barnga.workshop/1"
 
 # The CSV tables, in the order the report's download list shows them.
-CSV_KINDS = ("actions", "tricks", "claims", "disputes", "gestures", "moves", "seatings", "games")
+CSV_KINDS = (
+    "actions",
+    "tricks",
+    "claims",
+    "disputes",
+    "gestures",
+    "moves",
+    "seatings",
+    "games",
+    # Added within version 1, after the others (the list and the ZIP keep their order).
+    "refusals",
+)
 
 
 # A trick's fields as the document names them (TrickRecord's own names).
@@ -688,6 +699,41 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
             "scores",
             "cut_by",
             "ended_by",
+        ],
+        rows,
+    )
+    # The moves the table's rules refused (the JSON's `refusals`, in its order): in no
+    # game's log, so in no other table. A document from before them has none.
+    by_id = {g["id"]: g for g in doc["games"]}
+    rows = []
+    for x in doc.get("refusals") or []:
+        game = by_id.get(x["game"], {})
+        rows.append(
+            [
+                x["round"],
+                labels.get(x["round"], ""),
+                x["table"],
+                x["game"],
+                game.get("number", ""),
+                x["created_at"],
+                x["player"],
+                names.get(x["player"], ""),
+                x["seat"],
+                json.dumps(x["action"], sort_keys=True),
+                x["reason"],
+                x["own_rules_allow"],
+            ]
+        )
+    out["refusals"] = (
+        gh
+        + [
+            "created_at",
+            "player_id",
+            "player",
+            "seat",
+            "action",
+            "reason",
+            "own_rules_allow",
         ],
         rows,
     )

@@ -75,13 +75,20 @@ def _report_body(workshop: Workshop, view: str = "full") -> str:
             "r": rep,
             "class_view": view == "class",
             "charts": report_charts.all_charts(rep),
-            # Only Five Tricks records tricks, claims and disputes: for the other
-            # games those files hold a header and nothing else (still served).
-            "csv_kinds": export.CSV_KINDS
-            if rep["claims"]
-            else tuple(k for k in export.CSV_KINDS if k not in ("tricks", "claims", "disputes")),
+            "csv_kinds": _offered(rep),
         },
     )
+
+
+def _offered(rep: dict) -> tuple[str, ...]:
+    """The CSV tables the report lists. One that this workshop's game never fills
+    holds a header and nothing else: still served (and in the ZIP), not listed."""
+    never = set()
+    if not rep["claims"]:  # only Five Tricks records tricks, claims and disputes
+        never |= {"tricks", "claims", "disputes"}
+    if rep["refusals"] is None:  # each seat's own sheet decides: none are kept
+        never.add("refusals")
+    return tuple(k for k in export.CSV_KINDS if k not in never)
 
 
 @require_GET

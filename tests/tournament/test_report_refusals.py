@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from itertools import combinations
 
@@ -186,13 +188,82 @@ def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
     assert_links_land(html)
 
 
+def test_refusals_csv_has_every_refused_move_after_the_game_columns(fac, owner):
+    """The JSON's refusals were in no CSV table: refusals.csv has them, one a row, the
+    game columns first, names that a spreadsheet would run as a formula defused."""
+    w = services.workshop_create(
+        name="3 Tricks", game="three_tricks", table_count=2, seats_per_table=2, seed=7
+    )
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    for name in ("=1+1", "+Bea", "-Cai", "@Dev"):
+        services.player_join(workshop_id=w.pk, name=name)
+    to_scored_round(w)
+    game = fix_seed(game_at(tables_of(w)[0]), 11)
+    state = gamestate.load_state(game)
+    seat = state.to_act
+    bad = next(
+        list(p)
+        for p in combinations(state.hands[seat], 2)
+        if not three_tricks.is_trick(p, Config.from_dict(game.table_rules))
+    )
+    who = Player.objects.get(pk=game.players[seat])
+    for _ in range(2):
+        with pytest.raises(IllegalMove) as refused:
+            services.game_act(player_id=who.pk, move={"type": "lay", "cards": bad})
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert f"/workshops/{w.pk}/report/refusals.csv" in html
+    r = fac.get(f"/workshops/{w.pk}/report/refusals.csv")
+    assert r.status_code == 200
+    rows = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
+    assert rows[0] == [
+        "round",
+        "round_label",
+        "table",
+        "game_id",
+        "game_number",
+        "created_at",
+        "player_id",
+        "player",
+        "seat",
+        "action",
+        "reason",
+        "own_rules_allow",
+    ]
+    doc = export.workshop_document(w)
+    assert len(doc["refusals"]) == 2 == len(rows) - 1
+    row = dict(zip(rows[0], rows[1], strict=True))
+    x = doc["refusals"][0]
+    label = next(rd["label"] for rd in doc["rounds"] if rd["number"] == x["round"])
+    assert row == {
+        "round": str(x["round"]),
+        "round_label": label,
+        "table": "1",
+        "game_id": str(game.pk),
+        "game_number": str(game.number),
+        "created_at": x["created_at"],
+        "player_id": str(who.pk),
+        "player": "'" + who.name,
+        "seat": str(seat),
+        "action": json.dumps({"cards": bad, "seat": seat, "type": "lay"}),
+        "reason": refused.value.message,
+        "own_rules_allow": "false",
+    }
+    # A document from before refusals were exported has none: a header alone.
+    del doc["refusals"]
+    assert export.csv_tables(doc)["refusals"] == (rows[0], [])
+
+
 def test_a_barnga_mode_report_has_no_refusals_section(fac, owner):
     w = make_workshop(players=4, tables=1)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
     to_scored_round(w)
     r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
     assert r["refusals"] is None
-    assert 'id="refusals"' not in fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert 'id="refusals"' not in html
+    # None are kept in Barnga mode: the table, a header alone, is served but not offered.
+    assert "report/claims.csv" in html and "report/refusals.csv" not in html
+    assert fac.get(f"/workshops/{w.pk}/report/refusals.csv").status_code == 200
 
 
 def totals(refused, own, forbid, newcomers=None):
