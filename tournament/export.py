@@ -19,6 +19,7 @@ from datetime import datetime
 from games import five_tricks, kinds
 from games.errors import IllegalAction
 from games.tricks import TrickRules
+from tournament import report
 
 SCHEMA = "barnga.workshop/1"
 
@@ -34,6 +35,7 @@ CSV_KINDS = (
     "games",
     # Added within version 1, after the others (the list and the ZIP keep their order).
     "refusals",
+    "players",
 )
 
 
@@ -737,7 +739,79 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
         ],
         rows,
     )
+
+    out["players"] = _players_table(doc)
     return out
+
+
+# players.csv's figures by the game's own columns, as the report's table shows them:
+# a column the table does not show for this workshop is empty, not nought.
+_DISPUTE_COLUMNS = (
+    ("disputes", "disputes"),
+    ("disputes_as_newcomer", "as_newcomer"),
+    ("adapted", "adapted"),
+    ("held", "held"),
+    ("claim_changes", "claim_changes"),
+    ("own_claim_won", "claim_won"),
+)
+_REVOKE_COLUMNS = (
+    ("revokes", "revokes"),
+    ("revokes_called", "called_on"),
+    ("revoke_calls", "calls"),
+    ("revoke_calls_refused", "calls_refused"),
+)
+
+
+def _players_table(doc: dict) -> tuple[list[str], list[list]]:
+    """One row per player (bots too): who they are as the JSON has them, then the
+    report's per-player figures (tournament.report.player_table, the same functions
+    as section 5), so the spreadsheet and the report never disagree."""
+    table = report.player_table(doc)
+    people = {p["id"]: p for p in doc["players"]}
+    rows = []
+    for r in table["rows"]:
+        p = people[r["id"]]
+        rows.append(
+            [
+                p["id"],
+                p["name"],
+                p["join_order"],
+                p["home_table"],
+                p["is_bot"],
+                p["has_left"],
+                p.get("left_at"),
+                _numbers(r["journey"]),
+                r["games_played"],
+                r["games_won"],
+                r["moves_up"],
+                r["moves_down"],
+                *(r[key] if table["disputes"] else None for _, key in _DISPUTE_COLUMNS),
+                *(r[key] if table["revokes"] else None for _, key in _REVOKE_COLUMNS),
+                r["refused"] if table["refusals"] else None,
+                r["gestures"],
+                r["drawings"],
+            ]
+        )
+    header = [
+        "player_id",
+        "player",
+        "join_order",
+        "home_table",
+        "is_bot",
+        "has_left",
+        "left_at",
+        "journey",
+        "games_played",
+        "games_won",
+        "moves_up",
+        "moves_down",
+        *(column for column, _ in _DISPUTE_COLUMNS),
+        *(column for column, _ in _REVOKE_COLUMNS),
+        "refused_moves",
+        "gestures_and_drawings",
+        "drawings",
+    ]
+    return header, rows
 
 
 # Spreadsheets run a cell that starts with one of these as a formula.

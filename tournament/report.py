@@ -1413,6 +1413,8 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
         "by_player": dict(by_player),
         # Drawings: pictures (each of one or more strokes), and the strokes in them.
         "drawings": len(pictures),
+        # The pictures each player drew (counted in `by_player` too).
+        "drawings_by_player": dict(Counter(pic["player"] for pic in pictures)),
         "strokes": strokes,
         "shown": shown_drawings(ix, pictures),
         "box": {"width": DRAWING_BOX[0], "height": DRAWING_BOX[1]},
@@ -1524,9 +1526,11 @@ def refusals(doc: dict, ix: Index) -> dict | None:
     kinds_of = {r["number"]: r["kind"] for r in doc["rounds"]}
     cells: dict[tuple[int, int], Counter] = {(g["round"], g["table"]): Counter() for g in ix.games}
     people: dict[tuple[int, int, int], dict] = {}
+    by_player: Counter = Counter()
     for x in doc.get("refusals") or []:
         if kinds_of.get(x["round"]) not in REPORT_KINDS:
             continue
+        by_player[x["player"]] += 1
         key = (x["round"], x["table"])
         newcomer = ix.home(x["player"]) != x["table"]
         own = x.get("own_rules_allow") is True
@@ -1590,6 +1594,8 @@ def refusals(doc: dict, ix: Index) -> dict | None:
         "totals": totals,
         "said": _refused_words(totals) if totals["refused"] else "",
         "examples": examples,
+        # Each player's refused moves, for the per-player figures (players.csv).
+        "by_player": dict(by_player),
     }
 
 
@@ -1714,7 +1720,14 @@ def player_rows(
     disputes: list[dict],
     gesture_counts: dict,
     revoke_counts: dict | None = None,
+    *,
+    drawing_counts: dict | None = None,
+    refusal_counts: dict | None = None,
 ) -> list[dict]:
+    """Section 5's rows, one per player in the order they joined. A student who left
+    and whose seat a bot then played has what the seat did from then on counted in
+    their row (the other sections call it "the bot in their seat"); one whose seat was
+    skipped has nothing after it."""
     won: Counter = Counter()
     played: Counter = Counter()
     scored_rounds = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
@@ -1746,6 +1759,8 @@ def player_rows(
             else:
                 st["as_newcomer"] += 1
     journey_won = journey_won_text(doc, ix, moves)
+    # The moves applied after each round (section 2's list), by direction.
+    moved = Counter((m["player"], m["direction"]) for m in moves["moves"])
     rows = []
     for p in sorted(doc["players"], key=lambda p: p["join_order"]):
         pid = p["id"]
@@ -1771,6 +1786,8 @@ def player_rows(
                 "journey_won_text": journey_won.get(pid, "—"),
                 "moves": journey["moves"] if journey else 0,
                 "moves_played": journey["moves_played"] if journey else 0,
+                "moves_up": moved[(pid, "up")],
+                "moves_down": moved[(pid, "down")],
                 "games_won": won[pid],
                 "games_played": played[pid],
                 "won_by_round": [won_by_round[pid][rn] for rn in sorted(scored_rounds)],
@@ -1783,6 +1800,8 @@ def player_rows(
                 "claim_won": st["claim_won"],
                 "sheet_won": st["sheet_won"],
                 "gestures": gesture_counts.get(pid, 0),
+                "drawings": (drawing_counts or {}).get(pid, 0),
+                "refused": (refusal_counts or {}).get(pid, 0),
                 "revokes": rv.get("revokes", 0),
                 "called_on": rv.get("called_on", 0),
                 "calls": rv.get("calls", 0),
@@ -1790,6 +1809,38 @@ def player_rows(
             }
         )
     return rows
+
+
+def _players(doc, ix, mov, disputes, gest: dict, rv: dict | None, rf: dict | None) -> list:
+    """`player_rows` from the sections' own figures: the report's and players.csv's."""
+    return player_rows(
+        doc,
+        ix,
+        mov,
+        disputes,
+        gest["by_player"],
+        (rv or {}).get("by_player", {}),
+        drawing_counts=gest["drawings_by_player"],
+        refusal_counts=(rf or {}).get("by_player", {}),
+    )
+
+
+def player_table(doc: dict) -> dict:
+    """Section 5 alone, for the export's players.csv: the rows `build_report` shows,
+    built by the same functions, and which of a game's own columns the table shows
+    (`disputes`: Five Tricks' claims; `revokes`: All Fives' calls; `refusals`: where the
+    table's rules decide what is legal and refused moves are kept)."""
+    ix = Index(doc)
+    rv = None if ix.claims else revokes(doc, ix)
+    rf = refusals(doc, ix)
+    return {
+        "rows": _players(
+            doc, ix, movement(doc, ix), dispute_rows(doc, ix), gestures(doc, ix), rv, rf
+        ),
+        "disputes": ix.claims and not ix.referee,
+        "revokes": rv is not None and not rv["referee"],
+        "refusals": rf is not None,
+    }
 
 
 # ---------------------------------------------------------------- 6. the debrief guide
@@ -2377,9 +2428,7 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
     cl = clashes(doc, ix, disputes, gesture_palette)
     rv = None if ix.claims else revokes(doc, ix)
     rf = refusals(doc, ix)
-    players = player_rows(
-        doc, ix, mov, disputes, cl["gestures"]["by_player"], (rv or {}).get("by_player", {})
-    )
+    players = _players(doc, ix, mov, disputes, cl["gestures"], rv, rf)
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players, rf, named=names)
     else:
@@ -2479,6 +2528,7 @@ def for_the_class(rep: dict) -> dict:
             "gestures": {
                 **g,
                 "by_player": {},
+                "drawings_by_player": {},
                 "shown": [
                     {
                         **{k: v for k, v in d.items() if k not in ("name", "alt")},
@@ -2500,6 +2550,7 @@ def for_the_class(rep: dict) -> dict:
                 for row in rep["refusals"]["rows"]
             ],
             "examples": [],
+            "by_player": {},
         },
         "players": [],
         "class_lines": _class_lines(rep),

@@ -80,7 +80,22 @@ def _report_body(workshop: Workshop, view: str = "full") -> str:
     )
 
 
-def _offered(rep: dict) -> tuple[str, ...]:
+# What each CSV table holds, beside its file name in the report's download list.
+CSV_LABELS = {
+    "actions": "every entry of the games' logs: cards, claims, time-outs",
+    "tricks": "every completed trick and how each sheet judged it",
+    "claims": "every claim and changed claim",
+    "disputes": "every dispute, with who was claimed at its start and end",
+    "gestures": "every gesture and drawing stroke",
+    "moves": "who moved up or down after each round",
+    "seatings": "where everyone sat as each round began",
+    "games": "every game and its result",
+    "refusals": "every move the table's rules refused",
+    "players": "one row per player: the per-player figures",
+}
+
+
+def _offered(rep: dict) -> list[tuple[str, str]]:
     """The CSV tables the report lists. One that this workshop's game never fills
     holds a header and nothing else: still served (and in the ZIP), not listed."""
     never = set()
@@ -88,7 +103,7 @@ def _offered(rep: dict) -> tuple[str, ...]:
         never |= {"tricks", "claims", "disputes"}
     if rep["refusals"] is None:  # each seat's own sheet decides: none are kept
         never.add("refusals")
-    return tuple(k for k in export.CSV_KINDS if k not in never)
+    return [(k, CSV_LABELS[k]) for k in export.CSV_KINDS if k not in never]
 
 
 @require_GET

@@ -26,6 +26,7 @@ from tournament_helpers import play_until_finished
 from games import kinds
 from games.replay import replay_document
 from tournament import check_export, forms, gamestate, integrity, services, timers
+from tournament import report as report_figures
 from tournament import selectors_facilitator as sf
 from tournament.models import Game, GameState, Phase, Table, Workshop
 from tournament.templatetags.cards import card_face
@@ -409,7 +410,10 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     # any (for the other games they were a header and nothing else).
     offered = set(re.findall(r"report/(\w+)\.csv", text(r)))
     assert ({"tricks", "claims", "disputes"} <= offered) == kind.records_tricks, offered
-    assert {"actions", "games", "moves", "seatings", "gestures"} <= offered
+    assert {"actions", "games", "moves", "seatings", "gestures", "players"} <= offered
+    # Refused moves are kept where the table's rules decide what is legal.
+    assert ("refusals" in offered) == (not kind.per_seat_rules), offered
+    assert 'players.csv</a> <span class="muted">(one row per player' in text(r)
     # A sheet's line under its table says its title once (All Fives' summary is it).
     assert f"{preset_title}: {preset_title}" not in report
     if kind.records_tricks:
@@ -449,6 +453,23 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     )
     row = next(r for r in rows if int(r["game_id"]) == won.pk)
     assert row["kind"] == key and row["scores"] == " ".join(str(s) for s in won.scores)
+    # players.csv: the report's per-player figures, with this game's own columns (and
+    # the others empty); Ann left, and a bot played on in her seat.
+    players = list(
+        csv.DictReader(io.StringIO(text(fac.get(f"/workshops/{w.pk}/report/players.csv"))[1:]))
+    )
+    table = report_figures.player_table(doc)
+    assert len(players) == len(doc["players"]) == len(table["rows"])
+    for row, figures in zip(players, table["rows"], strict=True):
+        assert row["player_id"] == str(figures["id"])
+        assert row["games_won"] == str(figures["games_won"])
+        assert row["gestures_and_drawings"] == str(figures["gestures"])
+        assert bool(row["disputes"]) == kind.records_tricks
+        assert bool(row["revokes"]) == (key == "all_fives")
+        assert bool(row["refused_moves"]) == (not kind.per_seat_rules)
+    ann = next(row for row in players if row["player"] == "Ann")
+    assert (ann["is_bot"], ann["has_left"]) == ("false", "true") and ann["left_at"]
+    assert {row["is_bot"] for row in players if row["player"] != "Ann"} == {"true"}
 
     # ---- check_export replays every game from its seed and log
     path = tmp_path / "report.json"

@@ -474,6 +474,104 @@ def test_disputes_csv_names_the_players_the_claims_named(scripted):
     assert row["final_claimed_players"].split(" ")[0] == export.NO_CLAIM
 
 
+PLAYER_COLUMNS = [
+    "player_id",
+    "player",
+    "join_order",
+    "home_table",
+    "is_bot",
+    "has_left",
+    "left_at",
+    "journey",
+    "games_played",
+    "games_won",
+    "moves_up",
+    "moves_down",
+    "disputes",
+    "disputes_as_newcomer",
+    "adapted",
+    "held",
+    "claim_changes",
+    "own_claim_won",
+    "revokes",
+    "revokes_called",
+    "revoke_calls",
+    "revoke_calls_refused",
+    "refused_moves",
+    "gestures_and_drawings",
+    "drawings",
+]
+
+
+def test_players_csv_has_the_reports_per_player_figures(scripted):
+    """No CSV had one row per player, the table a teacher most wants in a spreadsheet:
+    players.csv has the report's section 5, figure for figure."""
+    doc = copy.deepcopy(scripted["doc"])
+    assert export.csv_tables(doc)["players"][0] == PLAYER_COLUMNS
+    rows = {r["player"]: r for r in read_csv(doc, "players")}
+    shown = by_name(scripted["report"]["players"])
+    assert sorted(rows) == sorted(shown) == sorted(p["name"] for p in doc["players"])
+    for name, p in shown.items():
+        row = rows[name]
+        assert row["player_id"] == str(p["id"]) and row["home_table"] == str(p["home_table"])
+        assert row["journey"] == " ".join(str(t) for t in p["journey"])
+        assert (row["games_won"], row["games_played"]) == (
+            str(p["games_won"]),
+            str(p["games_played"]),
+        )
+        assert row["disputes_as_newcomer"] == str(p["as_newcomer"])
+        assert row["own_claim_won"] == str(p["claim_won"])
+        assert row["gestures_and_drawings"] == str(p["gestures"])
+        assert (row["is_bot"], row["has_left"], row["left_at"]) == ("false", "false", "")
+    figures = {
+        n: (r["disputes"], r["adapted"], r["held"], r["claim_changes"]) for n, r in rows.items()
+    }
+    assert figures["P03"] == ("3", "1", "2", "1") and figures["P01"] == ("1", "0", "1", "0")
+    assert [rows[n]["join_order"] for n in ("P01", "P02", "P06")] == ["1", "2", "6"]
+    # Round 1's moves: P01 up, P06 down (section 2's list).
+    assert (rows["P01"]["moves_up"], rows["P01"]["moves_down"]) == ("1", "0")
+    assert (rows["P06"]["moves_up"], rows["P06"]["moves_down"]) == ("0", "1")
+    # P05's one stroke is one drawing, among their gestures.
+    assert rows["P05"]["drawings"] == "1" and int(rows["P05"]["gestures_and_drawings"]) >= 1
+    assert sum(int(r["drawings"]) for r in rows.values()) == 1
+    # Five Tricks in Barnga mode: no revokes, no refusals kept; those cells are empty,
+    # not nought (the report's table has no such column here).
+    for r in rows.values():
+        assert not [c for c in ("revokes", "revoke_calls", "refused_moves") if r[c]], r
+
+
+def test_players_csv_counts_a_seat_a_bot_played_on_as_the_reports_table_does(scripted):
+    """A student who left, a bot playing on in their seat: what the seat did from then
+    on is in their row (as in the report), and has_left and left_at say from when. A
+    bot is a row of its own, marked. A name a spreadsheet would run is defused."""
+    doc = copy.deepcopy(scripted["doc"])
+    people = {p["name"]: p for p in doc["players"]}
+    round_two = next(r for r in doc["rounds"] if r["label"] == "Round 2")
+    people["P06"].update(has_left=True, left_at=round_two["started_at"])
+    people["P02"].update(is_bot=True)
+    people["P03"]["name"] = "=1+1"
+    rows = {r["player_id"]: r for r in read_csv(doc, "players")}
+    shown = {p["id"]: p for p in report.build_report(doc)["players"]}
+    gone = rows[str(people["P06"]["id"])]
+    assert (gone["has_left"], gone["left_at"]) == ("true", round_two["started_at"])
+    # Round 2's three disputes were the bot's in their seat: counted in their row.
+    assert gone["disputes"] == str(shown[people["P06"]["id"]]["disputes"]) == "3"
+    assert rows[str(people["P02"]["id"])]["is_bot"] == "true"
+    assert rows[str(people["P03"]["id"])]["player"] == "'=1+1"
+    raw = export.csv_text(*export.csv_tables(doc)["players"])
+    assert "'=1+1" in raw and ",=1+1" not in raw
+
+
+def test_who_drew_how_often_is_not_in_the_class_view(scripted):
+    """players.csv's drawings come from the report's gestures figures; the class's view
+    of the report (for the projector) keeps no one's count, as it keeps no name."""
+    full = scripted["report"]["clashes"]["gestures"]
+    p05 = next(p["id"] for p in scripted["doc"]["players"] if p["name"] == "P05")
+    assert full["drawings_by_player"] == {p05: 1}
+    cls = report.build_report(scripted["doc"], names=False)["clashes"]["gestures"]
+    assert cls["drawings_by_player"] == {} == cls["by_player"]
+
+
 def test_csv_cells_that_a_spreadsheet_would_run_are_defused():
     text = export.csv_text(["a", "b", "c"], [["=1+1", "-3", -3], ["@x", "ok", True]])
     rows = list(csv.reader(io.StringIO(text)))

@@ -145,6 +145,9 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
         {k: row[k] for k in ("round", "round_number", "table", "refused")} for row in rf["rows"]
     ]
     assert not [n for n in STUDENTS if n in json.dumps(cls, default=str)]
+    # Who was refused how often (players.csv's figure) is the full report's alone.
+    assert rf["by_player"] == {local.pk: 1, newcomer.pk: 2}
+    assert cls["refusals"]["by_player"] == {}
     html = fac.get(f"/workshops/{w.pk}/report/?view=class").content.decode()
     assert 'id="refusals"' in html and said in html and "By newcomers" not in html
     assert not [n for n in STUDENTS if n in html]
