@@ -167,6 +167,12 @@ class Config:
         """How a trick is won this deal: this table's ace and wins, ``trump`` as trump."""
         return _TRICK_RULES[(self.ace, self.wins, trump)]
 
+    def trick_winner(self, cards: Sequence[tuple[int, str]], trump: str) -> int:
+        """The seat that takes ``cards`` ([(seat, card)] in play order, the first led)
+        under this config with ``trump`` as trump. Only ``ace`` and ``wins`` (and the
+        trump, which is the deal's) decide it: the hook and the points never do."""
+        return trick_winner(cards, self.trick_rules(trump))
+
     def dealer_of(self, deal_no: int) -> int:
         """Who deals deal ``deal_no`` (0-based): one seat clockwise per deal."""
         return (self.first_dealer + deal_no) % self.n_seats
@@ -606,7 +612,7 @@ def _play(state: State, action: dict, unseen: bool) -> tuple[State, list[dict]]:
     if len(current) < n:
         return _replace(state, hands=hands, current=current, seq=seq), events
 
-    winner = trick_winner(current, state.config.trick_rules(state.trump))
+    winner = state.config.trick_winner(current, state.trump)
     trick = Trick(state.leader, current, winner)
     tricks = state.tricks + (trick,)
     won = (

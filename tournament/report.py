@@ -21,11 +21,13 @@ Words used throughout (docs/export.md repeats them):
 - in a dispute a player **adapted** if their final claim differs from the claim
   they held when the dispute opened, and **held** otherwise.
 
-Only Five Tricks has claims, so only it has clashes and disputes. For any other
-base game (the workshop's ``game``, each game's ``kind``: games.kinds) the report
-has the reveal (the kind's knobs and study sheet), movement, results (games won
-and each game's per-seat ``scores``), gestures and players, and says that the
-game has no claims.
+Only Five Tricks has claims, so only it has disputes. For any other base game (the
+workshop's ``game``, each game's ``kind``: games.kinds) the report has the reveal
+(the kind's knobs and study sheet), movement, results (games won and each game's
+per-seat ``scores``), gestures and players; All Fives and 7Up7Down also the tricks
+the players' own sheets judged differently (clashes, from each game's log replayed:
+`revokes`), All Fives its revokes and calls, and any other game says that it has
+no claims.
 """
 
 from __future__ import annotations
@@ -1426,22 +1428,37 @@ def gestures(doc: dict, ix: Index, palette=None) -> dict:
     }
 
 
+def own_sheets(ix: Index, game: dict) -> list:
+    """Each seat's own sheet in `game`: the one the engine gave the seat where each
+    player plays by their own (Five Tricks, All Fives: the game's `seat_rules`), else
+    the sheet the player learned at their home table (the player's `rules`; the
+    table's for one without, as a game's start gives it). 7Up7Down's `seat_rules` are
+    the table's sheet for every seat: the table's rules decide for everybody."""
+    if ix.kind.per_seat_rules:
+        return list(game["seat_rules"])
+    return [
+        (ix.players.get(pid) or {}).get("rules") or game["table_rules"] for pid in game["players"]
+    ]
+
+
 def revokes(doc: dict, ix: Index) -> dict | None:
     """All Fives: the cards that broke the table's sheet (revokes), the calls, and the
     tricks the players' own sheets judged differently (clashes), per round and table,
-    from each game's log replayed. None for a game that records no such thing.
+    from each game's log replayed. 7Up7Down: the tricks judged differently alone. None
+    for a game that records no such thing.
 
     A call *upheld* named a revoke; a call *refused* named a card the table's sheet
     allows (a wrong guess, or other rules expected); an *unnoticed* revoke was never called.
-    In a referee workshop (`referee` true) the table's sheet refused those cards, so there
-    are no revokes or calls: the clashes alone."""
+    Where the table's sheet decided every card and trick (`table_decides`: a referee
+    workshop, or 7Up7Down, whose players have no sheet of their own at the table) it
+    refused the cards it forbids, so there are no revokes or calls: the clashes alone."""
     rows: dict[tuple[int, int], Counter] = {}
     per_player: dict[int, Counter] = defaultdict(Counter)
     for g in sorted(ix.games, key=lambda g: (g["round"], g["table"], g["number"])):
         try:
             br = ix.kind.rule_breaks(
                 table_rules=g["table_rules"],
-                seat_rules=g["seat_rules"],
+                seat_rules=own_sheets(ix, g),
                 mode=g["mode"],
                 seed=g["seed"],
                 actions=[a["payload"] for a in g["actions"]],
@@ -1489,6 +1506,9 @@ def revokes(doc: dict, ix: Index) -> dict | None:
         out.append({"round": ix.label(rn), "table": table, **{k: row[k] for k in keys}})
     return {
         "referee": ix.referee,
+        "table_decides": ix.referee or not ix.kind.per_seat_rules,
+        # What made a trick judged differently, where not every sheet difference does.
+        "counted": ix.kind.judged_words,
         "rows": out,
         "totals": {k: sum(r.get(k, 0) for r in out) for k in keys},
         "by_player": {pid: dict(c) for pid, c in per_player.items()},
@@ -2054,12 +2074,22 @@ def _revoke_lines(rv: dict) -> list[str]:
         f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged "
         "differently by the players' own sheets"
     )
+    # What counts as judged differently, where not every sheet difference can (7Up).
+    counted = [rv["counted"]] if rv.get("counted") else []
     if rv.get("referee"):
         # The table's sheet refused any card it forbids: no revoke, nothing to call.
         return [
             f"{judged}: the table's sheet decided each (referee mode), so nobody could "
             "play a card it forbids or call a revoke. Ask who noticed a trick go the "
-            "way they did not expect."
+            "way they did not expect.",
+            *counted,
+        ]
+    if rv.get("table_decides"):
+        # 7Up7Down: everyone plays by the table's sheet, but learned their home table's.
+        return [
+            f"{judged}: the table's sheet decided each, and each player had learned "
+            "their home table's. Ask who noticed a trick go the way they did not expect.",
+            *counted,
         ]
     lines = [
         f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
@@ -2156,7 +2186,7 @@ def kind_guide(
         },
         feel="How did it feel when the others played by rules you did not know?",
         # (Referee All Fives: its refusals are in the clashes' section too.)
-        notice_section=("clashes" if rv.get("referee") else "revokes")
+        notice_section=("clashes" if rv.get("table_decides") else "revokes")
         if rv
         else ("refusals" if rf else "results"),
         act_section="results",
@@ -2656,7 +2686,7 @@ def _class_lines(rep: dict) -> list[str]:
                 f"{_plural(len(disputed), 'player')} took part in a dispute; {adapted} of them "
                 "changed their claim in one at least once (adapted)."
             )
-    elif rep["revokes"] and not rep["revokes"]["referee"]:
+    elif rep["revokes"] and not rep["revokes"]["table_decides"]:
         lines.append(
             f"{sum(1 for p in people if p['calls'])} of the {len(people)} called a revoke at least once; "
             f"{sum(1 for p in people if p['revokes'])} played a card their table's sheet forbids."

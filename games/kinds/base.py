@@ -131,6 +131,11 @@ class GameKind:
         them time to call before the next card (tournament/timers.py)."""
         return False
 
+    # What makes a trick *judged differently* (the players' own sheets give it to
+    # different winners), where not every difference between two sheets can: the
+    # debrief report says it beside the count. "" where any can.
+    judged_words: ClassVar[str] = ""
+
     # The facilitator's words for a knob and its values (the custom sheet's fields and
     # choices, the report's reveal): {knob: title}, {knob: {value: words}}.
     knob_titles: ClassVar[Mapping[str, str]] = {}

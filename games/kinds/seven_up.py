@@ -428,6 +428,11 @@ class SevenUp(GameKind):
         "wins": "Which card wins",
     }
     knob_words = ACE_AND_WINS_WORDS
+    judged_words = (
+        "Only the rules that decide who takes a trick count: where the ace ranks and "
+        "whether the highest or the lowest card wins. Sheets that differ only in the "
+        "hook or the points (bidding and scoring) judge every trick alike."
+    )
 
     def knob_label(self, knob, value):
         if knob == "hook" and isinstance(value, bool):
@@ -489,6 +494,37 @@ class SevenUp(GameKind):
 
     def replay_outcome(self, out: dict) -> dict:
         return {"winners": list(out["winners"]), "scores": list(out["totals"])}
+
+    def rule_breaks(self, *, table_rules, seat_rules, mode, seed, actions):
+        """{"tricks", "clashes" (tricks the seats' own sheets, ``seat_rules``, give to
+        different winners), "revokes": [], "calls": []}, replayed from the log. The
+        table's sheet refuses what it forbids and gives each trick its winner, so no card
+        breaks it and nobody calls; each player still learned a home sheet, which would
+        have given some tricks to someone else. Only what decides who takes a trick
+        counts (``Config.trick_winner``: ace and wins): sheets that differ only in the
+        hook or the points judge every trick alike."""
+        try:
+            state = self.new_state(
+                table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed
+            )
+            sheets = [self.with_table_rules(state, r) for r in seat_rules]
+            if any(s is None for s in sheets):
+                return None
+            configs = [s.config for s in sheets]
+            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": []}
+            for action in actions:
+                # The trick's trump is the deal's: read before its last card ends the deal.
+                trump = state.trump
+                state, events = su.apply(state, action)
+                for e in events:
+                    if e["type"] == "trick_complete":
+                        cards = [(s, c) for s, c in e["cards"]]
+                        verdicts = {c.trick_winner(cards, trump) for c in configs}
+                        out["tricks"] += 1
+                        out["clashes"] += len(verdicts) > 1
+        except (su.IllegalAction, KeyError, TypeError, ValueError):
+            return None
+        return out
 
     def to_act(self, state) -> list[int]:
         return [state.to_act] if state.to_act is not None else []

@@ -422,6 +422,9 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
         assert 'id="disputes"' not in report
         if key == "all_fives":  # its revoke calls are its record of the rules clashing
             assert 'id="revokes"' in report and "has no claims" not in report
+        elif key == "seven_up":  # the tricks its players' home sheets judged differently
+            assert "judged differently by the players' home sheets" in report
+            assert "has no claims" not in report and 'id="revokes"' not in report
         else:
             assert "has no claims" in report and 'id="revokes"' not in report
         assert kind.score_label.capitalize() in report

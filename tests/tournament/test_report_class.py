@@ -286,7 +286,7 @@ def test_the_class_section_counts_the_players_as_a_group():
     rep = {
         "counts": {"left": 1},
         "disputes": False,
-        "revokes": {"referee": False},
+        "revokes": {"referee": False, "table_decides": False},
         "players": [
             _row(moves_played=1, calls=2, gestures=1),
             _row(moves_played=2, revokes=1),
