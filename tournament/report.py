@@ -496,7 +496,11 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
     sheets = [
         {
             "table": t["number"],
-            "preset_title": t.get("preset_title") or "",
+            # "Lowest wins", not "Lowest wins (hook, 15 a trick, …, lowest wins)": the
+            # summary beside it lists every knob (a custom sheet keeps its title).
+            "preset_title": kind.preset_names.get(t.get("preset") or "")
+            or t.get("preset_title")
+            or "",
             "summary": kind.summary(t["rules"]),
             "sections": kind.sheet(
                 t["rules"], mode=(doc.get("workshop") or {}).get("mode") or "barnga"

@@ -62,6 +62,10 @@ class GameKind:
     template: ClassVar[str]
     presets: ClassVar[Mapping[str, Any]]
     preset_titles: ClassVar[Mapping[str, str]] = {}
+    # A preset's name alone, where its title (above) also lists its knobs in brackets
+    # for the facilitator's choice: the report's sheet card, which lists every knob
+    # in the summary, names the preset with it, so it says its rules once.
+    preset_names: ClassVar[Mapping[str, str]] = {}
 
     def short_of_game(self, players: int) -> bool:
         """A table with players but too few to deal to: they sit idle until more come

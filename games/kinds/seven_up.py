@@ -420,6 +420,7 @@ class SevenUp(GameKind):
     template = "play/games/seven_up.html"
     presets = PRESETS
     preset_titles = PRESET_TITLES
+    preset_names = PRESET_NAMES
     knob_titles = {
         "hook": "The dealer's hook",
         "points_per_trick": "Points a trick bid (made exactly)",

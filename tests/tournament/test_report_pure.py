@@ -327,6 +327,39 @@ def test_other_games_reveal_their_knobs_in_words(game, presets, knob, title, lab
     assert "_" not in words and "True" not in words and "Stock floor" not in words
 
 
+@pytest.mark.parametrize("game", ["seven_up", "all_fives", "three_tricks"])
+def test_a_sheet_card_says_its_rules_once(game):
+    """7Up7Down's card read "Lowest wins (hook, 15 a trick, exact zero 10, lowest wins):
+    Hook, 15 points a trick bid, 10 for a zero made, ace high, lowest wins": its
+    preset's title lists the knobs for the facilitator's choice, and the summary after
+    it lists them all again. It names the preset and gives the summary; the other
+    games' cards, whose titles are names, and a custom sheet's are as they were."""
+    from games import kinds
+
+    kind = kinds.get(game)
+    presets = list(kind.presets)[1:3]
+    tables = [
+        {"number": i + 1, "preset": p, "preset_title": kind.preset_titles[p],
+         "rules": kind.presets[p].to_dict()}
+        for i, p in enumerate(presets)
+    ] + [{"number": 3, "preset": "custom", "preset_title": "Custom sheet",
+          "rules": kind.presets[list(kind.presets)[0]].to_dict()}]  # fmt: skip
+    cards = report.reveal({"workshop": {"game": game}, "tables": tables})["sheet_groups"]
+    titles = [c["titles"] for c in cards]
+    summaries = [c["summary"] for c in cards]
+    assert summaries == [kind.summary(t["rules"]) for t in tables]
+    if game == "seven_up":
+        # (The second preset, "No hook, ace low", had each knob of its name thrice.)
+        assert titles == [["No hook, ace low"], ["Lowest wins"], ["Custom sheet"]]
+        assert (
+            summaries[1] == "Hook, 15 points a trick bid, 10 for a zero made, ace high, lowest wins"
+        )
+        for card in cards:
+            assert "(" not in card["titles"][0]
+    else:
+        assert titles == [[kind.preset_titles[p]] for p in presets] + [["Custom sheet"]]
+
+
 def test_3_tricks_reveal_neither_shows_nor_marks_a_rank_match_where_blocks_take_suits():
     """A sheet that blocks by suit only ('a matching rank is not enough') showed 'Blocking
     by rank takes: A pair of the rank', starred as differing from its neighbour."""

@@ -133,6 +133,12 @@ def test_a_seven_up_report_counts_the_tricks_the_home_sheets_judged_differently(
         "which would have given them to different winners (the table's sheet decided each)"
     ) in text
     assert '<a href="#clashes">4 Clashes and gestures</a>' in full
+    # Table 2's card says its rules once (it said "Lowest wins (hook, 15 a trick, exact
+    # zero 10, lowest wins): Hook, 15 points a trick bid, …, lowest wins").
+    assert (
+        '<p class="muted">Lowest wins: Hook, 15 points a trick bid, 10 for a zero made, '
+        "ace high, lowest wins</p>"
+    ) in full
     section = full.split('<section id="clashes"')[1].split('<section id="players"')[0]
     assert '<h2 id="h-clashes">4 Clashes and gestures</h2>' in section
     assert f"The players' own sheets judged {judged} of {tricks} tricks differently." in words(
