@@ -1862,7 +1862,7 @@ def player_table(doc: dict) -> dict:
             doc, ix, movement(doc, ix), dispute_rows(doc, ix), gestures(doc, ix), rv, rf
         ),
         "disputes": ix.claims and not ix.referee,
-        "revokes": rv is not None and not rv["referee"],
+        "revokes": rv is not None and not rv["table_decides"],
         "refusals": rf is not None,
     }
 
