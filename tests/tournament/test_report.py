@@ -234,12 +234,12 @@ def test_movement_table_and_round_one_results(scripted):
     assert r2[2]["games_played"] == 1 and r2[2]["games_cut"] == 1
 
 
-def test_the_reveal_highlights_knobs_that_differ_from_a_neighbour(scripted):
+def test_the_reveal_highlights_knobs_that_differ_from_the_table_below(scripted):
     rev = scripted["report"]["reveal"]
     cells = {row["knob"]: [c["differs"] for c in row["cells"]] for row in rev["rows"]}
     assert cells == {
         "ace": [False, False],
-        "wins": [True, True],
+        "wins": [False, True],
         "trump": [False, False],
         "trump_when": [False, False],
     }

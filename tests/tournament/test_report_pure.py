@@ -275,7 +275,10 @@ def test_the_public_replay_command_accepts_an_exported_game(tmp_path):
     assert [t["winner"] for t in result["tricks"]] == [t["winner"] for t in game["tricks"]]
 
 
-def test_reveal_marks_knobs_that_differ_from_a_neighbour():
+def test_reveal_marks_a_knob_where_it_differs_from_the_table_numbered_one_below():
+    """Marked where a value differed from either neighbour, a change between two
+    tables starred both, and most cells carried the star (16 of 20 in a teaching
+    review): now it marks where the rule changes, reading from table 1 up."""
     tables = [
         {"number": i + 1, "preset": p, "preset_title": p, "rules": PRESETS[p].to_dict()}
         for i, p in enumerate(["appendix-1", "appendix-2", "appendix-3", "appendix-4"])
@@ -286,10 +289,15 @@ def test_reveal_marks_knobs_that_differ_from_a_neighbour():
         for row in rev["rows"]
     }
     # appendix-1 ace low S void; -2 ace low no trump; -3 ace high S void; -4 ace high S any.
-    assert cells["ace"] == [(False, []), (True, [3]), (True, [2]), (False, [])]
-    assert cells["trump"] == [(True, [2]), (True, [1, 3]), (True, [2]), (False, [])]
+    no = (False, None)
+    assert cells["ace"] == [no, no, (True, 2), no]
+    assert cells["trump"] == [no, (True, 1), (True, 2), no]
     # A no-trump sheet has no "when": only 3 and 4, which both have trumps, differ there.
-    assert cells["trump_when"] == [(False, []), (False, []), (True, [4]), (True, [3])]
+    assert cells["trump_when"] == [no, no, no, (True, 3)]
+    # One star for each change the pairs' list names.
+    assert sum(c[0] for row in cells.values() for c in row) == sum(
+        len(p["knobs"]) for p in rev["pairs"]
+    )
     assert [p["knobs"] for p in rev["pairs"]] == [["trump"], ["ace", "trump"], ["trump_when"]]
     assert rev["rows"][2]["cells"][1]["label"] == "No trump"
     assert rev["distinct_sheets"] == 4
@@ -378,7 +386,7 @@ def test_3_tricks_reveal_neither_shows_nor_marks_a_rank_match_where_blocks_take_
     rev = report.reveal({"workshop": {"game": "three_tricks"}, "tables": tables})
     row = next(r for r in rev["rows"] if r["knob"] == "rank_match")
     assert [c["label"] for c in row["cells"]] == ["—", "Any card of the rank", "A pair of the rank"]
-    assert [c["differs_from"] for c in row["cells"]] == [[], [3], [2]]
+    assert [c["differs_from"] for c in row["cells"]] == [None, None, 2]
     assert [p["knobs"] for p in rev["pairs"]] == [["block"], ["rank_match"]]
 
 

@@ -502,6 +502,30 @@ def test_twelve_tables_knobs_are_two_tables_of_ten_and_two(fac, owner):
     assert "Table 12</th>" in knobs and "Table 10</th>" not in knobs
 
 
+def test_a_knobs_star_marks_where_its_rule_changes_from_the_table_below(fac, owner):
+    """The star was on every value that differed from either neighbour (16 of 20
+    cells); now on those that differ from the table numbered one below, and a screen
+    reader hears which table that is, as the key says to the eye."""
+    w = make_workshop(players=12, tables=12, seats=2)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    rev = report.reveal(export.workshop_document(w))
+    changes = sum(len(p["knobs"]) for p in rev["pairs"])
+    starred = re.findall(
+        r'<td class="differs"><span aria-hidden="true">★ </span>[^<]*<span class="visually-hidden"> \(differs from table (\d+)\)</span></td>',
+        html,
+    )
+    assert changes and len(starred) == changes == html.count('<td class="differs">')
+    # Each starred value's table (in the page's order) is the one after the table it
+    # names: table 1 has none.
+    marked = [
+        c["table"] for b in rev["blocks"] for row in b["rows"] for c in row["cells"] if c["differs"]
+    ]
+    assert 1 not in marked and [int(n) + 1 for n in starred] == marked
+    assert "differs from the table numbered one below" in html
+    assert "neighbouring" not in html
+
+
 def test_the_headline_says_how_many_games_were_in_scored_rounds(fac, owner):
     """'1 scored round · 4 games' counted the silent home round's games too."""
     w = make_workshop(players=8, tables=2)
