@@ -526,6 +526,27 @@ def test_a_knobs_star_marks_where_its_rule_changes_from_the_table_below(fac, own
     assert "neighbouring" not in html
 
 
+def test_a_newcomers_chip_in_the_seating_grid_says_its_home_table_in_words(fac, played):
+    """A newcomer's home table showed only as the colour of their chip's bar (no key
+    said which colour was which, and print may be black and white), and a screen
+    reader heard only where they came from. Now the chip says "home 2", heard as
+    "(home table 2)"; a player at their home table is underlined, as before."""
+    html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    grid = html.split('<table class="grid">')[1].split("</table>")[0]
+    assert "home 2</span> = a newcomer from home table 2" in grid  # the key
+    chips = re.findall(r'<li class="chip home-(\d+)( local)?">(.*?)</li>', grid)
+    newcomers = [(home, text) for home, local, text in chips if not local]
+    assert newcomers and len(newcomers) < len(chips)
+    for home, text in newcomers:
+        assert text.endswith(
+            f' <span class="home-of" aria-hidden="true">home {home}</span>'
+            f'<span class="visually-hidden">(home table {home})</span>'
+        ), text
+    for _home, local, text in chips:
+        if local:
+            assert "home-of" not in text and text.endswith("(home table)</span>"), text
+
+
 def test_the_headline_says_how_many_games_were_in_scored_rounds(fac, owner):
     """'1 scored round · 4 games' counted the silent home round's games too."""
     w = make_workshop(players=8, tables=2)
