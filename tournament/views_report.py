@@ -17,6 +17,7 @@ import zipfile
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
@@ -59,21 +60,43 @@ def _document(workshop: Workshop) -> dict:
     return workshop._document
 
 
-# The report's views: the whole one for the facilitator, and the class's for the
-# projector (no student's name: report.for_the_class).
-VIEWS = {"full": "page", "class": "page-class"}
+# The report's views ({?view=: what reportcache keeps it as}): the whole one for the
+# facilitator, and the class's for the projector (no student's name:
+# report.for_the_class); and the debrief guide alone of each, to print (the whole
+# report printed it last, after twenty pages).
+VIEWS = {
+    "full": "page",
+    "class": "page-class",
+    "guide": "page-guide",
+    "class-guide": "page-class-guide",
+}
+# The views without a student's name.
+CLASS_VIEWS = ("class", "class-guide")
+# The guide alone: the page whose sections its "See the figures" links go to.
+GUIDE_OF = {"guide": "", "class-guide": "?view=class"}
 
 
 def _report_body(workshop: Workshop, view: str = "full") -> str:
     rep = report.build_report(
-        _document(workshop), gesture_palette=GESTURE_PALETTE, names=view != "class"
+        _document(workshop), gesture_palette=GESTURE_PALETTE, names=view not in CLASS_VIEWS
     )
+    if view in GUIDE_OF:
+        # No charts: the guide has none.
+        return render_to_string(
+            "report/_guide_page.html",
+            {
+                "workshop": workshop,
+                "r": rep,
+                "class_view": view in CLASS_VIEWS,
+                "whole_report": reverse("report", args=[workshop.pk]) + GUIDE_OF[view],
+            },
+        )
     return render_to_string(
         "report/_body.html",
         {
             "workshop": workshop,
             "r": rep,
-            "class_view": view == "class",
+            "class_view": view in CLASS_VIEWS,
             "charts": report_charts.all_charts(rep),
             "csv_kinds": _offered(rep),
         },
@@ -110,16 +133,23 @@ def _offered(rep: dict) -> list[tuple[str, str]]:
 @never_cache
 def report_page(request, workshop_id: int):
     workshop = _own_workshop(request, workshop_id)
-    # Anything but "class" is the full report: an old or mistyped link shows it all,
-    # to the facilitator it is for.
-    view = "class" if request.GET.get("view") == "class" else "full"
+    # Any other view is the full report: an old or mistyped link shows it all, to the
+    # facilitator it is for.
+    view = request.GET.get("view")
+    if view not in VIEWS:
+        view = "full"
     # Kept as UTF-8: a str holding one emoji takes four bytes a character. Each view
     # apart: the class's must never be served the full one's text.
     body = reportcache.kept(workshop, VIEWS[view], lambda: _report_body(workshop, view).encode())
     return render(
         request,
         "report/page.html",
-        {"workshop": workshop, "body": mark_safe(body.decode()), "class_view": view == "class"},
+        {
+            "workshop": workshop,
+            "body": mark_safe(body.decode()),
+            "class_view": view in CLASS_VIEWS,
+            "guide_only": view in GUIDE_OF,
+        },
     )
 
 

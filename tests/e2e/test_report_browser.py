@@ -188,6 +188,78 @@ def test_the_report_in_a_browser_and_in_print(
     small.context.close()
 
 
+PAGES = re.compile(rb"/Type\s*/Page\b(?!s)")
+
+
+def test_the_debrief_guide_prints_alone_in_a_few_pages(
+    facilitator_page, artifacts, monkeypatch, django_user_model
+):
+    """The whole report printed the debrief guide, what a teacher holds in hand, on
+    its last page (of 21 in a teaching review). A link in each view opens the guide
+    alone, which prints as the workshop's name and date and the six questions with
+    their figures, on a page or two; from the class's view, naming nobody. In print
+    a newcomer's chip in the seating grid says its home table ("home 2")."""
+    from axe_check import assert_accessible
+
+    clock = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", clock)
+    monkeypatch.setattr("tournament.services.rounds.now", clock)
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    facts = build_scripted(clock, user)
+    names = [p.name for p in Player.objects.filter(workshop=facts["workshop"])]
+    path = f"/workshops/{facts['workshop'].pk}/report/"
+    page = facilitator_page(user, path, viewport={"width": 1280, "height": 900})
+    page.emulate_media(media="print")
+    whole = len(PAGES.findall(page.pdf(format="A4", print_background=True)))
+    # The seating grid in print: a newcomer's home table in words, not only a colour.
+    marks = page.locator("table.grid .chip:not(.local) .home-of")
+    assert marks.count() >= 2 and marks.first.is_visible()
+    assert re.fullmatch(r"home \d", marks.first.inner_text())
+    page.emulate_media(media="screen")
+    for view, link_from in (("guide", path), ("class-guide", path + "?view=class")):
+        page.goto(page.url.split("/workshops/")[0] + link_from)
+        # The link at the top of the report, and the one beside its guide.
+        links = page.get_by_role("link", name="Print the debrief guide only")
+        assert links.count() == 2
+        links.first.click()
+        page.wait_for_url(f"**{path}?view={view}")
+        assert page.locator("h1").inner_text() == "Test workshop"
+        assert "Played on 6 January 2030" in page.locator(".report-head").inner_text()
+        assert page.locator("h3.q").count() == 6
+        assert_accessible(page, f"the debrief guide alone ({view}) at 1280 px")
+        page.emulate_media(media="print")
+        assert not page.get_by_role("button", name="Print or save as PDF").is_visible()
+        # What prints: the head (name, date) and the guide, starting on the first page.
+        assert page.locator("#guide").is_visible() and page.locator("h1").is_visible()
+        assert page.locator("#guide > h2").evaluate("h => getComputedStyle(h).breakBefore") == (
+            "auto"
+        )
+        pdf = page.pdf(path=str(artifacts / f"report-{view}.pdf"), format="A4")
+        printed = len(PAGES.findall(pdf))
+        assert printed <= 2 < whole, (printed, whole)
+        text = page.locator("main").inner_text()
+        if view == "class-guide":
+            assert [n for n in names if n in text] == []
+        page.emulate_media(media="screen")
+        page.screenshot(path=str(artifacts / f"report-{view}.png"), full_page=True)
+    page.context.close()
+
+    phone = facilitator_page(
+        user,
+        path + "?view=guide",
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        device_scale_factor=2,
+    )
+    overflow = phone.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1
+    assert_accessible(phone, "the debrief guide alone at 360 px")
+    phone.screenshot(path=str(artifacts / "report-guide-phone.png"), full_page=True)
+    phone.context.close()
+
+
 @pytest.mark.parametrize(
     ("game", "seats"), [("seven_up", 3), ("all_fives", 3), ("three_tricks", 2)]
 )

@@ -238,6 +238,53 @@ def test_the_kept_report_keeps_the_two_views_apart(fac, named, django_assert_max
     assert "<title>Debrief report · " in full
 
 
+def guide_part(html: str) -> str:
+    return html.split('<section id="guide"')[1].split("</section>")[0]
+
+
+def test_the_debrief_guide_prints_alone_from_either_view(fac, named):
+    """The whole report printed the guide, what a teacher holds in hand, last of
+    twenty-one pages. Each view links to the guide alone: the workshop's name and
+    date, the six questions with their figures, and nothing else; from the class's
+    view, the class's guide, which names nobody; each kept apart."""
+    full, cls = page(fac, named), page(fac, named, "class")
+    base = f"/workshops/{named.pk}/report/"
+    # At the top and beside the guide, in each view, a link to its own guide alone.
+    assert full.count(f'href="{base}?view=guide">Print the debrief guide only</a>') == 2
+    assert cls.count(f'href="{base}?view=class-guide">Print the debrief guide only</a>') == 2
+    assert "?view=guide" not in cls
+    guide, class_guide = page(fac, named, "guide"), page(fac, named, "class-guide")
+    for html, whole in ((guide, base), (class_guide, base + "?view=class")):
+        assert re.search(r'<h1 id="report-title"><bdi>Test workshop</bdi></h1>', html)
+        first = named.rounds.order_by("started_at").first().started_at
+        assert f"Played on {first.day} {first:%B %Y}" in html
+        assert re.findall(r'<h3 class="q" id="q-(\w+)-h">', html) == re.findall(
+            r'<h3 class="q" id="q-(\w+)-h">', full
+        )
+        # The guide and nothing else of the report.
+        assert re.findall(r'<section id="(\w+)"', html) == ["guide"]
+        assert "<img" not in html and "Rule knobs" not in html
+        # Its links to the figures go to the whole report's sections, in its view.
+        links = re.findall(r'<a href="([^"]*)" class="no-print" aria-describedby="q-', html)
+        assert len(links) == 6 and all(re.fullmatch(re.escape(whole) + "#[a-z]+", a) for a in links)
+        assert f'<a class="button" href="{whole}">The whole report' in html
+    # Each guide's questions and figures are its view's, word for word.
+    assert guide_part(guide).split("<ol")[1] == guide_part(full).split("<ol")[1].replace(
+        'href="#', f'href="{base}#'
+    )
+    assert guide_part(class_guide).split("<ol")[1] == guide_part(cls).split("<ol")[1].replace(
+        'href="#', f'href="{base}?view=class#'
+    )
+    assert names_in(class_guide, NAMES + OLD_NAMES) == []
+    assert names_in(guide, NAMES) != []  # the facilitator's names who adapted most
+    assert "<title>Debrief guide · " in guide
+    assert "<title>Debrief guide for the class · " in class_guide
+    kept = next(v for k, v in reportcache._kept.items() if k[0] == named.pk)
+    assert {"page", "page-class", "page-guide", "page-class-guide"} <= set(kept)
+    # Read again (kept), each is still its own.
+    assert names_in(page(fac, named, "class-guide"), NAMES) == []
+
+
 def test_the_exports_are_the_same_whichever_view_was_read(fac, named):
     """The JSON and CSV downloads are public contracts: the class's view changes none."""
     before = {
