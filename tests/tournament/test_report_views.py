@@ -360,6 +360,11 @@ def test_a_running_workshop_warns_that_the_report_reveals_the_rules(fac, owner):
     services.workshop_start_study(workshop_id=w.pk)
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert "still running" in html
+    # The guide alone says so too: its figures tell how the tables' rules differ.
+    for view in ("guide", "class-guide"):
+        guide = fac.get(f"/workshops/{w.pk}/report/?view={view}").content.decode()
+        assert "<strong>The workshop is still running.</strong> The guide's figures" in guide
+        assert re.findall(r'<section id="(\w+)"', guide) == ["guide"]
 
 
 def test_an_export_taken_mid_round_checks_ok():
