@@ -36,7 +36,7 @@ from django.conf import settings
 
 from games import jsontext
 from tournament import broadcast, layerwatch, regions
-from tournament.consumers import RateWindow
+from tournament.consumers import RateWindow, pong
 
 log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
@@ -181,7 +181,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         if content.get("action") == "ack":
             self._acked.set()
         elif content.get("action") == "ping":
-            await self.send_json({"t": "pong"})
+            await self.send_json(pong(content))
         elif content.get("action") == "sync":
             await self.push(force=True)
 

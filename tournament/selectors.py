@@ -37,6 +37,8 @@ def round_clock(rnd: Round | None, now=None) -> dict | None:
         "kind": rnd.kind,
         "state": rnd.state,
         "remaining": timing.remaining(rnd.deadline, now, rnd.remaining_seconds),
+        # A running round's end as the phones count to it (None paused or unset).
+        "deadline_ms": timing.epoch_ms(rnd.deadline) if rnd.state == RoundState.RUNNING else None,
     }
 
 
@@ -492,6 +494,7 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
         "suggested_is_me": v["suggested_claim"] == seat,
         "dispute": v["dispute"],
         "claim_seconds": deadline,
+        "claim_deadline_ms": timing.epoch_ms(game.claim_deadline) if deadline is not None else None,
         "last_trick": {
             "cards": with_names(last["cards"]),
             "winner": seats[last["winner"]]["name"],

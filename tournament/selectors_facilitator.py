@@ -102,8 +102,9 @@ def _clock(rnd: Round | None, now) -> dict | None:
         clock["paused"] = rnd.state == RoundState.PAUSED
         clock["finished"] = rnd.state == RoundState.FINISHED
         # A running clock's seconds change every second, its deadline only when the
-        # facilitator pauses, resumes or adds time (see regions.settled).
-        clock["deadline"] = rnd.deadline.isoformat() if clock["running"] and rnd.deadline else ""
+        # facilitator pauses, resumes or adds time (see regions.settled). In ms since
+        # the epoch: the page counts to it (live.js).
+        clock["deadline"] = clock["deadline_ms"] if clock["running"] and rnd.deadline else ""
     return clock
 
 

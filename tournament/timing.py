@@ -20,6 +20,15 @@ def remaining(
     return max(0.0, (deadline - now).total_seconds())
 
 
+def epoch_ms(moment: datetime | None) -> int | None:
+    """A deadline as the pages count to it: whole milliseconds since the epoch (what
+    a browser's Date.now() says), None for none. The page maps it onto its own clock
+    with the offset its pings measured (live.js), as the seconds left arrive late."""
+    if moment is None:
+        return None
+    return round(moment.timestamp() * 1000)
+
+
 def is_expired(deadline: datetime | None, now: datetime) -> bool:
     return deadline is not None and deadline <= now
 
