@@ -14,14 +14,42 @@
     });
   }
 
-  // Every [data-seconds] counts down from what the server said when it was drawn:
-  // a clock just put in is set from it; one already counting keeps its end (a push
-  // that left its region as it was must not set it back to that region's older time).
-  // A clock drawn again (a new screen) keeps the end it counted to when the new one's
-  // is within 2.5 s of it: the server says whole seconds, and says them late by the
-  // network, so each new screen moved the end and the clock went back up a second.
+  // The server's clock less this device's (ms), or null before any sample: NTP's
+  // estimate from the pings that ask the server's time (liveSocket), each answer's
+  // time taken as read halfway through its round trip. The sample with the shortest
+  // round trip of the last few is kept: its error is at most half that trip, and a
+  // trip held up (a busy server, a message queued behind a screen) says least. A
+  // device's clock may be minutes wrong; only the difference is used.
+  const SAMPLES = 8;
+  let samples = [];
+  let offset = null;
+  function clockSample(sent, serverNow, received) {
+    if (!(received >= sent) || !Number.isFinite(serverNow)) return;
+    samples.push({ trip: received - sent, offset: serverNow - (sent + received) / 2 });
+    if (samples.length > SAMPLES) samples = samples.slice(-SAMPLES);
+    const best = samples.reduce((a, b) => (b.trip < a.trip ? b : a));
+    if (best.offset === offset) return;
+    offset = best.offset;
+    if (clockTimer !== null) startClocks();
+  }
+
+  // Every [data-seconds] counts down to its end on this device's clock. With a
+  // data-deadline (the server's, in ms since the epoch) and the offset measured, the
+  // end is that deadline on this clock: a claim window then ends here when the server
+  // closes it, not as late as the screen took to come (a phone at 800 ms still showed
+  // "0:01" on a closed window, and a claim tapped then was refused). Such an end moved
+  // by less than DRIFT_MS (a better sample) stays, so a clock drawn again is not set
+  // back up.
+  // Otherwise (no sample yet, a server that sends no deadline) it counts from the
+  // seconds the server said when it was drawn: a clock just put in is set from them;
+  // one already counting keeps its end (a push that left its region as it was must not
+  // set it back to that region's older time). A clock drawn again (a new screen) keeps
+  // the end it counted to when the new one's is within 2.5 s of it: the server says
+  // whole seconds, and says them late by the network, so each new screen moved the end
+  // and the clock went back up a second.
   // A clock is known by its warning's key (a claim's, a dispute's), else its class
   // (a paused round's is another), and its place among those alike.
+  const DRIFT_MS = 100;
   let lastEnds = new Map();
   function startClocks() {
     const now = Date.now();
@@ -31,9 +59,13 @@
       const base = el.dataset.warnKey || el.className;
       alike[base] = (alike[base] || 0) + 1;
       const key = base + "#" + alike[base];
-      if (!el.dataset.end) {
+      const was = lastEnds.get(key);
+      const deadline = Number(el.dataset.deadline);
+      if (offset !== null && deadline > 0) {
+        const fresh = Math.round(deadline - offset);
+        el.dataset.end = String(was !== undefined && Math.abs(fresh - was) < DRIFT_MS ? was : fresh);
+      } else if (!el.dataset.end) {
         const fresh = now + Number(el.dataset.seconds) * 1000;
-        const was = lastEnds.get(key);
         el.dataset.end = String(was !== undefined && Math.abs(fresh - was) < 2500 ? was : fresh);
       }
       ends.set(key, Number(el.dataset.end));
@@ -86,6 +118,16 @@
     let roundTrip = 0;
     const seen = (ms) => { roundTrip = Math.max(ms, Math.round(roundTrip * 0.9)); };
     const answerMs = () => Math.max(ANSWER_MS, Math.min(3 * roundTrip, 20000));
+    // When the ping that asks the server's time went (0: none out). One at a time, so
+    // that its answer (the only pong with a time) is known; one unanswered for 30 s (a
+    // ping refused as too many) is given up. The first goes as a socket opens: the
+    // clocks count to the server's deadlines from then on (clockSample).
+    let timeAsked = 0;
+    function ping() {
+      const at = Date.now();
+      const ask = !timeAsked || at - timeAsked > 30000;
+      if (send(ask ? { action: "ping", clock: 1 } : { action: "ping" }) && ask) timeAsked = at;
+    }
 
     function connect() {
       clearTimeout(reconnectTimer);
@@ -95,6 +137,7 @@
       const sock = new WebSocket(proto + location.host + (firstPath || options.path));
       ws = sock;
       firstPath = null;
+      timeAsked = 0;  // a ping on an earlier socket is answered there, or never
       const opening = Date.now();
       sock.onopen = () => {
         seen(Date.now() - opening);
@@ -102,6 +145,7 @@
         lastMessage = Date.now();
         options.onStatus("");
         if (queued) { const msg = queued; queued = null; send(msg); }
+        ping();
       };
       sock.onmessage = (e) => {
         if (sock !== ws) return;  // a socket given up on: its late words are stale
@@ -109,7 +153,12 @@
         if (waitingSince) seen(lastMessage - waitingSince);
         waitingSince = 0;
         moveWaiting = false;
-        options.onMessage(JSON.parse(e.data));
+        const msg = JSON.parse(e.data);
+        if (msg.t === "pong" && msg.now !== undefined && timeAsked) {
+          clockSample(timeAsked, msg.now, lastMessage);
+          timeAsked = 0;
+        }
+        options.onMessage(msg);
       };
       sock.onclose = (e) => {
         // A socket already replaced (dropped offline or silent, and the page opened
@@ -169,6 +218,7 @@
       waitingSince = 0;
       moveWaiting = false;
       queued = null;
+      timeAsked = 0;
       return lost;
     }
     // Give the socket up now and open another: its close is not waited for (the
@@ -202,7 +252,7 @@
     setInterval(() => {
       if (!isOpen()) return;
       if (Date.now() - lastMessage > SILENT_MS) { drop(); return; }
-      send({ action: "ping" });
+      ping();
     }, 10000);
     connect();
     return { send, sendWhenOpen, connect, isOpen };

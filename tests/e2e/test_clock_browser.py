@@ -1,8 +1,9 @@
 """The round's clock on a phone keeps counting to the same end across new screens.
 Each screen said the whole seconds left, as late as the network made it, and the
 clock was set again from them: its end moved by up to a second at every move and
-it went back up a second (4:56, then 4:57; a helper's slow-network review). A new
-end the facilitator gives (a minute more) is taken. Chromium, Five Tricks."""
+it went back up a second (4:56, then 4:57; a helper's slow-network review). It counts
+to the round's deadline now (test_clock_deadline_browser), which each screen says the
+same. A new end the facilitator gives (a minute more) is taken. Chromium, Five Tricks."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ def test_the_rounds_clock_keeps_its_end_across_screens_and_takes_a_new_one(
         browser, live_server_url, name="Clock", seats=4, size={"width": 390, "height": 844}
     )
     page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
+    # Counted to the server's deadline once the first ping's answer says how the clocks
+    # stand (the same machine's: to within a few ms). Before that, from its seconds.
+    page.wait_for_function(
+        "() => { const t = document.querySelector('#screen .timer');"
+        " return Math.abs(t.dataset.end - t.dataset.deadline) < 100; }",
+        timeout=WAIT,
+    )
     end = page.evaluate(END)
     for _ in range(3):
         page.wait_for_timeout(700)  # the seconds the server says are another count

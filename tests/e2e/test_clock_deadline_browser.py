@@ -1,0 +1,172 @@
+"""A countdown ends when the server's deadline passes, on a slow network and on a
+device whose clock is minutes wrong. Each clock counted from the seconds left as the
+server said them, so it was late by the time the screen took to arrive (and by the
+server's rounding): on a phone at 300-800 ms a student saw "0:01" on a claim window
+the server had already closed, and the claim was refused. The clocks now carry the
+server's deadline and count to it on the device's clock, with the offset between the
+two clocks measured by the socket's pings. Chromium, Five Tricks, one phone at a
+table of four (the others play through the services); the facilitator's panel."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from phones import one_phone_at_a_round
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_double_tap_browser import play_and_claim_until
+from test_slow_socket_browser import SLOW
+
+from tournament import services
+from tournament.models import Game, GameState, Player, Round
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
+from tournament_helpers import make_workshop, to_scored_round  # noqa: E402
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+# How far a clock's end may be from the server's deadline: the pings' round trips on
+# this machine are a few ms, and a delay the same both ways measures true.
+WITHIN_MS = 300
+
+# The device's clock `SHIFT` ms off (every `Date`, and `Date.now()`); the true time
+# stays readable as window.__trueNow() (what the server's clock says: same machine).
+SHIFTED = """(() => {
+  const SHIFT = %d;
+  const Real = Date;
+  const trueNow = Real.now.bind(Real);
+  class Shifted extends Real {
+    constructor(...args) { if (args.length) super(...args); else super(trueNow() + SHIFT); }
+    static now() { return trueNow() + SHIFT; }
+  }
+  window.Date = Shifted;
+  window.__trueNow = trueNow;
+})();"""
+# Pongs without the server's time: no offset is ever measured.
+NO_TIME = """(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = class extends Real {
+    set onmessage(handler) {
+      super.onmessage = (e) => {
+        const msg = JSON.parse(e.data);
+        if (msg.t === "pong") delete msg.now;
+        handler(new MessageEvent("message", { data: JSON.stringify(msg) }));
+      };
+    }
+  };
+})();"""
+
+# How far (ms) a clock's end, on the true clock, is from `deadline`.
+OFF_BY = """([sel, shift, deadline]) => {
+  const el = document.querySelector(sel);
+  return el && el.dataset.end ? Number(el.dataset.end) - shift - deadline : null;
+}"""
+CLOSE = """([sel, shift, deadline, within]) => {
+  const el = document.querySelector(sel);
+  return el && el.dataset.end && Math.abs(Number(el.dataset.end) - shift - deadline) < within;
+}"""
+# The true time when the countdown first reads 0:00 (window.__zeroAt).
+WATCH_ZERO = """(sel) => {
+  const seen = () => {
+    const el = document.querySelector(sel);
+    if (el && el.textContent === "0:00" && !window.__zeroAt) window.__zeroAt = window.__trueNow();
+  };
+  new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, characterData: true });
+  seen();
+}"""
+
+
+def ms(moment) -> int:
+    return round(moment.timestamp() * 1000)
+
+
+def ends_near(page, sel: str, shift: int, deadline: int, timeout=WAIT) -> None:
+    """Until the clock at `sel` counts to within WITHIN_MS of `deadline` (once the
+    offset is measured), else a failure saying how far off it counts."""
+    try:
+        page.wait_for_function(CLOSE, arg=[sel, shift, deadline, WITHIN_MS], timeout=timeout)
+    except PlaywrightTimeout:
+        off = page.evaluate(OFF_BY, [sel, shift, deadline])
+        pytest.fail(f"{sel} ends {off} ms from the server's deadline")
+
+
+@pytest.mark.parametrize("shift", [-4 * 60_000 + 37, 3 * 60_000])
+def test_a_claims_countdown_ends_with_the_servers_deadline_on_a_slow_phone(
+    live_server_url, browser, shift
+):
+    """1 s each way, the device's clock minutes off: the claim's countdown counts to
+    the claim's deadline as the server keeps it (it counted to a second or so after),
+    and reads 0:00 by the time the server closes the claim."""
+    page, w, _ = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Deadline",
+        seats=4,
+        size={"width": 390, "height": 844},
+        dispute_seconds=10,
+    )
+    page.add_init_script(script=SHIFTED % shift)
+    page.add_init_script(script=SLOW % (0, 1000, 1000))
+    page.reload()
+    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+
+    # The round's clock, drawn by the page load and counted from its seconds until the
+    # first ping's answer (2 s later) says how the clocks stand.
+    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
+    ends_near(page, "#screen .timer", shift, ms(rnd.deadline))
+
+    # A claim window, its screen a second on its way.
+    play_and_claim_until(w, ana, lambda state, seat: state.phase == "claim")
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    deadline = ms(game.claim_deadline)
+    page.wait_for_selector("#screen .countdown[data-end]", timeout=WAIT)
+    page.evaluate(WATCH_ZERO, "#screen .countdown")
+    ends_near(page, "#screen .countdown", shift, deadline, timeout=1000)
+
+    # It reads 0:00 by the deadline (it rounds: half a second before, a tick late).
+    page.wait_for_function("() => window.__zeroAt", timeout=15000)
+    zero_at = page.evaluate("() => window.__zeroAt")
+    assert deadline - 500 - WITHIN_MS <= zero_at <= deadline + 50, zero_at - deadline
+    page.context.close()
+
+
+def test_without_the_servers_time_a_clock_counts_from_its_seconds(live_server_url, browser):
+    """No offset measured (pongs without the time): the clocks count from the seconds
+    the server said, as before; never from the deadline read as this device's time,
+    which is an hour off here."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="No time", seats=4, size={"width": 390, "height": 844}
+    )
+    page.add_init_script(script=SHIFTED % 3_600_000)
+    page.add_init_script(script=NO_TIME)
+    page.reload()
+    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
+    page.wait_for_timeout(500)  # the first ping answered
+    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
+    # The page's own clock, an hour ahead, and the seconds the server said: the end is
+    # an hour from the deadline, counted right (within the rounding and the trip).
+    off = page.evaluate(OFF_BY, ["#screen .timer", 3_600_000, ms(rnd.deadline)])
+    assert abs(off) < 1000, off
+    page.context.close()
+
+
+def test_the_panels_clock_counts_to_the_rounds_deadline(facilitator_page, django_user_model):
+    """The panel's round clock, on a laptop whose clock is 5 minutes slow and whose
+    socket takes 800 ms each way: it counts to the deadline the server keeps."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=4, tables=1, seats=4, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    shift = -5 * 60_000
+    page = facilitator_page(user, f"/workshops/{w.pk}/", viewport={"width": 1280, "height": 800})
+    page.add_init_script(script=SHIFTED % shift)
+    page.add_init_script(script=SLOW % (0, 800, 800))
+    page.reload()
+    page.wait_for_selector("#fac-live[data-updated]", timeout=WAIT)
+    ends_near(page, "#fac-status .timer", shift, ms(rnd.deadline))
+    # A minute more: the new deadline, counted to as well.
+    services.round_extend(round_id=rnd.pk, seconds=60)
+    rnd.refresh_from_db()
+    ends_near(page, "#fac-status .timer", shift, ms(rnd.deadline))
+    page.context.close()
