@@ -864,7 +864,11 @@ def test_a_referee_all_fives_report_counts_the_tricks_judged_differently():
     )
     assert all("broke the sheet" not in line for line in notice["data"])
     html = _page(r)
-    assert f"<strong>{clashes}</strong> tricks judged differently by the players' sheets" in html
+    # "of N finished", as Five Tricks' and 7Up7Down's lines say it.
+    assert (
+        f"<strong>{clashes}</strong> of {len(tricks)} finished tricks judged differently "
+        "by the players' sheets (the table's sheet decided each: referee mode)"
+    ) in html
     assert '<h2 id="h-clashes">4 Clashes and gestures</h2>' in html
     assert f"The players' own sheets judged {clashes} of {len(tricks)} tricks differently." in html
     assert "no clashes or disputes to count" not in html
