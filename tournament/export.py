@@ -780,6 +780,8 @@ def _players_table(doc: dict) -> tuple[list[str], list[list]]:
                 p["is_bot"],
                 p["has_left"],
                 p.get("left_at"),
+                # Each time away that ended (left, then back with the PIN).
+                "; ".join(f"{a['left']} to {a['back']}" for a in p.get("absences") or []),
                 _numbers(r["journey"]),
                 r["games_played"],
                 r["games_won"],
@@ -800,6 +802,7 @@ def _players_table(doc: dict) -> tuple[list[str], list[list]]:
         "is_bot",
         "has_left",
         "left_at",
+        "away",
         "journey",
         "games_played",
         "games_won",

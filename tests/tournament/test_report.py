@@ -482,6 +482,7 @@ PLAYER_COLUMNS = [
     "is_bot",
     "has_left",
     "left_at",
+    "away",
     "journey",
     "games_played",
     "games_won",

@@ -676,8 +676,12 @@ def test_a_return_with_the_pin_keeps_when_they_were_away():
     twice = fresh(p).absences
     assert len(twice) == 2 and twice[0] == back.absences[0]
     assert twice[1]["left"] == fresh(p).left_at.isoformat() > twice[0]["back"]
-    (row,) = [x for x in export.workshop_document(fresh(w))["players"] if x["id"] == p.pk]
+    doc = export.workshop_document(fresh(w))
+    (row,) = [x for x in doc["players"] if x["id"] == p.pk]
     assert row["absences"] == twice and row["has_left"] is False
+    header, rows = export.csv_tables(doc)["players"]
+    (line,) = [dict(zip(header, r, strict=True)) for r in rows if r[0] == p.pk]
+    assert line["away"] == "; ".join(f"{a['left']} to {a['back']}" for a in twice)
 
 
 def test_leave_policy_argument_overrides_the_workshop_default():
