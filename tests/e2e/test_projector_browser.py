@@ -115,3 +115,55 @@ def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
     assert page.inner_text(".proj-earlier").strip() == "140 earlier…"
     assert bottom(page, ".proj-names li") <= SCREEN["height"]
     page.context.close()
+
+
+def chip_lines(page) -> list[str]:
+    """Each table's chip that is not one line high, or whose words run past it or past
+    the screen's edge: at forty tables "Table 38 6 players" wrapped (found by a
+    review), and its grid row stood taller than the others."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.proj-tables li')].filter(li => {
+             const s = getComputedStyle(li);
+             const line = parseFloat(s.lineHeight)
+               + parseFloat(s.paddingTop) + parseFloat(s.paddingBottom);
+             const box = li.getBoundingClientRect();
+             const spans = [...li.querySelectorAll(':scope > span')]
+               .map(e => e.getBoundingClientRect());
+             return Math.abs(box.height - line) > 1
+               || li.scrollWidth > li.clientWidth
+               || box.right > document.documentElement.clientWidth
+               || spans.some(r => r.right > box.right + 0.5 || r.top - box.top > line / 2);
+           }).map(li => li.textContent.replace(/\\s+/g, ' ').trim())"""
+    )
+
+
+@pytest.mark.parametrize(
+    "screen", [(1920, 1080), (1366, 768), (1280, 720)], ids=["1080p", "1366", "720p"]
+)
+def test_forty_tables_chips_are_one_line_each_an_over_full_one_too(
+    facilitator_page, django_user_model, screen
+):
+    """Forty tables of five, one with a sixth player ("Table 38 6 players": words, not
+    "6/5"): every chip one line, its words inside it, at a projector's usual sizes."""
+    from tournament.models import Player
+
+    width, height = screen
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
+    w = make_workshop(names=names, tables=40, seats=5, seed=3, facilitator=user)
+    # Seated by hand as the automatic seating did, but one of table 1's at table 38.
+    services.players_seat_home(workshop_id=w.pk)
+    seated = {p.pk: p.table.number for p in Player.objects.filter(workshop=w)}
+    seated[next(pk for pk, n in seated.items() if n == 1)] = 38
+    services.players_seat_home(workshop_id=w.pk, assignment=seated)
+    services.workshop_start_study(workshop_id=w.pk)
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/projector/", viewport={"width": width, "height": height}
+    )
+    page.wait_for_selector(".proj-clock", timeout=WAIT)
+    assert page.locator(".proj-tables.crowd li").count() == 40
+    chips = page.locator(".proj-tables li").all_inner_texts()
+    assert any(" ".join(c.split()) == "Table 38 6 players" for c in chips), chips
+    assert chip_lines(page) == []
+    assert below_the_screen(page) == []
+    page.context.close()
