@@ -1,7 +1,8 @@
 // The debrief report: the print button, the sideways-scrolling tables reachable by
 // keyboard, and every <details> opened for printing
-// (closed ones do not print) but the trick-by-trick clash list, which prints only
-// if opened on screen first. A file, not inline script: the Content-Security-Policy
+// (closed ones do not print) but the long lists folded for their length
+// (.print-if-open: every clash, every dispute past twenty, the per-player rows past
+// sixty players), which print only if opened on screen first. A file, not inline script: the Content-Security-Policy
 // allows scripts from our static files only (tournament/security.py).
 (function () {
   "use strict";

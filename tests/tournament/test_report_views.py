@@ -709,6 +709,48 @@ def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
     assert_links_land(html)
 
 
+def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest():
+    """At 200 players the per-player table was 12,800 px of the report, drawn open
+    (found by a review); players.csv holds the same figures. Past sixty players the
+    first twenty rows stay in view and the rest are folded, and printed only when
+    opened, as the list of every dispute is."""
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    row = r["players"][0]
+
+    def players_section(n: int) -> str:
+        r["players"] = [{**row, "name": f"Pupil {i:03}"} for i in range(1, n + 1)]
+        html = render_to_string("report/page.html", {"r": r, "workshop": w})
+        assert_links_land(html)
+        return html.split('<section id="players"', 1)[1].split("</section>", 1)[0]
+
+    def names(html: str) -> list[str]:
+        return re.findall(r"<bdi>(Pupil \d+)</bdi>", html)
+
+    sixty = players_section(60)
+    assert "<details" not in sixty and "print-only" not in sixty
+    assert sixty.count('<table class="players">') == 1 and len(names(sixty)) == 60
+
+    for n in (61, 200):
+        section = players_section(n)
+        shown, rest = section.split('<details class="print-if-open" id="every-player">', 1)
+        assert names(shown) == [f"Pupil {i:03}" for i in range(1, 21)]
+        assert rest.startswith(f"<summary>Show all {n} players (also in players.csv)</summary>")
+        assert names(rest) == [f"Pupil {i:03}" for i in range(21, n + 1)]
+        assert rest.index('<table class="players">') < rest.index("</details>")
+        # The folded table says what it is, and has the same column headers.
+        caption = re.search(r"<caption>(.*?)</caption>", rest, re.S).group(1)
+        assert caption == f"The other {n - 20} players, in the same columns as above"
+        head = re.compile(r"<thead>.*?</thead>", re.S)
+        assert head.findall(shown) == head.findall(rest)
+        note = re.search(r'<p class="print-only muted">(.*?)</p>\s*$', shown, re.S)
+        assert note and note.group(1) == (
+            f"The other {n - 20} players are left out of print: open “Show all {n}"
+            " players” on screen before printing to include them, or see players.csv."
+        )
+
+
 def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
     """ "fewest: Kofi F., Lena B.." (found by a review): names written "Ana E." to tell
     two Anas apart end a sentence with their own full stop."""
