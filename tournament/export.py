@@ -36,6 +36,7 @@ CSV_KINDS = (
     # Added within version 1, after the others (the list and the ZIP keep their order).
     "refusals",
     "players",
+    "revokes",
 )
 
 
@@ -425,6 +426,15 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     names = _names(doc)
     labels = {r["number"]: r["label"] for r in doc["rounds"]}
     out: dict[str, tuple[list[str], list[list]]] = {}
+    # Each game's log replayed as the report's section 4 replays it: All Fives' revokes
+    # and calls (revokes.csv), every round's games (the study round's too). No other
+    # game records revokes: none replayed.
+    ix = report.Index(doc)
+    breaks = (
+        {g["id"]: report.game_breaks(ix, g) for g in doc["games"]}
+        if ix.kind.records_revokes
+        else {}
+    )
 
     def game_cols(g):
         return [g["round"], labels.get(g["round"], ""), g["table"], g["id"], g["number"]]
@@ -740,7 +750,54 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
         rows,
     )
 
-    out["players"] = _players_table(doc)
+    out["players"] = _players_table(doc, ix)
+
+    # All Fives' revokes and revoke calls, the rows the report's section 4 counts
+    # (report.game_breaks), game by game in the document's order, each in log order.
+    rows = []
+    for g in doc["games"]:
+        br = breaks.get(g["id"])
+        for e in br["rows"] if br else []:
+            call = e["kind"] == "call"
+            rows.append(
+                game_cols(g)
+                + [
+                    e["seq"],
+                    e["created_at"],
+                    e["kind"],
+                    e["player"],
+                    names.get(e["player"], ""),
+                    e["seat"],
+                    e["card"],
+                    e["hand"],
+                    e["trick"],
+                    e["accused"] if call else None,
+                    names.get(e["accused_player"], "") if call else None,
+                    e["upheld"] if call else None,
+                    None if call else e["called"],
+                    e["newcomer"],
+                ]
+            )
+    out["revokes"] = (
+        gh
+        + [
+            "seq",
+            "created_at",
+            "kind",
+            "player_id",
+            "player",
+            "seat",
+            "card",
+            "hand",
+            "trick_index",
+            "called_on_seat",
+            "called_on_player",
+            "upheld",
+            "called",
+            "newcomer",
+        ],
+        rows,
+    )
     return out
 
 
@@ -762,11 +819,11 @@ _REVOKE_COLUMNS = (
 )
 
 
-def _players_table(doc: dict) -> tuple[list[str], list[list]]:
+def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
     """One row per player (bots too): who they are as the JSON has them, then the
     report's per-player figures (tournament.report.player_table, the same functions
     as section 5), so the spreadsheet and the report never disagree."""
-    table = report.player_table(doc)
+    table = report.player_table(doc, ix)
     people = {p["id"]: p for p in doc["players"]}
     rows = []
     for r in table["rows"]:

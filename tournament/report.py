@@ -299,6 +299,9 @@ class Index:
             for x in doc["gestures"]
             if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
         ]
+        # game_breaks of each game replayed so far (by the game record's identity): the
+        # report's section 4, players.csv and revokes.csv read the same replay.
+        self.breaks: dict[int, dict | None] = {}
 
     @cached_property
     def ties(self) -> dict[int, set]:
@@ -1445,11 +1448,55 @@ def own_sheets(ix: Index, game: dict) -> list:
     ]
 
 
+def game_breaks(ix: Index, game: dict) -> dict | None:
+    """One game's `GameKind.rule_breaks`, its log replayed with each seat's own sheet,
+    and its revokes and calls as rows (`rows`, the log's order): each entry of the
+    replay's `log` with the player in its seat (`player`; a call's `accused_player`),
+    the log entry's `seq` and `created_at`, and whether that player was a `newcomer` at
+    the table (away from their home table). None for a game whose kind records no such
+    thing, or whose log does not play. The report's section 4 counts these rows and
+    revokes.csv lists them (tournament.export)."""
+    if id(game) not in ix.breaks:
+        ix.breaks[id(game)] = _game_breaks(ix, game)
+    return ix.breaks[id(game)]
+
+
+def _game_breaks(ix: Index, game: dict) -> dict | None:
+    try:
+        br = ix.kind.rule_breaks(
+            table_rules=game["table_rules"],
+            seat_rules=own_sheets(ix, game),
+            mode=game["mode"],
+            seed=game["seed"],
+            actions=[a["payload"] for a in game["actions"]],
+        )
+    except (KeyError, TypeError):  # a garbled record: check_export names it
+        return None
+    if br is None:
+        return None
+    players = game["players"]
+    rows = []
+    for e in br.get("log", []):
+        pid = players[e["seat"]]
+        logged = game["actions"][e["action"]]
+        row = {
+            **e,
+            "seq": logged.get("seq"),
+            "created_at": logged.get("created_at"),
+            "player": pid,
+            "newcomer": ix.home(pid) != game["table"],
+        }
+        if e["kind"] == "call":
+            row["accused_player"] = players[e["accused"]]
+        rows.append(row)
+    return {**br, "rows": rows}
+
+
 def revokes(doc: dict, ix: Index) -> dict | None:
     """All Fives: the cards that broke the table's sheet (revokes), the calls, and the
     tricks the players' own sheets judged differently (clashes), per round and table,
-    from each game's log replayed. 7Up7Down: the tricks judged differently alone. None
-    for a game that records no such thing.
+    from each game's log replayed (`game_breaks`). 7Up7Down: the tricks judged
+    differently alone. None for a game that records no such thing.
 
     A call *upheld* named a revoke; a call *refused* named a card the table's sheet
     allows (a wrong guess, or other rules expected); an *unnoticed* revoke was never called.
@@ -1459,38 +1506,28 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     rows: dict[tuple[int, int], Counter] = {}
     per_player: dict[int, Counter] = defaultdict(Counter)
     for g in sorted(ix.games, key=lambda g: (g["round"], g["table"], g["number"])):
-        try:
-            br = ix.kind.rule_breaks(
-                table_rules=g["table_rules"],
-                seat_rules=own_sheets(ix, g),
-                mode=g["mode"],
-                seed=g["seed"],
-                actions=[a["payload"] for a in g["actions"]],
-            )
-        except (KeyError, TypeError):  # a garbled record: check_export names it
-            br = None
+        br = game_breaks(ix, g)
         if br is None:
             continue
-        players = g["players"]
-        newcomer = [ix.home(pid) != g["table"] for pid in players]
         row = rows.setdefault((g["round"], g["table"]), Counter())
         row["games"] += 1
         row["tricks"] += br["tricks"]
         row["clashes"] += br["clashes"]
-        for seat in br["revokes"]:
-            row["revokes"] += 1
-            row["by_newcomers"] += newcomer[seat]
-            per_player[players[seat]]["revokes"] += 1
-        for c in br["calls"]:
-            caller, accused = players[c["seat"]], players[c["accused"]]
-            per_player[caller]["calls"] += 1
-            if c["upheld"]:
+        for e in br["rows"]:
+            if e["kind"] == "revoke":
+                row["revokes"] += 1
+                row["by_newcomers"] += e["newcomer"]
+                row["unnoticed"] += not e["called"]
+                per_player[e["player"]]["revokes"] += 1
+                continue
+            per_player[e["player"]]["calls"] += 1
+            if e["upheld"]:
                 row["upheld"] += 1
-                per_player[accused]["called_on"] += 1
+                per_player[e["accused_player"]]["called_on"] += 1
             else:
                 row["refused"] += 1
-                row["refused_by_newcomers"] += newcomer[c["seat"]]
-                per_player[caller]["refused"] += 1
+                row["refused_by_newcomers"] += e["newcomer"]
+                per_player[e["player"]]["refused"] += 1
     if not rows:
         return None
     keys = (
@@ -1506,7 +1543,6 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     )
     out = []
     for (rn, table), row in sorted(rows.items()):
-        row["unnoticed"] = row["revokes"] - row["upheld"]
         out.append({"round": ix.label(rn), "table": table, **{k: row[k] for k in keys}})
     return {
         "referee": ix.referee,
@@ -1849,12 +1885,13 @@ def _players(doc, ix, mov, disputes, gest: dict, rv: dict | None, rf: dict | Non
     )
 
 
-def player_table(doc: dict) -> dict:
+def player_table(doc: dict, ix: Index | None = None) -> dict:
     """Section 5 alone, for the export's players.csv: the rows `build_report` shows,
     built by the same functions, and which of a game's own columns the table shows
     (`disputes`: Five Tricks' claims; `revokes`: All Fives' calls; `refusals`: where the
-    table's rules decide what is legal and refused moves are kept)."""
-    ix = Index(doc)
+    table's rules decide what is legal and refused moves are kept). `ix`: the
+    document's Index, if the caller has one (its replays are then made once)."""
+    ix = ix or Index(doc)
     rv = None if ix.claims else revokes(doc, ix)
     rf = refusals(doc, ix)
     return {

@@ -23,6 +23,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games import kinds
 from tournament import export, report, report_charts, reportcache
 from tournament.models import Gesture, Workshop
 
@@ -115,6 +116,7 @@ CSV_LABELS = {
     "games": "every game and its result",
     "refusals": "every move the table's rules refused",
     "players": "one row per player: the per-player figures",
+    "revokes": "every revoke and revoke call, and whether it was called or upheld",
 }
 
 
@@ -126,6 +128,10 @@ def _offered(rep: dict) -> list[tuple[str, str]]:
         never |= {"tricks", "claims", "disputes"}
     if rep["refusals"] is None:  # each seat's own sheet decides: none are kept
         never.add("refusals")
+    # Revokes and calls: All Fives in Barnga mode (in referee mode the table's sheet
+    # refuses a card it forbids: nothing to call).
+    if not kinds.get(rep["game"]).records_revokes or rep["referee"]:
+        never.add("revokes")
     return [(k, CSV_LABELS[k]) for k in export.CSV_KINDS if k not in never]
 
 

@@ -182,6 +182,7 @@ class AllFives(GameKind):
     score_label = "points"
     per_seat_rules = True
     records_tricks = False
+    records_revokes = True
     move_types = all_fives.ACTION_TYPES  # stand, beg, take_one, run, play, call_revoke
     # A call changes scores and who may win the hand, not what anyone may play or call
     # (a second call on the same card is refused by the engine, saying so).
@@ -239,23 +240,67 @@ class AllFives(GameKind):
     def rule_breaks(self, *, table_rules, seat_rules, mode, seed, actions):
         """{"tricks", "clashes" (tricks the seats' sheets name different winners of),
         "revokes" (the seat of each card that broke the table's sheet), "calls"
-        ([{"seat", "accused", "upheld"}] in order)}, replayed from the log."""
+        ([{"seat", "accused", "upheld"}] in order), "log" (each revoke and call, in the
+        log's order: see below)}, replayed from the log.
+
+        A "log" entry says which of ``actions`` it was (``action``, 0-based), the
+        ``hand`` (1-based) and the ``trick`` in it (0-based), the ``seat`` and the
+        ``card``. A revoke (``"kind": "revoke"``, the card that broke the table's sheet,
+        counted once its trick is finished) says whether a call ever named it
+        (``called``); a call (``"kind": "call"``) the seat it named (``accused``), that
+        seat's card and whether it named a revoke (``upheld``). A call can name only
+        the last finished trick's card, before the next lead: an upheld one follows its
+        revoke, in the same hand and trick."""
         try:
             state = self.new_state(
                 table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed
             )
-            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": []}
-            for action in actions:
+            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": [], "log": []}
+            played: dict[int, int] = {}  # seat: its card's action, in the trick in progress
+            revoke_at: dict[tuple[int, int, int], dict] = {}  # (hand, trick, seat): entry
+            for i, action in enumerate(actions):
+                # The hand the action is played in: a hand's last card scores it.
+                hand = state.hand_no
                 state, events = all_fives.apply(state, action)
                 for e in events:
-                    if e["type"] == "trick_won":
+                    if e["type"] == "card_played":
+                        played[e["seat"]] = i
+                    elif e["type"] == "trick_won":
                         out["tricks"] += 1
                         out["clashes"] += len(set(e["verdicts"])) > 1
                         out["revokes"] += e["revokes"]
+                        cards = {s: c for s, c in e["cards"]}
+                        for seat in e["revokes"]:
+                            entry = {
+                                "kind": "revoke",
+                                "action": played[seat],
+                                "hand": hand,
+                                "trick": e["trick"],
+                                "seat": seat,
+                                "card": cards[seat],
+                                "called": False,
+                            }
+                            revoke_at[(hand, e["trick"], seat)] = entry
+                            out["log"].append(entry)
+                        played = {}
                     elif e["type"] == "revoke_called":
                         out["calls"].append(
                             {"seat": e["seat"], "accused": e["accused"], "upheld": e["upheld"]}
                         )
+                        out["log"].append(
+                            {
+                                "kind": "call",
+                                "action": i,
+                                "hand": hand,
+                                "trick": e["trick"],
+                                "seat": e["seat"],
+                                "card": e["card"],
+                                "accused": e["accused"],
+                                "upheld": e["upheld"],
+                            }
+                        )
+                        if e["upheld"]:
+                            revoke_at[(hand, e["trick"], e["accused"])]["called"] = True
         except (all_fives.IllegalAction, KeyError, TypeError, ValueError):
             return None
         return out

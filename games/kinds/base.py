@@ -53,6 +53,10 @@ class GameKind:
     per_seat_rules: ClassVar[bool] = False
     # Five Tricks: the tournament writes trick, claim and dispute rows.
     records_tricks: ClassVar[bool] = False
+    # All Fives: in Barnga mode a card its player's own sheet allows may break the
+    # table's (a revoke), which the others may call; ``rule_breaks`` lists both (the
+    # report's section 4, revokes.csv). In referee mode the log holds neither.
+    records_revokes: ClassVar[bool] = False
     # The action types a phone may send through ``{"action": "act"}``.
     move_types: ClassVar[tuple[str, ...]] = ()
     # Moves every seat may make at once (All Fives' revoke calls), as Five Tricks'
@@ -205,8 +209,9 @@ class GameKind:
         actions: Sequence[dict],
     ) -> dict | None:
         """What a game's log shows of the sheets meeting, for a game that records it
-        (All Fives' revokes and calls); None for a game that does not, or a log that
-        does not play."""
+        (All Fives' revokes and calls): {"tricks", "clashes", "revokes", "calls", "log"}
+        (each revoke and call in the log's order; see All Fives'). None for a game
+        that does not, or a log that does not play."""
         return None
 
     def allowed_under(self, state, action: dict, rules: dict) -> bool | None:

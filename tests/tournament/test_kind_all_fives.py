@@ -9,8 +9,11 @@ end cuts a game and credits the leaders; the stored log replays to the live stat
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 import re
+import zipfile
 from datetime import timedelta
 
 import pytest
@@ -25,7 +28,7 @@ from games.kinds import KINDS, MoveError, get
 from games.kinds.all_fives import PRESETS, sheet_text
 from tournament import gamestate, selectors, services, timers
 from tournament.errors import IllegalMove, InvalidInput, StaleAction
-from tournament.models import Action, Game, GameState, Player, Table
+from tournament.models import Action, Game, GameState, Player, Table, Workshop
 from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, auto_assign
 from tournament.templatetags.cards import card_name
 
@@ -979,3 +982,70 @@ def test_the_facilitator_sees_the_awaited_seat_to_act_not_every_seat_that_may_ca
     assert [s["name"] for s in detail["game"]["seats"] if s["turn"]] == [awaited]
     (glance,) = [t["game"] for t in fsel.monitor(workshop) if t.get("game")]
     assert glance["to_act"] == awaited
+
+
+# ------------------------------------------------------------------ the exports
+
+
+def csv_rows(fac, w, kind) -> list[dict]:
+    r = fac.get(f"/workshops/{w.pk}/report/{kind}.csv")
+    assert r.status_code == 200
+    return list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
+
+
+@pytest.mark.django_db
+def test_revokes_csv_lists_a_called_revoke_offered_served_and_zipped(fac, owner):
+    """The report counted revokes and calls; no table held them. revokes.csv has the
+    revoke and the call on it, is offered in Barnga mode, and is in the ZIP."""
+    game, r_seat = revoke_setup("barnga")
+    w = Workshop.objects.get(pk=game.table.workshop_id)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    Player.objects.filter(pk=game.players[r_seat]).update(name="=1+1")
+    leader, last = state_of(game).eldest, (r_seat + 1) % 3
+    lead, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})
+    act(
+        game,
+        last,
+        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
+    )
+    act(game, leader, {"type": "call_revoke", "accused": r_seat})
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert f"/workshops/{w.pk}/report/revokes.csv" in html
+    rows = csv_rows(fac, w, "revokes")
+    seqs = {a.payload.get("type"): a.seq for a in Action.objects.filter(game=game).order_by("seq")}
+    played = Action.objects.get(game=game, payload__card=off)
+    common = {"round": str(game.round.number), "table": "1", "game_id": str(game.pk),
+              "game_number": str(game.number), "hand": "1", "trick_index": "0"}  # fmt: skip
+    assert [{k: row[k] for k in common} for row in rows] == [common, common]
+    revoke, call = rows
+    assert {k: revoke[k] for k in ("seq", "kind", "player", "seat", "card", "called")} == {
+        "seq": str(played.seq), "kind": "revoke", "player": "'=1+1", "seat": str(r_seat),
+        "card": off, "called": "true"}  # fmt: skip
+    assert revoke["called_on_seat"] == revoke["upheld"] == ""
+    # The study round seats everyone at home: nobody is a newcomer.
+    assert revoke["newcomer"] == call["newcomer"] == "false"
+    assert {k: call[k] for k in ("seq", "kind", "player_id", "seat", "card", "called_on_seat",
+                                 "called_on_player", "upheld", "called")} == {
+        "seq": str(seqs["call_revoke"]), "kind": "call", "player_id": str(game.players[leader]),
+        "seat": str(leader), "card": off, "called_on_seat": str(r_seat),
+        "called_on_player": "'=1+1", "upheld": "true", "called": ""}  # fmt: skip
+    z = zipfile.ZipFile(io.BytesIO(fac.get(f"/workshops/{w.pk}/report.zip").content))
+    name = next(n for n in z.namelist() if n.endswith("-revokes.csv"))
+    assert z.read(name) == fac.get(f"/workshops/{w.pk}/report/revokes.csv").content
+
+
+@pytest.mark.django_db
+def test_a_referee_workshop_serves_revokes_csv_empty_and_does_not_offer_it(fac, owner):
+    game, r_seat = revoke_setup("referee")
+    w = Workshop.objects.get(pk=game.table.workshop_id)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    lead, off = lead_for_revoke(game, r_seat)
+    with pytest.raises(IllegalMove):
+        act(game, r_seat, {"type": "play", "card": off})
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert "report/games.csv" in html and "report/revokes.csv" not in html
+    r = fac.get(f"/workshops/{w.pk}/report/revokes.csv")
+    assert r.status_code == 200
+    assert r.content.decode("utf-8-sig").splitlines()[0].startswith("round,round_label,table,")
+    assert csv_rows(fac, w, "revokes") == []

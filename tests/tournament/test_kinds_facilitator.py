@@ -416,6 +416,8 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     assert {"actions", "games", "moves", "seatings", "gestures", "players"} <= offered
     # Refused moves are kept where the table's rules decide what is legal.
     assert ("refusals" in offered) == (not kind.per_seat_rules), offered
+    # Revokes and calls: All Fives' alone (a Barnga-mode workshop, as this is).
+    assert ("revokes" in offered) == (key == "all_fives"), offered
     assert 'players.csv</a> <span class="muted">(one row per player' in text(r)
     # A sheet's line under its table says its title once (All Fives' summary is it).
     assert f"{preset_title}: {preset_title}" not in report

@@ -882,6 +882,119 @@ def test_a_referee_all_fives_report_counts_the_tricks_judged_differently():
     assert '<h2 id="h-clashes">4 Revokes and gestures</h2>' in _page(barnga)
 
 
+REVOKES_HEADER = [
+    "round", "round_label", "table", "game_id", "game_number", "seq", "created_at", "kind",
+    "player_id", "player", "seat", "card", "hand", "trick_index", "called_on_seat",
+    "called_on_player", "upheld", "called", "newcomer",
+]  # fmt: skip
+
+
+def _csv_ready(doc: dict) -> dict:
+    """`_fives_doc` with what the CSV tables read and the report does not: each log
+    entry's time, kind and actor, and the games' times."""
+    for g in doc["games"]:
+        for a in g["actions"]:
+            p = a["payload"]
+            a.update(
+                created_at=f"2026-03-02T10:{a['seq'] // 60:02d}:{a['seq'] % 60:02d}+00:00",
+                kind=p["type"],
+                actor=g["players"][p["seat"]],
+            )
+        g.update(started_at="2026-03-02T10:00:00+00:00", finished_at="2026-03-02T11:00:00+00:00")
+    return doc
+
+
+def test_revokes_csv_lists_each_revoke_and_call_the_report_counts_in_log_order():
+    """The report's section 4 counted All Fives' revokes and calls, but no CSV table
+    held them: revokes.csv has one row per revoke and per call, from the same replay."""
+    game, state = _all_fives_game(
+        7, [1, 2], ["high_highest_suit", "high_highest_any"], "high_highest_suit"
+    )
+    doc = _csv_ready(_fives_doc(game, "barnga"))
+    doc["players"][1]["name"] = "=1+1"  # a spreadsheet would run it as a formula
+    expected = []  # from the engine's own record of the game, hand by hand
+    for h in state.history:
+        for i, t in enumerate(h.tricks):
+            cards = dict(t.cards)
+            for seat in t.revokes:
+                called = any(c.trick == i and c.accused == seat and c.upheld for c in h.calls)
+                expected.append(["revoke", seat, cards[seat], h.hand, i, "", "", "", called])
+            for c in h.calls:
+                if c.trick == i:
+                    row = ["call", c.caller, cards[c.accused], h.hand, i, c.accused]
+                    expected.append(row + [["Ana", "'=1+1"][c.accused], c.upheld, ""])
+    kinds_seen = {row[0] for row in expected}
+    assert kinds_seen == {"revoke", "call"} and any(row[8] is False for row in expected), (
+        "the seed plays no revoke left uncalled"
+    )
+    header, rows = export.csv_tables(doc)["revokes"]
+    assert header == REVOKES_HEADER
+    cells = [[export._cell(v) for v in row] for row in rows]
+    as_read = [
+        [kind, int(seat), card, hand, trick, called_seat, called_player, upheld, called]
+        for kind, seat, card, hand, trick, called_seat, called_player, upheld, called in (
+            (r[7], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17]) for r in cells
+        )
+    ]
+    bools = {"true": True, "false": False, "": ""}
+    for row in as_read:
+        row[7], row[8] = bools[row[7]], bools[row[8]]
+    assert as_read == expected
+    actions = {a["seq"]: a for a in game["actions"]}
+    for r in cells:
+        assert r[:5] == [2, "Round 1", 1, 7, 1]
+        # seq is the log entry of the card, or of the call; created_at its time.
+        logged = actions[r[5]]
+        assert r[6] == logged["created_at"]
+        assert logged["payload"]["type"] == {"revoke": "play", "call": "call_revoke"}[r[7]]
+        assert logged["payload"]["seat"] == r[10]
+        if r[7] == "revoke":
+            assert logged["payload"]["card"] == r[11]
+        else:
+            assert logged["payload"]["accused"] == r[14]
+        # The player in the row's seat, and whether they were away from home (Ben is).
+        assert (r[8], r[9], r[18]) == [(100, "Ana", "false"), (101, "'=1+1", "true")][r[10]]
+    assert [r[5] for r in cells] == sorted(r[5] for r in cells)
+    # The report counts the same rows.
+    t = report.build_report(doc)["revokes"]["totals"]
+    assert t["revokes"] == sum(r[7] == "revoke" for r in cells)
+    assert t["by_newcomers"] == sum(r[7] == "revoke" and r[18] == "true" for r in cells)
+    assert t["upheld"] == sum(r[16] == "true" for r in cells)
+    assert t["refused"] == sum(r[16] == "false" for r in cells)
+    assert t["unnoticed"] == sum(r[17] == "false" for r in cells)
+    # Written out, the formula-like name is defused.
+    text = export.csv_text(header, rows)
+    assert ",'=1+1," in text and ",=1+1," not in text
+
+
+def test_revokes_csv_has_every_rounds_games_and_a_referee_workshop_none():
+    """Like the other record tables it holds the study round's games too (the report
+    counts the home and scored rounds); in referee mode there is nothing to call."""
+    game, _ = _all_fives_game(
+        7, [1, 2], ["high_highest_suit", "high_highest_any"], "high_highest_suit"
+    )
+    doc = _csv_ready(_fives_doc(game, "barnga"))
+    study = {**json.loads(json.dumps(game)), "id": 8, "round": 1}
+    doc["rounds"].insert(
+        0,
+        {**doc["rounds"][0], "number": 1, "kind": "study", "scored_number": None, "label": "Study"},
+    )
+    doc["games"].insert(0, study)
+    _, rows = export.csv_tables(doc)["revokes"]
+    by_game = [r[3] for r in rows]
+    assert by_game == sorted(by_game, key=[8, 7].index) and by_game.count(8) == by_game.count(7) > 0
+    assert report.build_report(doc)["revokes"]["totals"]["revokes"] == sum(
+        r[3] == 7 and r[7] == "revoke" for r in rows
+    )
+    ref, _ = _all_fives_game(
+        7, [1, 2], ["high_highest_suit", "high_lowest_suit"], "high_highest_suit", mode="referee"
+    )
+    header, rows = export.csv_tables(_csv_ready(_fives_doc(ref, "referee", "high_lowest_suit")))[
+        "revokes"
+    ]
+    assert header == REVOKES_HEADER and rows == []
+
+
 def adapters(*counts: tuple[str, int]) -> list[dict]:
     return [{"name": n, "adapted": k} for n, k in counts]
 
