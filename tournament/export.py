@@ -427,8 +427,8 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     labels = {r["number"]: r["label"] for r in doc["rounds"]}
     out: dict[str, tuple[list[str], list[list]]] = {}
     # Each game's log replayed as the report's section 4 replays it: All Fives' revokes
-    # and calls (revokes.csv), every round's games (the study round's too). No other
-    # game records revokes: none replayed.
+    # and calls (revokes.csv) and its tricks (games.csv), every round's games (the
+    # study round's too). No other game records revokes: none replayed.
     ix = report.Index(doc)
     breaks = (
         {g["id"]: report.game_breaks(ix, g) for g in doc["games"]}
@@ -683,7 +683,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 " ".join(names.get(p, "") for p in g["players"]),
                 _numbers(g["tricks_won"]),
                 " ".join(names.get(p, "") for p in g["winners"]),
-                len(g["tricks"]),
+                _tricks_played(g, breaks.get(g["id"])),
                 len(g["disputes"]),
                 g["started_at"],
                 g["finished_at"] or "",
@@ -799,6 +799,15 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
         rows,
     )
     return out
+
+
+def _tricks_played(game: dict, breaks: dict | None) -> int | None:
+    """games.csv's `tricks`: the completed tricks. Five Tricks keeps a record of each;
+    All Fives' are counted from its log replayed (`report.game_breaks`; None, an empty
+    cell, for a log that does not play). The other games record none: 0."""
+    if game.get("kind") == kinds.ALL_FIVES.key:
+        return breaks["tricks"] if breaks else None
+    return len(game["tricks"])
 
 
 # players.csv's figures by the game's own columns, as the report's table shows them:

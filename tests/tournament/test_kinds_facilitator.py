@@ -461,6 +461,16 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     )
     row = next(r for r in rows if int(r["game_id"]) == won.pk)
     assert row["kind"] == key and row["scores"] == " ".join(str(s) for s in won.scores)
+    # Its tricks: Five Tricks' records, All Fives' replayed (they were 0); the others
+    # keep no tricks.
+    if key == "five_tricks":
+        assert row["tricks"] == str(len(by_id[won.pk]["tricks"])) != "0"
+    elif key == "all_fives":
+        # A finished game: every trick is in a scored hand.
+        hands = gamestate.replay_log(won).history
+        assert int(row["tricks"]) == sum(len(h.tricks) for h in hands) > 0
+    else:
+        assert row["tricks"] == "0"
     # players.csv: the report's per-player figures, with this game's own columns (and
     # the others empty); Ann left, and a bot played on in her seat.
     players = list(

@@ -995,6 +995,25 @@ def test_revokes_csv_has_every_rounds_games_and_a_referee_workshop_none():
     assert header == REVOKES_HEADER and rows == []
 
 
+def test_games_csv_counts_all_fives_tricks_from_the_replay():
+    """games.csv's `tricks` was 0 for every All Fives game (it counted Five Tricks' trick
+    records, which All Fives does not keep): it is the tricks the log's replay finished."""
+    for mode, second in (("barnga", "high_highest_any"), ("referee", "high_lowest_suit")):
+        game, state = _all_fives_game(
+            7, [1, 2], ["high_highest_suit", second], "high_highest_suit", mode=mode
+        )
+        played = sum(len(h.tricks) for h in state.history)
+        header, rows = export.csv_tables(_csv_ready(_fives_doc(game, mode, second)))["games"]
+        assert played > 0
+        assert dict(zip(header, rows[0], strict=True))["tricks"] == played, mode
+    # A log that does not play: how many tricks is not known, an empty cell.
+    game["actions"][3]["payload"] = {"type": "play", "seat": 0, "card": "XX"}
+    header, rows = export.csv_tables(_csv_ready(_fives_doc(game, "referee", "high_lowest_suit")))[
+        "games"
+    ]
+    assert dict(zip(header, rows[0], strict=True))["tricks"] is None
+
+
 def adapters(*counts: tuple[str, int]) -> list[dict]:
     return [{"name": n, "adapted": k} for n, k in counts]
 
