@@ -432,7 +432,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     ix = report.Index(doc)
     breaks = (
         {g["id"]: report.game_breaks(ix, g) for g in doc["games"]}
-        if ix.kind.records_revokes
+        if ix.kind.key in TRICKS_REPLAYED
         else {}
     )
 
@@ -801,11 +801,16 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     return out
 
 
+# The games whose tricks games.csv counts from the log replayed (report.game_breaks):
+# they keep no trick records, and the report replays them anyway (section 4).
+TRICKS_REPLAYED = (kinds.ALL_FIVES.key, kinds.SEVEN_UP.key)
+
+
 def _tricks_played(game: dict, breaks: dict | None) -> int | None:
     """games.csv's `tricks`: the completed tricks. Five Tricks keeps a record of each;
-    All Fives' are counted from its log replayed (`report.game_breaks`; None, an empty
-    cell, for a log that does not play). The other games record none: 0."""
-    if game.get("kind") == kinds.ALL_FIVES.key:
+    All Fives' and 7Up7Down's are counted from their log replayed (None, an empty
+    cell, for a log that does not play). 3 Tricks has no tricks: 0."""
+    if game.get("kind") in TRICKS_REPLAYED:
         return breaks["tricks"] if breaks else None
     return len(game["tricks"])
 
