@@ -219,7 +219,7 @@ def test_the_debrief_guide_prints_alone_in_a_few_pages(
     for view, link_from in (("guide", path), ("class-guide", path + "?view=class")):
         page.goto(page.url.split("/workshops/")[0] + link_from)
         # The link at the top of the report, and the one beside its guide.
-        links = page.get_by_role("link", name="Print the debrief guide only")
+        links = page.get_by_role("link", name="The debrief guide alone, to print")
         assert links.count() == 2
         links.first.click()
         page.wait_for_url(f"**{path}?view={view}")

@@ -250,8 +250,8 @@ def test_the_debrief_guide_prints_alone_from_either_view(fac, named):
     full, cls = page(fac, named), page(fac, named, "class")
     base = f"/workshops/{named.pk}/report/"
     # At the top and beside the guide, in each view, a link to its own guide alone.
-    assert full.count(f'href="{base}?view=guide">Print the debrief guide only</a>') == 2
-    assert cls.count(f'href="{base}?view=class-guide">Print the debrief guide only</a>') == 2
+    assert full.count(f'href="{base}?view=guide">The debrief guide alone, to print</a>') == 2
+    assert cls.count(f'href="{base}?view=class-guide">The debrief guide alone, to print</a>') == 2
     assert "?view=guide" not in cls
     guide, class_guide = page(fac, named, "guide"), page(fac, named, "class-guide")
     for html, whole in ((guide, base), (class_guide, base + "?view=class")):
