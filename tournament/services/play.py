@@ -423,6 +423,19 @@ def _keep_refusal(record: dict) -> None:
     failure to store it is logged: the student is still told why the move was refused."""
     try:
         with transaction.atomic():
+            # Count under the player's row lock, held until the insert commits: two
+            # refusals of one player at once (two phones, two sockets) would otherwise
+            # both count REFUSALS_KEPT - 1 under PostgreSQL's READ COMMITTED, and both
+            # insert. The player's row: it is the cap's own scope (per player; one game
+            # at a time), and no move waits for it (a move reads the player unlocked, and
+            # only a refused move comes here). Other services lock or update it holding
+            # their workshop's or table's lock, which this transaction never waits for
+            # (its insert only key-shares the rows it refers to, as every lock is NO
+            # KEY): no deadlock. An INSERT ... SELECT counting in one statement would
+            # still race without a lock; an advisory lock is PostgreSQL's alone. SQLite
+            # has no row locks, but its transactions begin IMMEDIATE (settings): one
+            # writer at a time, the count holds there as it is.
+            Player.objects.select_for_update(no_key=True).filter(pk=record["player_id"]).exists()
             kept = RefusedAttempt.objects.filter(
                 game_id=record["game_id"], player_id=record["player_id"]
             ).count()
