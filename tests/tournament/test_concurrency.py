@@ -226,3 +226,33 @@ def test_a_move_between_tables_and_a_play_at_once_never_corrupt():
     assert game.state == GameState.CUT
     new = game_at(Table.objects.get(pk=t1.pk))
     assert new.seq == 0 and leaver not in new.players
+
+
+def test_one_players_refusals_at_once_keep_no_more_than_the_cap():
+    """Refused moves are kept up to REFUSALS_KEPT per player and game, counted then
+    inserted: on SQLite transactions begin IMMEDIATE (one writer at a time), so refusals
+    arriving together still keep the cap. (PostgreSQL: tests/reliability/
+    test_refusals_postgres.py, where the player's row lock is what holds it.)"""
+    from games import five_tricks
+    from tournament.errors import IllegalMove
+    from tournament.models import RefusedAttempt
+    from tournament.services.play import REFUSALS_KEPT
+
+    w = make_workshop(players=8, tables=2, mode="referee")
+    to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    for _ in range(40):
+        state = state_of(game)
+        seat = state.to_act
+        legal = {a["card"] for a in five_tricks.legal_actions(state, seat)}
+        bad = [c for c in state.hands[seat] if c not in legal]
+        if bad:
+            break
+        services.game_play(player_id=game.players[seat], card=sorted(legal)[0])
+    else:
+        pytest.fail("no seat ever held a card it could not play")
+    player = game.players[seat]
+    calls = [lambda: services.game_play(player_id=player, card=bad[0])] * (REFUSALS_KEPT + 10)
+    results = race(*calls)
+    assert all(kind == "error" and isinstance(e, IllegalMove) for kind, e in results), results
+    assert RefusedAttempt.objects.filter(game=game, player_id=player).count() == REFUSALS_KEPT
