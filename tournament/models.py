@@ -475,7 +475,7 @@ class RefusedAttempt(models.Model):
     the moment a newcomer met a rule they never saw, for the debrief report.
 
     Append-only, written after the refused action's transaction rolled back
-    (services.play), at most REFUSALS_KEPT per player and game. Not a game action:
+    (services.play), at most limits.REFUSALS_KEPT per player and game. Not a game action:
     the game's log and state never hold it."""
 
     workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="+")

@@ -43,7 +43,7 @@ from games.cards import SUIT_NAMES
 from games.replay import ReplayError, replay_document
 from games.sheets import sheet_text
 from games.tricks import KNOBS, TrickRules, trick_winner
-from tournament import timing
+from tournament import limits, timing
 from tournament.movement import (
     MovementError,
     Standing,
@@ -1579,8 +1579,8 @@ def refusals(doc: dict, ix: Index) -> dict | None:
     table: by newcomers and by locals, and the players refused most, named with the
     reason they were told. None where each player's own sheet decides what is legal
     (Barnga mode of Five Tricks and All Fives: there the clashes are the claims,
-    disputes and revokes). A player kept at most 20 per game: the figures are then a
-    floor."""
+    disputes and revokes). A player kept at most `kept_most` per game
+    (limits.REFUSALS_KEPT, which the service keeps): the figures are then a floor."""
     if ix.kind.per_seat_rules and not ix.referee:
         return None
     kinds_of = {r["number"]: r["kind"] for r in doc["rounds"]}
@@ -1654,6 +1654,9 @@ def refusals(doc: dict, ix: Index) -> dict | None:
         "totals": totals,
         "said": _refused_words(totals) if totals["refused"] else "",
         "examples": examples,
+        # How many refused moves the service keeps per player and game, for the
+        # report's words (read at each call: the number the service stops at).
+        "kept_most": limits.REFUSALS_KEPT,
         # Each player's refused moves, for the per-player figures (players.csv).
         "by_player": dict(by_player),
     }

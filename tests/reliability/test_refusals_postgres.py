@@ -27,7 +27,7 @@ def test_refusals_at_the_same_instant_keep_no_more_than_the_cap(postgres_url, re
         from tournament.errors import IllegalMove
         from tournament.models import Game, RefusedAttempt
         from tournament.services import play
-        from tournament.services.play import REFUSALS_KEPT
+        from tournament.limits import REFUSALS_KEPT
 
         game = Game.objects.get(state="playing")
         # Legal cards until the seat to act holds one the table's sheet forbids.

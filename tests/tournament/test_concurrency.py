@@ -235,8 +235,8 @@ def test_one_players_refusals_at_once_keep_no_more_than_the_cap():
     test_refusals_postgres.py, where the player's row lock is what holds it.)"""
     from games import five_tricks
     from tournament.errors import IllegalMove
+    from tournament.limits import REFUSALS_KEPT
     from tournament.models import RefusedAttempt
-    from tournament.services.play import REFUSALS_KEPT
 
     w = make_workshop(players=8, tables=2, mode="referee")
     to_scored_round(w)

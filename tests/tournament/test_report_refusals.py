@@ -22,7 +22,7 @@ from tournament_helpers import (
 
 from games import five_tricks, three_tricks
 from games.three_tricks import Config
-from tournament import check_export, export, gamestate, report, services
+from tournament import check_export, export, gamestate, limits, report, services
 from tournament.errors import IllegalMove
 from tournament.models import Player, Workshop
 
@@ -329,3 +329,24 @@ def test_a_report_with_no_refused_move_says_so_in_a_line_and_draws_no_table(fac,
     ]
     assert "No move was refused." in section
     assert "0 moves" not in section and "The rest" not in section and "<table" not in section
+
+
+def test_the_cap_the_report_states_is_the_one_the_service_keeps(fac, owner, monkeypatch):
+    """The report says how many refused moves a player keeps per game from
+    limits.REFUSALS_KEPT, the number the service stops at: changed, both follow."""
+    monkeypatch.setattr(limits, "REFUSALS_KEPT", 3)
+    w = make_workshop(players=4, tables=1, mode="referee", names=STUDENTS[:4])
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    table = tables_of(w)[0]
+    game, seat, card = refusable_turn(table, set(game_at(table).players))
+    refuse(game, seat, card, times=5)
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    assert len(doc["refusals"]) == 3
+    assert report.build_report(doc)["refusals"]["kept_most"] == 3
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert (
+        "At most 3 refused moves are kept per player and game: a student who tried more "
+        "was told each time, but is counted 3." in html
+    )
+    assert "At most 20" not in html and "counted 20" not in html

@@ -25,8 +25,8 @@ from games import five_tricks, three_tricks
 from games.three_tricks import Config
 from tournament import gamestate, services
 from tournament.errors import IllegalMove
+from tournament.limits import REFUSALS_KEPT
 from tournament.models import Action, Player, RefusedAttempt
-from tournament.services.play import REFUSALS_KEPT
 
 pytestmark = pytest.mark.django_db
 

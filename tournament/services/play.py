@@ -20,7 +20,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from games import kinds
 from games.errors import IllegalAction
 from games.kinds import MoveError
-from tournament import broadcast, gamestate, rawsql, screencache, timing
+from tournament import broadcast, gamestate, limits, rawsql, screencache, timing
 from tournament.errors import (
     DuplicateAction,
     IllegalMove,
@@ -52,9 +52,6 @@ PLAYING_PHASES = (Phase.STUDY, Phase.HOME, Phase.ROUND)
 CLIENT_ID_MAX = 64
 DRAWING_MAX_POINTS = 2000
 GESTURE_KINDS = {k for k, _ in Gesture.KINDS}
-# Refused moves kept per player and game for the report: a student hammering a card
-# the table forbids is told every time, but fills no more rows than this.
-REFUSALS_KEPT = 20
 
 log = logging.getLogger(__name__)
 
@@ -419,7 +416,8 @@ def _keeps_refusals(service):
 
 
 def _keep_refusal(record: dict) -> None:
-    """Append one refused move, unless its player has REFUSALS_KEPT in that game. A
+    """Append one refused move, unless its player has limits.REFUSALS_KEPT in that game
+    (read at each call, as the report reads it: one number for both). A
     failure to store it is logged: the student is still told why the move was refused."""
     try:
         with transaction.atomic():
@@ -439,7 +437,7 @@ def _keep_refusal(record: dict) -> None:
             kept = RefusedAttempt.objects.filter(
                 game_id=record["game_id"], player_id=record["player_id"]
             ).count()
-            if kept < REFUSALS_KEPT:
+            if kept < limits.REFUSALS_KEPT:
                 RefusedAttempt.objects.create(**record)
     except DatabaseError:
         log.exception("A refused move could not be stored for the report.")
