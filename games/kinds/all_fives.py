@@ -334,8 +334,10 @@ class AllFives(GameKind):
         return state.dealer
 
     def progress(self, state) -> int:
-        """Tricks finished in the whole game."""
-        return sum(len(h.tricks) for h in state.history) + len(state.tricks)
+        """Tricks finished in the whole game. A game over keeps its last hand's tricks
+        in `tricks` as well as in its record in `history`: counted once."""
+        done = sum(len(h.tricks) for h in state.history)
+        return done if state.phase == all_fives.PHASE_OVER else done + len(state.tricks)
 
     # ---- phone
     def clean_move(self, state, seat: int, kind: str, move: dict) -> dict:

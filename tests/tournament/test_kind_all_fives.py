@@ -1049,3 +1049,20 @@ def test_a_referee_workshop_serves_revokes_csv_empty_and_does_not_offer_it(fac, 
     assert r.status_code == 200
     assert r.content.decode("utf-8-sig").splitlines()[0].startswith("round,round_label,table,")
     assert csv_rows(fac, w, "revokes") == []
+
+
+def test_progress_counts_a_finished_games_last_hand_once():
+    """A game over keeps its last hand's tricks in the state and in its history: the
+    facilitator's progress (and a gesture's trick number after the end) counted them
+    twice (found beside revokes.csv: 99 where the game had 93)."""
+    state = KIND.new_state(
+        table_rules=Sheet().to_dict(), seat_rules=[Sheet().to_dict()] * 3, mode="barnga", seed=8
+    )
+    for _ in range(2000):
+        if all_fives.is_over(state):
+            break
+        seat = KIND.to_act(state)[0]
+        action = next(a for a in all_fives.legal_actions(state, seat) if a["type"] != "call_revoke")
+        state, _ = KIND.apply(state, action)
+    assert all_fives.is_over(state) and state.tricks, "the game did not end"
+    assert KIND.progress(state) == sum(len(h.tricks) for h in state.history)
