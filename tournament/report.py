@@ -277,8 +277,14 @@ class Index:
         self.doc = doc
         self.kind = kind_of(doc)
         self.claims = self.kind.records_tricks
-        # The table's sheet decided every trick: nobody claimed, no disputes.
-        self.referee = (doc.get("workshop") or {}).get("mode") == "referee"
+        # The table's sheet decided every trick: nobody claimed, no disputes. Only in a
+        # game whose players play by their own sheets: in the others (7Up7Down, 3
+        # Tricks) the table's sheet decides in either mode, and the setup form lets a
+        # facilitator pick referee mode for them all the same. A review found 7Up7Down
+        # reported in All Fives' referee words ("it refuses a card it forbids").
+        self.referee = (
+            self.kind.per_seat_rules and (doc.get("workshop") or {}).get("mode") == "referee"
+        )
         self.players = {p["id"]: p for p in doc["players"]}
         self.rounds = {r["number"]: r for r in doc["rounds"]}
         self.tables = [t["number"] for t in sorted(doc["tables"], key=lambda t: t["number"])]

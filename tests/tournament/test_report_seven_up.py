@@ -30,7 +30,7 @@ KIND = kinds.get("seven_up")
 NAMES = ("Zanele", "Ingrid", "Oluwaseun", "Mireille", "Tadeusz", "Xiomara")
 
 
-def sevens_played(owner, sheets: dict, *, ticks: int = 30) -> Workshop:
+def sevens_played(owner, sheets: dict, *, ticks: int = 30, mode: str = "barnga") -> Workshop:
     """Six named students at two tables of three with `sheets` ({table: preset}),
     played by the bots' code in their seats through the home round and two scored
     rounds (the movement applied after each: newcomers at both tables in the second),
@@ -42,6 +42,7 @@ def sevens_played(owner, sheets: dict, *, ticks: int = 30) -> Workshop:
         seats_per_table=3,
         seed=3,
         game="seven_up",
+        mode=mode,
         bots_enabled=True,
     )
     services.sheets_assign(workshop_id=w.pk, assignment=sheets)
@@ -163,6 +164,44 @@ def test_a_seven_up_report_counts_the_tricks_the_home_sheets_judged_differently(
         "the table's sheet decided each"
     ), notice["data"]
     assert KIND.judged_words in notice["data"]
+
+
+def test_a_seven_up_workshop_in_referee_mode_reads_as_in_barnga_mode(fac, owner):
+    """The setup form lets a facilitator pick referee mode for 7Up7Down, where the
+    table's sheet decides in either mode: its report read in All Fives' referee words,
+    "it refuses a card it forbids, so there are no revokes to call", "(the table's sheet
+    decided each: referee mode)" (found by a review). It reads as 7Up7Down's own."""
+    w = sevens_played(owner, {1: "classic", 2: "lowest-wins"}, mode="referee")
+    assert w.mode == "referee"
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    r = report.build_report(doc)
+    rv = r["revokes"]
+    assert rv["totals"]["clashes"], "nothing judged differently: nothing to test"
+    assert rv["table_decides"] is True and rv["referee"] is False and r["referee"] is False
+    judged, tricks = rv["totals"]["clashes"], rv["totals"]["tricks"]
+    # The same document in Barnga mode gives the same report, but for the mode it names.
+    barnga = json.loads(json.dumps(doc))
+    barnga["workshop"]["mode"] = "barnga"
+    other = report.build_report(barnga)
+    assert other.pop("workshop")["mode"] == "barnga"
+    assert other == {k: v for k, v in r.items() if k != "workshop"}
+    for view in (None, "class", "guide", "class-guide"):
+        full = page(fac, w, view)
+        text = words(html_lib.unescape(full))
+        assert "referee mode" not in text and "refuses a card" not in text, view
+        if view in (None, "class"):
+            assert (
+                f"{judged} of {tricks} finished tricks judged differently by the players' "
+                "home sheets, which would have given them to different winners (the "
+                "table's sheet decided each)"
+            ) in text
+            assert "in 7Up7Down the table's sheet decides for everybody at it" in text
+    notice = next(q for q in r["guide"] if q["id"] == "notice")
+    assert notice["data"][0].startswith(
+        f"{judged} of {tricks} tricks were judged differently by the players' own sheets: "
+        "the table's sheet decided each"
+    ), notice["data"]
+    assert "referee" not in " ".join(notice["data"])
 
 
 def test_the_class_view_gives_the_figure_and_names_nobody(fac, owner):
