@@ -682,10 +682,12 @@ def movement(doc: dict, ix: Index) -> dict:
     journeys = {
         pid: {
             "tables": paths[pid],
-            # The first column in which a bot sat in their seat (None: never).
-            "bot_from": next(
-                (i for i, c in enumerate(cols) if pid in c["where"] and bot_sat(pid, c)), None
-            ),
+            # The columns in which a bot sat in their seat, in order (none: never). Not
+            # just the first: a player who came back with their PIN sat in their seat
+            # again (a review found the chart giving the bot the rest of the workshop).
+            "bot_cols": [i for i, c in enumerate(cols) if pid in c["where"] and bot_sat(pid, c)],
+            # Gone now: the bot's last stretch runs on to the end.
+            "gone": bool(ix.players.get(pid, {}).get("has_left")),
             "text": " → ".join("—" if t is None else str(t) for t in paths[pid]),
             "moves": changes(paths[pid]),
             "moves_played": moves_played(pid),

@@ -377,6 +377,38 @@ def _line_style(i: int) -> dict:
     return {"dasharray": dash} if dash else {}
 
 
+def _end_label(name: str, journey: dict) -> str:
+    """The name at the end of a player's line in the paths chart: "X (bot)" if a bot
+    sat in their seat in the last column they were seated in, else theirs."""
+    seated = [c for c, t in enumerate(journey["tables"]) if t is not None]
+    bot = bool(seated) and seated[-1] in (journey.get("bot_cols") or ())
+    return f"{name} (bot)" if bot else name
+
+
+def _bot_when(columns: list[dict], journey: dict) -> str:
+    """When a bot sat in a player's seat, from the columns it sat in: "from Round 2"
+    (to the end: the player is still gone), or for a player who came back with their
+    PIN "in Round 2", "in Round 2 and Round 3", or "in Round 1 and from Round 3" if
+    they left again."""
+    bot_cols = journey["bot_cols"]
+    # Still gone: the bot sat there from their last leaving to the last column they
+    # are seated in (not in "after round N" if their move lapsed).
+    last = max((c for c, t in enumerate(journey["tables"]) if t is not None), default=None)
+    runs: list[list[int]] = []
+    for c in sorted(bot_cols):
+        if runs and runs[-1][-1] == c - 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    said = []
+    for run in runs:
+        if run[-1] == last and journey.get("gone", True):
+            said.append(f"from {columns[run[0]]['label']}")
+        else:
+            said.append("in " + said_as_list([columns[c]["label"] for c in run]))
+    return said_as_list(said)
+
+
 def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     """Each player's table round by round (a bump chart).
 
@@ -394,12 +426,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     offsets, largest = _band_offsets(journeys, players, len(columns))
     per_table_px = max(100, -(-LABEL_GAP_PX * (largest - 1) // BAND))
     title = "Where each player sat, round by round"
-    widest = max(
-        _name_px(
-            names.get(pid, "?") + (" (bot)" if journeys[pid].get("bot_from") is not None else "")
-        )
-        for pid in players
-    )
+    widest = max(_name_px(_end_label(names.get(pid, "?"), journeys[pid])) for pid in players)
     margin = math.ceil(min(max(NAME_MARGIN_PX[0], widest), NAME_MARGIN_PX[1]))
     chart = pygal.Line(
         title=title,
@@ -419,9 +446,12 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         },
     )
     chart.x_labels = [c["label"] for c in columns]
-    # A player who left with a bot in their seat: their own line ends at the last round
+    # A player who left with a bot in their seat: their own line stops at the last round
     # they sat down to, and the bot's goes on from there dotted, named "X (bot)" (a
-    # review found a student's line running on to the top table under their name).
+    # review found a student's line running on to the top table under their name). If
+    # they came back with their PIN, their own line takes up again where they sat down
+    # again, and the bot's dotted stretch joins it (the bot's move brought the seat
+    # there). Both lines break where the other is drawn.
     series = []
     for i, pid in enumerate(players):
         name = names.get(pid, "?")
@@ -429,27 +459,32 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
             None if t is None else {"value": t + offsets[pid][c]}
             for c, t in enumerate(journeys[pid]["tables"])
         ]
-        bot_from = journeys[pid].get("bot_from")
+        bot_cols = set(journeys[pid].get("bot_cols") or ())
         bot = None
-        if bot_from is not None:
-            bot = [None] * bot_from + points[bot_from:]
-            if bot_from and points[bot_from - 1] is not None:
-                bot[bot_from - 1] = dict(points[bot_from - 1])  # joined to their own line
-            points = points[:bot_from] + [None] * (len(points) - bot_from)
+        if bot_cols:
+            # The bot's columns, and its player's own on either side of them.
+            near = {k for c in bot_cols for k in (c - 1, c, c + 1)} & set(range(len(points)))
+            bot = [dict(p) if k in near and p is not None else None for k, p in enumerate(points)]
+            points = [None if k in bot_cols else p for k, p in enumerate(points)]
         color = PALETTE[i % len(PALETTE)]
-        for series_title, line, style, label in (
-            (name, points, _line_style(i), name),
-            (f"{name} (bot)", bot, {"dasharray": BOT_DASH}, f"{name} (bot)"),
+        for series_title, line, style in (
+            (name, points, _line_style(i)),
+            (f"{name} (bot)", bot, {"dasharray": BOT_DASH}),
         ):
             if line is None or all(p is None for p in line):
                 continue
-            last = max(k for k, p in enumerate(line) if p is not None)
-            if bot is None or line is bot:  # the alt text keeps the whole name
-                line[last]["label"] = _fit_name(label, margin)
-            series.append((series_title, line, style, color))
-    chart.config.style = _names_style(len(series), tuple(c for *_, c in series))
-    for series_title, line, style, _ in series:
-        chart.add(series_title, line, stroke_style=style)
+            # The name goes at the player's last point, on the line that reached it: the
+            # player's own, or the bot's if it sat there last (the alt text keeps the
+            # whole name).
+            if series_title == _end_label(name, journeys[pid]):
+                last = max(k for k, p in enumerate(line) if p is not None)
+                line[last]["label"] = _fit_name(series_title, margin)
+            series.append((series_title, line, style, color, bool(bot_cols)))
+    chart.config.style = _names_style(len(series), tuple(s[3] for s in series))
+    for series_title, line, style, _, broken in series:
+        # A line with the other's stretch between its own breaks there: not drawn
+        # straight across it (pygal joins the points either side of a gap).
+        chart.add(series_title, line, stroke_style=style, allow_interruptions=broken)
     steps = f"Line chart: {title.lower()} ({said_as_list([c['label'] for c in columns])})"
     alt = (
         # What each "then" steps through (a review read "1 then 1 then 2 then 2" not
@@ -460,8 +495,8 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
             f"{names.get(pid, '?')}: tables "
             + journeys[pid]["text"].replace(" → ", " then ").replace("—", "not seated")
             + (
-                f", a bot in their seat from {columns[journeys[pid]['bot_from']]['label']}"
-                if journeys[pid].get("bot_from") is not None
+                f", a bot in their seat {_bot_when(columns, journeys[pid])}"
+                if journeys[pid].get("bot_cols")
                 else ""
             )
             for pid in players
@@ -473,7 +508,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     return {
         **_finish(chart, title, alt),
         "tall": chart.config.height > chart.config.width * PRINT_FIT,
-        "bot_seats": any(journeys[pid].get("bot_from") is not None for pid in players),
+        "bot_seats": any(journeys[pid].get("bot_cols") for pid in players),
     }
 
 
@@ -503,9 +538,9 @@ def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: in
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
         said += f"; the most moves, {top}, by {_names_said(most)}"
     bots = [
-        f"{names.get(pid, '?')}'s from {columns[journeys[pid]['bot_from']]['label']}"
+        f"{names.get(pid, '?')}'s {_bot_when(columns, journeys[pid])}"
         for pid in players
-        if journeys[pid].get("bot_from") is not None
+        if journeys[pid].get("bot_cols")
     ]
     if bots:
         said += f". A bot sat in the seat of a player who left: {said_as_list(bots)}"

@@ -1149,7 +1149,7 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     }
     assert [p["name"] for p in chips["Round 1"] if p["id"] == 1] == ["Ana"]
     assert [p["name"] for p in chips["Round 2"] if p["id"] == 1] == ["the bot in Ana's seat"]
-    assert mv["journeys"][1]["bot_from"] == 1 and mv["journeys"][2]["bot_from"] is None
+    assert mv["journeys"][1]["bot_cols"] == [1] and mv["journeys"][2]["bot_cols"] == []
     (d,) = rep["clashes"]["disputes"]
     assert [s["name"] for s in d["seats"]] == ["the bot in Ana's seat", "Dee"]
     assert d["winner"] == "the bot in Ana's seat"
@@ -1179,7 +1179,7 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     assert [g["winners"] for g in r1["tables"][0]["games"]] == [["Ben"], ["Ana"]]
     assert r2["tables"][1]["top"] == ["Ana"]
     assert [m["name"] for m in rep["movement"]["moves"]] == ["Ana", "Cy"]
-    assert rep["movement"]["journeys"][1]["bot_from"] is None
+    assert rep["movement"]["journeys"][1]["bot_cols"] == []
     assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
     html = _page(rep)
     assert "the bot in" not in html and "(a bot after" not in html
@@ -1197,7 +1197,7 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     assert [g["winners"] for g in r1["tables"][0]["games"]] == [["Ben"], ["the bot in Ana's seat"]]
     assert r2["tables"][1]["top"] == ["Ana"]
     assert [m["name"] for m in rep["movement"]["moves"]] == [away, "Cy"]
-    assert rep["movement"]["journeys"][1]["bot_from"] is None
+    assert rep["movement"]["journeys"][1]["bot_cols"] == []
     assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
     assert rep["players"][0]["away"] == ["left during Round 1, back after Round 1"]
     html = _page(rep)
@@ -1209,3 +1209,151 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     rep = report.build_report(doc)
     assert rep["results"][1]["tables"][1]["top"] == ["the bot in Ana's seat"]
     assert rep["players"][0]["left_when"] == "during Round 2"
+
+
+def three_rounds_away_in_round_2() -> dict:
+    """Ana, Ben, Cy and Dee at tables 1 and 2 for three scored rounds (Round 1
+    10:00–10:15, Round 2 10:30–10:45, Round 3 11:00–11:15). Ana wins at table 1 and
+    moves up; she leaves at 10:25 and is back with her PIN at 10:55, so a bot plays
+    all of her Round 2 (it loses at table 2, and the seat moves down), and she plays
+    Round 3 at table 1 herself."""
+
+    def game(gid, rnd, table, players, winners, at):
+        return {
+            "id": gid,
+            "round": rnd,
+            "number": gid,
+            "table": table,
+            "players": players,
+            "state": "over",
+            "started_at": f"2026-11-25T{at}:00+00:00",
+            "tricks_won": [3 if p in winners else 2 for p in players],
+            "winners": winners,
+            "tricks": [],
+            "claims": [],
+            "seat_rules": [PRESETS["guide-1"].to_dict()] * len(players),
+            "disputes": [],
+        }
+
+    doc = one_round_doc(
+        "Away in Round 2",
+        ["guide-1", "guide-2"],
+        [(1, "Ana"), (2, "Ben"), (3, "Cy"), (4, "Dee")],
+        seatings=[(1, 1), (2, 1), (3, 2), (4, 2)],
+        moves=[(1, 1, 2), (4, 2, 1)],
+        games=[
+            game(1, 1, 1, [1, 2], [1], "10:01"),
+            game(2, 1, 2, [3, 4], [3], "10:01"),
+            game(3, 2, 2, [1, 3], [3], "10:31"),  # the bot's
+            game(4, 2, 1, [2, 4], [2], "10:31"),
+            game(5, 3, 1, [1, 4], [1], "11:01"),
+            game(6, 3, 2, [2, 3], [3], "11:01"),
+        ],
+        then=True,
+    )
+    r1, r2 = doc["rounds"]
+    r1.update(started_at="2026-11-25T10:00:00+00:00", finished_at="2026-11-25T10:15:00+00:00")
+    r2.update(
+        started_at="2026-11-25T10:30:00+00:00",
+        finished_at="2026-11-25T10:45:00+00:00",
+        moves=[
+            {"player": 1, "from": 2, "to": 1, "edited": False},
+            {"player": 2, "from": 1, "to": 2, "edited": False},
+        ],
+        movement_applied_at="2026-11-25T10:50:00+00:00",
+    )
+    doc["rounds"].append(
+        {
+            "number": 3,
+            "kind": "scored",
+            "scored_number": 3,
+            "label": "Round 3",
+            "seatings": [
+                {"player": p, "table": t, "seat": i}
+                for i, (p, t) in enumerate([(1, 1), (4, 1), (2, 2), (3, 2)])
+            ],
+            "moves": [],
+            "movement_applied_at": None,
+            "started_at": "2026-11-25T11:00:00+00:00",
+            "finished_at": "2026-11-25T11:15:00+00:00",
+        }
+    )
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:25:00+00:00", "back": "2026-11-25T10:55:00+00:00"}
+    ]
+    return doc
+
+
+def _chart_svg(chart: dict) -> str:
+    import base64
+
+    return base64.b64decode(chart["src"].split(",", 1)[1]).decode()
+
+
+def test_the_paths_chart_gives_the_bot_only_the_rounds_it_sat_in_a_returned_players_seat():
+    """A review found the chart drawing Ana's seat as the bot's from Round 2 to the end
+    ("a bot in their seat from Round 2"), though she was back for Round 3: only the
+    column in which the bot sat is its, and her own line takes up again after it."""
+    from tournament import report_charts
+
+    doc = three_rounds_away_in_round_2()
+    rep = report.build_report(doc)
+    mv = rep["movement"]
+    assert [c["label"] for c in mv["columns"]] == ["Round 1", "Round 2", "Round 3"]
+    names = {p["id"]: p["name"] for p in rep["players"]}
+    chart = report_charts.paths_chart(mv, names)
+    assert "Ana: tables 1 then 2 then 1, a bot in their seat in Round 2;" in chart["alt"]
+    assert "from Round" not in chart["alt"] and chart["bot_seats"]
+    svg = _chart_svg(chart)
+    # Her line ends with her own name, not the bot's; the bot's stretch is dotted.
+    assert ">Ana<" in svg and ">Ana (bot)<" not in svg and "stroke-dasharray:2,6" in svg
+    # No line is drawn straight across a column it has no point in (pygal joins the
+    # points either side of a gap): her own line would cross the bot's Round 2.
+    import re
+
+    lines = [
+        [float(x) for x in re.findall(r"([\d.]+) [\d.]+", d)]
+        for d in re.findall(r'<path d="M([^"]*)" class="line reactive', svg)
+    ]
+    xs = sorted({x for line in lines for x in line})
+    # Ben's, Cy's and Dee's lines and the bot's stretch: Ana's own two rounds are
+    # dots apart, with the bot's between them.
+    assert len(xs) == 3 and len(lines) == 4, lines
+    for line in lines:
+        at = [xs.index(x) for x in line]
+        assert at == list(range(at[0], at[0] + len(at))), lines
+    assert mv["journeys"][1]["bot_cols"] == [1] and mv["journeys"][1]["gone"] is False
+    assert all(not mv["journeys"][p]["bot_cols"] for p in (2, 3, 4))
+    # The long alt's summary says the same.
+    said = report_charts._paths_summary("Steps", mv, names, 2)
+    assert "A bot sat in the seat of a player who left: Ana's in Round 2." in said
+
+    # Gone again during Round 3 (still gone): the bot did not sit down at Round 3's
+    # start, so still "in Round 2" (the columns are the rounds' starts).
+    doc["players"][0].update(has_left=True, left_at="2026-11-25T11:05:00+00:00")
+    mv = report.build_report(doc)["movement"]
+    assert mv["journeys"][1]["bot_cols"] == [1] and mv["journeys"][1]["gone"] is True
+    assert (
+        "Ana: tables 1 then 2 then 1, a bot in their seat in Round 2;"
+        in (report_charts.paths_chart(mv, names)["alt"])
+    )
+    # Gone again before Round 3 began, for good: from Round 3 on, as for anyone gone.
+    doc["players"][0]["left_at"] = "2026-11-25T10:58:00+00:00"
+    mv = report.build_report(doc)["movement"]
+    assert mv["journeys"][1]["bot_cols"] == [1, 2]
+    chart = report_charts.paths_chart(mv, names)
+    assert "Ana: tables 1 then 2 then 1, a bot in their seat from Round 2;" in chart["alt"]
+    assert ">Ana (bot)<" in _chart_svg(chart)
+    # Back at 10:55 and gone for good from 10:58 (no return between the two rounds'
+    # starts would show): three columns, the bot in the last two.
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:05:00+00:00", "back": "2026-11-25T10:06:00+00:00"}
+    ]
+    doc["rounds"][0]["started_at"] = "2026-11-25T10:05:30+00:00"
+    mv = report.build_report(doc)["movement"]
+    assert mv["journeys"][1]["bot_cols"] == [0, 2]
+    assert (
+        "Ana: tables 1 then 2 then 1, a bot in their seat in Round 1 and from Round 3;"
+        in (report_charts.paths_chart(mv, names)["alt"])
+    )
+
