@@ -2006,11 +2006,26 @@ def _share(won: int, played: int) -> str:
     return f"{won} of {_plural(played, 'game')} ({int(100 * won / played + 0.5)} %)"
 
 
+def _away_during(ix: Index, pid, r: dict) -> bool:
+    """Whether any time the player was away overlaps the round (from its start to its
+    end; one not finished runs on), whether they left before it or during it, came
+    back during it or after it."""
+    start, end = parse_time(r.get("started_at")), parse_time(r.get("finished_at"))
+    return any(
+        (end is None or left < end) and (back is None or start is None or back > start)
+        for left, back in away_spans(ix, pid)
+    )
+
+
 def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
     """How the movers up, the movers down and the stayers did in the round before a
     movement and in the round after it: the winners who moved up and began to lose
-    are the debrief's story. People only, who played both rounds: a bot played by no
-    one's rules, and for someone who left a bot played on in their seat.
+    are the debrief's story. People only, who played both rounds themselves: a bot
+    played by no one's rules, and for someone who left a bot played on in their seat
+    (or nobody did). So a player gone now is left out, and so is one who came back
+    with their PIN but was away at any time during either round: some of its games
+    were the bot's, or their seat was skipped (a review found a returned student's
+    bot-played round counted as theirs).
 
     Not `named` (the class's view): a group's figures are left out where they would
     be each member's own, read out to a class that saw who moved: a group of one, or
@@ -2019,9 +2034,14 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
     tally = ix.tally
     scored = [r for r in doc["rounds"] if r["kind"] == "scored"]
 
-    def person(pid) -> bool:
+    def person(pid, *rounds: dict) -> bool:
         p = ix.players.get(pid) or {}
-        return bool(p) and not p.get("is_bot") and not p.get("has_left")
+        return (
+            bool(p)
+            and not p.get("is_bot")
+            and not p.get("has_left")
+            and not any(_away_during(ix, pid, r) for r in rounds)
+        )
 
     lines = []
     moved_between = False
@@ -2032,7 +2052,11 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
         went = {m["player"]: "up" if m["to"] > m["from"] else "down" for m in r["moves"]}
         groups: dict[str, list[int]] = {"up": [], "down": [], "stayed": []}
         for pid in ix.players:
-            if person(pid) and tally.get((pid, r["number"])) and tally.get((pid, nxt["number"])):
+            if (
+                person(pid, r, nxt)
+                and tally.get((pid, r["number"]))
+                and tally.get((pid, nxt["number"]))
+            ):
                 groups[went.get(pid, "stayed")].append(pid)
         before, after = _short_label(r), _short_label(nxt)
         if nxt.get("state", "finished") != "finished":

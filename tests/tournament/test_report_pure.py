@@ -1357,3 +1357,40 @@ def test_the_paths_chart_gives_the_bot_only_the_rounds_it_sat_in_a_returned_play
         in (report_charts.paths_chart(mv, names)["alt"])
     )
 
+
+def test_the_guide_leaves_a_player_out_of_the_movers_figures_for_rounds_they_were_away_in():
+    """Ana was away for all of Round 2, a bot playing her seat (it lost): the guide's
+    "moving up or down" counted her as a mover up after Round 1 who then lost, and as
+    a mover down after Round 2 (a review). She is left out of both pairs of rounds, in
+    the facilitator's guide and the class's."""
+    doc = three_rounds_away_in_round_2()
+    for rep in (report.build_report(doc), report.build_report(doc, names=False)):
+        moved = next(q for q in rep["guide"] if q["id"] == "moved")["data"]
+        said = " ".join(moved)
+        assert "Moved up after Round 1" not in said, moved
+        assert "Moved down after Round 2" not in said, moved
+        # The others are still there: Dee moved down after Round 1, Ben up after Round 2.
+        assert "Moved down after Round 1 (1 player)" in said, moved
+        assert "Moved up after Round 2 (1 player)" in said, moved
+
+    # Away only between the rounds (left after Round 1 ended, back before Round 2
+    # began): every game of both rounds was hers, and she counts.
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:20:00+00:00", "back": "2026-11-25T10:25:00+00:00"}
+    ]
+    doc["games"][2]["winners"] = [1]  # now her own game
+    moved = " ".join(
+        next(q for q in report.build_report(doc)["guide"] if q["id"] == "moved")["data"]
+    )
+    assert "Moved up after Round 1 (1 player): won 1 of 1 game (100 %) in Round 1" in moved
+    # Away a few minutes in the middle of Round 3 (a game of it the bot's): out of
+    # Round 2 to Round 3, still in Round 1 to Round 2.
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T11:05:00+00:00", "back": "2026-11-25T11:07:00+00:00"}
+    ]
+    moved = " ".join(
+        next(q for q in report.build_report(doc)["guide"] if q["id"] == "moved")["data"]
+    )
+    assert "Moved up after Round 1 (1 player)" in moved
+    assert "Moved down after Round 2" not in moved
+
