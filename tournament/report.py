@@ -211,10 +211,17 @@ def away_spans(ix: Index, pid) -> list[tuple]:
     return spans
 
 
-def came_back(ix: Index, pid) -> bool:
-    """The player left and came back with their PIN, and is here now."""
-    player = ix.players.get(pid, {})
-    return bool(player.get("absences")) and not player.get("has_left")
+def back_after(ix: Index, pid, at) -> bool:
+    """Whether the time away the player was in at `at` (a time or its text) ended, they
+    coming back with their PIN: a bot then played "while they were away", not "after
+    they left". Not whether they are back now (a review found a student who came back
+    twice in Round 1 and left for good in Round 3 read "after they left" in Round 1)."""
+    when = parse_time(at) if isinstance(at, str) or at is None else at
+    if when is None:
+        return False
+    return any(
+        left <= when and back is not None and when < back for left, back in away_spans(ix, pid)
+    )
 
 
 def left_by(ix: Index, pid, at) -> bool:
@@ -620,8 +627,9 @@ def movement(doc: dict, ix: Index) -> dict:
         name = ix.name(pid)
         if left_by(ix, pid, r.get("started_at")):
             return bot_in_seat(name)
-        if left_by(ix, pid, r.get("finished_at") or r.get("movement_applied_at")):
-            return then_bot(name, back=came_back(ix, pid))
+        ended = r.get("finished_at") or r.get("movement_applied_at")
+        if left_by(ix, pid, ended):
+            return then_bot(name, back=back_after(ix, pid, ended))
         return name
 
     ties = ix.ties
@@ -819,6 +827,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
             played: Counter = Counter()
             # Games a bot played in a seat whose player had left before the game began.
             by_bot: Counter = Counter()
+            # When the last of them began: the time away it fell in names the row.
+            bot_began: dict = {}
             order: list[int] = []
             game_rows = []
             for g in games:
@@ -827,7 +837,9 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     if pid not in order:
                         order.append(pid)
                     played[pid] += 1
-                    by_bot[pid] += left_by(ix, pid, g.get("started_at"))
+                    if left_by(ix, pid, g.get("started_at")):
+                        by_bot[pid] += 1
+                        bot_began[pid] = g.get("started_at")
                     tricks[pid] += scores[s] if s < len(scores) else 0
                 for pid in g["winners"]:
                     won[pid] += 1
@@ -881,7 +893,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         if not by_bot[pid]
                         else bot_in_seat(name)
                         if by_bot[pid] == played[pid]
-                        else then_bot(name, back=came_back(ix, pid)),
+                        else then_bot(name, back=back_after(ix, pid, bot_began[pid])),
                         "games_won": won[pid],
                         "games_played": played[pid],
                         "tricks": tricks[pid],

@@ -1394,3 +1394,30 @@ def test_the_guide_leaves_a_player_out_of_the_movers_figures_for_rounds_they_wer
     assert "Moved up after Round 1 (1 player)" in moved
     assert "Moved down after Round 2" not in moved
 
+
+def test_a_bot_in_a_seat_is_said_to_play_while_they_were_away_by_the_time_away_it_played_in():
+    """ "(a bot after they left)" was chosen by whether the player is back now: Ana,
+    back in Round 2 and gone for good in Round 3, read "after they left" in Round 2 as
+    well (a review). Each round's wording comes from the time away that covered it."""
+    doc = three_rounds_away_in_round_2()
+    # Away from 10:40 (during Round 2, after its game began) to 10:55; gone for good
+    # from 11:05 (during Round 3, after its game began).
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:40:00+00:00", "back": "2026-11-25T10:55:00+00:00"}
+    ]
+    doc["games"] += [
+        {**doc["games"][2], "id": 7, "number": 7, "started_at": "2026-11-25T10:41:00+00:00"},
+        {**doc["games"][4], "id": 8, "number": 8, "started_at": "2026-11-25T11:06:00+00:00"},
+    ]  # the bot's: while she was away, then after she left
+    doc["players"][0].update(has_left=True, left_at="2026-11-25T11:05:00+00:00")
+    rep = report.build_report(doc)
+
+    def label(rn: int) -> str:
+        rows = [p for t in rep["results"][rn - 1]["tables"] for p in t["players"]]
+        return next(p["label"] for p in rows if p["id"] == 1)
+
+    assert label(2) == "Ana (a bot while they were away)"
+    assert label(3) == "Ana (a bot after they left)"
+    # The moves: after Round 2 (away at its end, 10:45, back at 10:55) "while".
+    moves = {(m["round"], m["player"]): m["name"] for m in rep["movement"]["moves"]}
+    assert moves[(2, 1)] == "Ana (a bot while they were away)"
