@@ -2590,6 +2590,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
             "disputes_open": cl["outcome_counts"]["open"],
             "gestures": cl["gestures"]["total"],
             "left": sum(1 for p in doc["players"] if p["has_left"]),
+            # Players who left and came back with their PIN (the per-player note).
+            "came_back": sum(1 for p in doc["players"] if p.get("absences")),
         },
         "reveal": rev,
         "movement": mov,

@@ -1203,6 +1203,9 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     html = _page(rep)
     assert f"<bdi>{away}</bdi>" in html
     assert "(left during Round 1, back after Round 1)" in html
+    # The table's note says what the mark means, and whose the bot's games are.
+    assert "“Left …, back …” beside a name: the player left and came back with their PIN." in html
+    assert "what it did while they were away is counted in their row" in html
     assert "(a bot after they left)" not in html
     # Away during Round 2 as well (a second time, not back yet): its games are the bot's.
     doc["players"][0].update(has_left=True, left_at="2026-11-25T10:30:00+00:00")
