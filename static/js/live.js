@@ -20,13 +20,23 @@
   // round trip of the last few is kept: its error is at most half that trip, and a
   // trip held up (a busy server, a message queued behind a screen) says least. A
   // device's clock may be minutes wrong; only the difference is used.
+  // The device's clock may also be set while the page runs (a phone's by the network,
+  // a laptop's NTP step, a phone's that stood still in its sleep): the samples taken
+  // before then measured a clock that is no longer there, and the fastest of them
+  // stayed the best for up to eight pings, every countdown off by the step ("shows
+  // 4:56; true left 356 s"; a review's test). The true offset lies within half a trip
+  // of each sample's, so two samples whose spans (plus AGREE_MS, the rounding and the
+  // drift between pings) do not meet say the clock was set between them: the older one
+  // goes, and the newest is kept whatever its trip.
   const SAMPLES = 8;
+  const AGREE_MS = 50;
   let samples = [];
   let offset = null;
   function clockSample(sent, serverNow, received) {
     if (!(received >= sent) || !Number.isFinite(serverNow)) return;
-    samples.push({ trip: received - sent, offset: serverNow - (sent + received) / 2 });
-    if (samples.length > SAMPLES) samples = samples.slice(-SAMPLES);
+    const taken = { trip: received - sent, offset: serverNow - (sent + received) / 2 };
+    const agree = (s) => Math.abs(s.offset - taken.offset) <= (s.trip + taken.trip) / 2 + AGREE_MS;
+    samples = samples.filter(agree).concat([taken]).slice(-SAMPLES);
     const best = samples.reduce((a, b) => (b.trip < a.trip ? b : a));
     if (best.offset === offset) return;
     offset = best.offset;

@@ -4,8 +4,10 @@ server said them, so it was late by the time the screen took to arrive (and by t
 server's rounding): on a phone at 300-800 ms a student saw "0:01" on a claim window
 the server had already closed, and the claim was refused. The clocks now carry the
 server's deadline and count to it on the device's clock, with the offset between the
-two clocks measured by the socket's pings. Chromium, Five Tricks, one phone at a
-table of four (the others play through the services); the facilitator's panel."""
+two clocks measured by the socket's pings; a device's clock set after that is
+measured again at the next ping (a review found every countdown off by the step for
+up to eight pings). Chromium, Five Tricks, one phone at a table of four (the others
+play through the services); the facilitator's panel."""
 
 from __future__ import annotations
 
@@ -169,4 +171,57 @@ def test_the_panels_clock_counts_to_the_rounds_deadline(facilitator_page, django
     services.round_extend(round_id=rnd.pk, seconds=60)
     rnd.refresh_from_db()
     ends_near(page, "#fac-status .timer", shift, ms(rnd.deadline))
+    page.context.close()
+
+
+# The device's clock, movable while the page runs: `window.__shift` ms are added to
+# every `Date` (0 at first), as a phone's clock set by the network or a laptop's NTP
+# step moves it; and the socket's messages each way `window.__lag` ms late (0 at
+# first). The true time stays readable as window.__trueNow(); the pings that ask the
+# time are counted in window.__asks, their answers (as the page gets them) in
+# window.__answers.
+MOVABLE = """(() => {
+  const Real = Date;
+  const trueNow = Real.now.bind(Real);
+  window.__shift = 0;
+  class Shifted extends Real {
+    constructor(...args) { if (args.length) super(...args); else super(trueNow() + window.__shift); }
+    static now() { return trueNow() + window.__shift; }
+  }
+  window.Date = Shifted;
+  window.__trueNow = trueNow;
+  window.__lag = 0;
+  window.__asks = window.__answers = 0;
+  const RealSocket = window.WebSocket;
+  window.WebSocket = class extends RealSocket {
+    set onmessage(handler) {
+      super.onmessage = (e) => setTimeout(() => {
+        if (JSON.parse(e.data).now !== undefined) window.__answers++;
+        handler(e);
+      }, window.__lag);
+    }
+    send(data) {
+      if (JSON.parse(data).clock === 1) window.__asks++;
+      if (!window.__lag) return super.send(data);
+      setTimeout(() => { if (this.readyState === RealSocket.OPEN) super.send(data); }, window.__lag);
+    }
+  };
+})();"""
+
+
+def test_a_small_step_of_the_devices_clock_is_taken_at_the_next_ping(live_server_url, browser):
+    """A step too small to be noticed between ticks (0.7 s; an NTP step): the next
+    ping's answer cannot agree with the samples kept (0.7 s apart, round trips of a few
+    ms and 200 ms), so they are dropped, and the clock counts to the deadline again."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Step", seats=4, size={"width": 390, "height": 844}
+    )
+    page.add_init_script(script=MOVABLE)
+    page.reload()
+    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
+    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
+    ends_near(page, "#screen .timer", 0, ms(rnd.deadline))
+    page.evaluate("() => { window.__lag = 100; window.__shift = 700; }")
+    # The pings go every 10 s.
+    ends_near(page, "#screen .timer", 700, ms(rnd.deadline), timeout=12_000)
     page.context.close()
