@@ -28,19 +28,40 @@
   // of each sample's, so two samples whose spans (plus AGREE_MS, the rounding and the
   // drift between pings) do not meet say the clock was set between them: the older one
   // goes, and the newest is kept whatever its trip.
+  // The trip is the longer of the two clocks' measures: the device's clock (Date) set
+  // while the ping was out would lengthen it, shorten it, or make it less than nothing;
+  // performance.now() is never set but may stand still while the device sleeps. Taken
+  // the longer, a sample is never surer than it is.
   const SAMPLES = 8;
   const AGREE_MS = 50;
   let samples = [];
   let offset = null;
-  function clockSample(sent, serverNow, received) {
-    if (!(received >= sent) || !Number.isFinite(serverNow)) return;
-    const taken = { trip: received - sent, offset: serverNow - (sent + received) / 2 };
+  function clockSample(sent, serverNow, received, monoTrip) {
+    const trip = Math.max(received - sent, monoTrip);
+    if (!(trip >= 0) || !Number.isFinite(serverNow)) return;
+    const taken = { trip, offset: serverNow - (received - trip / 2) };
     const agree = (s) => Math.abs(s.offset - taken.offset) <= (s.trip + taken.trip) / 2 + AGREE_MS;
     samples = samples.filter(agree).concat([taken]).slice(-SAMPLES);
     const best = samples.reduce((a, b) => (b.trip < a.trip ? b : a));
     if (best.offset === offset) return;
     offset = best.offset;
     if (clockTimer !== null) startClocks();
+  }
+
+  // Calls onSet when the device's clock (Date) moves by more than JUMP_MS against
+  // performance.now(), which no one sets: a clock set while the page runs is noticed
+  // within WATCH_MS, not at the next ping (10 s), and the server asked the time at once.
+  // The other cause (performance.now() stood still while the device slept, Date did
+  // not) costs one ping whose answer agrees with the samples kept, and changes nothing.
+  const JUMP_MS = 1000;
+  const WATCH_MS = 500;
+  function watchClock(onSet) {
+    let skew = Date.now() - performance.now();
+    setInterval(() => {
+      const now = Date.now() - performance.now();
+      if (Math.abs(now - skew) > JUMP_MS) onSet();
+      skew = now;
+    }, WATCH_MS);
   }
 
   // Every [data-seconds] counts down to its end on this device's clock. With a
@@ -128,15 +149,25 @@
     let roundTrip = 0;
     const seen = (ms) => { roundTrip = Math.max(ms, Math.round(roundTrip * 0.9)); };
     const answerMs = () => Math.max(ANSWER_MS, Math.min(3 * roundTrip, 20000));
-    // When the ping that asks the server's time went (0: none out). One at a time, so
-    // that its answer (the only pong with a time) is known; one unanswered for 30 s (a
-    // ping refused as too many) is given up. The first goes as a socket opens: the
-    // clocks count to the server's deadlines from then on (clockSample).
-    let timeAsked = 0;
+    // When the ping that asks the server's time went, on both clocks (null: none out).
+    // One at a time, so that its answer (the only pong with a time) is known; one
+    // unanswered for 30 s (a ping refused as too many) is given up, counted on the clock
+    // no one sets (a device's clock set forward gave it up at once, and the next answer
+    // was taken for the later ping's). The first goes as a socket opens: the clocks
+    // count to the server's deadlines from then on (clockSample). The device's clock
+    // set asks again at once (watchClock), or as soon as the ask out is answered (it
+    // went before, and its trip may be the step's length).
+    let timeAsked = null;
+    let askAgain = false;
+    const asking = () => timeAsked !== null && performance.now() - timeAsked.mono <= 30000;
     function ping() {
-      const at = Date.now();
-      const ask = !timeAsked || at - timeAsked > 30000;
+      const ask = !asking();
+      const at = { date: Date.now(), mono: performance.now() };
       if (send(ask ? { action: "ping", clock: 1 } : { action: "ping" }) && ask) timeAsked = at;
+    }
+    function askTime() {
+      if (asking()) askAgain = true;
+      else if (isOpen()) ping();
     }
 
     function connect() {
@@ -147,7 +178,8 @@
       const sock = new WebSocket(proto + location.host + (firstPath || options.path));
       ws = sock;
       firstPath = null;
-      timeAsked = 0;  // a ping on an earlier socket is answered there, or never
+      timeAsked = null;  // a ping on an earlier socket is answered there, or never
+      askAgain = false;  // the opening asks
       const opening = Date.now();
       sock.onopen = () => {
         seen(Date.now() - opening);
@@ -165,8 +197,12 @@
         moveWaiting = false;
         const msg = JSON.parse(e.data);
         if (msg.t === "pong" && msg.now !== undefined && timeAsked) {
-          clockSample(timeAsked, msg.now, lastMessage);
-          timeAsked = 0;
+          clockSample(timeAsked.date, msg.now, lastMessage, performance.now() - timeAsked.mono);
+          timeAsked = null;
+          if (askAgain) {
+            askAgain = false;
+            ping();
+          }
         }
         options.onMessage(msg);
       };
@@ -228,7 +264,8 @@
       waitingSince = 0;
       moveWaiting = false;
       queued = null;
-      timeAsked = 0;
+      timeAsked = null;
+      askAgain = false;
       return lost;
     }
     // Give the socket up now and open another: its close is not waited for (the
@@ -264,6 +301,7 @@
       if (Date.now() - lastMessage > SILENT_MS) { drop(); return; }
       ping();
     }, 10000);
+    watchClock(askTime);
     connect();
     return { send, sendWhenOpen, connect, isOpen };
   }
