@@ -2158,9 +2158,12 @@ def _name_tie_lines(doc: dict, ix: Index) -> list[str]:
 
 def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
+    # 7Up7Down's players hold no sheet of their own at the table: the ones they learned
+    # at home (the summary's words).
+    own = "home" if rv.get("table_decides") and not rv.get("referee") else "own"
     judged = (
         f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged "
-        "differently by the players' own sheets"
+        f"differently by the players' {own} sheets"
     )
     # What counts as judged differently, where not every sheet difference can (7Up).
     counted = [rv["counted"]] if rv.get("counted") else []

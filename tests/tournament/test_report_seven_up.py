@@ -142,7 +142,7 @@ def test_a_seven_up_report_counts_the_tricks_the_home_sheets_judged_differently(
     ) in full
     section = full.split('<section id="clashes"')[1].split('<section id="players"')[0]
     assert '<h2 id="h-clashes">4 Clashes and gestures</h2>' in section
-    assert f"The players' own sheets judged {judged} of {tricks} tricks differently." in words(
+    assert f"The players' home sheets judged {judged} of {tricks} tricks differently." in words(
         section
     )
     assert "<caption>Tricks judged differently by round and table</caption>" in section
@@ -160,7 +160,7 @@ def test_a_seven_up_report_counts_the_tricks_the_home_sheets_judged_differently(
     notice = next(q for q in r["guide"] if q["id"] == "notice")
     assert notice["section"] == "clashes"
     assert notice["data"][0].startswith(
-        f"{judged} of {tricks} tricks were judged differently by the players' own sheets: "
+        f"{judged} of {tricks} tricks were judged differently by the players' home sheets: "
         "the table's sheet decided each"
     ), notice["data"]
     assert KIND.judged_words in notice["data"]
@@ -198,7 +198,7 @@ def test_a_seven_up_workshop_in_referee_mode_reads_as_in_barnga_mode(fac, owner)
             assert "in 7Up7Down the table's sheet decides for everybody at it" in text
     notice = next(q for q in r["guide"] if q["id"] == "notice")
     assert notice["data"][0].startswith(
-        f"{judged} of {tricks} tricks were judged differently by the players' own sheets: "
+        f"{judged} of {tricks} tricks were judged differently by the players' home sheets: "
         "the table's sheet decided each"
     ), notice["data"]
     assert "referee" not in " ".join(notice["data"])
