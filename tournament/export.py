@@ -851,8 +851,6 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
                 p["is_bot"],
                 p["has_left"],
                 p.get("left_at"),
-                # Each time away that ended (left, then back with the PIN).
-                "; ".join(f"{a['left']} to {a['back']}" for a in p.get("absences") or []),
                 _numbers(r["journey"]),
                 r["games_played"],
                 r["games_won"],
@@ -863,6 +861,9 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
                 r["refused"] if table["refusals"] else None,
                 r["gestures"],
                 r["drawings"],
+                # Each time away that ended (left, then back with the PIN): added last,
+                # after the table's first columns were set.
+                "; ".join(f"{a['left']} to {a['back']}" for a in p.get("absences") or []),
             ]
         )
     header = [
@@ -873,7 +874,6 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
         "is_bot",
         "has_left",
         "left_at",
-        "away",
         "journey",
         "games_played",
         "games_won",
@@ -884,6 +884,7 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
         "refused_moves",
         "gestures_and_drawings",
         "drawings",
+        "away",
     ]
     return header, rows
 

@@ -621,15 +621,27 @@ def movement(doc: dict, ix: Index) -> dict:
     def next_round(rn: int) -> int | None:
         return next((n for n in seated_rounds if n > rn), None)
 
+    # (player, round) where a bot played some of the player's games: they were away
+    # when the game began (the results name those rows "(a bot while they were away)").
+    bot_played = {
+        (pid, g["round"])
+        for g in ix.games
+        for pid in g["players"]
+        if left_by(ix, pid, g.get("started_at"))
+    }
+
     def mover(pid: int, r: dict) -> str:
         """Who earned a move: the player, or a bot in their seat if they left before the
-        round ended (all of it, or from when they left)."""
+        round ended (all of it, or from when they left), or the player and a bot if they
+        came back with their PIN after a bot played some of the round's games."""
         name = ix.name(pid)
         if left_by(ix, pid, r.get("started_at")):
             return bot_in_seat(name)
         ended = r.get("finished_at") or r.get("movement_applied_at")
         if left_by(ix, pid, ended):
             return then_bot(name, back=back_after(ix, pid, ended))
+        if (pid, r["number"]) in bot_played:  # away during it, back by its end
+            return then_bot(name, back=True)
         return name
 
     ties = ix.ties

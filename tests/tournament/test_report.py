@@ -482,7 +482,6 @@ PLAYER_COLUMNS = [
     "is_bot",
     "has_left",
     "left_at",
-    "away",
     "journey",
     "games_played",
     "games_won",
@@ -501,6 +500,7 @@ PLAYER_COLUMNS = [
     "refused_moves",
     "gestures_and_drawings",
     "drawings",
+    "away",
 ]
 
 

@@ -1212,6 +1212,16 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     rep = report.build_report(doc)
     assert rep["results"][1]["tables"][1]["top"] == ["the bot in Ana's seat"]
     assert rep["players"][0]["left_when"] == "during Round 2"
+    # Away only in the middle of Round 1 (its second game the bot's), back before its
+    # end: her move after it is hers and the bot's, as her results row says (a review
+    # found the row "(a bot while they were away)" beside a move under her name alone).
+    doc["players"][0].update(has_left=False, left_at="2026-11-25T10:10:00+00:00")
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:10:00+00:00", "back": "2026-11-25T10:12:00+00:00"}
+    ]
+    rep = report.build_report(doc)
+    assert [p["label"] for p in rep["results"][0]["tables"][0]["players"]][0] == away
+    assert [m["name"] for m in rep["movement"]["moves"]] == [away, "Cy"]
 
 
 def three_rounds_away_in_round_2() -> dict:

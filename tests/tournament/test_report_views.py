@@ -736,7 +736,9 @@ def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest
         section = players_section(n)
         shown, rest = section.split('<details class="print-if-open" id="every-player">', 1)
         assert names(shown) == [f"Pupil {i:03}" for i in range(1, 21)]
-        assert rest.startswith(f"<summary>Show all {n} players (also in players.csv)</summary>")
+        assert rest.startswith(
+            f"<summary>Show the other {n - 20} players (all are in players.csv)</summary>"
+        )
         assert names(rest) == [f"Pupil {i:03}" for i in range(21, n + 1)]
         assert rest.index('<table class="players">') < rest.index("</details>")
         # The folded table says what it is, and has the same column headers.
@@ -746,8 +748,8 @@ def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest
         assert head.findall(shown) == head.findall(rest)
         note = re.search(r'<p class="print-only muted">(.*?)</p>\s*$', shown, re.S)
         assert note and note.group(1) == (
-            f"The other {n - 20} players are left out of print: open “Show all {n}"
-            " players” on screen before printing to include them, or see players.csv."
+            f"The other {n - 20} players are left out of print: open “Show the other "
+            f"{n - 20} players” on screen before printing to include them, or see players.csv."
         )
 
 
