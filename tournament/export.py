@@ -426,9 +426,9 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     names = _names(doc)
     labels = {r["number"]: r["label"] for r in doc["rounds"]}
     out: dict[str, tuple[list[str], list[list]]] = {}
-    # Each game's log replayed as the report's section 4 replays it: All Fives' revokes
-    # and calls (revokes.csv) and its tricks (games.csv), every round's games (the
-    # study round's too). No other game records revokes: none replayed.
+    # Each game's log replayed as the report's section 4 replays it, every round's
+    # games (the study round's too): All Fives' revokes and calls (revokes.csv), and
+    # All Fives' and 7Up7Down's tricks (games.csv). The other games: none replayed.
     ix = report.Index(doc)
     breaks = (
         {g["id"]: report.game_breaks(ix, g) for g in doc["games"]}
