@@ -126,8 +126,8 @@ class Player(models.Model):
     # When they left (None: they did not, or left before it was recorded).
     left_at = models.DateTimeField(null=True, blank=True)
     # Each time they left and came back with their PIN: {"left": iso, "back": iso},
-    # oldest first (a bot played their seat in between). The time away they are in
-    # now, if any, is left_at.
+    # oldest first (a bot played their seat in between, or nobody: the seat skipped).
+    # The time away they are in now, if any, is left_at.
     absences = models.JSONField(default=list, blank=True)
     connected = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
