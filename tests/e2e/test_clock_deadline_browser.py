@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from clocks import MOVABLE, OFF_BY, SHIFTED, WAIT, WITHIN_MS, ends_near, ms
 from phones import one_phone_at_a_round
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_double_tap_browser import play_and_claim_until
 from test_slow_socket_browser import SLOW
 
@@ -27,24 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from tournament_helpers import make_workshop, to_scored_round  # noqa: E402
 
 pytestmark = [pytest.mark.browser]
-WAIT = 8000
-# How far a clock's end may be from the server's deadline: the pings' round trips on
-# this machine are a few ms, and a delay the same both ways measures true.
-WITHIN_MS = 300
 
-# The device's clock `SHIFT` ms off (every `Date`, and `Date.now()`); the true time
-# stays readable as window.__trueNow() (what the server's clock says: same machine).
-SHIFTED = """(() => {
-  const SHIFT = %d;
-  const Real = Date;
-  const trueNow = Real.now.bind(Real);
-  class Shifted extends Real {
-    constructor(...args) { if (args.length) super(...args); else super(trueNow() + SHIFT); }
-    static now() { return trueNow() + SHIFT; }
-  }
-  window.Date = Shifted;
-  window.__trueNow = trueNow;
-})();"""
 # Pongs without the server's time: no offset is ever measured.
 NO_TIME = """(() => {
   const Real = window.WebSocket;
@@ -59,15 +42,6 @@ NO_TIME = """(() => {
   };
 })();"""
 
-# How far (ms) a clock's end, on the true clock, is from `deadline`.
-OFF_BY = """([sel, shift, deadline]) => {
-  const el = document.querySelector(sel);
-  return el && el.dataset.end ? Number(el.dataset.end) - shift - deadline : null;
-}"""
-CLOSE = """([sel, shift, deadline, within]) => {
-  const el = document.querySelector(sel);
-  return el && el.dataset.end && Math.abs(Number(el.dataset.end) - shift - deadline) < within;
-}"""
 # The true time when the countdown first reads 0:00 (window.__zeroAt).
 WATCH_ZERO = """(sel) => {
   const seen = () => {
@@ -77,20 +51,6 @@ WATCH_ZERO = """(sel) => {
   new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, characterData: true });
   seen();
 }"""
-
-
-def ms(moment) -> int:
-    return round(moment.timestamp() * 1000)
-
-
-def ends_near(page, sel: str, shift: int, deadline: int, timeout=WAIT) -> None:
-    """Until the clock at `sel` counts to within WITHIN_MS of `deadline` (once the
-    offset is measured), else a failure saying how far off it counts."""
-    try:
-        page.wait_for_function(CLOSE, arg=[sel, shift, deadline, WITHIN_MS], timeout=timeout)
-    except PlaywrightTimeout:
-        off = page.evaluate(OFF_BY, [sel, shift, deadline])
-        pytest.fail(f"{sel} ends {off} ms from the server's deadline")
 
 
 @pytest.mark.parametrize("shift", [-4 * 60_000 + 37, 3 * 60_000])
@@ -172,41 +132,6 @@ def test_the_panels_clock_counts_to_the_rounds_deadline(facilitator_page, django
     rnd.refresh_from_db()
     ends_near(page, "#fac-status .timer", shift, ms(rnd.deadline))
     page.context.close()
-
-
-# The device's clock, movable while the page runs: `window.__shift` ms are added to
-# every `Date` (0 at first), as a phone's clock set by the network or a laptop's NTP
-# step moves it; and the socket's messages each way `window.__lag` ms late (0 at
-# first). The true time stays readable as window.__trueNow(); the pings that ask the
-# time are counted in window.__asks, their answers (as the page gets them) in
-# window.__answers.
-MOVABLE = """(() => {
-  const Real = Date;
-  const trueNow = Real.now.bind(Real);
-  window.__shift = 0;
-  class Shifted extends Real {
-    constructor(...args) { if (args.length) super(...args); else super(trueNow() + window.__shift); }
-    static now() { return trueNow() + window.__shift; }
-  }
-  window.Date = Shifted;
-  window.__trueNow = trueNow;
-  window.__lag = 0;
-  window.__asks = window.__answers = 0;
-  const RealSocket = window.WebSocket;
-  window.WebSocket = class extends RealSocket {
-    set onmessage(handler) {
-      super.onmessage = (e) => setTimeout(() => {
-        if (JSON.parse(e.data).now !== undefined) window.__answers++;
-        handler(e);
-      }, window.__lag);
-    }
-    send(data) {
-      if (JSON.parse(data).clock === 1) window.__asks++;
-      if (!window.__lag) return super.send(data);
-      setTimeout(() => { if (this.readyState === RealSocket.OPEN) super.send(data); }, window.__lag);
-    }
-  };
-})();"""
 
 
 @pytest.mark.parametrize("jump", [60_000, -60_000])
