@@ -1,6 +1,8 @@
 """What the browser tests of the countdowns do with a page's clocks: set the device's
 clock off (from the start, or while the page runs), slow its socket, and wait until a
-countdown counts to the server's deadline (test_clock_deadline_browser)."""
+countdown counts to the server's deadline. The phone's tests
+(test_clock_deadline_browser) and the facilitator's pages' (test_clock_facilitator_browser)
+share them."""
 
 from __future__ import annotations
 
