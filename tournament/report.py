@@ -198,17 +198,24 @@ def gone_since(ix: Index, pid):
 
 def away_spans(ix: Index, pid) -> list[tuple]:
     """(left, back) for each time the player left, oldest first; `back` is None for
-    the time away they are in now. Exports from before `absences` was kept know only
-    the last leaving of a player still gone."""
-    player = ix.players.get(pid, {})
-    spans = [
-        (parse_time(a.get("left")), parse_time(a.get("back"))) for a in player.get("absences") or []
-    ]
-    spans = [(left, back) for left, back in spans if left is not None and back is not None]
-    left = gone_since(ix, pid)
-    if left is not None:
-        spans.append((left, None))
-    return spans
+    the time away they are in now (`Index.away`, read once per document)."""
+    return ix.away.get(pid, [])
+
+
+def _span_at(ix: Index, pid, at) -> tuple | None:
+    """The time away, (left, back), the player was in at `at` (a time or its text),
+    if any: having left, and not yet back with their PIN."""
+    when = parse_time(at) if isinstance(at, str) or at is None else at
+    if when is None:
+        return None
+    return next(
+        (
+            (left, back)
+            for left, back in away_spans(ix, pid)
+            if left <= when and (back is None or when < back)
+        ),
+        None,
+    )
 
 
 def back_after(ix: Index, pid, at) -> bool:
@@ -216,21 +223,14 @@ def back_after(ix: Index, pid, at) -> bool:
     coming back with their PIN: a bot then played "while they were away", not "after
     they left". Not whether they are back now (a review found a student who came back
     twice in Round 1 and left for good in Round 3 read "after they left" in Round 1)."""
-    when = parse_time(at) if isinstance(at, str) or at is None else at
-    if when is None:
-        return False
-    return any(
-        left <= when and back is not None and when < back for left, back in away_spans(ix, pid)
-    )
+    span = _span_at(ix, pid, at)
+    return span is not None and span[1] is not None
 
 
 def left_by(ix: Index, pid, at) -> bool:
     """Whether the player was away at `at` (a time or its text): having left, and not
     yet back with their PIN. What their seat did then was a bot's, not theirs."""
-    when = parse_time(at) if isinstance(at, str) or at is None else at
-    if when is None:
-        return False
-    return any(left <= when and (back is None or when < back) for left, back in away_spans(ix, pid))
+    return _span_at(ix, pid, at) is not None
 
 
 def seat_name(ix: Index, pid, at) -> str:
@@ -315,6 +315,26 @@ class Index:
         # game_breaks of each game replayed so far (by the game record's identity): the
         # report's section 4, players.csv and revokes.csv read the same replay.
         self.breaks: dict[int, dict | None] = {}
+
+    @cached_property
+    def away(self) -> dict[int, list[tuple]]:
+        """{player: [(left, back)]}, each time they left, oldest first: those they came
+        back from with their PIN (`absences`), then the one they are in now (`back`
+        None; `gone_since`). Exports from before `absences` was kept know only the last
+        leaving of a player still gone."""
+        out = {}
+        for pid, player in self.players.items():
+            spans = [
+                (parse_time(a.get("left")), parse_time(a.get("back")))
+                for a in player.get("absences") or []
+            ]
+            spans = [(left, back) for left, back in spans if left is not None and back is not None]
+            left = gone_since(self, pid)
+            if left is not None:
+                spans.append((left, None))
+            if spans:
+                out[pid] = spans
+        return out
 
     @cached_property
     def ties(self) -> dict[int, set]:
