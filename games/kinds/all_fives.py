@@ -239,9 +239,8 @@ class AllFives(GameKind):
 
     def rule_breaks(self, *, table_rules, seat_rules, mode, seed, actions):
         """{"tricks", "clashes" (tricks the seats' sheets name different winners of),
-        "revokes" (the seat of each card that broke the table's sheet), "calls"
-        ([{"seat", "accused", "upheld"}] in order), "log" (each revoke and call, in the
-        log's order: see below)}, replayed from the log.
+        "log" (each revoke and call, in the log's order: see below)}, replayed from the
+        log.
 
         A "log" entry says which of ``actions`` it was (``action``, 0-based), the
         ``hand`` (1-based) and the ``trick`` in it (0-based), the ``seat`` and the
@@ -255,7 +254,7 @@ class AllFives(GameKind):
             state = self.new_state(
                 table_rules=table_rules, seat_rules=seat_rules, mode=mode, seed=seed
             )
-            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": [], "log": []}
+            out: dict = {"tricks": 0, "clashes": 0, "log": []}
             played: dict[int, int] = {}  # seat: its card's action, in the trick in progress
             revoke_at: dict[tuple[int, int, int], dict] = {}  # (hand, trick, seat): entry
             for i, action in enumerate(actions):
@@ -268,8 +267,7 @@ class AllFives(GameKind):
                     elif e["type"] == "trick_won":
                         out["tricks"] += 1
                         out["clashes"] += len(set(e["verdicts"])) > 1
-                        out["revokes"] += e["revokes"]
-                        cards = {s: c for s, c in e["cards"]}
+                        cards = dict(e["cards"])
                         for seat in e["revokes"]:
                             entry = {
                                 "kind": "revoke",
@@ -284,9 +282,6 @@ class AllFives(GameKind):
                             out["log"].append(entry)
                         played = {}
                     elif e["type"] == "revoke_called":
-                        out["calls"].append(
-                            {"seat": e["seat"], "accused": e["accused"], "upheld": e["upheld"]}
-                        )
                         out["log"].append(
                             {
                                 "kind": "call",

@@ -209,7 +209,7 @@ class GameKind:
         actions: Sequence[dict],
     ) -> dict | None:
         """What a game's log shows of the sheets meeting, for a game that records it
-        (All Fives' revokes and calls): {"tricks", "clashes", "revokes", "calls", "log"}
+        (All Fives' revokes and calls): {"tricks", "clashes", "log"}
         (each revoke and call in the log's order; see All Fives'). None for a game
         that does not, or a log that does not play."""
         return None

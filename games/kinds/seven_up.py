@@ -498,7 +498,7 @@ class SevenUp(GameKind):
 
     def rule_breaks(self, *, table_rules, seat_rules, mode, seed, actions):
         """{"tricks", "clashes" (tricks the seats' own sheets, ``seat_rules``, give to
-        different winners), "revokes": [], "calls": [], "log": []}, replayed from the log. The
+        different winners), "log": [] (no revoke, no call)}, replayed from the log. The
         table's sheet refuses what it forbids and gives each trick its winner, so no card
         breaks it and nobody calls; each player still learned a home sheet, which would
         have given some tricks to someone else. Only what decides who takes a trick
@@ -512,7 +512,7 @@ class SevenUp(GameKind):
             if any(s is None for s in sheets):
                 return None
             configs = [s.config for s in sheets]
-            out: dict = {"tricks": 0, "clashes": 0, "revokes": [], "calls": [], "log": []}
+            out: dict = {"tricks": 0, "clashes": 0, "log": []}
             for action in actions:
                 # The trick's trump is the deal's: read before its last card ends the deal.
                 trump = state.trump
