@@ -1599,6 +1599,9 @@ def revokes(doc: dict, ix: Index) -> dict | None:
     return {
         "referee": ix.referee,
         "table_decides": ix.referee or not ix.kind.per_seat_rules,
+        # Whose sheets judged the tricks: the seats' own where each plays by one (All
+        # Fives); in 7Up7Down nobody does at the table, so the ones they learned at home.
+        "sheets": "own" if ix.kind.per_seat_rules else "home",
         # What made a trick judged differently, where not every sheet difference does.
         "counted": ix.kind.judged_words,
         "rows": out,
@@ -2190,12 +2193,9 @@ def _name_tie_lines(doc: dict, ix: Index) -> list[str]:
 
 def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
-    # 7Up7Down's players hold no sheet of their own at the table: the ones they learned
-    # at home (the summary's words).
-    own = "home" if rv.get("table_decides") and not rv.get("referee") else "own"
     judged = (
         f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged "
-        f"differently by the players' {own} sheets"
+        f"differently by the players' {rv.get('sheets', 'own')} sheets"
     )
     # What counts as judged differently, where not every sheet difference can (7Up).
     counted = [rv["counted"]] if rv.get("counted") else []
