@@ -28,6 +28,22 @@ from tournament_helpers import make_workshop, to_scored_round  # noqa: E402
 
 pytestmark = [pytest.mark.browser]
 
+
+def phone_on_a_movable_clock(browser, live_server_url, name: str):
+    """One phone at a round, its device clock one the test can set (MOVABLE), once its
+    round clock counts to the server's deadline (the first sample, fast): (page, the
+    round)."""
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name=name, seats=4, size={"width": 390, "height": 844}
+    )
+    page.add_init_script(script=MOVABLE)
+    page.reload()
+    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
+    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
+    ends_near(page, "#screen .timer", 0, ms(rnd.deadline))
+    return page, rnd
+
+
 # Pongs without the server's time: no offset is ever measured.
 NO_TIME = """(() => {
   const Real = window.WebSocket;
@@ -142,14 +158,7 @@ def test_a_countdown_follows_the_devices_clock_when_it_is_set(live_server_url, b
     fastest (the network slower since), so it stayed the best sample of eight and
     every clock was off by the jump for up to eight pings (80 s): "shows 4:56; true
     left 356.1 s" (a review's scratch test)."""
-    page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="Jump", seats=4, size={"width": 390, "height": 844}
-    )
-    page.add_init_script(script=MOVABLE)
-    page.reload()
-    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
-    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
-    ends_near(page, "#screen .timer", 0, ms(rnd.deadline))  # the first sample, fast
+    page, rnd = phone_on_a_movable_clock(browser, live_server_url, "Jump")  # the first sample, fast
     page.evaluate("() => { window.__lag = 100; }")  # later ones 200 ms round trip
 
     page.evaluate(f"() => {{ window.__shift = {jump}; }}")
@@ -167,14 +176,7 @@ def test_a_small_step_of_the_devices_clock_is_taken_at_the_next_ping(live_server
     """A step too small to be noticed between ticks (0.7 s; an NTP step): the next
     ping's answer cannot agree with the samples kept (0.7 s apart, round trips of a few
     ms and 200 ms), so they are dropped, and the clock counts to the deadline again."""
-    page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="Step", seats=4, size={"width": 390, "height": 844}
-    )
-    page.add_init_script(script=MOVABLE)
-    page.reload()
-    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
-    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
-    ends_near(page, "#screen .timer", 0, ms(rnd.deadline))
+    page, rnd = phone_on_a_movable_clock(browser, live_server_url, "Step")
     page.evaluate("() => { window.__lag = 100; window.__shift = 700; }")
     # The pings go every 10 s.
     ends_near(page, "#screen .timer", 700, ms(rnd.deadline), timeout=12_000)
@@ -190,14 +192,7 @@ def test_a_clock_set_while_the_time_is_asked_is_taken_at_the_next_answer(
     minute more, or less than nothing), so it cannot say how the clocks stand now. The
     time is asked again as soon as it is answered, and the countdown counts to the
     deadline within two round trips."""
-    page, w, _ = one_phone_at_a_round(
-        browser, live_server_url, name="In flight", seats=4, size={"width": 390, "height": 844}
-    )
-    page.add_init_script(script=MOVABLE)
-    page.reload()
-    page.wait_for_selector("#screen .timer[data-end]", timeout=WAIT)
-    rnd = Round.objects.filter(workshop=w).order_by("-number").first()
-    ends_near(page, "#screen .timer", 0, ms(rnd.deadline))
+    page, rnd = phone_on_a_movable_clock(browser, live_server_url, "In flight")
     page.evaluate("() => { window.__lag = 600; }")
     # The next ping (they go every 10 s) asks the time: the clock is set while it is out.
     page.wait_for_function("() => window.__asks > window.__answers", timeout=12_000)
