@@ -39,6 +39,23 @@ def broken_headers(page) -> list[str]:
     return page.evaluate(BROKEN_HEADERS)
 
 
+def phone_report(facilitator_page, user, path: str, what: str):
+    """The report page at `path` on a 360 px phone (`facilitator_page`, the fixture):
+    nothing wider than the screen (the wide tables scroll inside their own box) and no
+    accessibility violation."""
+    from axe_check import assert_accessible
+
+    page = facilitator_page(
+        user, path, viewport={"width": 360, "height": 740}, is_mobile=True, device_scale_factor=2
+    )
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1
+    assert_accessible(page, what)
+    return page
+
+
 def rename_behind_the_app(workshop, old: str, new: str) -> None:
     """The app refuses a rename once the tournament is over; the test renames in the
     database, and bumps the workshop's version as a service would, so the report
@@ -244,18 +261,9 @@ def test_the_debrief_guide_prints_alone_in_a_few_pages(
         page.screenshot(path=str(artifacts / f"report-{view}.png"), full_page=True)
     page.context.close()
 
-    phone = facilitator_page(
-        user,
-        path + "?view=guide",
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        device_scale_factor=2,
+    phone = phone_report(
+        facilitator_page, user, path + "?view=guide", "the debrief guide alone at 360 px"
     )
-    overflow = phone.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 1
-    assert_accessible(phone, "the debrief guide alone at 360 px")
     phone.screenshot(path=str(artifacts / "report-guide-phone.png"), full_page=True)
     phone.context.close()
 
@@ -439,18 +447,9 @@ def test_the_class_view_for_the_projector(
     assert page.get_by_role("heading", name="5 Per player").count() == 1
     page.context.close()
 
-    small = facilitator_page(
-        user,
-        path + "?view=class",
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        device_scale_factor=2,
+    small = phone_report(
+        facilitator_page, user, path + "?view=class", "the class's report at 360 px"
     )
-    overflow = small.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 1
-    assert_accessible(small, "the class's report at 360 px")
     small.screenshot(path=str(artifacts / "report-class-phone.png"))
     for section in ("movement", "results", "players"):
         small.locator(f"section#{section}").screenshot(
