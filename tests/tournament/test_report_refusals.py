@@ -153,12 +153,15 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
     assert not [n for n in STUDENTS if n in html]
 
 
-def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
+def three_tricks_lay_refused(owner, names):
+    """A 3 Tricks workshop of `owner` with `names` at two tables of two, in its scored
+    round: (workshop, the first table's game, the seat to act, a lay of two of its
+    cards the table's rules refuse)."""
     w = services.workshop_create(
         name="3 Tricks", game="three_tricks", table_count=2, seats_per_table=2, seed=7
     )
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
-    for name in ("Ana", "Bea", "Cai", "Dev"):
+    for name in names:
         services.player_join(workshop_id=w.pk, name=name)
     to_scored_round(w)
     game = fix_seed(game_at(tables_of(w)[0]), 11)
@@ -169,6 +172,11 @@ def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
         for p in combinations(state.hands[seat], 2)
         if not three_tricks.is_trick(p, Config.from_dict(game.table_rules))
     )
+    return w, game, seat, bad
+
+
+def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
+    w, game, seat, bad = three_tricks_lay_refused(owner, ("Ana", "Bea", "Cai", "Dev"))
     with pytest.raises(IllegalMove):
         services.game_act(player_id=game.players[seat], move={"type": "lay", "cards": bad})
     r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
@@ -194,21 +202,7 @@ def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
 def test_refusals_csv_has_every_refused_move_after_the_game_columns(fac, owner):
     """The JSON's refusals were in no CSV table: refusals.csv has them, one a row, the
     game columns first, names that a spreadsheet would run as a formula defused."""
-    w = services.workshop_create(
-        name="3 Tricks", game="three_tricks", table_count=2, seats_per_table=2, seed=7
-    )
-    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
-    for name in ("=1+1", "+Bea", "-Cai", "@Dev"):
-        services.player_join(workshop_id=w.pk, name=name)
-    to_scored_round(w)
-    game = fix_seed(game_at(tables_of(w)[0]), 11)
-    state = gamestate.load_state(game)
-    seat = state.to_act
-    bad = next(
-        list(p)
-        for p in combinations(state.hands[seat], 2)
-        if not three_tricks.is_trick(p, Config.from_dict(game.table_rules))
-    )
+    w, game, seat, bad = three_tricks_lay_refused(owner, ("=1+1", "+Bea", "-Cai", "@Dev"))
     who = Player.objects.get(pk=game.players[seat])
     for _ in range(2):
         with pytest.raises(IllegalMove) as refused:
