@@ -1078,6 +1078,27 @@ def test_no_knob_title_holds_a_comma():
     assert len(titles) > 10 and not [t for t in titles if "," in t[1]]
 
 
+def over_game(gid, rnd, table, players, winners, at, *, won=None, disputes=()) -> dict:
+    """A finished Five Tricks game of a hand-built document, begun at `at` ("10:01"
+    on 2026-11-25), its number its id; `won` per seat (3 to each winner, 2 to the
+    others if not given)."""
+    return {
+        "id": gid,
+        "round": rnd,
+        "number": gid,
+        "table": table,
+        "players": players,
+        "state": "over",
+        "started_at": f"2026-11-25T{at}:00+00:00",
+        "tricks_won": won if won is not None else [3 if p in winners else 2 for p in players],
+        "winners": winners,
+        "tricks": [],
+        "claims": [],
+        "seat_rules": [PRESETS["guide-1"].to_dict()] * len(players),
+        "disputes": list(disputes),
+    }
+
+
 def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots():
     """Ana left 10 minutes into Round 1 (a bot took her seat): the bot won the game
     begun after that, which moved "Ana" up, and she went on winning at table 2 in
@@ -1085,21 +1106,7 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     players' table (a review of the report as a teaching document)."""
 
     def game(gid, rnd, table, players, won, winners, at, disputes=()):
-        return {
-            "id": gid,
-            "round": rnd,
-            "number": gid,
-            "table": table,
-            "players": players,
-            "state": "over",
-            "started_at": f"2026-11-25T{at}:00+00:00",
-            "tricks_won": won,
-            "winners": winners,
-            "tricks": [],
-            "claims": [],
-            "seat_rules": [PRESETS["guide-1"].to_dict()] * len(players),
-            "disputes": list(disputes),
-        }
+        return over_game(gid, rnd, table, players, winners, at, won=won, disputes=disputes)
 
     dispute = {
         "trick_index": 0,
@@ -1231,22 +1238,7 @@ def three_rounds_away_in_round_2() -> dict:
     all of her Round 2 (it loses at table 2, and the seat moves down), and she plays
     Round 3 at table 1 herself."""
 
-    def game(gid, rnd, table, players, winners, at):
-        return {
-            "id": gid,
-            "round": rnd,
-            "number": gid,
-            "table": table,
-            "players": players,
-            "state": "over",
-            "started_at": f"2026-11-25T{at}:00+00:00",
-            "tricks_won": [3 if p in winners else 2 for p in players],
-            "winners": winners,
-            "tricks": [],
-            "claims": [],
-            "seat_rules": [PRESETS["guide-1"].to_dict()] * len(players),
-            "disputes": [],
-        }
+    game = over_game
 
     doc = one_round_doc(
         "Away in Round 2",
