@@ -30,6 +30,19 @@ from tournament.models import Dispute, Game, Player, Workshop
 T0 = datetime(2030, 1, 6, 9, 0, tzinfo=UTC)
 
 
+def play_two_rounds(w, ticks: int) -> None:
+    """Study, home play and two scored rounds of `ticks` timer ticks each (the bots'
+    code plays every bot's seat), the movement applied after each."""
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    for _ in range(2):
+        rnd = services.round_start(workshop_id=w.pk)
+        for _ in range(ticks):
+            timers.tick(bot_delay=0)
+        services.round_end_now(round_id=rnd.pk)
+        services.movement_apply(round_id=rnd.pk)
+
+
 def bots_played(
     owner, *, name="Bots", tables=2, seats=3, sheets=None, ticks=30, seed=None
 ) -> Workshop:
@@ -48,14 +61,7 @@ def bots_played(
         services.sheets_assign(workshop_id=w.pk, assignment=sheets)
     services.bots_fill(workshop_id=w.pk)
     services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for _ in range(2):
-        rnd = services.round_start(workshop_id=w.pk)
-        for _ in range(ticks):
-            timers.tick(bot_delay=0)
-        services.round_end_now(round_id=rnd.pk)
-        services.movement_apply(round_id=rnd.pk)
+    play_two_rounds(w, ticks)
     services.workshop_start_debrief(workshop_id=w.pk)
     return Workshop.objects.get(pk=w.pk)
 

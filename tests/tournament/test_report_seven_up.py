@@ -16,12 +16,12 @@ import random
 from collections import Counter
 
 import pytest
-from report_helpers import words
+from report_helpers import play_two_rounds, words
 
 from games import kinds
 from games import seven_up as su
 from games.tricks import TrickRules, trick_winner
-from tournament import export, report, services, timers
+from tournament import export, report, services
 from tournament.models import Player, Workshop
 
 pytestmark = pytest.mark.django_db
@@ -51,14 +51,7 @@ def sevens_played(owner, sheets: dict, *, ticks: int = 30, mode: str = "barnga")
     services.players_seat_home(workshop_id=w.pk)
     # The timer loop plays bots' seats: theirs, for the length of the tournament.
     Player.objects.filter(workshop=w).update(is_bot=True)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    for _ in range(2):
-        rnd = services.round_start(workshop_id=w.pk)
-        for _ in range(ticks):
-            timers.tick(bot_delay=0)
-        services.round_end_now(round_id=rnd.pk)
-        services.movement_apply(round_id=rnd.pk)
+    play_two_rounds(w, ticks)
     Player.objects.filter(workshop=w).update(is_bot=False)
     services.workshop_start_debrief(workshop_id=w.pk)
     return Workshop.objects.get(pk=w.pk)
