@@ -56,7 +56,7 @@ PRESETS: dict[str, Config] = {
 }
 
 PRESET_TITLES: dict[str, str] = {
-    "seed": "The seed's game (wild aces, block by suit or rank)",
+    "seed": "The seed's game (wild aces, block by suit or a pair)",
     "suits": "Blocks by suit only, swap up to 2",
     "pairs": "Blocks by a pair only, drawing stops at 8",
     "any-rank": "Any card of the rank blocks, fewest blocked wins",

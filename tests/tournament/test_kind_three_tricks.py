@@ -737,3 +737,50 @@ def test_the_last_game_line_says_how_the_game_ended():
     assert "won by" in text and "(three tricks stood in a row)." in text, text
     assert KIND.end_words[game.ended_by] == "three tricks stood in a row"
     assert set(ended) <= set(KIND.end_words)
+
+
+def _title_claims(title: str) -> list[tuple[str, bool]]:
+    """Each thing a preset's title says about its knobs, as (what, is it so?) per knob."""
+    t = title.lower()
+    return [(phrase, ok) for phrase, ok in [
+        ("wild aces", "wild aces" in t),
+        ("aces low", "aces low" in t),
+        ("aces high", "aces high" in t),
+        ("suit or rank", "suit or rank" in t),
+        ("suit or a pair", "suit or a pair" in t),
+        ("by suit", "by suit" in t),
+        ("suit only", "suit only" in t),
+        ("pair", "pair" in t),
+        ("any card of the rank", "any card of the rank" in t),
+        ("no suit", "no suit" in t or "a pair only" in t),
+        ("fewest", "fewest" in t),
+        ("last card", "last card" in t),
+    ] if ok]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_TITLES))
+def test_every_preset_title_says_only_what_its_knobs_are(name):
+    """The facilitator picks a table's variant by its title; the summary beside it is
+    generated, the title written by hand, so each phrase of the title is checked
+    against the knobs (the seed's "block by suit or rank" was a pair, not a rank)."""
+    c, title = PRESETS[name], PRESET_TITLES[name]
+    true_of = {
+        "wild aces": c.aces == "wild",
+        "aces low": c.aces == "low",
+        "aces high": c.aces == "high",
+        "suit or rank": c.block == "suit_or_rank" and c.rank_match == "card",
+        "suit or a pair": c.block == "suit_or_rank" and c.rank_match == "pair",
+        "by suit": c.block in ("suit", "suit_or_rank"),
+        "suit only": c.block == "suit",
+        "pair": c.rank_match == "pair" and c.block != "suit",
+        "any card of the rank": c.rank_match == "card" and c.block != "suit",
+        "no suit": c.block == "rank",
+        "fewest": c.count == "fewest",
+        "last card": c.stock_floor == 0,
+    }
+    wrong = [phrase for phrase, _ in _title_claims(title) if not true_of[phrase]]
+    assert not wrong, f"{name}: {title!r} says {wrong} of {c}"
+    for number in re.findall(r"swap (?:up to )?(\d)", title):
+        assert int(number) == c.max_swap, title
+    for number in re.findall(r"stops at (\d+)", title):
+        assert int(number) == c.stock_floor, title
