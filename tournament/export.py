@@ -39,6 +39,171 @@ CSV_KINDS = (
     "revokes",
 )
 
+# players.csv's figures by the game's own columns, as the report's table shows them:
+# a column the table does not show for this workshop is empty, not nought.
+_DISPUTE_COLUMNS = (
+    ("disputes", "disputes"),
+    ("disputes_as_newcomer", "as_newcomer"),
+    ("adapted", "adapted"),
+    ("held", "held"),
+    ("claim_changes", "claim_changes"),
+    ("own_claim_won", "claim_won"),
+)
+_REVOKE_COLUMNS = (
+    ("revokes", "revokes"),
+    ("revokes_called", "called_on"),
+    ("revoke_calls", "calls"),
+    ("revoke_calls_refused", "calls_refused"),
+)
+
+# The columns every game row starts with.
+GAME_COLUMNS = ("round", "round_label", "table", "game_id", "game_number")
+
+# Every table's header, as docs/export.md lists it: csv_tables writes these, and
+# tournament.check_export checks an exported ZIP's tables against them. A table only
+# grows at its end (docs/export.md, "CSV tables").
+CSV_COLUMNS: dict[str, tuple[str, ...]] = {
+    "actions": GAME_COLUMNS
+    + (
+        "seq",
+        "created_at",
+        "kind",
+        "actor_id",
+        "actor",
+        "seat",
+        "card",
+        "claimed_seat",
+        "claimed_player",
+        "payload",
+    ),
+    "tricks": GAME_COLUMNS
+    + (
+        "trick_index",
+        "leader_seat",
+        "leader",
+        "cards",
+        "winner_seat",
+        "winner",
+        "table_verdict",
+        "verdicts",
+        "sheets_disagree",
+        "resolution",
+        "final_claims",
+    ),
+    "claims": GAME_COLUMNS
+    + (
+        "trick_index",
+        "created_at",
+        "player_id",
+        "player",
+        "seat",
+        "claimed_seat",
+        "claimed_player",
+        "is_change",
+        "during_dispute",
+    ),
+    "disputes": GAME_COLUMNS
+    + (
+        "trick_index",
+        "opened_at",
+        "deadline",
+        "resolved_at",
+        "duration_seconds",
+        "resolution",
+        "initial_claims",
+        "final_claims",
+        "winner_seat",
+        "winner",
+        # Added at the end (existing columns keep their places): the claims' names.
+        "initial_claimed_players",
+        "final_claimed_players",
+    ),
+    "gestures": (
+        "round",
+        "round_label",
+        "table",
+        "game_id",
+        "gesture_id",
+        "created_at",
+        "player_id",
+        "player",
+        "kind",
+        "trick_index",
+        "during_dispute",
+        "card",
+        "drawing_points",
+    ),
+    "moves": (
+        "after_round",
+        "round_label",
+        "player_id",
+        "player",
+        "from_table",
+        "to_table",
+        "direction",
+        "edited",
+    ),
+    "seatings": ("round", "round_label", "player_id", "player", "table", "seat"),
+    "games": GAME_COLUMNS
+    + (
+        "state",
+        "mode",
+        "seed",
+        "players_in_seat_order",
+        "tricks_won",
+        "winners",
+        "tricks",
+        "disputes",
+        "started_at",
+        "finished_at",
+        "kind",
+        "scores",
+        "cut_by",
+        "ended_by",
+    ),
+    "refusals": GAME_COLUMNS
+    + ("created_at", "player_id", "player", "seat", "action", "reason", "own_rules_allow"),
+    "players": (
+        "player_id",
+        "player",
+        "join_order",
+        "home_table",
+        "is_bot",
+        "has_left",
+        "left_at",
+        "journey",
+        "games_played",
+        "games_won",
+        "moves_up",
+        "moves_down",
+        *(column for column, _ in _DISPUTE_COLUMNS),
+        *(column for column, _ in _REVOKE_COLUMNS),
+        "refused_moves",
+        "gestures_and_drawings",
+        "drawings",
+        # Each time away that ended (left, then back with the PIN): added last, after
+        # the table's first columns were set.
+        "away",
+    ),
+    "revokes": GAME_COLUMNS
+    + (
+        "seq",
+        "created_at",
+        "kind",
+        "player_id",
+        "player",
+        "seat",
+        "card",
+        "hand",
+        "trick_index",
+        "called_on_seat",
+        "called_on_player",
+        "upheld",
+        "called",
+        "newcomer",
+    ),
+}
+
 
 # A trick's fields as the document names them (TrickRecord's own names).
 TRICK_FIELDS = (
@@ -439,8 +604,6 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     def game_cols(g):
         return [g["round"], labels.get(g["round"], ""), g["table"], g["id"], g["number"]]
 
-    gh = ["round", "round_label", "table", "game_id", "game_number"]
-
     rows = []
     for g in doc["games"]:
         for a in g["actions"]:
@@ -461,22 +624,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     json.dumps(p, sort_keys=True),
                 ]
             )
-    out["actions"] = (
-        gh
-        + [
-            "seq",
-            "created_at",
-            "kind",
-            "actor_id",
-            "actor",
-            "seat",
-            "card",
-            "claimed_seat",
-            "claimed_player",
-            "payload",
-        ],
-        rows,
-    )
+    out["actions"] = (list(CSV_COLUMNS["actions"]), rows)
 
     rows = []
     for g in doc["games"]:
@@ -497,23 +645,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     _numbers(t["claims"]),
                 ]
             )
-    out["tricks"] = (
-        gh
-        + [
-            "trick_index",
-            "leader_seat",
-            "leader",
-            "cards",
-            "winner_seat",
-            "winner",
-            "table_verdict",
-            "verdicts",
-            "sheets_disagree",
-            "resolution",
-            "final_claims",
-        ],
-        rows,
-    )
+    out["tricks"] = (list(CSV_COLUMNS["tricks"]), rows)
 
     rows = []
     for g in doc["games"]:
@@ -532,21 +664,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     c["during_dispute"],
                 ]
             )
-    out["claims"] = (
-        gh
-        + [
-            "trick_index",
-            "created_at",
-            "player_id",
-            "player",
-            "seat",
-            "claimed_seat",
-            "claimed_player",
-            "is_change",
-            "during_dispute",
-        ],
-        rows,
-    )
+    out["claims"] = (list(CSV_COLUMNS["claims"]), rows)
 
     rows = []
     for g in doc["games"]:
@@ -569,25 +687,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     _claimed_names(names, g, d["final_claims"] or []),
                 ]
             )
-    out["disputes"] = (
-        gh
-        + [
-            "trick_index",
-            "opened_at",
-            "deadline",
-            "resolved_at",
-            "duration_seconds",
-            "resolution",
-            "initial_claims",
-            "final_claims",
-            "winner_seat",
-            "winner",
-            # Added at the end (existing columns keep their places): the claims' names.
-            "initial_claimed_players",
-            "final_claimed_players",
-        ],
-        rows,
-    )
+    out["disputes"] = (list(CSV_COLUMNS["disputes"]), rows)
 
     rows = []
     for x in doc["gestures"]:
@@ -609,24 +709,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 len(payload.get("points", [])) if x["kind"] == "drawing" else "",
             ]
         )
-    out["gestures"] = (
-        [
-            "round",
-            "round_label",
-            "table",
-            "game_id",
-            "gesture_id",
-            "created_at",
-            "player_id",
-            "player",
-            "kind",
-            "trick_index",
-            "during_dispute",
-            "card",
-            "drawing_points",
-        ],
-        rows,
-    )
+    out["gestures"] = (list(CSV_COLUMNS["gestures"]), rows)
 
     rows = []
     for r in doc["rounds"]:
@@ -643,19 +726,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     m["edited"],
                 ]
             )
-    out["moves"] = (
-        [
-            "after_round",
-            "round_label",
-            "player_id",
-            "player",
-            "from_table",
-            "to_table",
-            "direction",
-            "edited",
-        ],
-        rows,
-    )
+    out["moves"] = (list(CSV_COLUMNS["moves"]), rows)
 
     rows = []
     for r in doc["rounds"]:
@@ -670,7 +741,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     s["seat"],
                 ]
             )
-    out["seatings"] = (["round", "round_label", "player_id", "player", "table", "seat"], rows)
+    out["seatings"] = (list(CSV_COLUMNS["seatings"]), rows)
 
     rows = []
     for g in doc["games"]:
@@ -694,26 +765,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 g.get("ended_by") or "",
             ]
         )
-    out["games"] = (
-        gh
-        + [
-            "state",
-            "mode",
-            "seed",
-            "players_in_seat_order",
-            "tricks_won",
-            "winners",
-            "tricks",
-            "disputes",
-            "started_at",
-            "finished_at",
-            "kind",
-            "scores",
-            "cut_by",
-            "ended_by",
-        ],
-        rows,
-    )
+    out["games"] = (list(CSV_COLUMNS["games"]), rows)
     # The moves the table's rules refused (the JSON's `refusals`, in its order): in no
     # game's log, so in no other table. A document from before them has none.
     by_id = {g["id"]: g for g in doc["games"]}
@@ -736,19 +788,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 x["own_rules_allow"],
             ]
         )
-    out["refusals"] = (
-        gh
-        + [
-            "created_at",
-            "player_id",
-            "player",
-            "seat",
-            "action",
-            "reason",
-            "own_rules_allow",
-        ],
-        rows,
-    )
+    out["refusals"] = (list(CSV_COLUMNS["refusals"]), rows)
 
     out["players"] = _players_table(doc, ix)
 
@@ -778,26 +818,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     e["newcomer"],
                 ]
             )
-    out["revokes"] = (
-        gh
-        + [
-            "seq",
-            "created_at",
-            "kind",
-            "player_id",
-            "player",
-            "seat",
-            "card",
-            "hand",
-            "trick_index",
-            "called_on_seat",
-            "called_on_player",
-            "upheld",
-            "called",
-            "newcomer",
-        ],
-        rows,
-    )
+    out["revokes"] = (list(CSV_COLUMNS["revokes"]), rows)
     return out
 
 
@@ -813,24 +834,6 @@ def _tricks_played(game: dict, breaks: dict | None) -> int | None:
     if game.get("kind") in TRICKS_REPLAYED:
         return breaks["tricks"] if breaks else None
     return len(game["tricks"])
-
-
-# players.csv's figures by the game's own columns, as the report's table shows them:
-# a column the table does not show for this workshop is empty, not nought.
-_DISPUTE_COLUMNS = (
-    ("disputes", "disputes"),
-    ("disputes_as_newcomer", "as_newcomer"),
-    ("adapted", "adapted"),
-    ("held", "held"),
-    ("claim_changes", "claim_changes"),
-    ("own_claim_won", "claim_won"),
-)
-_REVOKE_COLUMNS = (
-    ("revokes", "revokes"),
-    ("revokes_called", "called_on"),
-    ("revoke_calls", "calls"),
-    ("revoke_calls_refused", "calls_refused"),
-)
 
 
 def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
@@ -866,27 +869,7 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
                 "; ".join(f"{a['left']} to {a['back']}" for a in p.get("absences") or []),
             ]
         )
-    header = [
-        "player_id",
-        "player",
-        "join_order",
-        "home_table",
-        "is_bot",
-        "has_left",
-        "left_at",
-        "journey",
-        "games_played",
-        "games_won",
-        "moves_up",
-        "moves_down",
-        *(column for column, _ in _DISPUTE_COLUMNS),
-        *(column for column, _ in _REVOKE_COLUMNS),
-        "refused_moves",
-        "gestures_and_drawings",
-        "drawings",
-        "away",
-    ]
-    return header, rows
+    return list(CSV_COLUMNS["players"]), rows
 
 
 # Spreadsheets run a cell that starts with one of these as a formula.
