@@ -15,21 +15,38 @@ compared with the stored scores, winners and state; a game of another base game
 the replay command, whose scores and winners must be the stored ones. Prints one
 line per game, OK or MISMATCH with the differences, then a summary.
 
-Exit status: 0 every game matches; 1 at least one mismatch; 2 the file cannot be
-read or is not a workshop export. Needs no Django and no database (games.kinds is pure).
+Given the report's ZIP (report.zip), or a directory holding its files, it checks the
+JSON document inside it the same way, then every CSV table against that document (check_tables):
+the header is the export's own (export.CSV_COLUMNS, listed in docs/export.md), there is
+one row per record of the JSON, and the key cells are the JSON's (games.csv's scores
+and winners the replay's). One line per table, then a second summary.
+
+Exit status: 0 every game (and table) matches; 1 at least one mismatch; 2 the file
+cannot be read or is not a workshop export (a ZIP: holds no single JSON document).
+Needs no Django and no database (games.kinds, tournament.export's tables and
+tournament.report are pure).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import os
+import posixpath
 import sys
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from games import five_tricks, jsontext, kinds
 from games.errors import IllegalAction
 from games.replay import ReplayError, replay_document
-from tournament import gamestate  # pure: the same start state as the live app, no Django
+
+# Pure, no Django: the same start state as the live app; the CSV tables' columns and
+# the replay the revokes table is built from.
+from tournament import export, gamestate, report
 
 SCHEMA = "barnga.workshop/1"  # tournament.export.SCHEMA; kept here so this runs without Django
 EXIT_MISMATCH = 1
@@ -46,6 +63,9 @@ class GameCheck:
     label: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The replay's {"scores", "winners" (seats)}, where the log replayed to a result:
+    # games.csv is checked against it (check_tables).
+    outcome: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -113,7 +133,8 @@ def replay_log(game: dict, check: GameCheck):
         if game.get("scores") or game.get("winners"):
             check.problems.append("a game in progress has stored results")
         return None
-    compare_outcome(game, players, kind.outcome(state), "replay", check)
+    check.outcome = kind.outcome(state)
+    compare_outcome(game, players, check.outcome, "replay", check)
     # How it ended (3 Tricks' three ways). A document from before ended_by has none,
     # and a game finished before it was stored (migration 0013) has null: noted.
     if stored_state == "over" and (ended := kind.end_reason(state) or None):
@@ -299,22 +320,380 @@ def _checked(i: int, game: object) -> GameCheck:
         )
 
 
+# ---------------------------------------------------------------- the CSV tables (a ZIP)
+
+
+@dataclass
+class TableCheck:
+    kind: str
+    file: str  # its name in the ZIP or the directory
+    rows: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def line(self) -> str:
+        if self.ok:
+            return f"{self.file}: OK, {self.rows} row{'s' * (self.rows != 1)}"
+        return f"{self.file}: MISMATCH — " + "; ".join(self.problems)
+
+
+@dataclass
+class Bundle:
+    """An exported ZIP's files (or a directory's): the JSON document's text and each
+    CSV table's bytes, by kind (None: not there)."""
+
+    json_name: str
+    json_text: str
+    tables: dict[str, tuple[str, bytes] | None]
+    problems: dict[str, str] = field(default_factory=dict)  # kind: why it cannot be read
+
+
+def _is_bundle(path: str) -> bool:
+    """A directory, or a ZIP file (a pipe or a device is never one: it is read as JSON)."""
+    return path != "-" and (
+        os.path.isdir(path) or (os.path.isfile(path) and zipfile.is_zipfile(path))
+    )
+
+
+def read_bundle(path: str) -> Bundle:
+    """The files of the report's ZIP (report.zip), or of a directory holding them. The
+    ZIP names them barnga-<code>-workshop.json and barnga-<code>-<kind>.csv; a table is
+    the file named <kind>.csv or ending in -<kind>.csv, the document as the one
+    .json file. Raises ExportError when there is no single document to check against."""
+    if os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if os.path.isfile(os.path.join(path, n)))
+
+        def read(name: str) -> bytes:
+            with open(os.path.join(path, name), "rb") as fh:
+                return fh.read()
+
+        where = "the directory"
+        return _bundle(names, read, where)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = [
+                i.filename
+                for i in zf.infolist()
+                if not i.is_dir() and not i.filename.startswith("__MACOSX/")
+            ]
+            return _bundle(names, zf.read, "the ZIP")
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        NotImplementedError,
+        RuntimeError,
+    ) as exc:
+        raise ExportError(f"Cannot read the ZIP {path}: {exc}") from None
+
+
+def _bundle(names: list[str], read, where: str) -> Bundle:
+    base = {n: posixpath.basename(n) for n in names}
+    documents = [n for n in names if base[n].lower().endswith(".json")]
+    if len(documents) != 1:
+        raise ExportError(
+            f"{where[0].upper()}{where[1:]} holds no JSON document (the export's workshop.json)."
+            if not documents
+            else f"{where[0].upper()}{where[1:]} holds more than one JSON document: "
+            f"{', '.join(documents)}; check each on its own."
+        )
+    try:
+        text = read(documents[0]).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExportError(f"{documents[0]} is not UTF-8: {exc}") from None
+    bundle = Bundle(documents[0], text, {})
+    for kind in export.CSV_KINDS:
+        found = [n for n in names if base[n] == f"{kind}.csv" or base[n].endswith(f"-{kind}.csv")]
+        if len(found) > 1:
+            bundle.problems[kind] = f"{where} holds more than one: {', '.join(found)}"
+        bundle.tables[kind] = (found[0], read(found[0])) if len(found) == 1 else None
+    return bundle
+
+
+def _want(value) -> str:
+    """A JSON value as the export writes it in a cell (export._cell: true/false, empty
+    for null, a formula-like text behind a ')."""
+    return str(export._cell(value))
+
+
+def _table_rows(
+    kind: str, doc: dict, outcomes: dict[int, dict]
+) -> tuple[tuple[str, str], list[dict]]:
+    """(what a row is, in words: one and many; per row the JSON's values of the key columns, as
+    cells) for the table `kind`, in the order the export writes its rows."""
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    games = doc["games"]
+    if kind == "actions":
+        return ("log entry", "log entries"), [
+            {"game_id": g["id"], "seq": a["seq"], "kind": a["kind"], "actor_id": a["actor"]}
+            for g in games
+            for a in g["actions"]
+        ]
+    if kind == "tricks":
+        return ("trick record", "trick records"), [
+            {
+                "game_id": g["id"],
+                "trick_index": t["index"],
+                "leader_seat": t["leader"],
+                "winner_seat": t["winner"],
+            }
+            for g in games
+            for t in g["tricks"]
+        ]
+    if kind == "claims":
+        return ("claim", "claims"), [
+            {
+                "game_id": g["id"],
+                "trick_index": c["trick_index"],
+                "player_id": c["player"],
+                "claimed_seat": c["claimed_seat"],
+                "is_change": c["is_change"],
+            }
+            for g in games
+            for c in g["claims"]
+        ]
+    if kind == "disputes":
+        return ("dispute", "disputes"), [
+            {
+                "game_id": g["id"],
+                "trick_index": d["trick_index"],
+                "resolution": d["resolution"] or "open",
+                "winner_seat": d["winner"],
+            }
+            for g in games
+            for d in g["disputes"]
+        ]
+    if kind == "gestures":
+        return ("gesture", "gestures"), [
+            {"gesture_id": x["id"], "player_id": x["player"], "kind": x["kind"]}
+            for x in doc["gestures"]
+        ]
+    if kind == "moves":
+        return ("applied move", "applied moves"), [
+            {
+                "after_round": r["number"],
+                "player_id": m["player"],
+                "from_table": m["from"],
+                "to_table": m["to"],
+            }
+            for r in doc["rounds"]
+            for m in r["moves"]
+        ]
+    if kind == "seatings":
+        return ("seating", "seatings"), [
+            {"round": r["number"], "player_id": s["player"], "table": s["table"], "seat": s["seat"]}
+            for r in doc["rounds"]
+            for s in r["seatings"]
+        ]
+    if kind == "games":
+        return ("game", "games"), [
+            _game_row(g, names, outcomes.get(i)) for i, g in enumerate(games)
+        ]
+    if kind == "refusals":
+        return ("refusal", "refusals"), [
+            {
+                "game_id": x["game"],
+                "player_id": x["player"],
+                "seat": x["seat"],
+                "reason": x["reason"],
+            }
+            for x in doc.get("refusals") or []
+        ]
+    if kind == "players":
+        return ("player", "players"), [
+            {
+                "player_id": p["id"],
+                "player": p["name"],
+                "home_table": p["home_table"],
+                "is_bot": p["is_bot"],
+            }
+            for p in doc["players"]
+        ]
+    if kind == "revokes":
+        # The rows the report's section 4 counts: each game's log replayed with each
+        # seat's own sheet (report.game_breaks), as the export writes them.
+        ix = report.Index(doc)
+        replayed = ix.kind.key in export.TRICKS_REPLAYED
+        return ("revoke or call", "revokes and calls (the logs replayed)"), [
+            {"game_id": g["id"], "seq": e["seq"], "kind": e["kind"], "player_id": e["player"]}
+            for g in games
+            for e in ((report.game_breaks(ix, g) or {}).get("rows", []) if replayed else [])
+        ]
+    raise ValueError(kind)
+
+
+def _game_row(game: dict, names: dict, outcome: dict | None) -> dict:
+    """games.csv's key cells: the scores and winners the replay gave, where the log
+    replayed to a result (as compare_outcome reads it), else the stored ones."""
+    scores = game.get("scores", [])
+    winners = list(game["winners"])
+    if outcome is not None:
+        if game.get("scores") is not None or game.get("kind", "five_tricks") != "five_tricks":
+            scores = list(outcome["scores"])
+        replayed = [game["players"][s] for s in outcome["winners"]]
+        if set(replayed) != set(winners):
+            winners = replayed
+    return {
+        # Not a column: where scores and winners come from, for the message.
+        "_replayed": ("scores", "winners") if outcome is not None else (),
+        "game_id": game["id"],
+        "state": game["state"],
+        "kind": game.get("kind", "five_tricks"),
+        "players_in_seat_order": " ".join(names.get(p, "") for p in game["players"]),
+        "scores": export._numbers(scores),
+        "winners": " ".join(names.get(p, "") for p in winners),
+    }
+
+
+# At most this many rows that differ are named per table; the rest are counted.
+ROWS_NAMED = 3
+
+
+def check_table(kind: str, file: str, data: bytes, doc: dict, outcomes: dict) -> TableCheck:
+    """One CSV table against the JSON document: its header is the export's
+    (export.CSV_COLUMNS, which docs/export.md lists), it has one row per record of the
+    JSON, and its key cells are the JSON's (games.csv's scores and winners: the replay's).
+    Rows are numbered as a spreadsheet shows them: the header is row 1."""
+    check = TableCheck(kind, file)
+    try:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+    except UnicodeDecodeError as exc:
+        check.problems.append(f"not UTF-8: {exc}")
+        return check
+    except csv.Error as exc:
+        check.problems.append(f"not a CSV table: {exc}")
+        return check
+    if not rows:
+        check.problems.append("empty: no header row")
+        return check
+    header, rows = rows[0], rows[1:]
+    check.rows = len(rows)
+    columns = list(export.CSV_COLUMNS[kind])
+    if header != columns:
+        lacks = [c for c in columns if c not in header]
+        unknown = [c for c in header if c not in columns]
+        said = []
+        if lacks:
+            said.append(f"lacks {', '.join(lacks)}")
+        if unknown:
+            said.append(f"has {', '.join(unknown)}, which the export does not write")
+        if not said:
+            said.append(f"its columns are not in the export's order ({', '.join(columns)})")
+        check.problems.append("row 1 (the header): " + "; ".join(said) + " (docs/export.md)")
+    what, want = _table_rows(kind, doc, outcomes)
+    if len(rows) != len(want):
+        check.problems.append(
+            f"{len(rows)} row{'s' * (len(rows) != 1)}, the JSON has {len(want)} "
+            f"{what[len(want) != 1]}"
+        )
+    at = {c: i for i, c in enumerate(header)}
+    width = len(header)
+    if kind == "players":  # in the report's order, not the JSON's: matched by id
+        pairs, unmatched = _players_pairs(rows, want, at)
+        check.problems.extend(unmatched)
+    else:
+        pairs = [(n, row, w) for n, (row, w) in enumerate(zip(rows, want, strict=False), start=2)]
+    differ = []
+    for n, row, w in pairs:
+        if len(row) != width:
+            differ.append(f"row {n} has {len(row)} cells, the header {width}")
+            continue
+        replayed = w.get("_replayed", ())
+        diffs = [
+            f"{c} is {row[at[c]]!r}, the {'replay' if c in replayed else 'JSON'}'s is {_want(v)!r}"
+            for c, v in w.items()
+            if c in at and row[at[c]] != _want(v)
+        ]
+        if diffs:
+            differ.append(f"row {n}: " + ", ".join(diffs))
+    check.problems.extend(differ[:ROWS_NAMED])
+    if len(differ) > ROWS_NAMED:
+        check.problems.append(f"{len(differ) - ROWS_NAMED} more rows differ")
+    # A row dropped or added shifts every row after it: the first one named is where.
+    if differ and len(rows) != len(want) and kind != "players":
+        check.problems.append("a row is missing or extra at or before the first that differs")
+    return check
+
+
+def _players_pairs(rows: list, want: list[dict], at: dict) -> tuple[list, list[str]]:
+    """players.csv's rows with the JSON's players, by player_id."""
+    if "player_id" not in at:
+        return [], []
+    by_id: dict[str, tuple[int, list]] = {}
+    unmatched = []
+    for n, row in enumerate(rows, start=2):
+        pid = row[at["player_id"]] if at["player_id"] < len(row) else ""
+        if pid in by_id:
+            unmatched.append(f"row {n}: player_id {pid} again (row {by_id[pid][0]})")
+        by_id.setdefault(pid, (n, row))
+    pairs = []
+    for w in want:
+        found = by_id.pop(_want(w["player_id"]), None)
+        if found is None:
+            unmatched.append(f"no row for player_id {w['player_id']} ({_want(w['player'])})")
+        else:
+            pairs.append((*found, w))
+    for pid, (n, _) in sorted(by_id.items(), key=lambda kv: kv[1][0]):
+        unmatched.append(f"row {n}: player_id {pid!r} is no player of the JSON")
+    return pairs, unmatched
+
+
+def check_tables(bundle: Bundle, doc: dict, checks: list[GameCheck]) -> list[TableCheck]:
+    """Every CSV table of the bundle against its JSON document, in CSV_KINDS' order."""
+    outcomes = {i: c.outcome for i, c in enumerate(checks) if c.outcome is not None}
+    out = []
+    for kind in export.CSV_KINDS:
+        found = bundle.tables.get(kind)
+        if kind in bundle.problems or found is None:
+            why = bundle.problems.get(kind) or (
+                f"not there: no file named {kind}.csv or …-{kind}.csv"
+            )
+            out.append(TableCheck(kind, f"{kind}.csv", problems=[why]))
+            continue
+        file, data = found
+        try:
+            out.append(check_table(kind, file, data, doc, outcomes))
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            # A JSON record the export would never write: the games' lines name it.
+            out.append(
+                TableCheck(
+                    kind,
+                    file,
+                    problems=[
+                        f"the JSON's records for it cannot be read ({type(exc).__name__}: {exc})"
+                    ],
+                )
+            )
+    return out
+
+
 def run(path: str, out=None, err=None) -> int:
-    """Check the export at `path` ("-": standard input); write to `out`/`err`; return the exit status."""
+    """Check the export at `path` (a JSON document, "-" for standard input, or the
+    report's ZIP or a directory of its files); write to `out`/`err`; return the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
+    bundle = None
     try:
-        if path == "-":
+        if _is_bundle(path):
+            # The report's ZIP (or its files in a directory): the JSON inside it, then
+            # every CSV table against that JSON.
+            bundle = read_bundle(path)
+            text = bundle.json_text
+        elif path == "-":
             text = sys.stdin.read()
         else:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-        checks = check_document(jsontext.parse(text))
+        doc = jsontext.parse(text)
+        checks = check_document(doc)
     except (OSError, UnicodeDecodeError) as exc:
         err.write(f"Cannot read {path}: {exc}\n")
         return EXIT_BAD_INPUT
     except jsontext.BadJSON as exc:
-        err.write(f"{path} is not valid JSON: {exc}\n")
+        err.write(f"{bundle.json_name if bundle else path} is not valid JSON: {exc}\n")
         return EXIT_BAD_INPUT
     except ExportError as exc:
         err.write(f"{exc}\n")
@@ -323,6 +702,15 @@ def run(path: str, out=None, err=None) -> int:
         out.write(c.line() + "\n")
     bad = sum(1 for c in checks if not c.ok)
     out.write(f"{len(checks)} games: {len(checks) - bad} OK, {bad} MISMATCH\n")
+    if bundle is not None:
+        tables = check_tables(bundle, doc, checks)
+        for t in tables:
+            out.write(t.line() + "\n")
+        bad_tables = sum(1 for t in tables if not t.ok)
+        out.write(
+            f"{len(tables)} CSV tables: {len(tables) - bad_tables} OK, {bad_tables} MISMATCH\n"
+        )
+        bad += bad_tables
     return EXIT_MISMATCH if bad else 0
 
 
@@ -331,7 +719,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m tournament.check_export",
         description="Replay every game of a workshop export and compare with the stored results.",
     )
-    parser.add_argument("file", help="the export (report.json), or - for standard input")
+    parser.add_argument(
+        "file",
+        help="the export (report.json), - for standard input, or the report's ZIP "
+        "(or a directory of its files: its CSV tables are checked too)",
+    )
     args = parser.parse_args(argv)
     return run(args.file)
 
