@@ -19,7 +19,7 @@ from datetime import datetime
 from games import five_tricks, kinds
 from games.errors import IllegalAction
 from games.tricks import TrickRules
-from tournament import report
+from tournament import limits, report
 
 SCHEMA = "barnga.workshop/1"
 
@@ -439,6 +439,9 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
             "round_seconds": workshop.round_seconds,
             "dispute_seconds": workshop.dispute_seconds,
             "created_at": iso(workshop.created_at),
+            # Added within version 1: the refused moves kept per player and game, so a
+            # report rebuilt from this document states the cap it was kept under.
+            "refusals_kept": limits.REFUSALS_KEPT,
         },
         "tables": [
             {

@@ -1629,13 +1629,25 @@ def _tried(action: dict) -> str:
     return kind.replace("_", " ")
 
 
+def refusals_kept(doc: dict) -> int:
+    """The refused moves kept per player and game when `doc` was exported (its
+    `workshop.refusals_kept`, added within version 1), or limits.REFUSALS_KEPT for a
+    document from before it."""
+    kept = (doc.get("workshop") or {}).get("refusals_kept")
+    # (A count, or nothing to state: a document with another value states today's cap.)
+    if isinstance(kept, int) and not isinstance(kept, bool) and kept >= 0:
+        return kept
+    return limits.REFUSALS_KEPT
+
+
 def refusals(doc: dict, ix: Index) -> dict | None:
     """The moves the table's rules refused (docs/export.md, `refusals`), per round and
     table: by newcomers and by locals, and the players refused most, named with the
     reason they were told. None where each player's own sheet decides what is legal
     (Barnga mode of Five Tricks and All Fives: there the clashes are the claims,
-    disputes and revokes). A player kept at most `kept_most` per game
-    (limits.REFUSALS_KEPT, which the service keeps): the figures are then a floor."""
+    disputes and revokes). A player kept at most `kept_most` per game (the document's
+    `workshop.refusals_kept`; one from before it, limits.REFUSALS_KEPT, which the service
+    keeps): the figures are then a floor."""
     if ix.kind.per_seat_rules and not ix.referee:
         return None
     kinds_of = {r["number"]: r["kind"] for r in doc["rounds"]}
@@ -1709,9 +1721,10 @@ def refusals(doc: dict, ix: Index) -> dict | None:
         "totals": totals,
         "said": _refused_words(totals) if totals["refused"] else "",
         "examples": examples,
-        # How many refused moves the service keeps per player and game, for the
-        # report's words (read at each call: the number the service stops at).
-        "kept_most": limits.REFUSALS_KEPT,
+        # How many refused moves were kept per player and game, for the report's words:
+        # the cap the document was exported under, else (an older document) the number
+        # the service stops at today (read at each call).
+        "kept_most": refusals_kept(doc),
         # Each player's refused moves, for the per-player figures (players.csv).
         "by_player": dict(by_player),
     }

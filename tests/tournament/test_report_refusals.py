@@ -9,6 +9,7 @@ import json
 from itertools import combinations
 
 import pytest
+from django.template.loader import render_to_string
 from test_report_views import assert_links_land
 from tournament_helpers import (
     fix_seed,
@@ -344,3 +345,25 @@ def test_the_cap_the_report_states_is_the_one_the_service_keeps(fac, owner, monk
         "was told each time, but is counted 3." in html
     )
     assert "At most 20" not in html and "counted 20" not in html
+
+
+def test_a_report_rebuilt_from_a_document_states_the_cap_it_was_exported_under(owner):
+    """The cap is in the document (workshop.refusals_kept): a report built later from an
+    old JSON states that cap, not today's limits.REFUSALS_KEPT; a document from before
+    the field states today's."""
+    w = make_workshop(players=4, tables=1, mode="referee", names=STUDENTS[:4])
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    table = tables_of(w)[0]
+    game, seat, card = refusable_turn(table, set(game_at(table).players))
+    refuse(game, seat, card, times=2)
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    assert doc["workshop"]["refusals_kept"] == limits.REFUSALS_KEPT
+    doc["workshop"]["refusals_kept"] = 7  # exported by a server that kept 7
+    rep = report.build_report(doc)
+    assert rep["refusals"]["kept_most"] == 7
+    html = render_to_string("report/_refusals.html", {"r": rep})
+    assert "At most 7 refused moves are kept per player and game" in html
+    assert "counted 7." in html and f"At most {limits.REFUSALS_KEPT} " not in html
+    del doc["workshop"]["refusals_kept"]
+    assert report.build_report(doc)["refusals"]["kept_most"] == limits.REFUSALS_KEPT
