@@ -311,6 +311,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "games_won": None,
         "moved": None,
         "joined_since": None,
+        "dealt_in": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
     if (
@@ -338,6 +339,11 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # Nobody deals to a table this small: say so, not an empty table all round.
         ctx["too_few"] = fewest
     previous = tpart["previous"] if rnd is not None and tpart["round_id"] == rnd.pk else None
+    if previous is not None and ctx["game"] is not None and player.pk not in previous[2]:
+        # Seated during the last game here (they watched it) or since: this game is
+        # their first at the table, and the phone says so (a screen reader heard only
+        # "Ana leads." as the game they watched gave way to their own).
+        ctx["dealt_in"] = {"after": previous[0], "number": game.number}
     if previous is not None and player.pk in previous[2]:
         number, state, players, winners, cut_by, scores, ended_by = previous
         names = tpart["names"]
@@ -392,21 +398,60 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
         ctx["moved"] = {"from": mine["table"], "to": table.number}
 
 
+# What the seat awaited is doing, where a game's step is not a card to play.
+WATCHING_DOING = {"bid": "to bid", "beg": "to stand or beg", "dealer": "to answer the beg"}
+
+
 def watching(game, state, names: dict) -> dict:
     """What a student seated during a game sees of it until the next deal: what anyone
     at the table sees, the cards face up in the middle and who is to act, from the
     facilitator's monitor's glance (never a hand). Their phone had said only "You play
     from the next game": at the table, nothing tied them to the game being played.
+    `last`: the table's latest public event, shown (and said) while the middle is
+    empty: who took the trick just played, or (3 Tricks, nothing in the middle) the
+    last move; a screen reader heard nothing of the game going on.
     From the table's cached part (`state`): no query."""
-    from tournament.selectors_facilitator import _game_glance
+    from tournament.selectors_facilitator import _game_glance, spectator
 
     glance = _game_glance(game, names, False, state=state)
+    kind = gamestate.kind_of(game)
+    seat_names = [names.get(pid, "?") for pid in game.players]
+    if kind.records_tricks:
+        tricks = [{"winner": t.winner} for t in state.completed]
+        last_move = None
+    else:
+        view = spectator(kind, state, seat_names)
+        tricks = view.get("tricks") or []
+        last_move = view.get("last")
+    last = None
+    if tricks and tricks[-1].get("winner") is not None:
+        last = {"trick": len(tricks), "who": seat_names[tricks[-1]["winner"]]}
+    elif last_move and (words := _move_words(last_move)):
+        last = {"who": seat_names[last_move["seat"]], "did": words}
     return {
         "number": glance["number"],
         "current": glance["current"],
         "to_act": glance["to_act"],
+        "doing": WATCHING_DOING.get(str(getattr(state, "phase", "")), "to play"),
         "claiming": glance["records_tricks"] and glance["phase"] == "claim",
+        "last": last,
     }
+
+
+def _move_words(last: dict) -> str | None:
+    """A 3 Tricks move, after its player's name, in the words its opponent's screen
+    uses, without the cards a swap took (only their count is public)."""
+    if last["type"] == "lay":
+        return "laid a trick"
+    if last["type"] == "block":
+        n = last.get("tricks_blocked") or 1
+        return "blocked a trick" if n == 1 else f"blocked {n} tricks"
+    if last["type"] == "swap":
+        n = last.get("count") or 0
+        return f"swapped {n} card{'' if n == 1 else 's'}"
+    if last["type"] == "pass":
+        return "passed"
+    return None
 
 
 def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> dict:

@@ -688,3 +688,73 @@ def test_a_student_seated_during_a_game_watches_it(game, players, seats):
             assert f'data-card="{card}"' not in html
             assert f"{card_name(card)} played by" not in watching
     assert not re.search(r'data-action="(play|claim|act)"', html)
+
+
+WHOSE = re.compile(r'<p class="watching-whose" data-announce>(.*?)</p>', re.S)
+LAST = re.compile(r'<span class="muted" data-announce="first">(.*?)</span>', re.S)
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("five_tricks", 3), ("all_fives", 3), ("seven_up", 3), ("three_tricks", 2)]
+)
+def test_every_games_watching_lines_say_who_acts_and_what_just_happened(game, seats):
+    """The lines a watching student's phone says as the game goes on (the table's log
+    reads them: play/_screen.html): who is to act, in the game's words (a bid is not a
+    card played), with what is in the middle; and once the middle is empty, who took
+    the trick just played, or 3 Tricks' last move. Never a card of a hand."""
+    from games import kinds
+    from tournament import gamestate
+
+    w = make_workshop(players=seats, tables=1, seats=seats, game=game)
+    to_home(w)
+    g = Game.objects.get(table__workshop=w, state="playing")
+    kind = kinds.get(game)
+    names = dict(Player.objects.filter(pk__in=g.players).values_list("pk", "name"))
+    rng = random.Random(3)
+    lasts = []
+    for _ in range(12):
+        state = gamestate.load_state(g)
+        ctx = selectors.player_screen(g.players[0])
+        ctx.update(
+            game=None, waiting_for_next_game=True, watching=selectors.watching(g, state, names)
+        )
+        html = render_to_string("play/_screen.html", ctx)
+        section = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+        whose = re.sub(r"<[^>]+>", "", WHOSE.search(section).group(1))
+        seat = kind.to_act(state)[0]
+        doing = {"bid": "to bid", "beg": "to stand or beg", "dealer": "to answer the beg"}
+        if getattr(state, "phase", "") == "claim":
+            assert whose.startswith(f"Game {g.number}: the players say who won the trick."), whose
+        else:
+            verb = doing.get(state.phase, "to play")
+            assert whose.startswith(f"Game {g.number}: {names[g.players[seat]]} {verb}."), whose
+        middle = selectors.watching(g, state, names)["current"]
+        assert ("On the table:" in whose) == bool(middle), whose
+        if not middle and (last := LAST.search(section)):
+            lasts.append((re.sub(r"<[^>]+>", "", last.group(1)), state))
+        for hand in state.hands:
+            for card in hand:
+                assert f'data-card="{card}"' not in html
+                assert card_name(card) not in whose or any(c["card"] == card for c in middle)
+        move = kind.bot_action(state, seat, rng)
+        player = g.players[seat]
+        if move["type"] == "play" and game == "five_tricks":
+            services.game_play(player_id=player, card=move["card"])
+        elif move["type"] == "claim":
+            services.game_claim(player_id=player, winner_player_id=g.players[move["winner"]])
+        else:
+            services.game_act(player_id=player, move={k: v for k, v in move.items() if k != "seat"})
+        g.refresh_from_db()
+        if g.state != "playing":
+            break
+    assert lasts, "no move's line was shown"
+    for said, state in lasts:
+        if game == "three_tricks":
+            kind_of_move, seat = state.last[0], state.last[1]
+            words = {"lay": "laid a trick", "pass": "passed", "swap": "swapped"}
+            assert said.startswith(f"{names[g.players[seat]]} "), said
+            assert words.get(kind_of_move, "blocked") in said, said
+        else:
+            tricks = state.completed if game == "five_tricks" else state.tricks
+            winner = names[g.players[tricks[-1].winner]]
+            assert said == f"Trick {len(tricks)} taken by {winner}.", said

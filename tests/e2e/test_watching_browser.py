@@ -1,0 +1,95 @@
+"""A student seated at a table while a game is played there watches it until the next
+deal (play/_screen.html's `watching`): a screen reader hears the game go on (who is to
+play, a card laid, a trick taken) and, above all, that their own game has started."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from phones import dealt_table, join, version, wait_change
+
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player
+
+pytestmark = [pytest.mark.browser]
+NAMES = ["Ana", "Bea", "Cai"]
+WAIT = 8000
+
+SAID = "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
+
+
+def one_move(game: Game) -> None:
+    """The seat to act makes its bot's move through the services (a Five Tricks card or
+    claim: every seat at a home table reads the same rules, so the claims agree)."""
+    game.refresh_from_db()
+    kind = gamestate.kind_of(game)
+    state = gamestate.load_state(game)
+    seat = kind.to_act(state)[0]
+    action = kind.bot_action(state, seat, random.Random(seat))
+    player = game.players[seat]
+    if action["type"] == "play" and kind.key == "five_tricks":
+        services.game_play(player_id=player, card=action["card"])
+    elif action["type"] == "claim":
+        services.game_claim(player_id=player, winner_player_id=game.players[action["winner"]])
+    else:
+        services.game_act(player_id=player, move={k: v for k, v in action.items() if k != "seat"})
+
+
+def said_since(page, before: int) -> str:
+    return " ".join(page.evaluate(SAID)[before:])
+
+
+def name_at(game: Game, seat: int) -> str:
+    return Player.objects.get(pk=game.players[seat]).name
+
+
+def seated_during_a_game(live_server_url, phone):
+    """Three phones at a four-seat table play the study phase's game; Dev's phone joins
+    then, is seated there and watches. Returns Dev's page and the game."""
+    workshop = services.workshop_create(name="Watch", table_count=1, seats_per_table=4, seed=5)
+    _, game, _ = dealt_table(live_server_url, phone, workshop, NAMES)
+    dev = phone()
+    join(dev, live_server_url, workshop.code, "Dev")
+    dev.wait_for_selector("#screen section.watching", timeout=WAIT)
+    assert Player.objects.get(name="Dev").table_id == game.table_id
+    return dev, game
+
+
+def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_server_url, phone):
+    """Nothing of the watched game was said: the section had no line for the log, and
+    the student's own deal came in as "Ana leads.", as if they had been playing."""
+    dev, game = seated_during_a_game(live_server_url, phone)
+
+    # A card laid: who laid it and who plays next.
+    heard = len(dev.evaluate(SAID))
+    before = version(dev)
+    laid_by = name_at(game, gamestate.load_state(game).to_act)
+    one_move(game)
+    wait_change(dev, before)
+    game.refresh_from_db()
+    to_play = name_at(game, gamestate.load_state(game).to_act)
+    said = said_since(dev, heard)
+    assert f"Game {game.number}: {to_play} to play. On the table: " in said, said
+    assert f"by {laid_by}." in said, said
+
+    # The trick played and claimed: who took it.
+    while not gamestate.load_state(game).completed:
+        one_move(game)
+        game.refresh_from_db()
+    winner = name_at(game, gamestate.load_state(game).completed[0].winner)
+    dev.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)",
+        arg=f"Trick 1 taken by {winner}.",
+        timeout=WAIT,
+    )
+    # Seen where the cards were.
+    assert dev.locator("#screen .mini-trick").inner_text() == f"Trick 1 taken by {winner}."
+
+    # The game over: Dev is dealt in, and hears first that their own game has started.
+    number = game.number
+    while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
+        one_move(game)
+    dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
+    last = dev.evaluate(SAID)[-1]
+    assert last.startswith(f"Game {number} is over. Your game starts: you play in game "), last
