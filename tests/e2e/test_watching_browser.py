@@ -1,6 +1,8 @@
 """A student seated at a table while a game is played there watches it until the next
 deal (play/_screen.html's `watching`): a screen reader hears the game go on (who is to
-play, a card laid, a trick taken) and, above all, that their own game has started."""
+play, a card laid, a trick taken) and, above all, that their own game has started;
+and a move at the table leaves the rest of their screen as it was (the rules being
+read, the focus, where they are on the page)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,26 @@ NAMES = ["Ana", "Bea", "Cai"]
 WAIT = 8000
 
 SAID = "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
+# iOS Safari anchors no scrolling (overflow-anchor): a part above the reader's place
+# that changes height moves what they read. Chromium is made to do the same.
+MARK = """() => {
+  const style = document.createElement('style');
+  style.textContent = '* { overflow-anchor: none !important; }';
+  document.head.append(style);
+  for (const s of ['#screen section.watching', '#screen details.sheet > summary',
+                   '#screen details.sheet p', '#screen .notice']) {
+    document.querySelector(s).__kept = true;
+  }
+}"""
+KEPT = """() => ({
+  watching: document.querySelector('#screen section.watching').__kept === true,
+  summary: document.querySelector('#screen details.sheet > summary').__kept === true,
+  rules: document.querySelector('#screen details.sheet p').__kept === true,
+  notice: document.querySelector('#screen .notice').__kept === true,
+  focus: document.activeElement.__kept === true && document.activeElement.tagName,
+  scrolled: window.scrollY,
+  at: Math.round(document.querySelector('#screen details.sheet > summary').getBoundingClientRect().top),
+})"""
 
 
 def one_move(game: Game) -> None:
@@ -93,3 +115,42 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
     last = dev.evaluate(SAID)[-1]
     assert last.startswith(f"Game {number} is over. Your game starts: you play in game "), last
+
+
+def test_a_move_at_the_table_leaves_a_watching_students_screen_in_place(live_server_url, phone):
+    """The watched game's section was drawn anew at every move, and its middle grew
+    with the first card: the rules read below it moved down the screen (iOS Safari,
+    which keeps no scroll anchor) and a screen reader's place in it was lost."""
+    dev, game = seated_during_a_game(live_server_url, phone)
+    # Reading the rules, scrolled down to them, the focus on their summary.
+    dev.wait_for_selector("#screen details.sheet[open]", timeout=WAIT)
+    dev.evaluate(MARK)
+    dev.focus("#screen details.sheet > summary")
+    dev.evaluate("() => window.scrollTo(0, 200)")
+    kept = {
+        "watching": True,
+        "summary": True,
+        "rules": True,
+        "notice": True,
+        "focus": "SUMMARY",
+        "scrolled": 200,
+        "at": dev.evaluate(KEPT)["at"],
+    }
+    before = version(dev)
+    one_move(game)
+    wait_change(dev, before)
+    assert dev.evaluate(KEPT) == kept
+    # The card already down stays the node it was as the next is laid.
+    dev.evaluate("() => { document.querySelector('#screen .mini-card').__kept = true; }")
+    before = version(dev)
+    one_move(game)
+    wait_change(dev, before)
+    assert dev.locator("#screen .mini-card").count() == 2
+    assert dev.evaluate("() => document.querySelector('#screen .mini-card').__kept === true")
+    assert dev.evaluate(KEPT) == kept
+    # The trick taken: the middle empty again, with who took it, at the same height.
+    while not gamestate.load_state(game).completed:
+        one_move(game)
+        game.refresh_from_db()
+    dev.wait_for_selector("#screen .mini-trick:has-text('Trick 1 taken by')", timeout=WAIT)
+    assert dev.evaluate(KEPT) == kept
