@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from axe_check import assert_accessible
 from phones import dealt_table, join, version, wait_change
 
 from tournament import gamestate, services
@@ -107,6 +108,7 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     )
     # Seen where the cards were.
     assert dev.locator("#screen .mini-trick").inner_text() == f"Trick 1 taken by {winner}."
+    assert_accessible(dev, "phone, watching a game")
 
     # The game over: Dev is dealt in, and hears first that their own game has started.
     number = game.number
