@@ -26,6 +26,11 @@ def _best_and_worst(rules: TrickRules) -> tuple[str, str]:
     return (high, low) if rules.wins == "highest" else (low, high)
 
 
+# The table sizes Five Tricks plays best at: its sheet says so, and the facilitator's
+# wizard beside its seat count (one figure: they had said 3 to 6 and 4 to 6).
+BEST_SEATS = "3 to 6"
+
+
 def sheet_text(rules: TrickRules) -> dict:
     """The rule sheet for ``rules`` as a title and a list of {heading, text} sections."""
     word = "highest" if rules.wins == "highest" else "lowest"
@@ -37,7 +42,7 @@ def sheet_text(rules: TrickRules) -> dict:
             "Only 28 cards are used: the ace, 2, 3, 4, 5, 6 and 7 of each suit. "
             + _order_text(rules),
         ),
-        ("Players", "2 to 8 players; 3 to 6 play best."),
+        ("Players", f"2 to 8 players; {BEST_SEATS} play best."),
         (
             "Deal",
             "Shuffle and deal the cards one at a time, clockwise, starting with the player on the "

@@ -17,6 +17,7 @@ from decimal import Decimal
 from django import forms
 
 from games import kinds
+from games.sheets import BEST_SEATS
 from tournament import names
 from tournament.models import LeavePolicy, Mode
 from tournament.services.workshops import GAMES, LIMITS
@@ -244,7 +245,7 @@ class WorkshopForm(forms.Form):
         initial=5,
         min_value=LIMITS["seats_per_table"][0],
         max_value=LIMITS["seats_per_table"][1],
-        help_text="Five Tricks: 2 to 8, 4 to 6 plays best. "
+        help_text=f"Five Tricks: 2 to 8, {BEST_SEATS} play best. "
         + "; ".join(
             f"{k.title}: {seats_text(k)}" for k in kinds.KINDS.values() if k.key != FIVE_TRICKS
         )

@@ -141,6 +141,20 @@ def test_wizard_offers_the_game_its_presets_and_knobs(fac, key):
         assert f'name="{forms.prefix(kind)}custom_1_{knob}"' in wizard
 
 
+def test_the_wizard_and_the_five_tricks_sheet_give_one_best_table_size(fac):
+    """The wizard said "4 to 6 plays best" beside the seat count, the students' sheet
+    "3 to 6 play best" (the report's reveal shows both to the facilitator)."""
+    from games.sheets import sheet_text
+    from games.tricks import TrickRules
+
+    said = next(
+        s["text"] for s in sheet_text(TrickRules())["sections"] if s["heading"] == "Players"
+    )
+    best = said.split("; ")[1].removesuffix(".")
+    assert best == "3 to 6 play best"
+    assert f"Five Tricks: 2 to 8, {best}." in page(fac.get("/workshops/new/"))
+
+
 def test_the_custom_sheets_knobs_are_named_in_words(fac):
     """3 Tricks' custom sheet asked for 'Stock floor' and 'Rank match: Card'."""
     wizard = page(fac.get("/workshops/new/"))
