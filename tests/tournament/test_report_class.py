@@ -177,6 +177,17 @@ def test_the_class_view_names_no_student_and_keeps_what_the_class_discusses(fac,
         assert not missing, missing
 
 
+def test_the_projected_views_show_not_the_facilitators_account(fac, named):
+    """The class's views kept the site's bar with "Log out ada": a facilitator's
+    login is often their own name or address, projected to the class."""
+    assert ">Log out <bdi>ada</bdi></button>" in page(fac, named)
+    assert ">Log out <bdi>ada</bdi></button>" in page(fac, named, "guide")
+    for view in ("class", "class-guide"):
+        html = page(fac, named, view)
+        assert 'class="brand">Barnga</a>' in html
+        assert "Log out" not in html and "<bdi>ada</bdi>" not in html, view
+
+
 def test_the_class_report_holds_no_name_anywhere(named):
     """Not only the page: the figures the class's page is drawn from hold no name, so
     no template can show one by mistake."""
