@@ -48,18 +48,20 @@
     if (clockTimer !== null) startClocks();
   }
 
-  // Calls onSet when the device's clock (Date) moves by more than JUMP_MS against
-  // performance.now(), which no one sets: a clock set while the page runs is noticed
-  // within WATCH_MS, not at the next ping (10 s), and the server asked the time at once.
-  // The other cause (performance.now() stood still while the device slept, Date did
-  // not) costs one ping whose answer agrees with the samples kept, and changes nothing.
+  // Calls onSet(step) when the device's clock (Date) moves by more than JUMP_MS against
+  // performance.now(), which no one sets (step: how far, in ms; forward is more than
+  // nothing): a clock set while the page runs is noticed within WATCH_MS, not at the
+  // next ping (10 s), and the server asked the time at once. The other cause
+  // (performance.now() stood still while the device slept, Date did not) costs one
+  // ping whose answer agrees with the samples kept, and changes nothing; the socket
+  // checks itself on a step forward, which may be that sleep (liveSocket).
   const JUMP_MS = 1000;
   const WATCH_MS = 500;
   function watchClock(onSet) {
     let skew = Date.now() - performance.now();
     setInterval(() => {
       const now = Date.now() - performance.now();
-      if (Math.abs(now - skew) > JUMP_MS) onSet();
+      if (Math.abs(now - skew) > JUMP_MS) onSet(now - skew);
       skew = now;
     }, WATCH_MS);
   }
@@ -121,14 +123,26 @@
   // On a slow network (the socket's opening and answers measured), three round trips
   // if longer, up to 20 s: a socket slow but working was taken for dead, its move's
   // answer thrown away ("The connection dropped"), and replaced again at every ping.
+  // These waits, and the silence's, are measured on performance.now(), not on the
+  // device's clock: set forward a minute while the page ran, that clock made a working
+  // socket a minute silent at the next check (replaced, "Reconnecting…", the screen sent
+  // again); set back, it blinded the silence check and stretched a wait for an answer
+  // by as long (tests/e2e/test_clock_socket_browser.py).
   const ANSWER_MS = 6000;
   const SILENT_MS = 25000;
+  // A device that slept: Date ran on, performance.now() (and the timers) may have stood
+  // still, so the silence check would not see the sleep, and a socket that died in it
+  // would wait for the next check's ping and its answer's wait (up to 16 s). Date's
+  // step forward (watchClock) is taken for a possible sleep: the socket is asked at
+  // once and replaced if no answer comes within WAKE_MS (three round trips if longer).
+  // The step may as well be the clock set: a working socket answers, and stays.
+  const WAKE_MS = 3000;
 
   function liveSocket(options) {
     let ws = null;
     let backoff = 500;
     let reconnectTimer = null;
-    let lastMessage = Date.now();
+    let lastMessage = performance.now();
     // The first connection may say what the page was drawn with; a reconnection asks
     // for everything.
     let firstPath = options.firstPath || null;
@@ -149,6 +163,7 @@
     let roundTrip = 0;
     const seen = (ms) => { roundTrip = Math.max(ms, Math.round(roundTrip * 0.9)); };
     const answerMs = () => Math.max(ANSWER_MS, Math.min(3 * roundTrip, 20000));
+    const wakeMs = () => Math.max(WAKE_MS, Math.min(3 * roundTrip, 20000));
     // When the ping that asks the server's time went, on both clocks (null: none out).
     // One at a time, so that its answer (the only pong with a time) is known; one
     // unanswered for 30 s (a ping refused as too many) is given up, counted on the clock
@@ -180,24 +195,24 @@
       firstPath = null;
       timeAsked = null;  // a ping on an earlier socket is answered there, or never
       askAgain = false;  // the opening asks
-      const opening = Date.now();
+      const opening = performance.now();
       sock.onopen = () => {
-        seen(Date.now() - opening);
+        seen(performance.now() - opening);
         backoff = 500;
-        lastMessage = Date.now();
+        lastMessage = performance.now();
         options.onStatus("");
         if (queued) { const msg = queued; queued = null; send(msg); }
         ping();
       };
       sock.onmessage = (e) => {
         if (sock !== ws) return;  // a socket given up on: its late words are stale
-        lastMessage = Date.now();
+        lastMessage = performance.now();
         if (waitingSince) seen(lastMessage - waitingSince);
         waitingSince = 0;
         moveWaiting = false;
         const msg = JSON.parse(e.data);
         if (msg.t === "pong" && msg.now !== undefined && timeAsked) {
-          clockSample(timeAsked.date, msg.now, lastMessage, performance.now() - timeAsked.mono);
+          clockSample(timeAsked.date, msg.now, Date.now(), lastMessage - timeAsked.mono);
           timeAsked = null;
           if (askAgain) {
             askAgain = false;
@@ -230,7 +245,7 @@
       ws.send(JSON.stringify(msg));
       if (msg.action !== "ack") {
         if (!waitingSince) {
-          waitingSince = Date.now();
+          waitingSince = performance.now();
           clearTimeout(answerTimer);
           answerTimer = setTimeout(unanswered, answerMs());
         }
@@ -252,7 +267,7 @@
     }
     function unanswered() {
       if (!waitingSince || !isOpen()) return;
-      const left = waitingSince + answerMs() - Date.now();
+      const left = waitingSince + answerMs() - performance.now();
       if (left > 0) { answerTimer = setTimeout(unanswered, left); return; }
       drop();
     }
@@ -298,10 +313,29 @@
     // A socket that silently died (no answer to pings) is replaced.
     setInterval(() => {
       if (!isOpen()) return;
-      if (Date.now() - lastMessage > SILENT_MS) { drop(); return; }
+      if (performance.now() - lastMessage > SILENT_MS) { drop(); return; }
       ping();
     }, 10000);
-    watchClock(askTime);
+    // After a step forward of the device's clock (a sleep, maybe: WAKE_MS) the socket is
+    // replaced if nothing comes in within wakeMs(): a ping goes now unless a message
+    // already waits for its answer (the sync sent as the page is seen again, wake()).
+    // Not while a move waits: the server may take longer to answer one, and a socket
+    // given up on with a move out tells the student it may be lost; its own wait
+    // (answerMs) ends a dead socket.
+    function checkAwake() {
+      if (!isOpen() || moveWaiting) return;
+      const sock = ws;
+      const asked = performance.now();
+      if (!waitingSince) ping();
+      setTimeout(() => { if (ws === sock && lastMessage < asked) drop(); }, wakeMs());
+    }
+    watchClock((step) => {
+      // The time is asked again (askTime): once answered if an ask out went before the
+      // step, else now; checkAwake's ping, when it goes, is that ask.
+      const before = asking();
+      if (step > 0) checkAwake();
+      if (before || !asking()) askTime();
+    });
     connect();
     return { send, sendWhenOpen, connect, isOpen };
   }

@@ -1,0 +1,137 @@
+"""A phone's socket through a device clock set while the page runs (a phone's clock set
+by the network, a laptop's NTP step). live.js timed its socket on the device's clock
+(Date): set forward a minute shortly before the 10 s silence check, it took the socket
+for a minute silent and replaced it ("Reconnecting…", the screen sent again); set back
+with a ping out on a socket that had died silently, it waited a minute more for that
+ping's answer. The socket's waits are now measured on performance.now(), which no one
+sets; a phone that slept (Date went on, performance.now() may not have) still checks
+its socket at once on waking. Chromium, one phone at a table of four (the others
+join through the services)."""
+
+from __future__ import annotations
+
+import pytest
+from clocks import MOVABLE, WAIT
+from phones import one_phone_at_a_round
+
+pytestmark = [pytest.mark.browser]
+
+# Around the page's sockets (added after MOVABLE, so its lag and moved clock hold):
+# sockets made are counted in window.__opened, screens received ("view") in
+# window.__views, and pings that ask the time as they are sent in window.__pinged, the
+# last one's time (performance.now()) in window.__pingedAt. window.__cut() makes every
+# socket open now carry nothing either way and stay open, as a socket that died
+# without closing does (a phone that slept, a network switched); new ones pass. Each
+# text the connection line shows is kept in window.__lines.
+WATCH = """(() => {
+  const Real = window.WebSocket;
+  const open = [];
+  window.__opened = window.__views = window.__pinged = 0;
+  window.__lines = [];
+  window.__cut = () => { for (const s of open) s.__dead = true; };
+  window.WebSocket = class extends Real {
+    constructor(...args) { super(...args); window.__opened++; open.push(this); }
+    set onmessage(handler) {
+      super.onmessage = (e) => {
+        if (this.__dead) return;
+        if (JSON.parse(e.data).t === "view") window.__views++;
+        handler(e);
+      };
+    }
+    send(data) {
+      if (JSON.parse(data).clock === 1) { window.__pinged++; window.__pingedAt = performance.now(); }
+      if (!this.__dead) super.send(data);
+    }
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    const el = document.getElementById("connection");
+    new MutationObserver(() => window.__lines.push(el.hidden ? "" : el.textContent))
+      .observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+  });
+})();"""
+
+
+def watched_phone(browser, live_server_url, name: str):
+    """One phone at a round, its device's clock movable (MOVABLE) and its sockets
+    watched (WATCH), once the time asked as its socket opened is answered."""
+    page, _, _ = one_phone_at_a_round(
+        browser, live_server_url, name=name, seats=4, size={"width": 390, "height": 844}
+    )
+    page.add_init_script(script=MOVABLE)
+    page.add_init_script(script=WATCH)
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    page.wait_for_function("() => window.__answers >= 1", timeout=WAIT)
+    return page
+
+
+def next_check(page) -> None:
+    """Until the next 10 s check has sent its ping (it asks the time, none being out)."""
+    pinged = page.evaluate("() => window.__pinged")
+    page.wait_for_function("n => window.__pinged > n", arg=pinged, timeout=12_000)
+
+
+def lines(page) -> list[str]:
+    return page.evaluate("() => window.__lines")
+
+
+def replaced(page) -> None:
+    """The new socket is open ("Connected again."), and the lost one was said."""
+    page.wait_for_function(
+        "() => document.getElementById('connection').textContent === 'Connected again.'",
+        timeout=WAIT,
+    )
+    assert "Reconnecting…" in lines(page), lines(page)
+
+
+def test_a_clock_set_forward_keeps_a_working_socket(live_server_url, browser):
+    """A minute forward a second before the silence check, on a network 1 s each way
+    (the time asked on the clock's change is answered after the check): the check read
+    a minute since the last message, dropped the socket and opened another. Now
+    nothing is replaced, said or sent again, through that check and the next."""
+    page = watched_phone(browser, live_server_url, "Forward")
+    page.evaluate("() => { window.__lag = 1000; }")
+    next_check(page)  # its answer, 2 s on its way, measures the slower trip
+    page.wait_for_function("() => performance.now() >= window.__pingedAt + 9000", timeout=12_000)
+    views = page.evaluate("() => { window.__shift = 60000; return window.__views; }")
+    page.wait_for_timeout(12_000)  # the check a second later, and the next
+    assert page.evaluate("() => window.__opened") == 1, lines(page)
+    assert not any(lines(page)), lines(page)
+    assert page.evaluate("() => window.__views") == views
+    assert page.locator("#connection").is_hidden()
+    page.context.close()
+
+
+def test_a_clock_set_back_while_a_ping_waits_on_a_dead_socket(live_server_url, browser):
+    """The socket died silently and the check's ping went on it; the clock is then set
+    a minute back. The wait for that answer ran to its send time on the device's clock
+    plus 6 s, a minute later than it should (and the silence check, a minute blind, did
+    not end it): the phone stayed on a dead socket for a minute. Now it is replaced 6 s
+    after the ping, as without the clock set."""
+    page = watched_phone(browser, live_server_url, "Back")
+    page.evaluate("() => window.__cut()")
+    next_check(page)
+    page.evaluate("() => { window.__shift = -60000; }")
+    # The answer's wait (6 s) from the ping, and a margin for the new socket's opening.
+    page.wait_for_function("() => window.__opened === 2", timeout=8000)
+    replaced(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize("seen_again", [True, False], ids=["screen-on", "clock-only"])
+def test_a_phone_waking_on_a_dead_socket_replaces_it_at_once(live_server_url, browser, seen_again):
+    """A phone that slept: its socket died silently meanwhile, and its clock (Date) ran
+    on through the sleep while performance.now() may stand still (a minute here). The
+    socket is checked as soon as the page sees the clock move (half a second), and
+    replaced once nothing answers for 3 s, whether the page was seen again (a phone's
+    screen on: its sync waits for an answer) or not (a laptop's lid opened); not left
+    until the next check's ping and its 6 s (up to 16 s) as the silence check on
+    performance.now() alone would leave it, nor 6 s for the sync's answer (before, the
+    device's clock said a minute silent at the next check, 0 to 10 s later)."""
+    page = watched_phone(browser, live_server_url, "Woken")
+    page.evaluate("() => { window.__cut(); window.__shift = 60000; }")
+    if seen_again:
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("() => window.__opened === 2", timeout=5000)
+    replaced(page)
+    page.context.close()
