@@ -426,9 +426,18 @@ def _table_rows(
     cells) for the table `kind`, in the order the export writes its rows."""
     names = {p["id"]: p["name"] for p in doc["players"]}
     games = doc["games"]
+    # The report's number for each round (report.scored_number): every table's
+    # scored_round (moves.csv's after_scored_round).
+    scored = {r["number"]: report.scored_number(r) for r in doc["rounds"]}
     if kind == "actions":
         return ("log entry", "log entries"), [
-            {"game_id": g["id"], "seq": a["seq"], "kind": a["kind"], "actor_id": a["actor"]}
+            {
+                "game_id": g["id"],
+                "seq": a["seq"],
+                "kind": a["kind"],
+                "actor_id": a["actor"],
+                "scored_round": scored.get(g["round"]),
+            }
             for g in games
             for a in g["actions"]
         ]
@@ -439,6 +448,7 @@ def _table_rows(
                 "trick_index": t["index"],
                 "leader_seat": t["leader"],
                 "winner_seat": t["winner"],
+                "scored_round": scored.get(g["round"]),
             }
             for g in games
             for t in g["tricks"]
@@ -451,6 +461,7 @@ def _table_rows(
                 "player_id": c["player"],
                 "claimed_seat": c["claimed_seat"],
                 "is_change": c["is_change"],
+                "scored_round": scored.get(g["round"]),
             }
             for g in games
             for c in g["claims"]
@@ -462,13 +473,19 @@ def _table_rows(
                 "trick_index": d["trick_index"],
                 "resolution": d["resolution"] or "open",
                 "winner_seat": d["winner"],
+                "scored_round": scored.get(g["round"]),
             }
             for g in games
             for d in g["disputes"]
         ]
     if kind == "gestures":
         return ("gesture", "gestures"), [
-            {"gesture_id": x["id"], "player_id": x["player"], "kind": x["kind"]}
+            {
+                "gesture_id": x["id"],
+                "player_id": x["player"],
+                "kind": x["kind"],
+                "scored_round": scored.get(x["round"]),
+            }
             for x in doc["gestures"]
         ]
     if kind == "moves":
@@ -478,19 +495,27 @@ def _table_rows(
                 "player_id": m["player"],
                 "from_table": m["from"],
                 "to_table": m["to"],
+                "after_scored_round": scored.get(r["number"]),
             }
             for r in doc["rounds"]
             for m in r["moves"]
         ]
     if kind == "seatings":
         return ("seating", "seatings"), [
-            {"round": r["number"], "player_id": s["player"], "table": s["table"], "seat": s["seat"]}
+            {
+                "round": r["number"],
+                "player_id": s["player"],
+                "table": s["table"],
+                "seat": s["seat"],
+                "scored_round": scored.get(r["number"]),
+            }
             for r in doc["rounds"]
             for s in r["seatings"]
         ]
     if kind == "games":
         return ("game", "games"), [
-            _game_row(g, names, outcomes.get(i)) for i, g in enumerate(games)
+            {**_game_row(g, names, outcomes.get(i)), "scored_round": scored.get(g["round"])}
+            for i, g in enumerate(games)
         ]
     if kind == "refusals":
         return ("refusal", "refusals"), [
@@ -499,6 +524,7 @@ def _table_rows(
                 "player_id": x["player"],
                 "seat": x["seat"],
                 "reason": x["reason"],
+                "scored_round": scored.get(x["round"]),
             }
             for x in doc.get("refusals") or []
         ]
@@ -518,7 +544,13 @@ def _table_rows(
         ix = report.Index(doc)
         replayed = ix.kind.key in export.TRICKS_REPLAYED
         return ("revoke or call", "revokes and calls (the logs replayed)"), [
-            {"game_id": g["id"], "seq": e["seq"], "kind": e["kind"], "player_id": e["player"]}
+            {
+                "game_id": g["id"],
+                "seq": e["seq"],
+                "kind": e["kind"],
+                "player_id": e["player"],
+                "scored_round": scored.get(g["round"]),
+            }
             for g in games
             for e in ((report.game_breaks(ix, g) or {}).get("rows", []) if replayed else [])
         ]

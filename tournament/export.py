@@ -58,6 +58,11 @@ _REVOKE_COLUMNS = (
 
 # The columns every game row starts with.
 GAME_COLUMNS = ("round", "round_label", "table", "game_id", "game_number")
+# Added at the end of every table with a round (existing columns keep their places):
+# the number the report gives that round ("Round 2" is 2; report.scored_number), empty
+# for the study round and silent home play. `round` is the stored count of every
+# round, the study round and home play included, so the report's Round 1 is round 3.
+SCORED_ROUND = "scored_round"
 
 # Every table's header, as docs/export.md lists it: csv_tables writes these, and
 # tournament.check_export checks an exported ZIP's tables against them. A table only
@@ -75,6 +80,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "claimed_seat",
         "claimed_player",
         "payload",
+        SCORED_ROUND,
     ),
     "tricks": GAME_COLUMNS
     + (
@@ -89,6 +95,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "sheets_disagree",
         "resolution",
         "final_claims",
+        SCORED_ROUND,
     ),
     "claims": GAME_COLUMNS
     + (
@@ -101,6 +108,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "claimed_player",
         "is_change",
         "during_dispute",
+        SCORED_ROUND,
     ),
     "disputes": GAME_COLUMNS
     + (
@@ -117,6 +125,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         # Added at the end (existing columns keep their places): the claims' names.
         "initial_claimed_players",
         "final_claimed_players",
+        SCORED_ROUND,
     ),
     "gestures": (
         "round",
@@ -132,6 +141,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "during_dispute",
         "card",
         "drawing_points",
+        SCORED_ROUND,
     ),
     "moves": (
         "after_round",
@@ -142,8 +152,10 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "to_table",
         "direction",
         "edited",
+        # After which of the report's rounds (scored_round, as in the other tables).
+        "after_scored_round",
     ),
-    "seatings": ("round", "round_label", "player_id", "player", "table", "seat"),
+    "seatings": ("round", "round_label", "player_id", "player", "table", "seat", SCORED_ROUND),
     "games": GAME_COLUMNS
     + (
         "state",
@@ -160,9 +172,19 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "scores",
         "cut_by",
         "ended_by",
+        SCORED_ROUND,
     ),
     "refusals": GAME_COLUMNS
-    + ("created_at", "player_id", "player", "seat", "action", "reason", "own_rules_allow"),
+    + (
+        "created_at",
+        "player_id",
+        "player",
+        "seat",
+        "action",
+        "reason",
+        "own_rules_allow",
+        SCORED_ROUND,
+    ),
     "players": (
         "player_id",
         "player",
@@ -201,6 +223,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "upheld",
         "called",
         "newcomer",
+        SCORED_ROUND,
     ),
 }
 
@@ -593,6 +616,8 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     0-based, as in the JSON; `*_player` columns name the player in that seat."""
     names = _names(doc)
     labels = {r["number"]: r["label"] for r in doc["rounds"]}
+    # Each table's last column: the report's number for the round.
+    scored = {r["number"]: report.scored_number(r) for r in doc["rounds"]}
     out: dict[str, tuple[list[str], list[list]]] = {}
     # Each game's log replayed as the report's section 4 replays it, every round's
     # games (the study round's too): All Fives' revokes and calls (revokes.csv), and
@@ -625,6 +650,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     "" if winner is None else winner,
                     "" if winner is None else names.get(g["players"][winner], ""),
                     json.dumps(p, sort_keys=True),
+                    scored.get(g["round"]),
                 ]
             )
     out["actions"] = (list(CSV_COLUMNS["actions"]), rows)
@@ -646,6 +672,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     len(set(t["verdicts"])) > 1,
                     t["resolution"],
                     _numbers(t["claims"]),
+                    scored.get(g["round"]),
                 ]
             )
     out["tricks"] = (list(CSV_COLUMNS["tricks"]), rows)
@@ -665,6 +692,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     names.get(g["players"][c["claimed_seat"]], ""),
                     c["is_change"],
                     c["during_dispute"],
+                    scored.get(g["round"]),
                 ]
             )
     out["claims"] = (list(CSV_COLUMNS["claims"]), rows)
@@ -688,6 +716,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     "" if w is None else names.get(g["players"][w], ""),
                     _claimed_names(names, g, d["initial_claims"]),
                     _claimed_names(names, g, d["final_claims"] or []),
+                    scored.get(g["round"]),
                 ]
             )
     out["disputes"] = (list(CSV_COLUMNS["disputes"]), rows)
@@ -710,6 +739,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 x["during_dispute"],
                 payload.get("card", ""),
                 len(payload.get("points", [])) if x["kind"] == "drawing" else "",
+                scored.get(x["round"]),
             ]
         )
     out["gestures"] = (list(CSV_COLUMNS["gestures"]), rows)
@@ -727,6 +757,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     m["to"],
                     "up" if m["to"] > m["from"] else "down",
                     m["edited"],
+                    scored.get(r["number"]),
                 ]
             )
     out["moves"] = (list(CSV_COLUMNS["moves"]), rows)
@@ -742,6 +773,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     names.get(s["player"], ""),
                     s["table"],
                     s["seat"],
+                    scored.get(r["number"]),
                 ]
             )
     out["seatings"] = (list(CSV_COLUMNS["seatings"]), rows)
@@ -766,6 +798,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 # A document from before cut_by: a cut game was put down to the round's end.
                 g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
                 g.get("ended_by") or "",
+                scored.get(g["round"]),
             ]
         )
     out["games"] = (list(CSV_COLUMNS["games"]), rows)
@@ -789,6 +822,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 json.dumps(x["action"], sort_keys=True),
                 x["reason"],
                 x["own_rules_allow"],
+                scored.get(x["round"]),
             ]
         )
     out["refusals"] = (list(CSV_COLUMNS["refusals"]), rows)
@@ -819,6 +853,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                     e["upheld"] if call else None,
                     None if call else e["called"],
                     e["newcomer"],
+                    scored.get(g["round"]),
                 ]
             )
     out["revokes"] = (list(CSV_COLUMNS["revokes"]), rows)

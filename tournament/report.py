@@ -550,10 +550,19 @@ def kind_reveal(doc: dict, kind: kinds.GameKind) -> dict:
 # ---------------------------------------------------------------- 2. movement
 
 
+def scored_number(r: dict) -> int | None:
+    """The number the report gives a round ("Round 2"): a scored round's own count;
+    None for the study round and silent home play, which the report names in words.
+    The CSV tables' `scored_round` is this."""
+    if r["kind"] == "scored" and r.get("scored_number"):
+        return r["scored_number"]
+    return None
+
+
 def _short_label(r: dict) -> str:
     """Column headings short enough for a chart axis and a phone."""
-    if r["kind"] == "scored" and r.get("scored_number"):
-        return f"Round {r['scored_number']}"
+    if (n := scored_number(r)) is not None:
+        return f"Round {n}"
     return {"home": "At home", "study": "Study"}.get(r["kind"], r["label"])
 
 

@@ -121,9 +121,32 @@ def change_a_name(rows):
     rows[2][rows[0].index("player")] = "Someone Else"
 
 
+def cell_of_first_row(column: str, value: str):
+    def edit(rows):
+        rows[1][rows[0].index(column)] = value
+
+    return edit
+
+
 @pytest.mark.parametrize(
     ("kind", "edit", "said"),
     [
+        # The report's round numbers, beside the stored ones.
+        (
+            "seatings",
+            cell_of_first_row("scored_round", "9"),
+            r"row 2: scored_round is '9', the JSON's is ''",
+        ),
+        (
+            "actions",
+            cell_of_first_row("scored_round", "9"),
+            r"row 2: scored_round is '9', the JSON's is '\d*'",
+        ),
+        (
+            "moves",
+            cell_of_first_row("after_scored_round", "9"),
+            r"row 2: after_scored_round is '9', the JSON's is '1'",
+        ),
         ("moves", drop_second_row, r"\d+ rows, the JSON has \d+ applied moves; row 3: "),
         ("actions", rename_actor, r"row 1 \(the header\): lacks actor; has actor_name"),
         ("games", change_first_winners, r"row \d+: winners is 'Nobody', the replay's is '"),

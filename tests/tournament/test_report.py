@@ -439,11 +439,12 @@ def test_disputes_csv_names_the_players_the_claims_named(scripted):
     games.csv: the last two columns name them, seat by seat, after the old columns."""
     doc = copy.deepcopy(scripted["doc"])
     header, _ = export.csv_tables(doc)["disputes"]
-    assert header[-4:] == [
+    assert header[-5:] == [
         "winner_seat",
         "winner",
         "initial_claimed_players",
         "final_claimed_players",
+        "scored_round",
     ]
     names = {p["id"]: p["name"] for p in doc["players"]}
     games = {g["id"]: g for g in doc["games"]}
@@ -691,3 +692,37 @@ def test_round_one_at_the_home_tables_is_said_so_not_a_finding_of_nought(scripte
         "nothing to notice yet (2 tricks)."
     )
     assert notice[1].startswith("Round 2: the sheets at the table disagreed on 10 of")
+
+
+def test_every_table_with_a_round_ends_with_the_reports_number_for_it(scripted):
+    """`round` counts the study round and home play, so the report's "Round 1" is
+    round 3 and a facilitator filtering round=1 got the study games. Every table with
+    a round ends with the number the report labels it with; the study round and home
+    play have none."""
+    doc = scripted["doc"]
+    ix = report.Index(doc)
+    kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
+    assert kinds == {1: "study", 2: "home", 3: "scored", 4: "scored"}
+    seen: dict[str, set] = {}
+    for kind in export.CSV_KINDS:
+        header, _ = export.csv_tables(doc)[kind]
+        if "round" not in header and "after_round" not in header:
+            assert "scored_round" not in header, kind
+            continue
+        rnd, column = (
+            ("after_round", "after_scored_round") if kind == "moves" else ("round", "scored_round")
+        )
+        assert header[-1] == column, kind
+        for row in read_csv(doc, kind):
+            n = int(row[rnd])
+            if kinds[n] == "scored":
+                # The report's own label for that round names the same number.
+                assert ix.label(n) == f"Round {row[column]}", (kind, row)
+                assert row[column] == {3: "1", 4: "2"}[n]
+            else:
+                assert row[column] == "", (kind, row)
+            seen.setdefault(kind, set()).add(n)
+    # Study and home rows were there to be left unnumbered, and scored ones in every table.
+    assert seen["seatings"] == seen["games"] == {1, 2, 3, 4}
+    assert seen["moves"] == seen["actions"] == seen["tricks"] == seen["claims"] == {3, 4}
+    assert seen["disputes"] == seen["gestures"] == {4}

@@ -885,7 +885,7 @@ def test_a_referee_all_fives_report_counts_the_tricks_judged_differently():
 REVOKES_HEADER = [
     "round", "round_label", "table", "game_id", "game_number", "seq", "created_at", "kind",
     "player_id", "player", "seat", "card", "hand", "trick_index", "called_on_seat",
-    "called_on_player", "upheld", "called", "newcomer",
+    "called_on_player", "upheld", "called", "newcomer", "scored_round",
 ]  # fmt: skip
 
 
@@ -954,6 +954,8 @@ def test_revokes_csv_lists_each_revoke_and_call_the_report_counts_in_log_order()
             assert logged["payload"]["accused"] == r[14]
         # The player in the row's seat, and whether they were away from home (Ben is).
         assert (r[8], r[9], r[18]) == [(100, "Ana", "false"), (101, "'=1+1", "true")][r[10]]
+        # Stored round 2 is the report's "Round 1".
+        assert r[19] == 1
     assert [r[5] for r in cells] == sorted(r[5] for r in cells)
     # The report counts the same rows.
     t = report.build_report(doc)["revokes"]["totals"]
@@ -983,6 +985,8 @@ def test_revokes_csv_has_every_rounds_games_and_a_referee_workshop_none():
     _, rows = export.csv_tables(doc)["revokes"]
     by_game = [r[3] for r in rows]
     assert by_game == sorted(by_game, key=[8, 7].index) and by_game.count(8) == by_game.count(7) > 0
+    # The report numbers only the scored round: the study game's rows have no number.
+    assert {(r[3], r[19]) for r in rows} == {(8, None), (7, 1)}
     assert report.build_report(doc)["revokes"]["totals"]["revokes"] == sum(
         r[3] == 7 and r[7] == "revoke" for r in rows
     )

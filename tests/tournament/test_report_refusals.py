@@ -226,6 +226,7 @@ def test_refusals_csv_has_every_refused_move_after_the_game_columns(fac, owner):
         "action",
         "reason",
         "own_rules_allow",
+        "scored_round",
     ]
     doc = export.workshop_document(w)
     assert len(doc["refusals"]) == 2 == len(rows) - 1
@@ -245,7 +246,10 @@ def test_refusals_csv_has_every_refused_move_after_the_game_columns(fac, owner):
         "action": json.dumps({"cards": bad, "seat": seat, "type": "lay"}),
         "reason": refused.value.message,
         "own_rules_allow": "false",
+        # The report's Round 1: stored round 3, after the study round and home play.
+        "scored_round": "1",
     }
+    assert x["round"] == 3
     # A document from before refusals were exported has none: a header alone.
     del doc["refusals"]
     assert export.csv_tables(doc)["refusals"] == (rows[0], [])
