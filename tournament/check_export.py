@@ -513,8 +513,14 @@ def _table_rows(
             for s in r["seatings"]
         ]
     if kind == "games":
+        ix = report.Index(doc)
         return ("game", "games"), [
-            {**_game_row(g, names, outcomes.get(i)), "scored_round": scored.get(g["round"])}
+            {
+                **_game_row(g, names, outcomes.get(i)),
+                "scored_round": scored.get(g["round"]),
+                # The report's own test of which games it counts.
+                "in_report": "yes" if ix.counts(g) else "no",
+            }
             for i, g in enumerate(games)
         ]
     if kind == "refusals":

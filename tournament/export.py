@@ -173,6 +173,9 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "cut_by",
         "ended_by",
         SCORED_ROUND,
+        # "yes" where the report's figures count the game (report.Index.counts), "no"
+        # for the study round's games and one dealt and cut before anyone acted.
+        "in_report",
     ),
     "refusals": GAME_COLUMNS
     + (
@@ -616,7 +619,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     0-based, as in the JSON; `*_player` columns name the player in that seat."""
     names = _names(doc)
     labels = {r["number"]: r["label"] for r in doc["rounds"]}
-    # Each table's last column: the report's number for the round.
+    # Each table's last column but games.csv's in_report: the report's number for the round.
     scored = {r["number"]: report.scored_number(r) for r in doc["rounds"]}
     out: dict[str, tuple[list[str], list[list]]] = {}
     # Each game's log replayed as the report's section 4 replays it, every round's
@@ -799,6 +802,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
                 g.get("ended_by") or "",
                 scored.get(g["round"]),
+                "yes" if ix.counts(g) else "no",
             ]
         )
     out["games"] = (list(CSV_COLUMNS["games"]), rows)

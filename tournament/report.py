@@ -298,19 +298,12 @@ class Index:
         self.table_rules = {
             t["number"]: self.kind.rules_from_dict(t["rules"]) for t in doc["tables"]
         }
-        kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
-        # A game the round's end cut before anyone acted (a round skipped at once, as
-        # the demo's home round is) was dealt, not played: no results, no count.
-        self.games = [
-            g
-            for g in doc["games"]
-            if kinds.get(g["round"]) in REPORT_KINDS
-            and (g.get("actions", True) or g.get("state") != "cut")
-        ]
+        self.round_kinds = {r["number"]: r["kind"] for r in doc["rounds"]}
+        self.games = [g for g in doc["games"] if self.counts(g)]
         self.gestures = [
             x
             for x in doc["gestures"]
-            if x["round"] is None or kinds.get(x["round"]) in REPORT_KINDS
+            if x["round"] is None or self.round_kinds.get(x["round"]) in REPORT_KINDS
         ]
         # game_breaks of each game replayed so far (by the game record's identity): the
         # report's section 4, players.csv and revokes.csv read the same replay.
@@ -345,6 +338,16 @@ class Index:
     def tally(self) -> dict[tuple[int, int], list[int]]:
         """`games_by_round`: the journeys and the movers' figures count from it."""
         return games_by_round(self)
+
+    def counts(self, game: dict) -> bool:
+        """Whether the report's figures (the results' games per table, and every
+        section after them) count `game`: one of silent home play or a scored round,
+        not the study round's. A game the round's end (or a leave) cut before anyone
+        acted (a round skipped at once, as the demo's home round is) was dealt, not
+        played: no results, no count. games.csv's `in_report` is this."""
+        return self.round_kinds.get(game["round"]) in REPORT_KINDS and bool(
+            game.get("actions", True) or game.get("state") != "cut"
+        )
 
     def name(self, pid) -> str:
         p = self.players.get(pid)

@@ -131,7 +131,7 @@ def cell_of_first_row(column: str, value: str):
 @pytest.mark.parametrize(
     ("kind", "edit", "said"),
     [
-        # The report's round numbers, beside the stored ones.
+        # The report's round numbers and which games it counts, beside the stored ones.
         (
             "seatings",
             cell_of_first_row("scored_round", "9"),
@@ -146,6 +146,11 @@ def cell_of_first_row(column: str, value: str):
             "moves",
             cell_of_first_row("after_scored_round", "9"),
             r"row 2: after_scored_round is '9', the JSON's is '1'",
+        ),
+        (
+            "games",
+            cell_of_first_row("in_report", "yes"),
+            r"row 2: in_report is 'yes', the JSON's is 'no'",
         ),
         ("moves", drop_second_row, r"\d+ rows, the JSON has \d+ applied moves; row 3: "),
         ("actions", rename_actor, r"row 1 \(the header\): lacks actor; has actor_name"),

@@ -712,7 +712,7 @@ def test_every_table_with_a_round_ends_with_the_reports_number_for_it(scripted):
         rnd, column = (
             ("after_round", "after_scored_round") if kind == "moves" else ("round", "scored_round")
         )
-        assert header[-1] == column, kind
+        assert header[-1 - (kind == "games")] == column, kind
         for row in read_csv(doc, kind):
             n = int(row[rnd])
             if kinds[n] == "scored":
@@ -726,3 +726,47 @@ def test_every_table_with_a_round_ends_with_the_reports_number_for_it(scripted):
     assert seen["seatings"] == seen["games"] == {1, 2, 3, 4}
     assert seen["moves"] == seen["actions"] == seen["tricks"] == seen["claims"] == {3, 4}
     assert seen["disputes"] == seen["gestures"] == {4}
+
+
+@pytest.mark.django_db
+def test_games_csv_says_which_games_the_reports_figures_count():
+    """games.csv listed every game dealt while the report leaves out the study round's
+    and a game dealt and cut before anyone played: a facilitator checking the report's
+    "Table 1: N games" against it found more rows. `in_report` is the report's own test."""
+    from tournament_helpers import fresh, game_at, make_workshop, play_one, tables_of, to_home
+
+    from tournament import services
+    from tournament.models import Round
+
+    w = make_workshop(players=8, tables=2)
+    t1, t2 = tables_of(w)
+    home = to_home(w)
+    play_one(game_at(t1))  # a home game played: the report counts it
+    untouched_home = game_at(t2)
+    rnd = services.round_start(workshop_id=w.pk)
+    untouched = game_at(t1)  # dealt, then the round ends before anyone plays
+    played = game_at(t2)
+    play_one(played)
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(untouched).state == "cut" and not untouched.actions.exists()
+    assert fresh(played).state == "cut" and played.actions.exists()
+    doc = export.workshop_document(fresh(w))
+    study = Round.objects.get(workshop=w, kind="study")
+    rows = {int(g["game_id"]): g for g in read_csv(doc, "games")}
+    says = {pk: (row["round"], row["in_report"]) for pk, row in rows.items()}
+    study_games = [pk for pk, (n, _) in says.items() if n == str(study.number)]
+    assert study_games and {says[pk][1] for pk in study_games} == {"no"}
+    assert says[untouched_home.pk] == (str(home.number), "no")
+    assert says[played.pk] == (str(rnd.number), "yes")
+    assert says[untouched.pk] == (str(rnd.number), "no")
+    home_played = next(
+        pk for pk, (n, _) in says.items() if n == str(home.number) and pk != untouched_home.pk
+    )
+    assert says[home_played][1] == "yes"
+    # The report's games per table are the rows it says yes to.
+    ix = report.Index(doc)
+    counted = {g["id"] for g in ix.games}
+    assert counted == {pk for pk, (_, yes) in says.items() if yes == "yes"}
+    result = next(x for x in report.results(doc, ix) if x["round"] == rnd.number)
+    t = {x["table"]: x["games_played"] for x in result["tables"]}
+    assert t == {1: 0, 2: 1}
