@@ -235,7 +235,8 @@ def _followed_move(part: dict, move: dict) -> dict | None:
             list(outcome["scores"]),
             kind.end_reason(state),
         )
-        return dict(part, game=None, state=None, previous=previous, wins=wins)
+        # Finished by a move: also the last game anyone played in.
+        return dict(part, game=None, state=None, previous=previous, played=previous, wins=wins)
     game = _copy_row(old_game)
     game.seq = move["seq"]
     deadline = move.get("claim_deadline")

@@ -233,6 +233,9 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
     games = Game.objects.raw(_GAMES_SQL, [table_id, GameState.PLAYING.value, round_id])
     game = None
     finished = []
+    # The last of them that anyone played in: between rounds the phone's "last game"
+    # (the round's end may have cut a game just dealt, which nobody touched).
+    played = None
     for g in games:
         if g.state == GameState.PLAYING:
             game = game or g
@@ -240,8 +243,14 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
             finished.append(
                 (g.number, g.state, g.players, g.winners, g.cut_by, g.scores, g.ended_by)
             )
+            if played is None and g.seq > 0:
+                played = finished[-1]
     names = {p.pk: p.name for p in seated}
-    wanted = set(game.players if game else []) | set(finished[0][2] if finished else [])
+    wanted = (
+        set(game.players if game else [])
+        | set(finished[0][2] if finished else [])
+        | set(played[2] if played else [])
+    )
     missing = wanted - names.keys()
     if missing:  # someone who left the table mid-game or since the last game
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
@@ -262,6 +271,7 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
         "game": game,
         "state": gamestate.load_state(game) if game is not None else None,
         "previous": finished[0] if finished else None,
+        "played": played,
         "names": names,
         "wins": wins,
     }
@@ -344,6 +354,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # their first at the table, and the phone says so (a screen reader heard only
         # "Ana leads." as the game they watched gave way to their own).
         ctx["dealt_in"] = {"after": previous[0], "number": game.number}
+    if previous is not None and workshop.phase not in PLAY_PHASES:
+        # The round is over: a game dealt and cut before anyone played is not "the last
+        # game" ("cut short: no winner yet"); the last one anyone played in is, if any.
+        previous = tpart["played"]
     if previous is not None and player.pk in previous[2]:
         number, state, players, winners, cut_by, scores, ended_by = previous
         names = tpart["names"]

@@ -231,9 +231,10 @@ def _followed_moves(
         # What the screens show between rounds (games won) and the rows behind them
         # are the table's as read, not only what this round's screens render.
         read = selectors.table_part(table.pk, round_id=rnd.pk)
-        assert (tpart["version"], tpart["previous"], tpart["wins"]) == (
+        assert (tpart["version"], tpart["previous"], tpart["played"], tpart["wins"]) == (
             read["version"],
             read["previous"],
+            read["played"],
             read["wins"],
         )
         assert tpart["state"] == read["state"] and tpart["table"].barrier == read["table"].barrier
@@ -442,10 +443,11 @@ def test_a_game_the_round_cut_short_says_so_between_rounds():
     assert line in seat_screen(game.players[0])
     assert "cut short: won by" in seat_screen(winner)
 
-    # Next round, cut before any trick: nobody had won yet.
+    # Next round, cut before any trick (a card played): nobody had won yet.
     services.movement_apply(round_id=rnd.pk)
     services.round_start(workshop_id=w.pk)
     nxt = Round.objects.filter(workshop=w).order_by("-number").first()
+    play_one(game_at(t1))
     services.round_end_now(round_id=nxt.pk)
     html = seat_screen(game.players[0])
     assert ", cut short: no winner yet when it stopped." in html, html
@@ -481,11 +483,45 @@ def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
     assert line.replace(f"<bdi>{names[game.players[2]]}</bdi>", "<bdi>you</bdi>") in seat_screen(
         game.players[2]
     )
-    # The new game's end cut by the round's: "cut short", no one named.
+    # The new game, dealt and cut by the round's end before anyone played in it, is no
+    # last game between rounds: the one before it is, still naming who left.
     services.round_end_now(round_id=rnd.pk)
     html = seat_screen(game.players[1])
-    assert "(game 2)</span>, cut short: no winner yet when it stopped." in html
-    assert " left" not in html.split('class="last-game"')[1].split("</p>")[0]
+    assert line in html and "(game 2)" not in html
+
+
+def test_between_rounds_a_game_dealt_and_cut_at_once_is_not_the_last_game():
+    """The round ended right after a deal: the phone said "Last game (game 2), cut
+    short: no winner yet when it stopped" of a game nobody touched. Between rounds
+    the last game is the last one anyone played in, or there is none."""
+    from tournament.models import Round
+
+    w, rnd, (t1,) = scored(4, 1)
+    game = game_at(t1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    while fresh(game).state != "over":
+        finish_trick(game, winner_seat=0)
+    untouched = game_at(t1)
+    assert untouched.number == 2
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(untouched).state == "cut" and fresh(untouched).seq == 0
+    winner = game.players[0]
+    for pid in game.players[1:]:
+        html = seat_screen(pid)
+        assert (
+            '<p class="last-game" data-announce="first">Last game<span class="visually-hidden">'
+            f" (game 1)</span>: won by <bdi>{names[winner]}</bdi>."
+        ) in html
+        assert "(game 2)" not in html and "cut short" not in html
+    # A round whose only game was dealt and cut at once: no last-game line at all.
+    services.movement_apply(round_id=rnd.pk)
+    services.round_start(workshop_id=w.pk)
+    nxt = Round.objects.filter(workshop=w).order_by("-number").first()
+    only = game_at(t1)
+    services.round_end_now(round_id=nxt.pk)
+    assert fresh(only).state == "cut" and fresh(only).seq == 0
+    for pid in only.players:
+        assert 'class="last-game"' not in seat_screen(pid)
 
 
 def test_study_and_silent_play_whose_time_is_up_say_so_on_the_phone():
