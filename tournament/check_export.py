@@ -519,7 +519,7 @@ def _table_rows(
                 **_game_row(g, names, outcomes.get(i)),
                 "scored_round": scored.get(g["round"]),
                 # The report's own test of which games it counts.
-                "in_report": "yes" if ix.counts(g) else "no",
+                "in_report": "true" if ix.counts(g) else "false",
             }
             for i, g in enumerate(games)
         ]

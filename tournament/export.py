@@ -173,7 +173,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         "cut_by",
         "ended_by",
         SCORED_ROUND,
-        # "yes" where the report's figures count the game (report.Index.counts), "no"
+        # true where the report's figures count the game (report.Index.counts), false
         # for the study round's games and one dealt and cut before anyone acted.
         "in_report",
     ),
@@ -802,7 +802,7 @@ def csv_tables(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
                 g.get("cut_by") or ("round_end" if g["state"] == "cut" else ""),
                 g.get("ended_by") or "",
                 scored.get(g["round"]),
-                "yes" if ix.counts(g) else "no",
+                ix.counts(g),
             ]
         )
     out["games"] = (list(CSV_COLUMNS["games"]), rows)

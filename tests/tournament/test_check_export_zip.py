@@ -149,8 +149,8 @@ def cell_of_first_row(column: str, value: str):
         ),
         (
             "games",
-            cell_of_first_row("in_report", "yes"),
-            r"row 2: in_report is 'yes', the JSON's is 'no'",
+            cell_of_first_row("in_report", "true"),
+            r"row 2: in_report is 'true', the JSON's is 'false'",
         ),
         ("moves", drop_second_row, r"\d+ rows, the JSON has \d+ applied moves; row 3: "),
         ("actions", rename_actor, r"row 1 \(the header\): lacks actor; has actor_name"),

@@ -755,18 +755,18 @@ def test_games_csv_says_which_games_the_reports_figures_count():
     rows = {int(g["game_id"]): g for g in read_csv(doc, "games")}
     says = {pk: (row["round"], row["in_report"]) for pk, row in rows.items()}
     study_games = [pk for pk, (n, _) in says.items() if n == str(study.number)]
-    assert study_games and {says[pk][1] for pk in study_games} == {"no"}
-    assert says[untouched_home.pk] == (str(home.number), "no")
-    assert says[played.pk] == (str(rnd.number), "yes")
-    assert says[untouched.pk] == (str(rnd.number), "no")
+    assert study_games and {says[pk][1] for pk in study_games} == {"false"}
+    assert says[untouched_home.pk] == (str(home.number), "false")
+    assert says[played.pk] == (str(rnd.number), "true")
+    assert says[untouched.pk] == (str(rnd.number), "false")
     home_played = next(
         pk for pk, (n, _) in says.items() if n == str(home.number) and pk != untouched_home.pk
     )
-    assert says[home_played][1] == "yes"
-    # The report's games per table are the rows it says yes to.
+    assert says[home_played][1] == "true"
+    # The report's games per table are the rows it says true of.
     ix = report.Index(doc)
     counted = {g["id"] for g in ix.games}
-    assert counted == {pk for pk, (_, yes) in says.items() if yes == "yes"}
+    assert counted == {pk for pk, (_, yes) in says.items() if yes == "true"}
     result = next(x for x in report.results(doc, ix) if x["round"] == rnd.number)
     t = {x["table"]: x["games_played"] for x in result["tables"]}
     assert t == {1: 0, 2: 1}
