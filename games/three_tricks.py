@@ -5,7 +5,8 @@ stockpile; on each turn a player lays their next trick, blocks the trick the
 opponent has just laid, passes, or swaps up to three cards through the secondary
 stockpile. Three tricks standing in a row win at once; otherwise the game ends
 when drawing stops (or both players pass in a row), and the blocked-trick piles
-are counted. Rules come from
+are counted (level piles: a draw when drawing stopped, nobody's game after two
+passes). Rules come from
 shared/RULES.md section 5; every decision the seed leaves open is written in
 docs/three_tricks.md (with a test each).
 
@@ -673,7 +674,11 @@ def _finish(state: State, events: list[dict]) -> tuple[State, list[dict]]:
         events.append({"type": "both_passed"})
     else:
         return state, events
-    winners, _ = _count(state)
+    winners, level = _count(state)
+    if level and outcome == OUTCOME_PASSED:
+        # Level piles after two passes win nobody (docs/three_tricks.md): otherwise two
+        # players who just pass at every deal were each credited a game won per deal.
+        winners = []
     over = replace(state, phase=PHASE_OVER, outcome=outcome, winners=tuple(winners), open=False)
     events.append({"type": "game_over", **result(over)})
     return over, events
@@ -703,10 +708,11 @@ def result(state: State) -> dict:
     """The winners and how the game was decided.
 
     ``outcome``: "three_tricks" (a third trick laid), "drawing_stopped" or
-    "both_passed" (decided by the count), or None while the game goes on. A
-    count with equal piles is a draw: both
-    seats are listed as winners and ``draw`` is true. On an unfinished game (a
-    round that ends mid-game) ``winners`` is the count so far, [] when level.
+    "both_passed" (decided by the count), or None while the game goes on. When
+    drawing stops with equal piles the game is a draw: both seats are listed as
+    winners and ``draw`` is true. Two passes with equal piles win nobody:
+    ``winners`` is [] and ``draw`` false. On an unfinished game (a round that
+    ends mid-game) ``winners`` is the count so far, [] when level.
     """
     blocked = [len(p) for p in state.blocked]
     if state.phase == PHASE_OVER:

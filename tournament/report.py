@@ -896,7 +896,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         # As the phones say it: "a draw", and how it ended where the
                         # kind has more than one way (3 Tricks).
                         "draw": ix.kind.drawn(g["players"], g["winners"]),
-                        "how": ix.kind.end_words.get(g.get("ended_by") or "", ""),
+                        "how": ix.kind.how_it_ended(g.get("ended_by"), g["winners"]),
                         # Per seat: tricks won (Five Tricks) or the game's score.
                         "tricks": [
                             {

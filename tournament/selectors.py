@@ -387,7 +387,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             ],
             "score_label": kind.score_label,
             # How it ended, where the kind has more than one way (3 Tricks).
-            "how": kind.end_words.get(ended_by, "") if state != GameState.CUT else "",
+            "how": kind.how_it_ended(ended_by, winners) if state != GameState.CUT else "",
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0

@@ -127,6 +127,11 @@ class GameKind:
         """The key of end_words for a finished game; "" where there is one way."""
         return ""
 
+    def how_it_ended(self, ended_by: str | None, winners: Sequence[int]) -> str:
+        """The words for how a finished game ended (its stored ``ended_by``), given
+        the ids (or seats) of its winners: end_words' by default."""
+        return self.end_words.get(ended_by or "", "")
+
     @staticmethod
     def drawn(players: Sequence[int], winners: Sequence[int]) -> bool:
         """Everyone at the table a co-winner (3 Tricks' level count, a tie of all): a

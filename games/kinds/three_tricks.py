@@ -177,8 +177,9 @@ def _end_text(c: Config) -> str:
         "The game ends when drawing stops, or when both players pass one after the "
         "other (a pass that lets a trick just laid stand does not count). Then each player counts the tricks in their own blocked-trick pile "
         f"(tricks still standing do not count): the player with the {who} blocked "
-        "tricks wins. Equal piles are a draw. If play is stopped early, the piles so far "
-        "are counted the same way; equal piles then mean nobody wins."
+        "tricks wins. Equal piles when drawing stops are a draw. Equal piles after "
+        "both players passed mean nobody wins. If play is stopped early, the piles so "
+        "far are counted the same way; equal piles then mean nobody wins."
     )
 
 
@@ -339,8 +340,16 @@ class ThreeTricks(GameKind):
     def end_reason(self, state) -> str:
         return state.outcome or ""
 
+    def how_it_ended(self, ended_by, winners) -> str:
+        # Two passes with level piles win nobody (docs/three_tricks.md): "no winner
+        # (both players passed: the blocked tricks were counted)" would not say why.
+        if ended_by == three_tricks.OUTCOME_PASSED and not winners:
+            return "both players passed with the blocked piles level"
+        return super().how_it_ended(ended_by, winners)
+
     def outcome(self, state) -> dict:
-        """Winners (a drawn count: both) and each seat's blocked-pile count.
+        """Winners (a draw when drawing stopped: both; level after two passes: nobody)
+        and each seat's blocked-pile count.
 
         On a game cut short, the count so far: the seat it favours, nobody when level.
         """

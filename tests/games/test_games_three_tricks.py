@@ -478,11 +478,53 @@ def test_count_knob_fewest_blocked_tricks_wins():
     assert tt.result(state)["winners"] == [1]
 
 
-def test_level_piles_at_the_count_are_a_draw():
-    state = act(act(start([P0, P1]), "pass"), "pass")
+def test_level_piles_when_drawing_stops_are_a_draw():
+    # Five cards left and no secondary stockpile: the first move ends the game, 0-0.
+    state = act(low_stock(start([P0, P1]), ["2D", "3D", "4D", "5D", "7D"]), "pass")
     assert tt.is_over(state)
-    assert tt.result(state)["outcome"] == "both_passed"
-    assert tt.result(state)["winners"] == [0, 1] and tt.result(state)["draw"] is True
+    out = tt.result(state)
+    assert out["outcome"] == "drawing_stopped" and out["blocked"] == [0, 0]
+    assert out["winners"] == [0, 1] and out["draw"] is True
+    assert state.winners == (0, 1)
+
+
+def test_level_piles_after_two_passes_win_nobody():
+    """Two players who only pass would otherwise each be credited a game won per deal."""
+    events = []
+    state = act(act(start([P0, P1]), "pass"), "pass", events=events)
+    assert tt.is_over(state)
+    out = tt.result(state)
+    assert out["outcome"] == "both_passed" and out["blocked"] == [0, 0]
+    assert out["winners"] == [] and out["draw"] is False and out["complete"] is True
+    assert state.winners == () and tt.view(state, 0)["winners"] == []
+    assert events[-1]["type"] == "game_over" and events[-1]["winners"] == []
+
+
+def test_level_piles_after_two_passes_with_blocked_tricks_win_nobody():
+    # A block, blocked back: one trick in each pile, then both pass. 1-1 is nobody's game.
+    state = act(start([P0, P1], STOCK), "lay", ["6S", "7S"])
+    state = act(state, "block", ["6H", "6D"])
+    state = act(state, "block", ["2D", "3D"])  # seat 0 drew 2D 3D: diamonds block 6D
+    state = act(state, "pass")  # seat 1, facing the fresh block: not counted
+    state = act(state, "pass")
+    state = act(state, "pass")
+    out = tt.result(state)
+    assert out["outcome"] == "both_passed" and out["blocked"] == [1, 1]
+    assert out["winners"] == [] and out["draw"] is False
+
+
+def test_unequal_piles_after_two_passes_are_decided_by_the_count():
+    state = act(start([P0, P1], STOCK), "lay", ["6S", "7S"])
+    state = act(state, "block", ["6H", "6D"])
+    state = act(state, "pass")  # facing the fresh block: lets it stand, not counted
+    state = act(state, "pass")
+    state = act(state, "pass")
+    out = tt.result(state)
+    assert out["outcome"] == "both_passed" and out["blocked"] == [1, 0]
+    assert out["winners"] == [0] and out["draw"] is False
+    fewest = act(start([P0, P1], STOCK, count="fewest"), "lay", ["6S", "7S"])
+    fewest = act(act(act(act(fewest, "block", ["6H", "6D"]), "pass"), "pass"), "pass")
+    assert tt.result(fewest)["outcome"] == "both_passed" and tt.result(fewest)["winners"] == [1]
 
 
 def test_two_passes_in_a_row_end_the_game_but_a_pass_then_a_move_does_not():

@@ -35,6 +35,26 @@ def check_conserved(state: tt.State) -> None:
     assert not state.drawing_stopped or tt.is_over(state)
 
 
+def check_result(state: tt.State) -> None:
+    """A finished game's winners follow how it ended: the third trick's layer; the count
+    when piles differ; level piles a draw (both) when drawing stopped, nobody after two
+    passes. ``draw`` is true exactly when both seats won."""
+    if not tt.is_over(state):
+        return
+    out = tt.result(state)
+    a, b = out["blocked"]
+    assert out["draw"] is (out["winners"] == [0, 1])
+    if out["outcome"] == tt.OUTCOME_TRICKS:
+        assert len(out["winners"]) == 1
+    elif a != b:
+        most = [0] if a > b else [1]
+        assert out["winners"] == (most if state.config.count == "most" else [1 - most[0]])
+    elif out["outcome"] == tt.OUTCOME_STOPPED:
+        assert out["winners"] == [0, 1]
+    else:
+        assert out["outcome"] == tt.OUTCOME_PASSED and out["winners"] == []
+
+
 def check_no_leaks(state: tt.State) -> None:
     for seat in (0, 1):
         v = tt.view(state, seat)
@@ -69,6 +89,7 @@ def test_seeded_bot_games_of_the_seeds_rules_all_end():
         state, log = tt.play_game(tt.Config(), seed)
         assert tt.is_over(state)
         check_conserved(state)
+        check_result(state)
         outcome = tt.result(state)
         outcomes[outcome["outcome"]] += 1
         reshuffles += state.reshuffles
@@ -88,6 +109,7 @@ def test_seeded_bot_games_at_variant_tables_end_and_replay():
         state, log = tt.play_game(cfg, seed)
         assert tt.is_over(state)
         check_conserved(state)
+        check_result(state)
         assert tt.replay(cfg, log, seed=seed) == state
 
 
@@ -135,10 +157,29 @@ def random_game(cfg, seed, driver, max_steps=300, check=None):
 def test_cards_conserved_and_views_leak_nothing(cfg, seed, driver):
     def check(state):
         check_conserved(state)
+        check_result(state)
         check_no_leaks(state)
         json.dumps(tt.spectator_view(state))
 
     random_game(cfg, seed, driver, check=check)
+
+
+@settings(max_examples=60, deadline=None)
+@given(configs(), st.integers(0, 10**6), st.integers(0, 10**6), st.floats(0.2, 0.9))
+def test_players_who_often_pass_get_the_result_their_ending_gives(cfg, seed, driver, pass_rate):
+    """Games where passing is common end by two passes, with piles level or not."""
+    rng = random.Random(driver)
+    state = tt.new_game(cfg, seed=seed)
+    for _ in range(300):
+        if tt.is_over(state):
+            break
+        options = tt.legal_actions(state, state.to_act)
+        passes = [a for a in options if a["type"] == "pass"]
+        action = passes[0] if passes and rng.random() < pass_rate else rng.choice(options)
+        state, events = tt.apply(state, action)
+        if tt.is_over(state):
+            assert events[-1] == {"type": "game_over", **tt.result(state)}
+    check_result(state)
 
 
 @settings(max_examples=60, deadline=None)

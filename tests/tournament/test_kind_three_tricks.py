@@ -12,6 +12,7 @@ from itertools import combinations
 import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
+from report_helpers import play_log
 from tournament_helpers import (
     assert_refused,
     fix_seed,
@@ -33,7 +34,7 @@ from games.kinds.three_tricks import (
     swap_limit,
 )
 from games.three_tricks import Config
-from tournament import gamestate, selectors, services, timers
+from tournament import gamestate, integrity, selectors, services, timers
 from tournament.errors import IllegalMove, InvalidInput, NotAllowed
 from tournament.models import Action, Game, GameState, Phase, Player
 from tournament.sheet_assignment import MIN_NEIGHBOUR_DIFF, auto_assign
@@ -97,7 +98,9 @@ def test_the_study_sheet_follows_every_knob():
     assert "Aces are wild" in seed and "aces alone" in seed
     assert "either hold a card of the same suit" in seed and "be a pair of the same rank" in seed
     assert "swap up to 3 cards: put them" in seed and "down to 5 cards" in seed
-    assert "the most blocked tricks wins" in seed and "Equal piles are a draw" in seed
+    assert "the most blocked tricks wins" in seed
+    assert "Equal piles when drawing stops are a draw" in seed
+    assert "Equal piles after both players passed mean nobody wins" in seed
     assert "pair" in seed and "run" in seed and "secondary stockpile" in seed
 
     assert "the lowest of each suit: ace-2 is a run" in _sheet_text({"aces": "low"})
@@ -202,12 +205,25 @@ def test_outcome_finished_drawn_and_cut_short():
         deck=_deal(s0, s1), dealer=1,
     )  # fmt: skip
     assert KIND.outcome(fewest)["winners"] == [1]
-    # Two passes in a row with level piles: a draw, both seats win.
+    # Two passes in a row with level piles: nobody wins (docs/three_tricks.md).
     level = three_tricks.new_game(Config(), deck=_deal(s0, s1), dealer=1)
     level, _ = KIND.apply(level, {"type": "pass", "seat": 0})
     level, _ = KIND.apply(level, {"type": "pass", "seat": 1})
     assert KIND.is_over(level) and KIND.to_act(level) == []
-    assert KIND.outcome(level) == {"winners": [0, 1], "scores": [0, 0]}
+    assert KIND.outcome(level) == {"winners": [], "scores": [0, 0]}
+    assert KIND.end_reason(level) == "both_passed"
+    assert KIND.how_it_ended("both_passed", []) == (
+        "both players passed with the blocked piles level"
+    )
+    # Drawing stops with level piles: a draw, both seats win.
+    stopped = replace(three_tricks.new_game(Config(), deck=_deal(s0, s1), dealer=1),
+                      stock=("2D", "3D", "4D", "5D", "7D"))  # fmt: skip
+    stopped, _ = KIND.apply(stopped, {"type": "pass", "seat": 0})
+    assert KIND.is_over(stopped) and KIND.end_reason(stopped) == "drawing_stopped"
+    assert KIND.outcome(stopped) == {"winners": [0, 1], "scores": [0, 0]}
+    assert KIND.how_it_ended("both_passed", [0]) == (
+        "both players passed: the blocked tricks were counted"
+    )
 
 
 def render_game(state, seat: int) -> str:
@@ -682,10 +698,11 @@ def test_bots_play_games_forward_on_the_clock_and_the_log_replays():
 
 
 @pytest.mark.django_db
-def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
-    """Both pass before any trick: the count is level, both are credited a game won
-    (RULES §1's co-winners), and the next game is dealt at once. The line left on the
-    phones says a draw, not 'won by Ana and you'."""
+def test_a_game_both_pass_at_once_has_no_winner_on_both_phones():
+    """Both pass before any trick: the piles are level at 0-0, and two passes with level
+    piles win nobody (docs/three_tricks.md; it was a draw, a game won for each, so two
+    students who only tapped Pass were each credited a game per deal). The next game is
+    dealt at once; the line left on the phones says no winner, and why."""
     w = three_tricks_workshop(tables=1, players=2)
     to_scored_round(w)
     (t1,) = tables_of(w)
@@ -694,16 +711,87 @@ def test_a_game_both_pass_at_once_is_said_to_be_a_draw_on_both_phones():
     services.game_act(player_id=game.players[first], move={"type": "pass"})
     services.game_act(player_id=game.players[1 - first], move={"type": "pass"})
     game.refresh_from_db()
-    assert game.state == "over" and sorted(game.winners) == sorted(game.players)
+    assert game.state == "over" and game.winners == [] and game.scores == [0, 0]
+    assert game.ended_by == "both_passed"
+    for pid in game.players:
+        text = words(screen_html(pid))
+        assert (
+            "Last game (game 1) : no winner"
+            " (both players passed with the blocked piles level)." in text
+        ), text
+        assert "a draw" not in text and "won by" not in text and "for each of you" not in text
+        # Heard with the count.
+        assert re.search(r"level\)\. Blocked tricks: \S+ 0, \S+ 0\.", text), text
+    assert integrity.game_problems(game) == []
+
+
+def test_the_game_over_screen_says_no_winner_after_two_passes_at_level_piles():
+    s0 = ["6S", "7S", "2H", "4D", "9C", "JC", "KD"]
+    s1 = ["6H", "6D", "3C", "5H", "8D", "10H", "QS"]
+    passed = three_tricks.new_game(Config(), deck=_deal(s0, s1), dealer=1)
+    passed, _ = KIND.apply(passed, {"type": "pass", "seat": 0})
+    passed, _ = KIND.apply(passed, {"type": "pass", "seat": 1})
+    for seat in (0, 1):
+        text = words(render_game(passed, seat))
+        assert (
+            "Game over: no winner. Both players passed with the blocked piles level:"
+            " nobody wins." in text
+        ), text
+        assert " won." not in text and "a draw" not in text
+    stopped = replace(three_tricks.new_game(Config(), deck=_deal(s0, s1), dealer=1),
+                      stock=("2D", "3D", "4D", "5D", "7D"))  # fmt: skip
+    stopped, _ = KIND.apply(stopped, {"type": "pass", "seat": 0})
+    text = words(render_game(stopped, 1))
+    assert "Game over: a draw. Drawing stopped: the blocked piles were counted." in text, text
+
+
+@pytest.mark.django_db
+def test_players_who_pass_twice_at_every_deal_are_credited_no_game():
+    """The walk-through: two students who tap Pass at every deal were each credited a
+    game won per deal ("You won 6 games this round") and outranked a table that played."""
+    w = three_tricks_workshop(tables=2, players=4)
+    rnd = to_scored_round(w)
+    t1, _ = tables_of(w)
+    for _ in range(3):
+        game = game_at(t1)
+        first = gamestate.load_state(game).to_act
+        services.game_act(player_id=game.players[first], move={"type": "pass"})
+        services.game_act(player_id=game.players[1 - first], move={"type": "pass"})
+        assert fresh(game).state == "over" and fresh(game).winners == []
+    passers = list(game.players)
+    assert game_at(t1).number == 4  # each two passes ended a game, and one more was dealt
+    services.round_end_now(round_id=rnd.pk)
+    rnd.refresh_from_db()
+    rows = {r["id"]: r for r in rnd.standings["players"]}
+    for pid in passers:
+        # Four games played (three finished, the fourth cut by the round's end), none won.
+        assert (rows[pid]["games_won"], rows[pid]["games_played"]) == (0, 4)
+        text = words(screen_html(pid))
+        assert "You won 0 games this round." in text, text
+    assert Game.objects.filter(round=rnd, table=t1).exclude(winners=[]).count() == 0
+
+
+@pytest.mark.django_db
+def test_a_level_count_when_drawing_stops_is_a_draw_on_both_phones():
+    """Drawing stops with the piles level (9-9): a draw, a game won for each (RULES §1's
+    co-winners), said so on both phones with how it ended."""
+    w = three_tricks_workshop(tables=1, players=2, sheets={"1": "seed"})
+    to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = fix_seed(game_at(t1), 703)
+    end, log = three_tricks.play_game(PRESETS["seed"], 703)
+    assert end.outcome == "drawing_stopped" and three_tricks.result(end)["draw"]
+    play_log(game, log)
+    game = fresh(game)
+    assert game.state == "over" and game.winners == game.players and game.scores == [9, 9]
     for pid in game.players:
         text = words(screen_html(pid))
         assert (
             "Last game (game 1) : a draw — a game won for each of you"
-            " (both players passed: the blocked tricks were counted)." in text
+            " (drawing stopped: the blocked tricks were counted)." in text
         ), text
         assert "won by" not in text
-        # Heard with the count that made it a draw.
-        assert re.search(r"counted\)\. Blocked tricks: \S+ 0, \S+ 0\.", text), text
+        assert re.search(r"counted\)\. Blocked tricks: \S+ 9, \S+ 9\.", text), text
 
 
 @pytest.mark.django_db
