@@ -127,6 +127,14 @@ class GameKind:
         """The key of end_words for a finished game; "" where there is one way."""
         return ""
 
+    def winners_before(self, ended_by: str | None, outcome: Mapping) -> list[int] | None:
+        """The winners (seats) an earlier version of this game's rules credited for a
+        finished game that ended by `ended_by` and now replays to `outcome`, where a
+        documented rule change moved them; None where nothing changed. Stored results
+        from before the change are kept (the standings and movement were built on them):
+        integrity and check_export accept them with a note."""
+        return None
+
     def how_it_ended(self, ended_by: str | None, winners: Sequence[int]) -> str:
         """The words for how a finished game ended (its stored ``ended_by``), given
         the ids (or seats) of its winners: end_words' by default."""

@@ -340,6 +340,13 @@ class ThreeTricks(GameKind):
     def end_reason(self, state) -> str:
         return state.outcome or ""
 
+    def winners_before(self, ended_by, outcome):
+        # Before the two-pass decision (docs/three_tricks.md) level piles after two
+        # passes were a draw: both seats credited a game won.
+        if ended_by == three_tricks.OUTCOME_PASSED and not outcome["winners"]:
+            return [0, 1]
+        return None
+
     def how_it_ended(self, ended_by, winners) -> str:
         # Two passes with level piles win nobody (docs/three_tricks.md): "no winner
         # (both players passed: the blocked tricks were counted)" would not say why.

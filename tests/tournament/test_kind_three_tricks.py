@@ -215,12 +215,15 @@ def test_outcome_finished_drawn_and_cut_short():
     assert KIND.how_it_ended("both_passed", []) == (
         "both players passed with the blocked piles level"
     )
+    # Before the decision both were credited: integrity and check_export accept that.
+    assert KIND.winners_before("both_passed", KIND.outcome(level)) == [0, 1]
     # Drawing stops with level piles: a draw, both seats win.
     stopped = replace(three_tricks.new_game(Config(), deck=_deal(s0, s1), dealer=1),
                       stock=("2D", "3D", "4D", "5D", "7D"))  # fmt: skip
     stopped, _ = KIND.apply(stopped, {"type": "pass", "seat": 0})
     assert KIND.is_over(stopped) and KIND.end_reason(stopped) == "drawing_stopped"
     assert KIND.outcome(stopped) == {"winners": [0, 1], "scores": [0, 0]}
+    assert KIND.winners_before("drawing_stopped", KIND.outcome(stopped)) is None
     assert KIND.how_it_ended("both_passed", [0]) == (
         "both players passed: the blocked tricks were counted"
     )
@@ -723,6 +726,12 @@ def test_a_game_both_pass_at_once_has_no_winner_on_both_phones():
         # Heard with the count.
         assert re.search(r"level\)\. Blocked tricks: \S+ 0, \S+ 0\.", text), text
     assert integrity.game_problems(game) == []
+    # Stored before the decision (both credited): it stands, the standings were built on it.
+    Game.objects.filter(pk=game.pk).update(winners=game.players)
+    assert integrity.game_problems(fresh(game)) == []
+    Game.objects.filter(pk=game.pk).update(winners=game.players[:1])
+    (problem,) = integrity.game_problems(fresh(game))
+    assert f"winners [{game.players[0]}] != replay []" in problem
 
 
 def test_the_game_over_screen_says_no_winner_after_two_passes_at_level_piles():

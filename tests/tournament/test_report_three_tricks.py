@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 from report_helpers import play_log, words
@@ -129,3 +130,44 @@ def test_a_drawn_3_tricks_game_is_a_draw_two_passes_level_no_winner_and_each_say
 def won_by_id(game) -> int:
     (pid,) = game.winners
     return pid
+
+
+def write_bundle(doc: dict, where) -> None:
+    """The report's files for `doc` in a directory: its JSON and every CSV table."""
+    where.mkdir()
+    (where / "barnga-x-workshop.json").write_text(json.dumps(doc), encoding="utf-8")
+    for kind, (header, rows) in export.csv_tables(doc).items():
+        text = "\ufeff" + export.csv_text(header, rows)
+        (where / f"barnga-x-{kind}.csv").write_text(text, encoding="utf-8")
+
+
+def test_an_export_from_before_the_two_pass_rule_still_checks_with_a_note(owner, tmp_path):
+    """Before the decision, two passes at level piles were a draw: both seats stored as
+    winners (and credited in the round's standings and movement). Their replay now
+    gives nobody; check_export accepts the stored result of such a game, says so, and
+    checks games.csv against it. Anything else still mismatches."""
+    w, (_, _, g3) = three_endings(owner)
+    doc = export.workshop_document(fresh(w))
+    record = next(g for g in doc["games"] if g["id"] == g3.pk)
+    assert record["winners"] == [] and record["scores"] == [0, 0]
+    record["winners"] = list(g3.players)  # as stored before the decision
+    (check,) = [c for c in check_export.check_document(doc) if c.game_id == g3.pk]
+    assert check.ok, check.line()
+    assert check.notes == [
+        "winners stored by an earlier rule of 3 Tricks (docs/export.md): "
+        f"stored {sorted(g3.players)}, the replay now gives []"
+    ]
+    write_bundle(doc, tmp_path / "old")
+    out, err = io.StringIO(), io.StringIO()
+    assert check_export.run(str(tmp_path / "old"), out=out, err=err) == 0, out.getvalue()
+    assert "games.csv: OK" in out.getvalue().replace("barnga-x-", "")
+
+    # One seat alone was never stored for it, by any rule: a mismatch, and in games.csv.
+    record["winners"] = [g3.players[0]]
+    (check,) = [c for c in check_export.check_document(doc) if c.game_id == g3.pk]
+    assert not check.ok and check.notes == []
+    assert f"winners: replay [], stored [{g3.players[0]}]" in check.line()
+    write_bundle(doc, tmp_path / "tampered")
+    out = io.StringIO()
+    status = check_export.run(str(tmp_path / "tampered"), out=out, err=io.StringIO())
+    assert status == check_export.EXIT_MISMATCH
