@@ -1,6 +1,7 @@
 """A paused round on the phone: the clock says Paused and no card looks playable
 (the hand had stayed highlighted under 'Your turn', and a tap answered with a
-toast). Chromium."""
+toast), nor is said to be ("Your turn. Lead any card." over cards named "…,
+playable"); the turn waits for the round. Chromium."""
 
 from __future__ import annotations
 
@@ -21,18 +22,26 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
     ana = Player.objects.get(workshop=w, name="Ana").pk
     play_until(game, lambda s: game.players[s.to_act] == ana)
     page.wait_for_selector(".hand .card.legal", timeout=8000)
-    legal = page.locator(".hand .card.legal").first
+    card = page.locator(".hand .card.legal").first.get_attribute("data-card")
+    legal = page.locator(f'.hand .card[data-card="{card}"]')
     assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    assert legal.get_attribute("aria-label").endswith(", playable")
+    assert page.locator(".whose").inner_text().startswith("Your turn.")
     before = version(page)
     services.round_pause(round_id=game.round_id)
     wait_change(page, before)
     page.wait_for_selector("#screen[data-paused='1']")
     assert page.locator(".status .timer").inner_text().strip() == "Paused"
-    legal = page.locator(".hand .card.legal").first
-    # Not playable: a dashed frame on grey, the face unfaded (readable at arm's length).
+    # Not playable: a dashed frame on grey, the face unfaded (readable at arm's length),
+    # and not said to be (a tap is refused while paused); the turn waits for the round.
     assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
     assert legal.evaluate("e => getComputedStyle(e).opacity") == "1"
     assert legal.evaluate("e => getComputedStyle(e).boxShadow") == "none"
+    assert page.locator(".hand .card.legal").count() == 0
+    assert page.locator(".hand .card:not([aria-disabled='true'])").count() == 0
+    assert "playable" not in legal.get_attribute("aria-label")
+    assert page.locator(".whose").inner_text().startswith("Your turn when the round continues.")
+    assert "Lead any card" not in page.locator(".whose").inner_text()
     assert_accessible(page, "phone, round paused")
     page.wait_for_function(
         "() => document.getElementById('announce').textContent.includes('paused the round')"
@@ -47,8 +56,9 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
         "() => document.getElementById('announce').textContent.includes('The round continues.')",
         timeout=8000,
     )
-    assert (
-        page.locator(".hand .card.legal").first.evaluate("e => getComputedStyle(e).borderTopStyle")
-        == "solid"
-    )
+    # Playable again, and said to be, without a reload: the same card node.
+    assert legal.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    assert legal.get_attribute("aria-label").endswith(", playable")
+    assert legal.get_attribute("aria-disabled") is None
+    assert page.locator(".whose").inner_text().startswith("Your turn.")
     page.context.close()
