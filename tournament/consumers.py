@@ -364,6 +364,10 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
                         expected_version=version,
                         client_action_id=client_id,
                     )
+                if result.rules_folded:
+                    # The move folded a latecomer's sheet away: only this seat's screen
+                    # changes, rendered again from its row (as after "rules_read").
+                    self.request_view(force=True)
             elif action == "rules_read":
                 # Only this seat's screen changes: rendered again from its row.
                 await in_db_thread(services.player_rules_read)(player_id=self.player_id)

@@ -103,7 +103,8 @@ def player_screen(player_id: int, now=None) -> dict | None:
     The engine's `view` for the player's seat is the only source of game facts;
     other seats appear as names, counts and (in a dispute) claims. The player's
     own sheet is included only while studying, or until a player who joined after
-    the study phase says they have read it.
+    the study phase says they have read it (or makes a move in a scored round:
+    services.play folds it then).
 
     Read fresh from the database (the page load). Sockets compose the same
     context from parts cached per version (`tournament.screencache`): what the

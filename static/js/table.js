@@ -99,6 +99,9 @@
   // it is a new game's (3 Tricks: two passes end a game, and the second passer opens
   // the next: a Pass tapped at once was dropped without a sign).
   let lastAction = { key: "", at: 0, game: "" };
+  // "I have read my rules" tapped (and sent): the sheet then goes at the student's
+  // word; otherwise it went at their first move in a scored round.
+  let rulesReadTapped = false;
 
   // Nothing is queued while offline (the socket closed): a tap then only says so and
   // reconnects. A move tapped while the socket opens waits for it.
@@ -278,9 +281,12 @@
     const resumed = was.paused === "1" && current.dataset.paused !== "1"
       && was.phase === current.dataset.phase && !current.querySelector(".time-up");
     const also = resumed ? ["The round continues."] : [];
-    // A latecomer's "I have read my rules" takes the sheet away, which says nothing.
+    // A latecomer's "I have read my rules" takes the sheet away, which says nothing;
+    // so does their first move in a scored round, untapped (services.play folds it).
     if (was.lateRules && !current.querySelector(".late-rules") && was.phase === current.dataset.phase) {
-      also.push("Your rules are put away: you play from memory, as everyone does.");
+      also.push(rulesReadTapped
+        ? "Your rules are put away: you play from memory, as everyone does."
+        : "Your rules are folded away: play on.");
     }
     announce(current, also);
     showTitle(current);
@@ -411,7 +417,7 @@
     if (move) {
       if (send(move, { move: true })) sending(button, id);
     } else if (button.dataset.action === "rules-read") {
-      send({ action: "rules_read", id });
+      if (send({ action: "rules_read", id })) rulesReadTapped = true;
     } else if (button.dataset.gesture) {
       if (button.dataset.gesture === "clear") clearPad();
       send({ action: "gesture", kind: button.dataset.gesture, id });

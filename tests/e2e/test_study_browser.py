@@ -153,3 +153,45 @@ def test_a_study_paused_then_ended_is_heard_as_time_up_not_as_going_on(live_serv
     heard = page.inner_text("#announce")
     assert "Time is up" in heard and "continues" not in heard, heard
     page.context.close()
+
+
+def test_a_latecomer_who_never_taps_has_the_sheet_folded_at_their_first_move(
+    live_server_url, browser
+):
+    """Never tapped "I have read my rules": the whole sheet lay open under their hand
+    all round, for a neighbour to read. Their first card in the scored round folds it
+    away as the tap would, and the phone says so."""
+    w = services.workshop_create(name="Latecomer plays", table_count=2, seats_per_table=5, seed=3)
+    for name in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=name)
+    ids = list(
+        Player.objects.filter(workshop=w).order_by("join_order").values_list("pk", flat=True)
+    )
+    # Dev alone at table 2: no game there until Ana joins.
+    services.players_seat_home(workshop_id=w.pk, assignment={ids[0]: 1, ids[1]: 1, ids[2]: 2})
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page = touch_phone(browser, {"width": 360, "height": 640})
+    join(page, live_server_url, w.code, "Ana")
+    page.wait_for_selector("#screen[data-phase=round] details.sheet[open]", timeout=8000)
+    ana = Player.objects.get(workshop=w, name="Ana")
+    game = Game.objects.get(table=ana.table, state=GameState.PLAYING)
+    assert ana.pk in game.players
+    play_until(game, lambda s: game.players[s.to_act] == ana.pk)
+    page.wait_for_selector(".hand .card.legal", timeout=8000)
+    page.locator(".hand .card.legal").first.click()
+    page.wait_for_selector("#screen details.sheet", state="detached", timeout=8000)
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent"
+        ".includes('Your rules are folded away: play on.')",
+        timeout=8000,
+    )
+    said = page.evaluate("() => document.getElementById('announce').textContent")
+    assert "as everyone does" not in said  # not the tap's words: nothing was tapped
+    assert page.locator(".late-rules").count() == 0
+    assert Player.objects.get(pk=ana.pk).rules_unread is False
+    page.reload()
+    page.wait_for_selector("#screen[data-phase=round]")
+    assert page.locator("#screen details.sheet").count() == 0
+    page.context.close()

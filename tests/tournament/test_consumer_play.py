@@ -457,6 +457,47 @@ async def test_a_late_joiner_says_they_have_read_their_rules_and_the_sheet_goes(
     await comm.disconnect()
 
 
+@database_sync_to_async
+def late_joiner_to_play():
+    """A scored round; a student who joins then, dealt in at a table of two, and the
+    other player has played until it is the student's turn: the student and a card
+    they may play."""
+    from tournament_helpers import game_at, legal_card, one_left_alone, to_scored_round
+
+    w = make_workshop(players=3, tables=2)
+    to_scored_round(w, one_left_alone(w))
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    game = game_at(late.table)
+    while True:
+        game.refresh_from_db()
+        state = gamestate.load_state(game)
+        pid = game.players[state.to_act]
+        if pid == late.pk:
+            return late, legal_card(state, state.to_act)
+        services.game_play(player_id=pid, card=legal_card(state, state.to_act))
+
+
+async def test_a_latecomers_first_move_in_a_scored_round_folds_their_sheet():
+    """Never tapped "I have read my rules": the first move takes the sheet away as the
+    tap does, on this phone too (its own row changed, not the table's)."""
+    late, card = await late_joiner_to_play()
+    comm = phone_socket(late)
+    assert (await comm.connect())[0]
+    first = await receive_type(comm, "view")
+    assert 'id="your-rules"' in first["html"]
+    await comm.send_json_to({"action": "play", "card": card, "id": "m1"})
+    last = None
+    acked = False
+    while not acked or last is None or 'id="your-rules"' in last["html"]:
+        msg = await comm.receive_json_from(timeout=3)
+        acked = acked or (msg["t"] == "ack" and msg["id"] == "m1")
+        last = msg if msg["t"] == "view" else last
+    assert "joined after" not in last["html"]
+    read = await database_sync_to_async(Player.objects.get)(pk=late.pk)
+    assert read.rules_unread is False
+    await comm.disconnect()
+
+
 async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
     """Strokes drawn in one round are not on the pad of the next: a phone that stays at
     its table gets the pad again, clean, before the new round's screen, and a phone

@@ -13,7 +13,7 @@ import logging
 import random
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
@@ -62,6 +62,8 @@ class ActResult:
     seq: int
     version: int
     events: list
+    # The actor's late sheet was folded away by this move (_fold_late_rules).
+    rules_folded: bool = False
 
 
 def seated_players(table: Table) -> list[Player]:
@@ -557,7 +559,7 @@ def _player_turn(
 
 
 def _apply_for(player: Player, table: Table, game: Game, cid: str | None, action: dict):
-    return _apply(
+    result = _apply(
         game=game,
         table=table,
         actor=player,
@@ -565,6 +567,24 @@ def _apply_for(player: Player, table: Table, game: Game, cid: str | None, action
         client_action_id=cid,
         wversion=player.workshop.version,
     )
+    if _fold_late_rules(player):
+        result = replace(result, rules_folded=True)
+    return result
+
+
+def _fold_late_rules(player: Player) -> bool:
+    """A latecomer who never tapped "I have read my rules" and makes a move in a scored
+    round has started playing: their sheet folds away as if they had tapped it (the
+    same row, so the monitor's "reading the rules" goes too). Left open, it lay under
+    their hand all round for a neighbour to read (RULES §2: rules hidden then). Only
+    their own screen changes: the caller renders it again from their row, as after the
+    tap (consumers.PlayerConsumer). Caller holds the table lock; the move succeeded."""
+    if not player.rules_unread or player.workshop.phase != Phase.ROUND:
+        return False
+    if not Player.objects.filter(pk=player.pk, rules_unread=True).update(rules_unread=False):
+        return False
+    broadcast.roster_changed_on_commit(workshop_id=player.workshop_id)
+    return True
 
 
 def _require_other_game(game: Game) -> None:
