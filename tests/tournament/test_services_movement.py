@@ -309,8 +309,9 @@ def test_a_player_who_left_between_rounds_does_not_block_the_movement(ended):
 
 
 def test_late_joiner_between_rounds_is_seated_and_moved_by_nobody(ended):
-    """Their phone said 'You won 0 games this round. Wait for the next round: you may
-    move to another table': they played no game in it and nobody moves them."""
+    """Their phone said 'You won 0 games this round. Wait for the facilitator: if
+    there is another round, you may move to another table': they played no game in
+    it and nobody moves them."""
     from django.template.loader import render_to_string
 
     from tournament import selectors
