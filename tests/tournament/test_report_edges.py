@@ -15,6 +15,7 @@ from tournament_helpers import (
     make_workshop,
     one_left_alone,
     open_dispute,
+    play_one,
     set_seat_sheets,
     tables_of,
     to_scored_round,
@@ -138,6 +139,22 @@ def test_a_table_whose_players_all_left_says_so_not_all_tied():
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "Everyone who played here left during the round." in html
     assert "All tied" not in html
+
+
+def test_a_table_where_every_game_was_won_by_nobody_says_so():
+    """A game cut with no trick taken (as a 3 Tricks game both players passed at level
+    piles) has no winner: a table of such games read "All tied on 0 games won"."""
+    w = make_workshop(players=8, tables=2)
+    rnd = to_scored_round(w)
+    for table in tables_of(w):
+        play_one(game_at(table))  # a card, not a trick: no winner when the round ends
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    tables = round_rows(doc, ix, rnd.number)["tables"]
+    assert [(t["games_played"], t["best"], t["tied"]) for t in tables] == [(1, 0, True)] * 2
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert html.count("(1 cut short).\n          Nobody won a game.") == 2
+    assert "All tied on 0" not in html
 
 
 def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():
