@@ -176,6 +176,50 @@ def test_a_zip_with_a_table_changed_fails_naming_the_file_and_row(
     assert any(re.fullmatch(r"(\d+) games: \1 OK, 0 MISMATCH", line) for line in lines)
 
 
+def cut_columns(*names):
+    """Each row without the columns `names` (the header's too)."""
+
+    def edit(rows):
+        at = sorted((rows[0].index(n) for n in names), reverse=True)
+        for row in rows:
+            for i in at:
+                del row[i]
+
+    return edit
+
+
+def test_a_table_exported_before_columns_were_added_at_its_end_checks_in_those_it_has(
+    served, tmp_path
+):
+    """A ZIP from before this version's additions (games.csv without scored_round and
+    in_report): every old table read "MISMATCH — lacks scored_round", exit 1, though
+    a table only grows at its end (docs/export.md)."""
+    old = edited(served, "games", cut_columns("scored_round", "in_report"))
+    path = tmp_path / "old.zip"
+    path.write_bytes(old)
+    status, lines, err = run(path)
+    assert (status, err) == (0, ""), lines
+    games = member(served, "games")
+    assert any(
+        re.fullmatch(
+            rf"{games}: OK, \d+ rows \(exported before scored_round, in_report were added\)", x
+        )
+        for x in lines
+    ), lines
+    # Its cells are still checked ...
+    path.write_bytes(edited(old, "games", change_first_winners))
+    status, lines, _ = run(path)
+    assert status == check_export.EXIT_MISMATCH
+    assert any(
+        x.startswith(f"{games}: MISMATCH — row ") and "winners is 'Nobody'" in x for x in lines
+    )
+    # ... and a column missing from the middle is no older export.
+    path.write_bytes(edited(served, "games", cut_columns("tricks")))
+    status, lines, _ = run(path)
+    assert status == check_export.EXIT_MISMATCH
+    assert any(x.startswith(f"{games}: MISMATCH — row 1 (the header): lacks tricks") for x in lines)
+
+
 def test_a_zip_without_a_table_fails_and_one_without_its_json_cannot_be_checked(served, tmp_path):
     path = tmp_path / "export.zip"
     path.write_bytes(without(served, "-players.csv"))
