@@ -319,15 +319,17 @@
     // After a step forward of the device's clock (a sleep, maybe: WAKE_MS) the socket is
     // replaced if nothing comes in within wakeMs(): a ping goes now unless a message
     // already waits for its answer (the sync sent as the page is seen again, wake()).
-    // Not while a move waits: the server may take longer to answer one, and a socket
-    // given up on with a move out tells the student it may be lost; its own wait
-    // (answerMs) ends a dead socket.
+    // Not while a move waits, one sent before the check or during it (a student tapping
+    // as the phone wakes, its radio still slow): the server may take longer to answer
+    // one, and a socket given up on with a move out throws its answer away and tells the
+    // student it may be lost; the move's own wait (answerMs, from the oldest message
+    // unanswered) ends a dead socket.
     function checkAwake() {
       if (!isOpen() || moveWaiting) return;
       const sock = ws;
       const asked = performance.now();
       if (!waitingSince) ping();
-      setTimeout(() => { if (ws === sock && lastMessage < asked) drop(); }, wakeMs());
+      setTimeout(() => { if (ws === sock && lastMessage < asked && !moveWaiting) drop(); }, wakeMs());
     }
     watchClock((step) => {
       // The time is asked again (askTime): once answered if an ask out went before the

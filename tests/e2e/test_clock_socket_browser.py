@@ -5,14 +5,18 @@ for a minute silent and replaced it ("Reconnecting…", the screen sent again); 
 with a ping out on a socket that had died silently, it waited a minute more for that
 ping's answer. The socket's waits are now measured on performance.now(), which no one
 sets; a phone that slept (Date went on, performance.now() may not have) still checks
-its socket at once on waking. Chromium, one phone at a table of four (the others
-join through the services)."""
+its socket at once on waking, and a card tapped meanwhile keeps it (its own wait ends a
+dead one). Chromium, one phone at a table of four (the others join through the
+services)."""
 
 from __future__ import annotations
 
 import pytest
 from clocks import MOVABLE, WAIT
-from phones import one_phone_at_a_round
+from phones import one_phone_at_a_round, wait_version
+from test_double_tap_browser import play_and_claim_until
+
+from tournament.models import Action, Player, Table, Workshop
 
 pytestmark = [pytest.mark.browser]
 
@@ -22,12 +26,13 @@ pytestmark = [pytest.mark.browser]
 # last one's time (performance.now()) in window.__pingedAt. window.__cut() makes every
 # socket open now carry nothing either way and stay open, as a socket that died
 # without closing does (a phone that slept, a network switched); new ones pass. Each
-# text the connection line shows is kept in window.__lines.
+# text the connection line shows is kept in window.__lines, each one the toast shows in
+# window.__toasts.
 WATCH = """(() => {
   const Real = window.WebSocket;
   const open = [];
   window.__opened = window.__views = window.__pinged = 0;
-  window.__lines = [];
+  window.__lines = []; window.__toasts = [];
   window.__cut = () => { for (const s of open) s.__dead = true; };
   window.WebSocket = class extends Real {
     constructor(...args) { super(...args); window.__opened++; open.push(this); }
@@ -47,6 +52,9 @@ WATCH = """(() => {
     const el = document.getElementById("connection");
     new MutationObserver(() => window.__lines.push(el.hidden ? "" : el.textContent))
       .observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+    const toast = document.getElementById("toast");
+    if (toast) new MutationObserver(() => { if (!toast.hidden) window.__toasts.push(toast.textContent); })
+      .observe(toast, { attributes: true, childList: true, characterData: true, subtree: true });
   });
 })();"""
 
@@ -82,6 +90,34 @@ def replaced(page) -> None:
         timeout=WAIT,
     )
     assert "Reconnecting…" in lines(page), lines(page)
+
+
+def at_my_turn(browser, live_server_url, name: str):
+    """watched_phone at Ana's turn (the others played through the services): the page,
+    Ana's id and how many moves she has made."""
+    page = watched_phone(browser, live_server_url, name)
+    w = Workshop.objects.get(name=name)
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_and_claim_until(w, ana, lambda state, seat: state.to_act == seat)
+    wait_version(page, Table.objects.get(workshop=w).version)
+    return page, ana, Action.objects.filter(actor_id=ana).count()
+
+
+def tap_on_waking(page, network: str) -> str:
+    """The device's clock a minute forward with the network as `network` (a script)
+    makes it, and a legal card tapped once the step is seen and the wake check's ping
+    sent: the card's name. It starts just after a check's ping is answered, so that
+    the next is 10 s away and the wake check's ping is the only one out."""
+    next_check(page)
+    page.wait_for_function("() => window.__answers >= window.__asks", timeout=WAIT)
+    pinged = page.evaluate(
+        f"() => {{ {network}; window.__shift = 60000; return window.__pinged; }}"
+    )
+    page.wait_for_function("n => window.__pinged > n", arg=pinged, timeout=WAIT)
+    card = page.locator("#screen .hand .card.legal").first
+    name = card.get_attribute("data-card")
+    card.click()
+    return name
 
 
 def test_a_clock_set_forward_keeps_a_working_socket(live_server_url, browser):
@@ -134,4 +170,46 @@ def test_a_phone_waking_on_a_dead_socket_replaces_it_at_once(live_server_url, br
         page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_function("() => window.__opened === 2", timeout=5000)
     replaced(page)
+    page.context.close()
+
+
+def test_a_move_tapped_on_waking_with_a_slow_network_is_kept(live_server_url, browser):
+    """A phone woken with its radio slow for a while (1.8 s each way from the step on, a
+    round trip of 3.6 s; the trips measured before were short), its student tapping a
+    card at once, after the step is seen and its ping sent. The wake check gave the
+    socket 3 s to answer, whatever was sent meanwhile: it dropped the socket with the
+    move on its way, threw the move's answer away and said "The connection dropped. If
+    your move is not on the table, tap it again." of a move the server had played. A
+    move waiting now keeps the socket (its own wait, 6 s, ends a dead one)."""
+    page, ana, played = at_my_turn(browser, live_server_url, "Slow waking")
+    name = tap_on_waking(page, "window.__lag = 1800")
+    # Played, and the screen says so (the move's answer, 3.6 s on its way, after the
+    # wake check's 3 s).
+    page.wait_for_selector(
+        f'#screen .hand .card[data-card="{name}"]', state="detached", timeout=WAIT
+    )
+    assert Action.objects.filter(actor_id=ana).count() == played + 1
+    assert page.evaluate("() => window.__toasts") == []
+    assert page.evaluate("() => window.__opened") == 1, lines(page)
+    assert not any(lines(page)), lines(page)
+    page.context.close()
+
+
+def test_a_move_tapped_on_waking_on_a_dead_socket_is_said(live_server_url, browser):
+    """The same tap on a socket that died in the sleep: the wake check keeps it for the
+    move, whose own wait (6 s from the wake check's ping) gives it up, says the move may
+    not have gone, and opens another on which the card can be played again."""
+    page, ana, played = at_my_turn(browser, live_server_url, "Dead waking")
+    name = tap_on_waking(page, "window.__cut()")
+    page.wait_for_function("() => window.__opened === 2", timeout=WAIT)
+    replaced(page)
+    assert page.evaluate("() => window.__toasts") == [
+        "The connection dropped. If your move is not on the table, tap it again."
+    ]
+    assert Action.objects.filter(actor_id=ana).count() == played
+    page.locator(f'#screen .hand .card[data-card="{name}"]').click()
+    page.wait_for_selector(
+        f'#screen .hand .card[data-card="{name}"]', state="detached", timeout=WAIT
+    )
+    assert Action.objects.filter(actor_id=ana).count() == played + 1
     page.context.close()
