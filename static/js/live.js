@@ -135,7 +135,18 @@
   // would wait for the next check's ping and its answer's wait (up to 16 s). Date's
   // step forward (watchClock) is taken for a possible sleep: the socket is asked at
   // once and replaced if no answer comes within WAKE_MS (three round trips if longer).
-  // The step may as well be the clock set: a working socket answers, and stays.
+  // The step may as well be the clock set: a working socket answers, and stays; but one
+  // whose round trip has just grown past that (a network slow only since the trips
+  // were measured) is replaced once ("Reconnecting…", the screen sent again, no move
+  // lost: none is given up on here). That is the price of finding a dead socket within
+  // 3 s of a wake; a longer wait would leave a woken phone on a dead socket as long.
+  // Nor is the check skipped when a message came in shortly before the step ("a socket
+  // that just delivered is alive"): performance.now() may have stood still through the
+  // sleep, so a message that came just before it looks a moment old, and one comes
+  // often (a ping's answer every 10 s, a push at each move); a phone woken on a dead
+  // socket would wait for the next check's ping and its answer's wait, up to 16 s
+  // (tests/e2e/test_clock_socket_browser.py: the clock-only case steps just after an
+  // answer).
   const WAKE_MS = 3000;
 
   function liveSocket(options) {
