@@ -424,7 +424,10 @@ def watching(game, state, names: dict) -> dict:
     from the next game": at the table, nothing tied them to the game being played.
     `last`: the table's latest public event, shown (and said) while the middle is
     empty: who took the trick just played, or (3 Tricks, nothing in the middle) the
-    last move; a screen reader heard nothing of the game going on.
+    last move; a screen reader heard nothing of the game going on. `new_hand`, in its
+    place from a hand's (deal's) end to the next one's first card: how it ended and
+    what began (the kind's `new_hand`); the lines had gone from the last hand's
+    next-to-last trick to "Ana to stand or beg", its trick count restarting unsaid.
     From the table's cached part (`state`): no query."""
     from tournament.selectors_facilitator import _game_glance, spectator
 
@@ -438,6 +441,7 @@ def watching(game, state, names: dict) -> dict:
         view = spectator(kind, state, seat_names)
         tricks = view.get("tricks") or []
         last_move = view.get("last")
+    new_hand = None if glance["current"] else kind.new_hand(state, names=seat_names)
     last = None
     if tricks and tricks[-1].get("winner") is not None:
         last = {"trick": len(tricks), "who": seat_names[tricks[-1]["winner"]]}
@@ -450,6 +454,7 @@ def watching(game, state, names: dict) -> dict:
         "doing": WATCHING_DOING.get(str(getattr(state, "phase", "")), "to play"),
         "claiming": glance["records_tricks"] and glance["phase"] == "claim",
         "last": last,
+        "new_hand": new_hand,
     }
 
 

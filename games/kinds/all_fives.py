@@ -352,6 +352,34 @@ class AllFives(GameKind):
     def spectator(self, state, *, names: Sequence[str]) -> dict:
         return {**all_fives.spectator_view(state), "names": list(names)}
 
+    def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
+        """From a hand's end to the next hand's first card (its stand or beg, a run):
+        who took the last trick, the points of the players' phones' "Hand 1 scored"
+        line, and the next hand's dealer ("Hand 2 · Bea deals")."""
+        if state.phase == all_fives.PHASE_OVER or not state.history:
+            return None
+        if state.tricks or state.current:
+            return None
+        h = state.history[-1]
+        last = h.tricks[-1] if h.tricks else None
+        return {
+            "ended": f"Hand {h.hand}",
+            "trick": len(h.tricks) if last else None,
+            "taker": names[last.winner] if last else None,
+            "next": f"Hand {state.hand_no}",
+            "dealer": names[state.dealer],
+            "cards": None,
+            "points": [
+                {
+                    "name": names[s],
+                    "points": h.points[s],
+                    "penalty": h.penalties[s],
+                    "score": h.scores[s],
+                }
+                for s in range(state.n_seats)
+            ],
+        }
+
 
 def _named_cards(cards, names, me: int) -> list[dict]:
     """Cards with who played them; under a card and in its label the phone's own is "you"."""

@@ -274,6 +274,19 @@ class GameKind:
         """What the facilitator's monitor shows of a table (everything)."""
         raise NotImplementedError
 
+    def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
+        """For a student watching the game (tournament.selectors.watching): once a hand
+        or deal has ended and the next one's first card is not down yet, how it ended
+        and what began, from what anyone at the table saw (never a hand's cards); None
+        otherwise, or in a game of one hand.
+
+        ``ended`` and ``next`` name them in the phone's words ("Hand 1", "Deal 2 of
+        14"), ``trick`` and ``taker`` the last trick of the one ended (None without
+        one), ``dealer`` the next one's dealer, ``cards`` its cards each (None where
+        the phone does not say it), ``points`` the ended one's rows of the phone's
+        "scored" line ({"name", "points", "penalty", "score"}; None where not said)."""
+        return None
+
 
 def knob_text(value: object) -> str:
     """A knob's value in words for the facilitator's summaries."""

@@ -552,5 +552,27 @@ class SevenUp(GameKind):
         v = su.spectator_view(state)
         return {**v, "names": list(names)}
 
+    def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
+        """From a deal's end to the next deal's first card (its bids): who took the last
+        trick, and the next deal as the players' phones head it ("Deal 2 of 14 · 6 cards
+        each", its dealer). Each deal's marks stay on the score sheet, which a watching
+        student does not see: not said."""
+        if state.phase == su.PHASE_OVER or not state.history:
+            return None
+        if state.tricks or state.current:
+            return None
+        r = state.history[-1]
+        last = r.tricks[-1] if r.tricks else None
+        blind = ", blind deal" if state.deal_no == su.BLIND_DEAL else ""
+        return {
+            "ended": f"Deal {r.number + 1}",
+            "trick": len(r.tricks) if last else None,
+            "taker": names[last.winner] if last else None,
+            "next": f"Deal {state.deal_no + 1} of {su.N_DEALS}{blind}",
+            "dealer": names[state.dealer],
+            "cards": state.cards,
+            "points": None,
+        }
+
 
 KIND = SevenUp()

@@ -800,3 +800,81 @@ def test_every_games_watching_lines_say_who_acts_and_what_just_happened(game, se
             tricks = state.completed if game == "five_tricks" else state.tricks
             winner = names[g.players[tricks[-1].winner]]
             assert said == f"Trick {len(tricks)} taken by {winner}.", said
+
+
+NEW_HAND = re.compile(
+    r'<span class="muted watching-new-hand" data-announce="first">(.*?)</span>(?=\s*</div>)', re.S
+)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("all_fives", 3), ("seven_up", 3)])
+def test_a_watched_hands_end_is_said_with_its_last_trick_and_what_began(game, seats):
+    """A watching student heard nothing of a hand's (a deal's) end: the lines went from
+    the last trick's first card to "Ana to stand or beg", the trick count restarting
+    unsaid. From its end to the next one's first card the middle's place says who took
+    the last trick, (All Fives) the players' points, and the next one in its phones'
+    words, once; never a hand's cards."""
+    from games import kinds
+    from tournament import gamestate
+
+    w = make_workshop(players=seats, tables=1, seats=seats, game=game)
+    to_home(w)
+    g = Game.objects.get(table__workshop=w, state="playing")
+    kind = kinds.get(game)
+    names = dict(Player.objects.filter(pk__in=g.players).values_list("pk", "name"))
+    seat_name = [names[pid] for pid in g.players]
+    rng = random.Random(3)
+    said = []
+    for _ in range(80):
+        state = gamestate.load_state(g)
+        ctx = selectors.player_screen(g.players[0])
+        ctx.update(
+            game=None, waiting_for_next_game=True, watching=selectors.watching(g, state, names)
+        )
+        html = render_to_string("play/_screen.html", ctx)
+        section = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+        line = NEW_HAND.search(section)
+        if not (state.history and not state.tricks and not state.current):
+            assert line is None, section
+            if said:
+                break  # the new hand's first card is down: the line has gone
+        else:
+            assert line, section
+            text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", line.group(1)))
+            ended = state.history[-1]
+            last = ended.tricks[-1]
+            if game == "all_fives":
+                assert state.hand_no == ended.hand + 1
+                points = "; ".join(
+                    f"{seat_name[s]} {ended.points[s]}"
+                    + (f" (penalty {ended.penalties[s]})" if ended.penalties[s] else "")
+                    + f", total {ended.scores[s]}"
+                    for s in range(seats)
+                )
+                assert text == (
+                    f"Hand {ended.hand} over: trick {len(ended.tricks)} taken by "
+                    f"{seat_name[last.winner]}. Points: {points}. "
+                    f"Hand {state.hand_no}: {seat_name[state.dealer]} deals."
+                ), text
+            else:
+                assert (ended.number, state.deal_no, len(ended.tricks)) == (0, 1, 7)
+                assert text == (
+                    f"Deal 1 over: trick 7 taken by {seat_name[last.winner]}. "
+                    f"Deal 2 of 14: 6 cards each, {seat_name[state.dealer]} deals."
+                ), text
+            # Shown, its points heard only (the middle keeps its height).
+            assert "<bdi>" in line.group(1) and "Points" not in re.sub(
+                r'<span class="visually-hidden">.*?</span>', "", line.group(1), flags=re.S
+            )
+            said.append(text)
+            for hand in state.hands:
+                for card in hand:
+                    assert card_name(card) not in section
+        seat = kind.to_act(state)[0]
+        move = kind.bot_action(state, seat, rng)
+        services.game_act(
+            player_id=g.players[seat], move={k: v for k, v in move.items() if k != "seat"}
+        )
+        g.refresh_from_db()
+    # Said while the stand or beg (the bids) went on, as one unchanged line, then gone.
+    assert len(said) > 1 and len(set(said)) == 1, said
