@@ -736,6 +736,15 @@ WHOSE = re.compile(r'<p class="watching-whose" data-announce>(.*?)</p>', re.S)
 LAST = re.compile(r'<span class="muted" data-announce="first">(.*?)</span>', re.S)
 
 
+def watching_section(g, state, names: dict) -> tuple[str, str]:
+    """The screen of a student waiting at `g`'s table (seat 0's, its game swapped for
+    the one watched) and its watching section."""
+    ctx = selectors.player_screen(g.players[0])
+    ctx.update(game=None, waiting_for_next_game=True, watching=selectors.watching(g, state, names))
+    html = render_to_string("play/_screen.html", ctx)
+    return html, re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+
+
 @pytest.mark.parametrize(
     ("game", "seats"), [("five_tricks", 3), ("all_fives", 3), ("seven_up", 3), ("three_tricks", 2)]
 )
@@ -756,12 +765,7 @@ def test_every_games_watching_lines_say_who_acts_and_what_just_happened(game, se
     lasts = []
     for _ in range(12):
         state = gamestate.load_state(g)
-        ctx = selectors.player_screen(g.players[0])
-        ctx.update(
-            game=None, waiting_for_next_game=True, watching=selectors.watching(g, state, names)
-        )
-        html = render_to_string("play/_screen.html", ctx)
-        section = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+        html, section = watching_section(g, state, names)
         whose = re.sub(r"<[^>]+>", "", WHOSE.search(section).group(1))
         seat = kind.to_act(state)[0]
         doing = {"bid": "to bid", "beg": "to stand or beg", "dealer": "to answer the beg"}
@@ -827,12 +831,7 @@ def test_a_watched_hands_end_is_said_with_its_last_trick_and_what_began(game, se
     said = []
     for _ in range(80):
         state = gamestate.load_state(g)
-        ctx = selectors.player_screen(g.players[0])
-        ctx.update(
-            game=None, waiting_for_next_game=True, watching=selectors.watching(g, state, names)
-        )
-        html = render_to_string("play/_screen.html", ctx)
-        section = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+        html, section = watching_section(g, state, names)
         line = NEW_HAND.search(section)
         if not (state.history and not state.tricks and not state.current):
             assert line is None, section
