@@ -637,10 +637,16 @@ def check_table(kind: str, file: str, data: bytes, doc: dict, outcomes: dict) ->
     header, rows = rows[0], rows[1:]
     check.rows = len(rows)
     columns = list(export.CSV_COLUMNS[kind])
-    if len(header) < len(columns) and header == columns[: len(header)]:
+    since = columns[len(header) :]
+    if (
+        since
+        and header == columns[: len(header)]
+        and since == list(export.CSV_ADDED[kind][-len(since) :])
+    ):
         # Made before columns were added at the table's end (docs/export.md: a table
-        # only grows there): its cells are checked, the columns it lacks named.
-        check.added_since = columns[len(header) :]
+        # only grows there; export.CSV_ADDED): its cells are checked, the columns it
+        # lacks named. A header cut anywhere else is no export's.
+        check.added_since = since
     elif header != columns:
         lacks = [c for c in columns if c not in header]
         unknown = [c for c in header if c not in columns]

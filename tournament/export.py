@@ -230,6 +230,20 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# The columns each table gained at its end since it was first written, oldest first:
+# an export made before some of them has today's header without a run of them at its
+# end, and check_export checks it in the columns it has (a shorter header is no
+# older export).
+CSV_ADDED: dict[str, tuple[str, ...]] = {
+    **{kind: (SCORED_ROUND,) for kind in ("actions", "tricks", "claims", "gestures", "seatings")},
+    "disputes": ("initial_claimed_players", "final_claimed_players", SCORED_ROUND),
+    "moves": ("after_scored_round",),
+    "games": ("kind", "scores", "cut_by", "ended_by", SCORED_ROUND, "in_report"),
+    "refusals": (SCORED_ROUND,),
+    "players": ("away",),
+    "revokes": (SCORED_ROUND,),
+}
+
 
 # A trick's fields as the document names them (TrickRecord's own names).
 TRICK_FIELDS = (

@@ -213,11 +213,25 @@ def test_a_table_exported_before_columns_were_added_at_its_end_checks_in_those_i
     assert any(
         x.startswith(f"{games}: MISMATCH — row ") and "winners is 'Nobody'" in x for x in lines
     )
-    # ... and a column missing from the middle is no older export.
+    # ... and a column missing from the middle is no older export, nor a header cut
+    # before the columns ever added (it read "OK, exported before round_label, …").
     path.write_bytes(edited(served, "games", cut_columns("tricks")))
     status, lines, _ = run(path)
     assert status == check_export.EXIT_MISMATCH
     assert any(x.startswith(f"{games}: MISMATCH — row 1 (the header): lacks tricks") for x in lines)
+    first_only = cut_columns(*export.CSV_COLUMNS["games"][1:])
+    path.write_bytes(edited(served, "games", first_only))
+    status, lines, _ = run(path)
+    assert status == check_export.EXIT_MISMATCH
+    assert any(
+        x.startswith(f"{games}: MISMATCH — row 1 (the header): lacks round_label") for x in lines
+    )
+
+
+def test_the_columns_added_since_are_each_tables_last():
+    for kind, columns in export.CSV_COLUMNS.items():
+        added = export.CSV_ADDED[kind]
+        assert columns[-len(added) :] == added, kind
 
 
 def test_a_zip_without_a_table_fails_and_one_without_its_json_cannot_be_checked(served, tmp_path):
