@@ -324,7 +324,7 @@ def test_late_joiner_between_rounds_is_seated_and_moved_by_nobody(ended):
     number = fresh(late).table.number
     for _ in ("before the movement", "after it"):
         html = screen()
-        assert f"You joined after it: you play at table {number} in the next round." in html
+        assert f"You joined after it: your seat is at table {number}." in html
         assert "You won" not in html and "you may move" not in html
         if fresh(rnd).movement_applied_at is None:
             records = services.movement_apply(round_id=rnd.pk)
