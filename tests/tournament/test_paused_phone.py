@@ -83,6 +83,8 @@ def test_a_paused_phone_says_the_turn_waits_and_shows_nothing_playable(key):
     assert "Lead any card" not in said
     hand = hand_of(paused)
     assert ", playable" not in paused
+    # Nor read out as making or blocking a trick (3 Tricks' words for playable).
+    assert ", makes a trick with" not in hand and ", matches trick" not in hand
     assert not re.search(r'class="card [^"]*\b(legal|tt-fits|tt-matches)\b', hand), hand
     # Every card and every move a tap could send is marked unavailable.
     for button in re.findall(r"<button[^>]*data-(?:action|pick)=[^>]*>", paused):
