@@ -157,6 +157,24 @@ def test_a_table_where_every_game_was_won_by_nobody_says_so():
     assert "All tied on 0" not in html
 
 
+def test_one_player_ranked_alone_who_won_nothing_is_not_said_to_have_won():
+    """The others left, and no game was won: "Ana won 0 games." (a review)."""
+    w = make_workshop(players=3, tables=1, seats=3, leave_policy="skip")
+    rnd = to_scored_round(w)
+    game = game_at(tables_of(w)[0])
+    play_one(game)
+    stays, *going = game.players
+    for pid in going:
+        services.player_leave(player_id=pid)
+    services.round_end_now(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    table = round_rows(doc, ix, rnd.number)["tables"][0]
+    assert (table["ranked"], table["best"]) == (1, 0)
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "won 0 games" not in html
+    assert "Nobody won a game." in html
+
+
 def test_a_table_whose_game_was_cut_before_anyone_played_is_not_said_too_small():
     w = make_workshop(players=8, tables=2)
     rnd = to_scored_round(w)
