@@ -137,7 +137,7 @@ class Player(models.Model):
     moved_at = models.DateTimeField(null=True, blank=True)
     # Joined after the study phase, so never read their own sheet: it is on their
     # screen until they say they have read it (services.player_rules_read) or make
-    # their first move in a scored round (services.play._fold_late_rules).
+    # their first move in a scored round (services.play._folds_late_rules).
     rules_unread = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

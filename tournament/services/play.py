@@ -62,7 +62,7 @@ class ActResult:
     seq: int
     version: int
     events: list
-    # The actor's late sheet was folded away by this move (_fold_late_rules).
+    # The actor's late sheet was folded away after this move (_folds_late_rules).
     rules_folded: bool = False
 
 
@@ -567,24 +567,42 @@ def _apply_for(player: Player, table: Table, game: Game, cid: str | None, action
         client_action_id=cid,
         wversion=player.workshop.version,
     )
-    if _fold_late_rules(player):
+    if player.rules_unread and player.workshop.phase == Phase.ROUND:
+        # Folded once the move has committed (_folds_late_rules), not here: the move
+        # holds the table's lock, and Remove and the PIN's rejoin lock the player's row
+        # before the table's; an update of it here deadlocked with them on PostgreSQL.
         result = replace(result, rules_folded=True)
     return result
 
 
-def _fold_late_rules(player: Player) -> bool:
-    """A latecomer who never tapped "I have read my rules" and makes a move in a scored
-    round has started playing: their sheet folds away as if they had tapped it (the
-    same row, so the monitor's "reading the rules" goes too). Left open, it lay under
-    their hand all round for a neighbour to read (RULES §2: rules hidden then). Only
-    their own screen changes: the caller renders it again from their row, as after the
-    tap (consumers.PlayerConsumer). Caller holds the table lock; the move succeeded."""
-    if not player.rules_unread or player.workshop.phase != Phase.ROUND:
-        return False
-    if not Player.objects.filter(pk=player.pk, rules_unread=True).update(rules_unread=False):
-        return False
-    broadcast.roster_changed_on_commit(workshop_id=player.workshop_id)
-    return True
+def _folds_late_rules(service):
+    """Wraps a player's move service (outside its transaction, holding no lock): a
+    latecomer who never tapped "I have read my rules" and makes a move in a scored
+    round has started playing, and their sheet folds away as if they had tapped it
+    (services.player_rules_read: the same row, so the monitor's "reading the rules"
+    goes too). Left open, it lay under their hand all round for a neighbour to read
+    (RULES §2: rules hidden then). Only their own screen changes: the caller renders it
+    again from their row, as after the tap (consumers.PlayerConsumer). The move stands
+    whatever happens here; `rules_folded` is false where nothing was left to fold (a tap
+    came first)."""
+
+    @functools.wraps(service)
+    def wrapper(**kwargs):
+        result = service(**kwargs)
+        if result.rules_folded:
+            from tournament.services.workshops import player_rules_read
+
+            try:
+                folded = player_rules_read(player_id=kwargs["player_id"])
+            except (DatabaseError, NotFound):
+                # (Removed meanwhile, or the database busy: the move is made, the sheet
+                # stays open until the tap, as before this fold.)
+                log.exception("A late sheet was not folded after a move")
+                folded = False
+            result = replace(result, rules_folded=folded)
+        return result
+
+    return wrapper
 
 
 def _require_other_game(game: Game) -> None:
@@ -592,6 +610,7 @@ def _require_other_game(game: Game) -> None:
         raise InvalidInput("In this game, play a card or claim a trick.")
 
 
+@_folds_late_rules
 @_keeps_refusals
 @transaction.atomic
 def game_play(
@@ -626,6 +645,7 @@ def _late_call_or_moved_on(game: Game) -> str:
     return MOVED_ON if getattr(state, "calls_open", False) else LATE_CALL
 
 
+@_folds_late_rules
 @_keeps_refusals
 @transaction.atomic
 def game_act(
@@ -655,6 +675,7 @@ def game_act(
     return _apply_for(player, table, game, cid, action)
 
 
+@_folds_late_rules
 @transaction.atomic
 def game_claim(
     *,
