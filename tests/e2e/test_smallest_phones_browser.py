@@ -170,3 +170,28 @@ def test_five_tricks_at_a_table_of_five(live_server_url, browser, size):
         ],
     )
     page.context.close()
+
+
+def side_margin(page) -> float:
+    return float(
+        page.evaluate("parseFloat(getComputedStyle(document.querySelector('main')).paddingLeft)")
+    )
+
+
+@pytest.mark.parametrize("size", [(320, 568), (568, 320)], ids=["320x568", "568x320"])
+def test_only_a_games_screen_has_its_side_margins_halved(live_server_url, browser, size):
+    """Halved for seven 44 px cards in a row, the margins were halved on the join page,
+    the lobby, the study and the rounds' ends too (body.play), which have no hand."""
+    page, w, game = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Margins",
+        seats=4,
+        size={"width": size[0], "height": size[1]},
+    )
+    page.wait_for_selector("#screen > .board", timeout=WAIT)
+    guest = touch_phone(browser, {"width": size[0], "height": size[1]})
+    guest.goto(f"{live_server_url}/join?code={w.code}")
+    assert side_margin(page) == side_margin(guest) / 2 > 0
+    guest.context.close()
+    page.context.close()
