@@ -102,19 +102,26 @@ def test_back_with_the_pin_at_another_table_is_ranked_there_not_where_they_left(
     assert [x["unranked"] for x in row_at[1]] == [False]
 
 
-def test_one_player_ranked_alone_is_the_most_not_all_tied():
-    """The others at the table left, their seats given up: with them listed apart, the
-    one player ranked read "All tied on 1 game won" (a review of a 3 Tricks table)."""
+def others_left_after(move):
+    """A table of three in a scored round: `move` (a trick, a card) on its game, then
+    the two players after the first leave, their seats given up, and the round ends.
+    The workshop, who stays, the report's Index and report, and the table's row."""
     w = make_workshop(players=3, tables=1, seats=3, leave_policy="skip")
     rnd = to_scored_round(w)
     game = game_at(tables_of(w)[0])
-    finish_trick(game)
+    move(game)
     stays, *going = game.players
     for pid in going:
         services.player_leave(player_id=pid)
     services.round_end_now(round_id=rnd.pk)
     doc, ix, rep = built(w)
-    table = round_rows(doc, ix, rnd.number)["tables"][0]
+    return w, stays, ix, rep, round_rows(doc, ix, rnd.number)["tables"][0]
+
+
+def test_one_player_ranked_alone_is_the_most_not_all_tied():
+    """The others at the table left, their seats given up: with them listed apart, the
+    one player ranked read "All tied on 1 game won" (a review of a 3 Tricks table)."""
+    w, stays, ix, rep, table = others_left_after(finish_trick)
     assert [p["id"] for p in table["players"]][0] == stays
     assert (table["tied"], table["top"], table["bottom"]) == (False, [ix.name(stays)], [])
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
@@ -159,16 +166,7 @@ def test_a_table_where_every_game_was_won_by_nobody_says_so():
 
 def test_one_player_ranked_alone_who_won_nothing_is_not_said_to_have_won():
     """The others left, and no game was won: "Ana won 0 games." (a review)."""
-    w = make_workshop(players=3, tables=1, seats=3, leave_policy="skip")
-    rnd = to_scored_round(w)
-    game = game_at(tables_of(w)[0])
-    play_one(game)
-    stays, *going = game.players
-    for pid in going:
-        services.player_leave(player_id=pid)
-    services.round_end_now(round_id=rnd.pk)
-    doc, ix, rep = built(w)
-    table = round_rows(doc, ix, rnd.number)["tables"][0]
+    w, _, _, rep, table = others_left_after(play_one)
     assert (table["ranked"], table["best"]) == (1, 0)
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "won 0 games" not in html
