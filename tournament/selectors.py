@@ -323,6 +323,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "moved": None,
         "joined_since": None,
         "dealt_in": None,
+        "watched_end": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
     if (
@@ -355,6 +356,8 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # their first at the table, and the phone says so (a screen reader heard only
         # "Ana leads." as the game they watched gave way to their own).
         ctx["dealt_in"] = {"after": previous[0], "number": game.number}
+    if previous is not None and ctx["game"] is None:
+        ctx["watched_end"] = _watched_end(player, previous, tpart, rnd, table)
     if previous is not None and workshop.phase not in PLAY_PHASES:
         # The round is over: a game dealt and cut before anyone played is not "the last
         # game" ("cut short: no winner yet"); the last one anyone played in is, if any.
@@ -394,6 +397,26 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0
     _between_rounds(ctx, player, workshop, rnd, table)
     return ctx
+
+
+def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table) -> dict | None:
+    """How the game a student watched ended, when the round's end cut it and no game
+    of theirs followed: the watching section went, and only "Round over" (or "Time is
+    up") was heard. For whoever sat at the table when the round ended (its standings)
+    and was not in the game; in the words of its players' own last-game line (a tie of
+    all named as its winners), without its scores (7Up's are on a sheet a watcher does
+    not see)."""
+    number, _state, players, winners, cut_by, _scores, _ended_by = previous
+    if player.pk in players or cut_by != CutBy.ROUND_END or rnd.state != RoundState.FINISHED:
+        return None
+    mine = next((r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None)
+    if mine is None or mine["table"] != table.number:
+        return None  # came to this table since
+    names = tpart["names"]
+    return {
+        "number": number,
+        "winners": [names.get(pid, "?") for pid in winners],
+    }
 
 
 def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:

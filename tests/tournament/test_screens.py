@@ -880,3 +880,71 @@ def test_a_watched_hands_end_is_said_with_its_last_trick_and_what_began(game, se
         g.refresh_from_db()
     # Said while the stand or beg (the bids) went on, as one unchanged line, then gone.
     assert len(said) > 1 and len(set(said)) == 1, said
+
+
+WATCHED_END = re.compile(
+    r'<p class="visually-hidden watched-end" data-announce="first">(.*?)</p>', re.S
+)
+
+
+@pytest.mark.parametrize("phase", ["home", "round"])
+def test_a_watched_game_the_rounds_end_cuts_is_said_to_its_watcher(phase):
+    """A student watching a game heard the round's end ("Round over", or "Time is up")
+    and nothing of the game they watched: the watching section went unsaid. Cut by the
+    round's end with no game after it, it is said first, in the words of the players'
+    own last-game line, to whoever sat at the table when it stopped and was not in it
+    (not to its players, who hear their own line, nor to anyone who came since)."""
+    w = make_workshop(players=3, tables=1, seats=4)
+    rnd = to_home(w) if phase == "home" else to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    finish_trick(game, winner_seat=1)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk
+    assert WATCHED_END.search(seat_screen(late.pk)) is None  # still watching it
+    services.round_end_now(round_id=rnd.pk)
+    winner = fresh(game).winners
+    assert winner == [game.players[1]]
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    html = seat_screen(late.pk)
+    assert ("Time is up" in html) if phase == "home" else ("Round over" in html)
+    assert [m.group(1) for m in WATCHED_END.finditer(html)] == [
+        f"Game 1 is over, cut short: won by <bdi>{names[game.players[1]]}</bdi>."
+    ], html
+    assert "Last game" not in html and "Your game starts" not in html
+    for pid in game.players:  # its players hear their own "Last game …, cut short" line
+        mine = seat_screen(pid)
+        assert WATCHED_END.search(mine) is None and "Last game" in mine
+    # Whoever joins the table since did not watch it.
+    since = services.player_join(workshop_id=w.pk, name="Since")
+    assert Player.objects.get(pk=since.pk).table_id == t1.pk
+    assert WATCHED_END.search(seat_screen(since.pk)) is None
+    assert WATCHED_END.search(seat_screen(late.pk))
+
+
+def test_a_watched_game_cut_before_any_card_is_said_with_no_winner():
+    """Cut before anyone played, the players' line speaks of the last game anyone played
+    in; the watcher hears of the game they watched."""
+    w = make_workshop(players=3, tables=1, seats=4)
+    rnd = to_scored_round(w)
+    (t1,) = tables_of(w)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    services.round_end_now(round_id=rnd.pk)
+    html = seat_screen(late.pk)
+    assert [m.group(1) for m in WATCHED_END.finditer(html)] == [
+        "Game 1 is over, cut short: no winner yet when it stopped."
+    ], html
+
+
+def test_a_watched_game_followed_by_the_watchers_own_says_only_that():
+    """A game that ends with the next one dealt is said once, by "Your game starts"."""
+    w = make_workshop(players=3, tables=1, seats=4)
+    to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    while fresh(game).state == "playing":
+        finish_trick(game, winner_seat=0)
+    html = seat_screen(late.pk)
+    assert "Game 1 is over. Your game starts: you play in game 2." in html
+    assert WATCHED_END.search(html) is None
