@@ -378,6 +378,9 @@ class AllFives(GameKind):
                 }
                 for s in range(state.n_seats)
             ],
+            "scored": None,
+            # A beg may turn up another: a line that changed would be said again whole.
+            "trump": None,
         }
 
 

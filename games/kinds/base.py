@@ -284,7 +284,10 @@ class GameKind:
         14"), ``trick`` and ``taker`` the last trick of the one ended (None without
         one), ``dealer`` the next one's dealer, ``cards`` its cards each (None where
         the phone does not say it), ``points`` the ended one's rows of the phone's
-        "scored" line ({"name", "points", "penalty", "score"}; None where not said)."""
+        "scored" line ({"name", "points", "penalty", "score"}; None where not said),
+        ``scored`` the ended deal's rows of 7Up7Down's "Deal 1 scored" line ({"name",
+        "bid", "tricks", "made", "points"}; None where not said), ``trump`` the next
+        one's trump suit in words (None where not said)."""
         return None
 
 

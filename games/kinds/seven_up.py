@@ -554,9 +554,11 @@ class SevenUp(GameKind):
 
     def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
         """From a deal's end to the next deal's first card (its bids): who took the last
-        trick, and the next deal as the players' phones head it ("Deal 2 of 14 · 6 cards
-        each", its dealer). Each deal's marks stay on the score sheet, which a watching
-        student does not see: not said."""
+        trick, the deal's result as the players' phones say it ("Deal 1 scored: Ana bid
+        2, took 1, missed: 0 points; …": the bids were said to all as they came, the
+        tricks taken in view), and the next deal as the players' phones head it ("Deal 2
+        of 14 · 6 cards each", its dealer, its trump: the card turned up for all to
+        see). The score sheet's running totals are not said."""
         if state.phase == su.PHASE_OVER or not state.history:
             return None
         if state.tricks or state.current:
@@ -572,6 +574,17 @@ class SevenUp(GameKind):
             "dealer": names[state.dealer],
             "cards": state.cards,
             "points": None,
+            "scored": [
+                {
+                    "name": names[s],
+                    "bid": r.bids[s],
+                    "tricks": r.tricks_won[s],
+                    "made": r.bids[s] == r.tricks_won[s],
+                    "points": r.points[s],
+                }
+                for s in range(len(names))
+            ],
+            "trump": SUIT_NAMES[state.trump_card[-1]] if state.trump_card else None,
         }
 
 

@@ -859,15 +859,28 @@ def test_a_watched_hands_end_is_said_with_its_last_trick_and_what_began(game, se
                     f"Hand {state.hand_no}: {seat_name[state.dealer]} deals."
                 ), text
             else:
+                # The deal's result in the players' "Deal 1 scored" words (bids are
+                # said to all as they come, tricks taken in view), and the new trump.
                 assert (ended.number, state.deal_no, len(ended.tricks)) == (0, 1, 7)
+                scored = "; ".join(
+                    f"{seat_name[s]} bid {ended.bids[s]}, took {ended.tricks_won[s]}, "
+                    + ("made it" if ended.bids[s] == ended.tricks_won[s] else "missed")
+                    + f": {ended.points[s]} point{'' if ended.points[s] == 1 else 's'}"
+                    for s in range(seats)
+                )
+                trump = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
                 assert text == (
                     f"Deal 1 over: trick 7 taken by {seat_name[last.winner]}. "
-                    f"Deal 2 of 14: 6 cards each, {seat_name[state.dealer]} deals."
+                    f"Scored: {scored}. "
+                    f"Deal 2 of 14: 6 cards each, {seat_name[state.dealer]} deals. "
+                    f"Trump: {trump[state.trump_card[-1]]}."
                 ), text
-            # Shown, its points heard only (the middle keeps its height).
-            assert "<bdi>" in line.group(1) and "Points" not in re.sub(
+            # Shown, its points, result and trump heard only (the middle keeps its height).
+            shown = re.sub(
                 r'<span class="visually-hidden">.*?</span>', "", line.group(1), flags=re.S
             )
+            assert "<bdi>" in line.group(1)
+            assert not re.search("Points|Scored|Trump", shown), shown
             said.append(text)
             for hand in state.hands:
                 for card in hand:
