@@ -451,12 +451,15 @@ def watching(game, state, names: dict) -> dict:
     place from a hand's (deal's) end to the next one's first card: how it ended and
     what began (the kind's `new_hand`); the lines had gone from the last hand's
     next-to-last trick to "Ana to stand or beg", its trick count restarting unsaid.
+    `call`: beside `last`, All Fives' latest revoke call on that trick and its verdict
+    (a point lost went unseen and unsaid).
     From the table's cached part (`state`): no query."""
     from tournament.selectors_facilitator import _game_glance, spectator
 
     glance = _game_glance(game, names, False, state=state)
     kind = gamestate.kind_of(game)
     seat_names = [names.get(pid, "?") for pid in game.players]
+    view = {}
     if kind.records_tricks:
         tricks = [{"winner": t.winner} for t in state.completed]
         last_move = None
@@ -470,6 +473,18 @@ def watching(game, state, names: dict) -> dict:
         last = {"trick": len(tricks), "who": seat_names[tricks[-1]["winner"]]}
     elif last_move and (words := _move_words(last_move)):
         last = {"who": seat_names[last_move["seat"]], "did": words}
+    # All Fives: a revoke called on the trick just taken (until the next lead), the
+    # latest one, with its verdict: public at the table (the players' list of calls).
+    on_last = [c for c in view.get("calls") or [] if c["trick"] == len(tricks) - 1]
+    call = None
+    if on_last and last is not None and not glance["current"] and new_hand is None:
+        c = on_last[-1]
+        call = {
+            "caller": seat_names[c["caller"]],
+            "accused": seat_names[c["accused"]],
+            "trick": c["trick"] + 1,
+            "upheld": c["upheld"],
+        }
     return {
         "number": glance["number"],
         "current": glance["current"],
@@ -478,6 +493,7 @@ def watching(game, state, names: dict) -> dict:
         "claiming": glance["records_tricks"] and glance["phase"] == "claim",
         "last": last,
         "new_hand": new_hand,
+        "call": call,
     }
 
 

@@ -480,6 +480,64 @@ def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
     assert gamestate.replay_log(fresh(game)) == state_of(game)
 
 
+WATCHING_CALL = re.compile(r'<span class="muted watching-call" data-announce>(.*?)</span>', re.S)
+
+
+def watched(game) -> str:
+    """The watching section a student seated at `game`'s table during it sees (seat
+    0's screen, its game swapped for the one watched)."""
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    ctx = selectors.player_screen(game.players[0])
+    watching = selectors.watching(fresh(game), state_of(game), names)
+    ctx.update(game=None, waiting_for_next_game=True, watching=watching)
+    html = render_to_string("play/_screen.html", ctx)
+    return re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+
+
+@pytest.mark.django_db
+def test_a_revoke_call_and_its_verdict_reach_a_student_watching_the_game():
+    """A student watching the game saw the trick taken, then the next lead: a revoke
+    called in between, which cost a player points, was never shown nor said. It is,
+    in one line in the players' own words, the latest call on the trick (each said
+    once, as its own line: the trick's line stays as it was); gone with the next lead."""
+    game, r_seat = revoke_setup("barnga")
+    leader, last = state_of(game).eldest, (r_seat + 1) % 3
+    lead, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})
+    act(
+        game,
+        last,
+        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
+    )
+    names = [fresh(Player.objects.get(pk=pid)).name for pid in game.players]
+    before = watched(game)
+    assert WATCHING_CALL.search(before) is None
+    taken = re.search(r'<span class="muted" data-announce="first">.*?</span>', before).group(0)
+    assert "Trick 1 taken by" in taken
+
+    caller, other = leader, 3 - r_seat - leader
+    act(game, caller, {"type": "call_revoke", "accused": r_seat})
+    section = watched(game)
+    bdi = {n: f"<bdi>{n}</bdi>" for n in names}
+    assert WATCHING_CALL.findall(section) == [
+        f"{bdi[names[caller]]} called a revoke on {bdi[names[r_seat]]} (trick 1): "
+        f"upheld, {bdi[names[r_seat]]} loses points."
+    ], section
+    assert taken in section  # unchanged, so not said again
+
+    act(game, other, {"type": "call_revoke", "accused": caller})  # the leader's card was legal
+    assert WATCHING_CALL.findall(watched(game)) == [
+        f"{bdi[names[other]]} called a revoke on {bdi[names[caller]]} (trick 1): not a revoke."
+    ]
+    state = state_of(game)
+    act(
+        game,
+        state.to_act,
+        {"type": "play", "card": all_fives.legal_actions(state, state.to_act)[0]["card"]},
+    )
+    assert WATCHING_CALL.search(watched(game)) is None
+
+
 @pytest.mark.django_db
 def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
     """Every seat may call at once while the calls are open, as every seat claims in
