@@ -119,6 +119,30 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     assert last.startswith(f"Game {number} is over. Your game starts: you play in game "), last
 
 
+def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_server_url, phone):
+    """The round's end cut the watched game and took its section away unsaid: only
+    "Time is up" was heard. The game's end is said first, once, then the round's."""
+    from tournament.models import Round
+
+    dev, game = seated_during_a_game(live_server_url, phone)
+    while not gamestate.load_state(game).completed:
+        one_move(game)
+        game.refresh_from_db()
+    winner = name_at(game, gamestate.load_state(game).completed[0].winner)
+    dev.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)",
+        arg=f"Trick 1 taken by {winner}.",
+        timeout=WAIT,
+    )
+    heard = len(dev.evaluate(SAID))
+    services.round_end_now(round_id=Round.objects.get(pk=game.round_id).pk)
+    dev.wait_for_selector("#screen .time-up", timeout=WAIT)
+    dev.wait_for_timeout(500)  # a second screen (the table's, the workshop's) says nothing new
+    said = said_since(dev, heard)
+    line = f"Game {game.number} is over, cut short: won by {winner}."
+    assert said.count(line) == 1 and said.index(line) < said.index("Time is up"), said
+
+
 def test_a_move_at_the_table_leaves_a_watching_students_screen_in_place(live_server_url, phone):
     """The watched game's section was drawn anew at every move, and its middle grew
     with the first card: the rules read below it moved down the screen (iOS Safari,
