@@ -70,11 +70,22 @@ def player_rename(*, workshop_id: int, player_id: int, name) -> Player:
     others = workshop.players.exclude(pk=player.pk).values_list("name", flat=True)
     if any(names.name_key(n) == key for n in others):
         raise InvalidInput(f"Another player is already called “{clean}”.")
+    # Lock order: the workshop, the player's row (FOR NO KEY UPDATE), their table, and
+    # only then the new name. The name is in a unique index, so writing it locks the
+    # row FOR UPDATE, which a move's Action (its foreign key to the mover) waits for
+    # when it commits, holding the table's lock: written before the table was locked,
+    # the two deadlocked on PostgreSQL (tests/reliability/test_roster_postgres.py).
+    # The row's NO KEY lock lets that commit through, and the rename waits for it.
+    table = (
+        Table.objects.select_for_update(no_key=True).get(pk=player.table_id)
+        if player.table_id
+        else None
+    )
     player.name = clean
     player.save(update_fields=["name"])
-    if player.table_id:
+    if table is not None:
         # Seat lists show names: the table's screens re-render.
-        bump_table(Table.objects.select_for_update(no_key=True).get(pk=player.table_id))
+        bump_table(table)
     bump_workshop(workshop)
     return player
 

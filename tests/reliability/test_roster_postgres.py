@@ -1,0 +1,95 @@
+"""The facilitator's roster on PostgreSQL beside a move at the same instant.
+
+A move locks its table and, when it commits, its Action's foreign key takes a
+key-share lock on the mover's row. Rename (services.roster.player_rename) updated
+the name, which is in a unique index (a key update: a FOR UPDATE lock on the
+row), and only then locked the table: holding the row, it waited for the move's
+table, and the move's commit waited for the row. PostgreSQL cancelled one of them
+("deadlock detected"). Rename now locks the table before it writes the name.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from fault_cluster import create_template, run_python, running_round
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+# The move is held just after it has locked its table (services.play._active_game
+# runs next), until the other transaction waits for a lock, or 5 s have passed.
+# The move then writes and commits as it always does.
+HOLD_THE_MOVE = """
+import threading, time
+from django.db import connection
+from tournament.services import play
+
+table_locked = threading.Event()
+_active_game = play._active_game
+
+def _held_active_game(player, table):
+    found = _active_game(player, table)
+    table_locked.set()
+    deadline = time.monotonic() + 5
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.02)
+    time.sleep(0.2)  # the other side is parked on the lock it waits for
+    return found
+
+play._active_game = _held_active_game
+"""
+
+
+def test_a_rename_beside_the_players_move_waits_not_deadlocks(postgres_url, redis_url):
+    env = {"REDIS_URL": redis_url}
+    url = create_template(postgres_url, "barnga_rename_move", env)
+    result = run_python(
+        running_round(
+            HOLD_THE_MOVE
+            + textwrap.dedent(
+                """
+        from games import five_tricks
+        from tournament import gamestate, services
+        from tournament.models import Game, GameState, Player
+
+        game = Game.objects.filter(state=GameState.PLAYING, table__workshop=w).first()
+        state = gamestate.load_state(game)
+        pid = game.players[state.to_act]
+        card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        out = {}
+
+        def rename():
+            try:
+                assert table_locked.wait(10)
+                services.player_rename(workshop_id=w.pk, player_id=pid, name="Renamed")
+                out["rename"] = "ok"
+            except Exception as exc:
+                out["rename"] = repr(exc)[:300]
+            finally:
+                connection.close()
+
+        t = threading.Thread(target=rename)
+        t.start()
+        try:
+            services.game_play(player_id=pid, card=card)
+            out["move"] = "ok"
+        except Exception as exc:
+            out["move"] = repr(exc)[:300]
+        t.join(30)
+        out["name"] = Player.objects.get(pk=pid).name
+        out["seq"] = Game.objects.get(pk=game.pk).seq
+        result = out
+        """
+            ),
+            tables=1,
+            seats=4,
+        ),
+        {**env, "DATABASE_URL": url},
+    )
+    # Both done, in turn: the move kept (never cancelled), and the new name.
+    assert result == {"rename": "ok", "move": "ok", "name": "Renamed", "seq": 1}, result
