@@ -17,13 +17,26 @@ from django.db import transaction
 
 from tournament import broadcast
 from tournament.errors import NotFound
-from tournament.models import Game, Workshop
-from tournament.services.common import lock_workshop, now
+from tournament.models import Game, Player, Workshop
+from tournament.services.common import lock_tables, lock_workshop, now
 
 
 def _delete_workshop(workshop: Workshop) -> dict[str, int]:
     """Caller holds the workshop lock."""
     workshop_id = workshop.pk
+    # Lock order: the workshop, its tables (by number), its players, and only then a
+    # delete. A move holds its table's lock until it commits and updates its game on
+    # the way; a refused move being stored (services.play._keep_refusal) holds its
+    # player's row, and its row refers to the game. Deleting the game first and then
+    # waiting for that table or player deadlocked with them on PostgreSQL
+    # (tests/reliability/test_delete_postgres.py). NO KEY, as every lock; the deletes
+    # below then take the rows FOR UPDATE with no move or refusal left to wait for.
+    lock_tables(workshop_id)
+    list(
+        Player.objects.select_for_update(no_key=True)
+        .filter(workshop_id=workshop_id)
+        .values_list("pk", flat=True)
+    )
     counts: Counter = Counter()
     # Games first: a game's dealer is protected (PROTECT) from a lone player deletion.
     _, per_model = Game.objects.filter(table__workshop=workshop).delete()
