@@ -6,6 +6,8 @@ the name, which is in a unique index (a key update: a FOR UPDATE lock on the
 row), and only then locked the table: holding the row, it waited for the move's
 table, and the move's commit waited for the row. PostgreSQL cancelled one of them
 ("deadlock detected"). Rename now locks the table before it writes the name.
+Remove writes the device's token (a key too) once it holds the table's lock, and
+the PIN's rejoin writes it waiting for no table a move may hold: both kept so.
 """
 
 from __future__ import annotations
@@ -45,12 +47,36 @@ play._active_game = _held_active_game
 """
 
 
-def test_a_rename_beside_the_players_move_waits_not_deadlocks(postgres_url, redis_url):
+# The facilitator's (or the student's new phone's) call on the mover's row, and what
+# it left on the row.
+ROSTER = {
+    "rename": (
+        'services.player_rename(workshop_id=w.pk, player_id=pid, name="Renamed")',
+        "row.name",
+        "Renamed",
+    ),
+    "remove": (
+        "services.player_kick(workshop_id=w.pk, player_id=pid)",
+        "[row.has_left, row.pin]",
+        [True, ""],
+    ),
+    "rejoin": (
+        "services.player_rejoin(code=w.code, name=row.name, pin=row.pin)",
+        "row.token != token",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("call", list(ROSTER))
+def test_the_roster_beside_the_players_move_waits_not_deadlocks(postgres_url, redis_url, call):
+    action, after, expected = ROSTER[call]
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_rename_move", env)
+    url = create_template(postgres_url, f"barnga_roster_move_{call}", env)
     result = run_python(
         running_round(
             HOLD_THE_MOVE
+            + f"CALL = {action!r}\nAFTER = {after!r}\n"
             + textwrap.dedent(
                 """
         from games import five_tricks
@@ -61,19 +87,21 @@ def test_a_rename_beside_the_players_move_waits_not_deadlocks(postgres_url, redi
         state = gamestate.load_state(game)
         pid = game.players[state.to_act]
         card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+        row = Player.objects.get(pk=pid)
+        token = row.token
         out = {}
 
-        def rename():
+        def roster():
             try:
                 assert table_locked.wait(10)
-                services.player_rename(workshop_id=w.pk, player_id=pid, name="Renamed")
-                out["rename"] = "ok"
+                eval(CALL)
+                out["roster"] = "ok"
             except Exception as exc:
-                out["rename"] = repr(exc)[:300]
+                out["roster"] = repr(exc)[:300]
             finally:
                 connection.close()
 
-        t = threading.Thread(target=rename)
+        t = threading.Thread(target=roster)
         t.start()
         try:
             services.game_play(player_id=pid, card=card)
@@ -81,7 +109,8 @@ def test_a_rename_beside_the_players_move_waits_not_deadlocks(postgres_url, redi
         except Exception as exc:
             out["move"] = repr(exc)[:300]
         t.join(30)
-        out["name"] = Player.objects.get(pk=pid).name
+        row = Player.objects.get(pk=pid)
+        out["after"] = eval(AFTER)
         out["seq"] = Game.objects.get(pk=game.pk).seq
         result = out
         """
@@ -91,5 +120,5 @@ def test_a_rename_beside_the_players_move_waits_not_deadlocks(postgres_url, redi
         ),
         {**env, "DATABASE_URL": url},
     )
-    # Both done, in turn: the move kept (never cancelled), and the new name.
-    assert result == {"rename": "ok", "move": "ok", "name": "Renamed", "seq": 1}, result
+    # Both done, in turn: the move kept (never cancelled), then the roster's change.
+    assert result == {"roster": "ok", "move": "ok", "after": expected, "seq": 1}, result

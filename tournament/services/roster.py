@@ -106,6 +106,7 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
     if workshop.phase == Phase.DEBRIEF:
         raise WrongPhase("The tournament is over: nobody can be removed now.")
     if workshop.phase == Phase.LOBBY:
+        # The table's lock before the delete (a FOR UPDATE of the row), as in Rename.
         table = (
             Table.objects.select_for_update(no_key=True).get(pk=player.table_id)
             if player.table_id
@@ -120,5 +121,8 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         raise InvalidInput(f"{player.name} has already left the workshop.")
     player_leave(player_id=player.pk, policy=workshop.leave_policy)
     # No PIN either: a removed player cannot take the seat back by rejoining.
+    # Lock order as Rename's: the token is a key, and this write locks the row FOR
+    # UPDATE, which a move's commit waits for; player_leave has taken the table's
+    # lock (if seated) by now, so no move there is between its lock and its commit.
     Player.objects.filter(pk=player.pk).update(token=names.new_token(), pin="", connected=False)
     broadcast.player_replaced_on_commit(player_id=player.pk, removed=True)

@@ -782,6 +782,10 @@ def player_rejoin(*, code, name, pin) -> Player:
         back = {"left": player.left_at.isoformat(), "back": player.moved_at.isoformat()}
         player.absences = [*player.absences, back]
         fields.append("absences")
+    # The token is a key: this write locks the row FOR UPDATE, which a move by this
+    # player waits for when it commits. Nothing after it waits for a table a move may
+    # hold: a seated player's table is not locked, and _seat_returning locks one only
+    # for a player with no seat, whom no move in progress refers to.
     player.save(update_fields=fields)
     if returning:
         # The workshop's record changed (a finished workshop's kept report is keyed by
