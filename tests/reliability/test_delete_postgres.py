@@ -165,3 +165,62 @@ def test_a_workshop_deleted_beside_a_refusal_waits_for_its_row(postgres_url, red
         "left": 0,
         "refusals": 0,
     }, result
+
+
+def test_a_refusal_after_its_players_row_is_deleted_stores_nothing(postgres_url, redis_url):
+    result = _run(
+        postgres_url,
+        redis_url,
+        "barnga_delete_then_refusal",
+        """
+        from games import five_tricks
+        from tournament import gamestate, services
+        from tournament.errors import IllegalMove
+        from tournament.models import Game, RefusedAttempt, Workshop
+
+        game = Game.objects.get(state="playing")
+        for _ in range(40):
+            state = gamestate.load_state(game)
+            seat = state.to_act
+            legal = [a["card"] for a in five_tricks.legal_actions(state, seat)]
+            bad = [c for c in state.hands[seat] if c not in legal]
+            if bad:
+                break
+            services.game_play(player_id=game.players[seat], card=legal[0])
+            game.refresh_from_db()
+        else:
+            raise AssertionError("no seat ever held a card it could not play")
+        try:
+            services.game_play(player_id=game.players[seat], card=bad[0])
+        except IllegalMove:
+            pass
+        # The refusal as _keeps_refusals hands it over, once its move has rolled back.
+        record = RefusedAttempt.objects.values(
+            *[f.attname for f in RefusedAttempt._meta.concrete_fields if not f.primary_key]
+        ).get()
+
+        # The deletion holds every lock it took, its rows deleted, until the refusal
+        # waits for the player's row; then it commits.
+        _delete = data._delete_workshop
+        def deleted_then_held(workshop):
+            counts = _delete(workshop)
+            hold()
+            return counts
+        data._delete_workshop = deleted_then_held
+        play.log.exception = lambda msg, *a, **k: out.setdefault("logged", []).append(msg)
+
+        t = threading.Thread(target=delete_when_held)
+        t.start()
+        held.set()  # delete_when_held starts at once
+        time.sleep(0.5)
+        play._keep_refusal(dict(record))
+        t.join(30)
+        out["left"] = Workshop.objects.filter(pk=w.pk).count()
+        out["refusals"] = RefusedAttempt.objects.count()
+        result = out
+        """,
+        mode="referee",
+    )
+    # The workshop gone with its refusal; the late one found no player and kept
+    # nothing, without an error logged.
+    assert result == {"delete": "ok", "refusals_deleted": 1, "left": 0, "refusals": 0}, result

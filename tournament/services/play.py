@@ -436,7 +436,12 @@ def _keep_refusal(record: dict) -> None:
             # still race without a lock; an advisory lock is PostgreSQL's alone. SQLite
             # has no row locks, but its transactions begin IMMEDIATE (settings): one
             # writer at a time, the count holds there as it is.
-            Player.objects.select_for_update(no_key=True).filter(pk=record["player_id"]).exists()
+            if not (
+                Player.objects.select_for_update(no_key=True)
+                .filter(pk=record["player_id"])
+                .exists()
+            ):
+                return  # their workshop was deleted meanwhile: nobody's refusal to keep
             kept = RefusedAttempt.objects.filter(
                 game_id=record["game_id"], player_id=record["player_id"]
             ).count()
