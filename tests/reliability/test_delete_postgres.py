@@ -35,7 +35,12 @@ def hold():
     deadline = time.monotonic() + 5
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            # (This database's sessions only; the statistics are read afresh each time.)
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
             if cursor.fetchone()[0]:
                 break
             time.sleep(0.02)
