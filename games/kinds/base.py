@@ -285,8 +285,9 @@ class GameKind:
         one), ``dealer`` the next one's dealer, ``cards`` its cards each (None where
         the phone does not say it), ``points`` the ended one's rows of the phone's
         "scored" line ({"name", "points", "penalty", "score"}; None where not said),
-        ``scored`` the ended deal's rows of 7Up7Down's "Deal 1 scored" line ({"name",
-        "bid", "tricks", "made", "points"}; None where not said), ``trump`` the next
+        ``scored`` the ended deal's bids made or missed, as 7Up7Down's "Deal 1 scored"
+        line has them without its points ({"name", "bid", "tricks", "made"}; None where
+        not said), ``trump`` the next
         one's trump suit in words (None where not said)."""
         return None
 

@@ -554,11 +554,13 @@ class SevenUp(GameKind):
 
     def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
         """From a deal's end to the next deal's first card (its bids): who took the last
-        trick, the deal's result as the players' phones say it ("Deal 1 scored: Ana bid
-        2, took 1, missed: 0 points; …": the bids were said to all as they came, the
-        tricks taken in view), and the next deal as the players' phones head it ("Deal 2
-        of 14 · 6 cards each", its dealer, its trump: the card turned up for all to
-        see). The score sheet's running totals are not said."""
+        trick, who made their bid ("Ana bid 2, took 1, missed; …": the bids were said to
+        all as they came, the tricks taken in view), and the next deal as the players'
+        phones head it ("Deal 2 of 14 · 6 cards each", its dealer, its trump: the card
+        turned up for all to see). The points stay on the score sheet, which a watching
+        student does not see: a bid's worth is the table's own rule (15 a trick, or 20,
+        or 10; an exact zero 10, 30 or nothing), and a student moved there mid-game
+        learns it as the others did, by playing."""
         if state.phase == su.PHASE_OVER or not state.history:
             return None
         if state.tricks or state.current:
@@ -580,7 +582,6 @@ class SevenUp(GameKind):
                     "bid": r.bids[s],
                     "tricks": r.tricks_won[s],
                     "made": r.bids[s] == r.tricks_won[s],
-                    "points": r.points[s],
                 }
                 for s in range(len(names))
             ],

@@ -860,12 +860,12 @@ def test_a_watched_hands_end_is_said_with_its_last_trick_and_what_began(game, se
                 ), text
             else:
                 # The deal's result in the players' "Deal 1 scored" words (bids are
-                # said to all as they come, tricks taken in view), and the new trump.
+                # said to all as they come, tricks taken in view), and the new trump;
+                # not its points: a bid's worth is the table's rule, on its score sheet.
                 assert (ended.number, state.deal_no, len(ended.tricks)) == (0, 1, 7)
                 scored = "; ".join(
                     f"{seat_name[s]} bid {ended.bids[s]}, took {ended.tricks_won[s]}, "
                     + ("made it" if ended.bids[s] == ended.tricks_won[s] else "missed")
-                    + f": {ended.points[s]} point{'' if ended.points[s] == 1 else 's'}"
                     for s in range(seats)
                 )
                 trump = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
