@@ -432,8 +432,9 @@ def _keep_refusal(record: dict) -> None:
             # their workshop's or table's lock, which this transaction never waits for
             # (its insert only key-shares the rows it refers to, as every lock is NO
             # KEY): no deadlock. A workshop's deletion deletes the game this row refers
-            # to, so it locks the players' rows first (services.data._delete_workshop). An INSERT ... SELECT counting in one statement would
-            # still race without a lock; an advisory lock is PostgreSQL's alone. SQLite
+            # to, so it locks the players' rows first (services.data._delete_workshop).
+            # An INSERT ... SELECT counting in one statement would still race without
+            # a lock; an advisory lock is PostgreSQL's alone. SQLite
             # has no row locks, but its transactions begin IMMEDIATE (settings): one
             # writer at a time, the count holds there as it is.
             if not (
