@@ -10,11 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 
-from fault_cluster import Cluster, RedisServer, clone_database, create_template  # noqa: E402
+from fault_cluster import Cluster, RedisServer, clone_database, ensure_template  # noqa: E402
 
 from tournament import gamestate  # noqa: E402
-
-TEMPLATE = "barnga_fault_template"
 
 
 @pytest.fixture(autouse=True)
@@ -28,8 +26,7 @@ def _fresh_cache():
 @pytest.fixture(scope="session")
 def fault_template(postgres_url):
     """A migrated PostgreSQL database, cloned for each fault test."""
-    create_template(postgres_url, TEMPLATE, {"REDIS_URL": ""})
-    return TEMPLATE
+    return ensure_template(postgres_url)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -65,7 +65,7 @@ def delete_when_held():
 
 def _run(postgres_url, redis_url, name: str, code: str, mode: str = "barnga"):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, name, env)
+    url = fresh_database(postgres_url, name)
     return run_python(
         running_round(HOLD + textwrap.dedent(code), tables=1, seats=4, mode=mode),
         {**env, "DATABASE_URL": url},

@@ -11,14 +11,14 @@ from the rows' id sequence, so they never collide.
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 
 def test_a_join_does_not_wait_for_another_join_but_a_phase_change_does(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_joins_wait", env)
+    url = fresh_database(postgres_url, "barnga_joins_wait")
     result = run_python(
         """
         import threading, time
@@ -71,7 +71,7 @@ def test_a_join_does_not_wait_for_another_join_but_a_phase_change_does(postgres_
 
 def test_simultaneous_joins_get_distinct_names_orders_and_seats(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_joins_crowd", env)
+    url = fresh_database(postgres_url, "barnga_joins_crowd")
     result = run_python(
         running_round(
             """
@@ -136,7 +136,7 @@ def test_a_nul_in_a_join_code_or_an_action_id_is_bad_input_on_postgresql(postgre
     one was a 500 (the join) or a dead socket (the action) there, while SQLite
     took it. Each is refused with a sentence, and nothing is written."""
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_nul_input", env)
+    url = fresh_database(postgres_url, "barnga_nul_input")
     result = run_python(
         running_round(
             """

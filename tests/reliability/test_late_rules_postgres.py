@@ -8,7 +8,7 @@ told it may be lost). It now folds after the move has committed."""
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -18,7 +18,7 @@ def test_a_latecomers_first_move_waits_for_a_lock_on_their_row_not_deadlocks(
     postgres_url, redis_url, unread
 ):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, f"barnga_late_rules_{int(unread)}", env)
+    url = fresh_database(postgres_url, f"barnga_late_rules_{int(unread)}")
     result = run_python(
         f"UNREAD = {unread}\n"
         + running_round(

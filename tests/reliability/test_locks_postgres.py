@@ -10,14 +10,14 @@ excludes the other services' locks just the same but lets the insert through.
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 
 def test_a_new_game_referring_to_a_locked_round_does_not_wait(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_locks", env)
+    url = fresh_database(postgres_url, "barnga_locks")
     result = run_python(
         running_round(
             """

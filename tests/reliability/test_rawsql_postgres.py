@@ -4,14 +4,14 @@ workshop, game and round gives the same field values as the ORM (JSON, timestamp
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 
 def test_an_actions_reads_equal_the_orms_rows_on_postgres(postgres_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_rawsql", env)
+    url = fresh_database(postgres_url, "barnga_rawsql")
     result = run_python(
         running_round(
             """
@@ -58,7 +58,7 @@ def test_a_replay_after_a_cache_miss_equals_the_logs_on_postgres(postgres_url, r
     statement-preparing cursor: on PostgreSQL the payloads come back as the engine
     wants them (dicts, not JSON text), in order, and only those up to the game's seq."""
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_replay", env)
+    url = fresh_database(postgres_url, "barnga_replay")
     result = run_python(
         running_round(
             """

@@ -6,7 +6,7 @@ COMMITTED a count then an insert let every one of them see room for one more."""
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -16,7 +16,7 @@ THREADS = 40
 def test_refusals_at_the_same_instant_keep_no_more_than_the_cap(postgres_url, redis_url):
     # A pool as large as the threads: none waits for a connection, all count at once.
     env = {"REDIS_URL": redis_url, "DB_POOL_SIZE": str(THREADS + 8)}
-    url = create_template(postgres_url, "barnga_refusals", env)
+    url = fresh_database(postgres_url, "barnga_refusals")
     result = run_python(
         running_round(
             f"""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -77,7 +77,7 @@ ROSTER = {
 def test_the_roster_beside_the_players_move_waits_not_deadlocks(postgres_url, redis_url, call):
     action, after, expected = ROSTER[call]
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, f"barnga_roster_move_{call}", env)
+    url = fresh_database(postgres_url, f"barnga_roster_move_{call}")
     result = run_python(
         running_round(
             HOLD_THE_MOVE

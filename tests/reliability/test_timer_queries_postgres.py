@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import RUNNING_ROUND, create_template, run_python, running_round
+from fault_cluster import RUNNING_ROUND, fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -77,7 +77,7 @@ def tick_probe(postgres_url: str, redis_url: str, name: str, code: str) -> dict:
     """Run READS and then `code` (which sets `result`; dedented) after a running round
     of 2 tables of 5, in a database of its own; the timer loop itself does not run."""
     env = {"REDIS_URL": redis_url, "BARNGA_RUN_TIMERS": "0"}
-    url = create_template(postgres_url, name, env)
+    url = fresh_database(postgres_url, name)
     return run_python(
         running_round(READS + textwrap.dedent(code), tables=2, seats=5),
         {**env, "DATABASE_URL": url},

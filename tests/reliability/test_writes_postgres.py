@@ -11,7 +11,7 @@ connection; a game's last action adds only the next deal's three.
 from __future__ import annotations
 
 import pytest
-from fault_cluster import create_template, run_python, running_round
+from fault_cluster import fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -125,7 +125,7 @@ def test_whole_games_written_in_one_round_trip_per_action_agree_with_their_logs(
     postgres_url, redis_url
 ):
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_writes", env)
+    url = fresh_database(postgres_url, "barnga_writes")
     r = run_python(running_round(DRIVER, tables=1, seats=4), {**env, "DATABASE_URL": url})
     assert r["problems"] == [] and r["games_checked"] >= 3  # two over, one in play
     assert r["over"] == 2
@@ -157,7 +157,7 @@ def test_a_unique_violation_in_the_writes_is_a_refused_duplicate_on_postgres(
     clause of the same statement) is not written, and the connection serves the
     next action. Ten times over, so the statement is prepared by then."""
     env = {"REDIS_URL": redis_url}
-    url = create_template(postgres_url, "barnga_writes_dup", env)
+    url = fresh_database(postgres_url, "barnga_writes_dup")
     result = run_python(
         running_round(
             """
