@@ -47,12 +47,80 @@ def chromium_path() -> str | None:
     )
 
 
+class _Server:
+    """One Daphne subprocess on the test database's file and the worker's Redis."""
+
+    def __init__(self, env: dict) -> None:
+        port = free_port()
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.log = open(ARTIFACTS / "daphne.log", "ab")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "barnga.asgi:application",
+            ],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"Daphne did not start (see {ARTIFACTS / 'daphne.log'})")
+            time.sleep(0.1)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def _daphne_servers():
+    """This worker's server by its environment (one at a time), kept from test to
+    test and stopped at the end. Starting Daphne took 3 to 5 s of each browser test's
+    set-up on CI's two cores (a third of the parallel part's time); one server per
+    worker serves them all. A server keeps nothing a test depends on between tests: the database
+    is emptied after each (transactional_db) and its rows' ids are never used again
+    (SQLite's AUTOINCREMENT, not reset by the flush), so its caches keyed by ids and
+    versions find nothing of a test before; the join limits' counters are cleared
+    per test (below)."""
+    servers: dict[tuple, _Server] = {}
+    yield servers
+    for server in servers.values():
+        server.stop()
+
+
 @pytest.fixture
-def live_server_url(transactional_db, settings, redis_url):
+def live_server_url(transactional_db, settings, redis_url, _daphne_servers):
     """The server and this test process share the database file and a Redis channel
     layer, so what the test changes through services reaches the phones. Both use
     channels-redis' list-based layer (CHANNEL_LAYER=core): this process is not an
-    ASGI server; the default pub/sub layer is exercised by the two-process tests."""
+    ASGI server; the default pub/sub layer is exercised by the two-process tests.
+    The server is this worker's (see _daphne_servers); a test that sets the bots'
+    delays in its environment first gets one started with them."""
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -71,60 +139,31 @@ def live_server_url(transactional_db, settings, redis_url):
     stale = list(client.scan_iter(match="*:rl:*"))
     if stale:
         client.delete(*stale)
-    port = free_port()
+    bot_delays = {
+        "BARNGA_BOT_DELAY": os.environ.get("BARNGA_E2E_BOT_DELAY", "0.3"),
+        # The wait for people to call a revoke (All Fives) is tested in test_kind_all_fives.
+        "BARNGA_BOT_CALL_DELAY": os.environ.get("BARNGA_E2E_BOT_CALL_DELAY", "0.3"),
+    }
     env = {
-        **os.environ,
         "DJANGO_SETTINGS_MODULE": "barnga.settings",
         "DATABASE_URL": f"sqlite:///{db_path}",
         "BARNGA_RUN_TIMERS": "1",
         "BARNGA_TIMER_INTERVAL": "0.2",
-        "BARNGA_BOT_DELAY": os.environ.get("BARNGA_E2E_BOT_DELAY", "0.3"),
-        # The wait for people to call a revoke (All Fives) is tested in test_kind_all_fives.
-        "BARNGA_BOT_CALL_DELAY": os.environ.get("BARNGA_E2E_BOT_CALL_DELAY", "0.3"),
+        **bot_delays,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "REDIS_URL": redis_url,
         "CHANNEL_LAYER": "core",
     }
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "daphne.log", "ab")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "barnga.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"Daphne did not start (see {ARTIFACTS / 'daphne.log'})")
-        time.sleep(0.1)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    # One server at a time: each runs the timer loop (bots, time limits), and a second
+    # one's would play the bots a test has set to wait.
+    key = tuple(sorted(env.items()))
+    server = _daphne_servers.get(key)
+    if server is None or not server.alive():
+        for other in _daphne_servers.values():
+            other.stop()
+        _daphne_servers.clear()
+        server = _daphne_servers[key] = _Server(env)
+    yield server.url
 
 
 @pytest.fixture
