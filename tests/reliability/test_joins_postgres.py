@@ -172,3 +172,106 @@ def test_a_nul_in_a_join_code_or_an_action_id_is_bad_input_on_postgresql(postgre
     assert result["rejoin"] == 400 and "do not match" in result["rejoin_text"], result
     assert "control characters" in result["refused"], result
     assert result["after"] == list(result["before"]), result
+
+
+def test_two_late_joins_passing_full_tables_in_opposite_orders_do_not_deadlock(
+    postgres_url, redis_url
+):
+    """A late join ranks the tables from counts read unlocked, then locks the first
+    and counts again: a table filled meanwhile is passed over. It was passed over
+    still locked, so two joins that read the counts apart (joins between them filled
+    a table) held one table each while waiting for the other's: "deadlock detected",
+    an error page for one student. A full table's lock now goes before the next."""
+    url = fresh_database(postgres_url, "barnga_joins_full_tables")
+    result = run_python(
+        """
+        import threading
+        from django.db import connection
+        from tournament import services
+        from tournament.models import Player, Table
+        from tournament.services import workshops
+
+        # All Fives seats 2 or 3. Two seated: the automatic seating fills table 1 and
+        # leaves table 2 empty (no player alone with no game).
+        w = services.workshop_create(name="Joins", game="all_fives", table_count=2,
+                                     seats_per_table=3, round_seconds=600, seed=11)
+        for i in range(2):
+            services.player_join(workshop_id=w.pk, name=f"P{i + 1}")
+        services.players_seat_home(workshop_id=w.pk)
+        services.workshop_start_study(workshop_id=w.pk)
+        services.workshop_start_home(workshop_id=w.pk)
+        services.round_start(workshop_id=w.pk)
+
+        # Each late join is held before each table lock it takes (its own thread's hook).
+        real_table, local = workshops.Table, threading.local()
+
+        class Objects:
+            def filter(self, *args, **kwargs):
+                return real_table.objects.filter(*args, **kwargs)
+
+            def select_for_update(self, **kwargs):
+                if getattr(local, "hook", None):
+                    local.hook()
+                return real_table.objects.select_for_update(**kwargs)
+
+        class Held:
+            objects = Objects()
+            DoesNotExist = real_table.DoesNotExist
+
+        workshops.Table = Held
+        counted = {1: threading.Event(), 2: threading.Event()}
+        go = threading.Event()
+        both_hold_a_full_table = threading.Barrier(2, timeout=5)
+        told = {}
+
+        def late(n):
+            calls = [0]
+
+            def hook():
+                calls[0] += 1
+                if calls[0] == 1:  # counts read; about to lock the table ranked first
+                    counted[n].set()
+                    go.wait(20)
+                elif calls[0] == 2:  # that table found full; about to lock the next
+                    try:
+                        both_hold_a_full_table.wait()
+                    except threading.BrokenBarrierError:
+                        pass  # the other found a seat or no second table to lock
+
+            local.hook = hook
+            try:
+                p = services.player_join(workshop_id=w.pk, name=f"Late{n}")
+                told[n] = f"seated at {p.table.number}"
+            except Exception as exc:
+                told[n] = f"{type(exc).__name__}: {exc}"
+            finally:
+                connection.close()
+
+        first = threading.Thread(target=late, args=(1,))
+        first.start()
+        assert counted[1].wait(10)  # read table 1: 2, table 2: 0 (table 1 first)
+        services.player_join(workshop_id=w.pk, name="Other1")  # table 1 full
+        second = threading.Thread(target=late, args=(2,))
+        second.start()
+        assert counted[2].wait(10)  # read table 1: 3 (full): table 2 first
+        for i in range(3):
+            services.player_join(workshop_id=w.pk, name=f"Other{i + 2}")  # table 2 full
+        go.set()
+        first.join(30)
+        second.join(30)
+        result = {
+            "told": told,
+            "seated": sorted(
+                Player.objects.filter(workshop=w, table__isnull=False)
+                .values_list("table__number", flat=True)
+            ),
+        }
+        """,
+        {"REDIS_URL": redis_url, "DATABASE_URL": url},
+    )
+    # Both are told what a full workshop says (a page, not an error), and nothing moved.
+    assert result["told"] == {
+        "1": "JoiningClosed: Every table is full.",
+        "2": "JoiningClosed: Every table is full.",
+    }, result
+    assert result["seated"] == [1, 1, 1, 2, 2, 2], result
