@@ -155,7 +155,10 @@ def live_server_url(transactional_db, settings, redis_url, _daphne_servers):
         "CHANNEL_LAYER": "core",
     }
     # One server at a time: each runs the timer loop (bots, time limits), and a second
-    # one's would play the bots a test has set to wait.
+    # one's would play the bots a test has set to wait. A test that needs another of
+    # the server's settings puts it in `env` (the key), not only in os.environ. The
+    # server runs on through the flush after each test: a write of its under way
+    # waits for the flush's transaction or the flush for it (SQLite takes one writer).
     key = tuple(sorted(env.items()))
     server = _daphne_servers.get(key)
     if server is None or not server.alive():

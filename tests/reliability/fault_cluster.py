@@ -128,7 +128,9 @@ def clone_database(server_url: str, template: str, name: str) -> str:
     return database_url(server_url, name)
 
 
-TEMPLATE = "barnga_fault_template"
+# Per test worker: workers sharing one server (BARNGA_TEST_POSTGRES_URL) would drop
+# and migrate it again while another clones it.
+TEMPLATE = f"barnga_fault_template_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 _migrated: set[str] = set()
 
 

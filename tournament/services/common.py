@@ -17,7 +17,9 @@ def now():
 
 
 def lock_workshop(workshop_id: int) -> Workshop:
-    """Lock order everywhere: workshop, then round, then tables by number.
+    """Lock order everywhere: workshop, then round, then tables by number, then the
+    players' rows (a key written on one, its name or token, only once its table is
+    held: a move's log entry waits for that row while it holds the table).
 
     Every lock is FOR NO KEY UPDATE: it excludes the other services' locks as FOR
     UPDATE would, but not the key-share lock a new row takes on the rows it refers
