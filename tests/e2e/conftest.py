@@ -9,6 +9,7 @@ Playwright through `executable_path`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -240,9 +241,7 @@ def dump_pages(browser, path: Path) -> None:
     print(f"Open pages when the test failed ({path}):\n{text[:8000]}", file=sys.stderr)
 
 
-@pytest.fixture
-def chromium() -> tuple[str, list[str]]:
-    """(executable, arguments) for a test that launches Chromium its own way."""
+def _chromium() -> tuple[str, list[str]]:
     path = chromium_path()
     if path is None:
         pytest.fail(
@@ -252,19 +251,62 @@ def chromium() -> tuple[str, list[str]]:
 
 
 @pytest.fixture
-def browser(request, chromium):
+def chromium() -> tuple[str, list[str]]:
+    """(executable, arguments) for a test that launches Chromium its own way."""
+    return _chromium()
+
+
+@pytest.fixture(scope="session")
+def _playwright_session():
+    """This worker's Playwright and Chromium, started by its first browser test and
+    kept: starting them took 1 to 2 s of each browser test on CI's two cores. Each
+    test has its own contexts (cookies, storage, pages), closed when it ends.
+
+    Playwright's synchronous API marks its event loop as running in this thread
+    between calls, which the other tests in this worker cannot have (an async test
+    could not run its own loop, and Django would take every ORM call for one made
+    inside a coroutine): the browser fixture marks no loop running when its test
+    ends, and Playwright's own loop again when the next one begins."""
+    state: dict = {}
+    yield state
+    if state:
+        asyncio.events._set_running_loop(state["loop"])
+        try:
+            if state.get("browser") is not None:
+                state["browser"].close()
+        finally:
+            state["playwright"].stop()
+            asyncio.events._set_running_loop(None)
+
+
+@pytest.fixture
+def browser(request, _playwright_session):
     from playwright.sync_api import sync_playwright
 
-    path, args = chromium
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=args)
+    path, args = _chromium()
+    state = _playwright_session
+    if "playwright" in state:
+        asyncio.events._set_running_loop(state["loop"])
+    else:
+        state["playwright"] = sync_playwright().start()
+        state["loop"] = asyncio.events._get_running_loop()
+    try:
+        b = state.get("browser")
+        if b is None or not b.is_connected():
+            b = state["browser"] = state["playwright"].chromium.launch(
+                executable_path=path, args=args
+            )
+        yield b
+        if getattr(request.node, "barnga_failed", False):
+            ARTIFACTS.mkdir(exist_ok=True)
+            dump_pages(b, ARTIFACTS / f"failed-{request.node.name[:120]}.txt")
+    finally:
         try:
-            yield b
-            if getattr(request.node, "barnga_failed", False):
-                ARTIFACTS.mkdir(exist_ok=True)
-                dump_pages(b, ARTIFACTS / f"failed-{request.node.name[:120]}.txt")
+            if state.get("browser") is not None and state["browser"].is_connected():
+                for context in list(state["browser"].contexts):
+                    context.close()
         finally:
-            b.close()
+            asyncio.events._set_running_loop(None)
 
 
 @pytest.fixture
