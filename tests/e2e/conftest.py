@@ -1,10 +1,11 @@
 """Real browsers against a real server.
 
-`live_server_url` starts Daphne in a subprocess whose default database is this
-test run's file-backed test database, so rows the test writes (committed at once
-under `transactional_db`) are what the server reads, and the server's timer loop
-(claim time limits, bots) runs for real. Chromium is Debian's, driven by
-Playwright through `executable_path`.
+`live_server_url` is a Daphne subprocess (one per test worker, kept from test to
+test) whose default database is this worker's file-backed test database, so rows
+the test writes (committed at once under `transactional_db`) are what the server
+reads, and the server's timer loop (claim time limits, bots) runs for real.
+Chromium is Debian's, driven by Playwright through `executable_path` (one per
+worker too; each test has its own contexts).
 """
 
 from __future__ import annotations
@@ -103,11 +104,11 @@ def _daphne_servers():
     """This worker's server by its environment (one at a time), kept from test to
     test and stopped at the end. Starting Daphne took 3 to 5 s of each browser test's
     set-up on CI's two cores (a third of the parallel part's time); one server per
-    worker serves them all. A server keeps nothing a test depends on between tests: the database
-    is emptied after each (transactional_db) and its rows' ids are never used again
-    (SQLite's AUTOINCREMENT, not reset by the flush), so its caches keyed by ids and
-    versions find nothing of a test before; the join limits' counters are cleared
-    per test (below)."""
+    worker serves them all. A server keeps nothing a test depends on between tests:
+    the database is emptied after each (transactional_db) and its rows' ids are
+    never used again (SQLite's AUTOINCREMENT, not reset by the flush), so its caches
+    keyed by ids and versions find nothing of a test before; the join limits'
+    counters are cleared per test (below)."""
     servers: dict[tuple, _Server] = {}
     yield servers
     for server in servers.values():
