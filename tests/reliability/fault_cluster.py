@@ -188,6 +188,50 @@ services.round_start(workshop_id=w.pk)
 """
 
 
+# For run_python, after RUNNING_ROUND: `until_a_lock_waits()`, called inside a
+# transaction holding a lock, returns once another of this database's transactions
+# waits for a lock (or after 5 s): the two are interleaved as a deadlock needs.
+UNTIL_A_LOCK_WAITS = """
+import threading, time
+from django.db import connection
+
+def until_a_lock_waits():
+    deadline = time.monotonic() + 5
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            # (This database's sessions only; the statistics are read afresh each time.)
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.02)
+    time.sleep(0.2)  # the other side is parked on the lock it waits for
+"""
+
+# For run_python, after RUNNING_ROUND in referee mode (Five Tricks):
+# `to_a_forbidden_card(game)` plays legal cards until the seat to act holds one the
+# table's sheet forbids, and returns that seat and card.
+TO_A_FORBIDDEN_CARD = """
+def to_a_forbidden_card(game):
+    from games import five_tricks
+    from tournament import gamestate, services
+
+    for _ in range(40):
+        state = gamestate.load_state(game)
+        seat = state.to_act
+        legal = [a["card"] for a in five_tricks.legal_actions(state, seat)]
+        bad = [c for c in state.hands[seat] if c not in legal]
+        if bad:
+            return seat, bad[0]
+        services.game_play(player_id=game.players[seat], card=legal[0])
+        game.refresh_from_db()
+    raise AssertionError("no seat ever held a card it could not play")
+"""
+
+
 def running_round(code: str, *, tables: int, seats: int, mode: str = "barnga") -> str:
     """`code` (indented as the tests write it) after the RUNNING_ROUND set-up."""
     return RUNNING_ROUND.format(tables=tables, seats=seats, mode=mode) + textwrap.dedent(code)

@@ -15,16 +15,24 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import fresh_database, run_python, running_round
+from fault_cluster import (
+    TO_A_FORBIDDEN_CARD,
+    UNTIL_A_LOCK_WAITS,
+    fresh_database,
+    run_python,
+    running_round,
+)
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 # `hold()` (called from inside a transaction) sets `held` and returns once another
 # transaction waits for a lock, or after 5 s: the two are then interleaved as a
 # deadlock needs, whichever locks the code takes.
-HOLD = """
-import threading, time
-from django.db import connection, transaction
+HOLD = (
+    UNTIL_A_LOCK_WAITS
+    + TO_A_FORBIDDEN_CARD
+    + """
+from django.db import transaction
 from tournament.services import data, play
 from tournament.services.common import lock_workshop
 
@@ -32,19 +40,7 @@ held = threading.Event()
 
 def hold():
     held.set()
-    deadline = time.monotonic() + 5
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            # (This database's sessions only; the statistics are read afresh each time.)
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            time.sleep(0.02)
-    time.sleep(0.2)  # the other side is parked on the lock it waits for
+    until_a_lock_waits()
 
 out = {}
 
@@ -61,6 +57,7 @@ def delete_when_held():
     finally:
         connection.close()
 """
+)
 
 
 def _run(postgres_url, redis_url, name: str, code: str, mode: str = "barnga"):
@@ -116,24 +113,12 @@ def test_a_workshop_deleted_beside_a_refusal_waits_for_its_row(postgres_url, red
         redis_url,
         "barnga_delete_refusal",
         """
-        from games import five_tricks
-        from tournament import gamestate, services
+        from tournament import services
         from tournament.errors import IllegalMove
         from tournament.models import Game, RefusedAttempt, Workshop
 
         game = Game.objects.get(state="playing")
-        # Legal cards until the seat to act holds one the table's sheet forbids.
-        for _ in range(40):
-            state = gamestate.load_state(game)
-            seat = state.to_act
-            legal = [a["card"] for a in five_tricks.legal_actions(state, seat)]
-            bad = [c for c in state.hands[seat] if c not in legal]
-            if bad:
-                break
-            services.game_play(player_id=game.players[seat], card=legal[0])
-            game.refresh_from_db()
-        else:
-            raise AssertionError("no seat ever held a card it could not play")
+        seat, bad = to_a_forbidden_card(game)
 
         # Held once the refusal holds the player's row, before it writes its own.
         manager = RefusedAttempt.objects
@@ -148,7 +133,7 @@ def test_a_workshop_deleted_beside_a_refusal_waits_for_its_row(postgres_url, red
         t = threading.Thread(target=delete_when_held)
         t.start()
         try:
-            services.game_play(player_id=game.players[seat], card=bad[0])
+            services.game_play(player_id=game.players[seat], card=bad)
             out["move"] = "not refused"
         except IllegalMove:
             out["move"] = "refused"
@@ -178,25 +163,14 @@ def test_a_refusal_after_its_players_row_is_deleted_stores_nothing(postgres_url,
         redis_url,
         "barnga_delete_then_refusal",
         """
-        from games import five_tricks
-        from tournament import gamestate, services
+        from tournament import services
         from tournament.errors import IllegalMove
         from tournament.models import Game, RefusedAttempt, Workshop
 
         game = Game.objects.get(state="playing")
-        for _ in range(40):
-            state = gamestate.load_state(game)
-            seat = state.to_act
-            legal = [a["card"] for a in five_tricks.legal_actions(state, seat)]
-            bad = [c for c in state.hands[seat] if c not in legal]
-            if bad:
-                break
-            services.game_play(player_id=game.players[seat], card=legal[0])
-            game.refresh_from_db()
-        else:
-            raise AssertionError("no seat ever held a card it could not play")
+        seat, bad = to_a_forbidden_card(game)
         try:
-            services.game_play(player_id=game.players[seat], card=bad[0])
+            services.game_play(player_id=game.players[seat], card=bad)
         except IllegalMove:
             pass
         # The refusal as _keeps_refusals hands it over, once its move has rolled back.

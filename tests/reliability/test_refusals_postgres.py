@@ -5,8 +5,10 @@ COMMITTED a count then an insert let every one of them see room for one more."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
-from fault_cluster import fresh_database, run_python, running_round
+from fault_cluster import TO_A_FORBIDDEN_CARD, fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -19,29 +21,18 @@ def test_refusals_at_the_same_instant_keep_no_more_than_the_cap(postgres_url, re
     url = fresh_database(postgres_url, "barnga_refusals")
     result = run_python(
         running_round(
-            f"""
+            TO_A_FORBIDDEN_CARD
+            + textwrap.dedent(f"""
         import threading
         from django.db import connection
-        from games import five_tricks
-        from tournament import gamestate, services
+        from tournament import services
         from tournament.errors import IllegalMove
         from tournament.models import Game, RefusedAttempt
         from tournament.services import play
         from tournament.limits import REFUSALS_KEPT
 
         game = Game.objects.get(state="playing")
-        # Legal cards until the seat to act holds one the table's sheet forbids.
-        for _ in range(40):
-            state = gamestate.load_state(game)
-            seat = state.to_act
-            legal = [a["card"] for a in five_tricks.legal_actions(state, seat)]
-            bad = [c for c in state.hands[seat] if c not in legal]
-            if bad:
-                break
-            services.game_play(player_id=game.players[seat], card=legal[0])
-            game.refresh_from_db()
-        else:
-            raise AssertionError("no seat ever held a card it could not play")
+        seat, bad = to_a_forbidden_card(game)
         player = game.players[seat]
 
         def at_once(call):
@@ -69,7 +60,7 @@ def test_refusals_at_the_same_instant_keep_no_more_than_the_cap(postgres_url, re
 
         # The whole move, as phones send it: each thread waits for the table's lock in
         # turn, then stores its refusal beside the threads released just before it.
-        told = at_once(lambda: services.game_play(player_id=player, card=bad[0]))
+        told = at_once(lambda: services.game_play(player_id=player, card=bad))
         kept = RefusedAttempt.objects.filter(game=game, player_id=player)
         # The storing alone, every thread at the same instant (from 0 kept): another
         # seat's refusal of the same move, as _keeps_refusals hands it over.
@@ -87,7 +78,7 @@ def test_refusals_at_the_same_instant_keep_no_more_than_the_cap(postgres_url, re
             ).count(),
             "cap": REFUSALS_KEPT,
         }}
-        """,
+        """),
             tables=1,
             seats=4,
             mode="referee",

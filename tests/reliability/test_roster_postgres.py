@@ -15,16 +15,16 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from fault_cluster import fresh_database, run_python, running_round
+from fault_cluster import UNTIL_A_LOCK_WAITS, fresh_database, run_python, running_round
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 # The move is held just after it has locked its table (services.play._active_game
 # runs next), until the other transaction waits for a lock, or 5 s have passed.
 # The move then writes and commits as it always does.
-HOLD_THE_MOVE = """
-import threading, time
-from django.db import connection
+HOLD_THE_MOVE = (
+    UNTIL_A_LOCK_WAITS
+    + """
 from tournament.services import play
 
 table_locked = threading.Event()
@@ -33,23 +33,12 @@ _active_game = play._active_game
 def _held_active_game(player, table):
     found = _active_game(player, table)
     table_locked.set()
-    deadline = time.monotonic() + 5
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            # (This database's sessions only; the statistics are read afresh each time.)
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            time.sleep(0.02)
-    time.sleep(0.2)  # the other side is parked on the lock it waits for
+    until_a_lock_waits()
     return found
 
 play._active_game = _held_active_game
 """
+)
 
 
 # The facilitator's (or the student's new phone's) call on the mover's row, and what
