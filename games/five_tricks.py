@@ -170,6 +170,9 @@ class Trick:
     table_verdict: int  # winner under the table's sheet
     resolution: str  # "rules" | "unanimous" | "timeout"
     claims: tuple[int | None, ...]  # final claim of each seat; () in referee mode
+    # Whether its claims differed once everyone had claimed (a dispute) before it was
+    # awarded: a "unanimous" trick may have been argued first. Public at the table.
+    disputed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,7 +516,14 @@ def _award(
     if table_verdict is None:
         table_verdict = trick_winner(cards, config.table_rules)
     trick = Trick(
-        state.leader, cards, winner, tuple(verdicts), table_verdict, resolution, tuple(claims)
+        state.leader,
+        cards,
+        winner,
+        tuple(verdicts),
+        table_verdict,
+        resolution,
+        tuple(claims),
+        state.dispute,
     )
     tricks_won = (
         state.tricks_won[:winner] + (state.tricks_won[winner] + 1,) + state.tricks_won[winner + 1 :]

@@ -321,7 +321,7 @@ def test_claims_unanimous():
     assert types(events) == ["claim_made"] * 4 + ["trick_awarded"]
     trick = state.completed[0]
     assert trick.winner == 1 and trick.resolution == "unanimous"
-    assert trick.claims == (1, 1, 1, 1)
+    assert trick.claims == (1, 1, 1, 1) and not trick.disputed
     assert trick.verdicts == (0, 1, 0, 1) and trick.table_verdict == 0
     assert state.phase == "play" and state.leader == 1 and state.to_act == 1
     assert state.claims == (None,) * 4 and not state.dispute
@@ -347,6 +347,8 @@ def test_dispute_opened_then_resolved_by_changed_claim():
     assert events[-1]["type"] == "trick_awarded"
     assert events[-1]["resolution"] == "unanimous" and events[-1]["winner"] == 0
     assert state.completed[0].claims == (0, 0, 0, 0)
+    # Agreed in the end, but argued first: a watcher is told so (tournament.selectors).
+    assert state.completed[0].disputed
     assert not state.dispute and state.phase == "play"
 
 
@@ -365,6 +367,7 @@ def test_timeout_majority():
     assert types(events) == ["claims_timed_out", "trick_awarded"]
     trick = state.completed[0]
     assert trick.winner == 1 and trick.resolution == "timeout" and trick.claims == (1, 1, 0, 1)
+    assert trick.disputed
 
 
 def test_timeout_with_partial_claims_counts_only_those():
@@ -373,6 +376,7 @@ def test_timeout_with_partial_claims_counts_only_those():
     state = timeout(state)
     assert state.completed[0].winner == 3
     assert state.completed[0].claims == (None, None, 3, None)
+    assert not state.completed[0].disputed  # the claims timed out, not a dispute
 
 
 def test_timeout_without_claims_uses_the_table_sheet():
