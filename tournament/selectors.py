@@ -452,7 +452,11 @@ def watching(game, state, names: dict) -> dict:
     what began (the kind's `new_hand`); the lines had gone from the last hand's
     next-to-last trick to "Ana to stand or beg", its trick count restarting unsaid.
     `call`: beside `last`, All Fives' latest revoke call on that trick and its verdict
-    (a point lost went unseen and unsaid).
+    (a point lost went unseen and unsaid). `dispute`: Five Tricks' claims differ (the
+    watcher heard "the players say who won", then who took the trick, and nothing of
+    the table arguing in silence); `last`'s `how` then says how the trick was settled,
+    "timeout" (time ran out, as the players' phones say of any trick so settled) or
+    "agreed" (after a dispute). Never a seat's claim.
     From the table's cached part (`state`): no query."""
     from tournament.selectors_facilitator import _game_glance, spectator
 
@@ -461,7 +465,7 @@ def watching(game, state, names: dict) -> dict:
     seat_names = [names.get(pid, "?") for pid in game.players]
     view = {}
     if kind.records_tricks:
-        tricks = [{"winner": t.winner} for t in state.completed]
+        tricks = [{"winner": t.winner, "how": _settled(t)} for t in state.completed]
         last_move = None
     else:
         view = spectator(kind, state, seat_names)
@@ -470,7 +474,11 @@ def watching(game, state, names: dict) -> dict:
     new_hand = None if glance["current"] else kind.new_hand(state, names=seat_names)
     last = None
     if tricks and tricks[-1].get("winner") is not None:
-        last = {"trick": len(tricks), "who": seat_names[tricks[-1]["winner"]]}
+        last = {
+            "trick": len(tricks),
+            "who": seat_names[tricks[-1]["winner"]],
+            "how": tricks[-1].get("how"),
+        }
     elif last_move and (words := _move_words(last_move)):
         last = {"who": seat_names[last_move["seat"]], "did": words}
     # All Fives: a revoke called on the trick just taken (until the next lead), the
@@ -485,16 +493,29 @@ def watching(game, state, names: dict) -> dict:
             "trick": c["trick"] + 1,
             "upheld": c["upheld"],
         }
+    claiming = glance["records_tricks"] and glance["phase"] == "claim"
     return {
         "number": glance["number"],
         "current": glance["current"],
         "to_act": glance["to_act"],
         "doing": WATCHING_DOING.get(str(getattr(state, "phase", "")), "to play"),
-        "claiming": glance["records_tricks"] and glance["phase"] == "claim",
+        "claiming": claiming,
+        "dispute": claiming and bool(glance["dispute"]),
         "last": last,
         "new_hand": new_hand,
         "call": call,
     }
+
+
+def _settled(trick) -> str | None:
+    """How a Five Tricks trick was settled, where its players' phones say so: "timeout"
+    (the time limit decided, a dispute or claims not all in), "agreed" (a dispute the
+    players ended by changing claims); None when claimed alike at once, or refereed."""
+    if trick.resolution == "timeout":
+        return "timeout"
+    if trick.resolution == "unanimous" and trick.disputed:
+        return "agreed"
+    return None
 
 
 def _move_words(last: dict) -> str | None:

@@ -961,3 +961,62 @@ def test_a_watched_game_followed_by_the_watchers_own_says_only_that():
     html = seat_screen(late.pk)
     assert "Game 1 is over. Your game starts: you play in game 2." in html
     assert WATCHED_END.search(html) is None
+
+
+@pytest.mark.parametrize("ending", ["timeout", "agreed"])
+def test_a_watched_dispute_and_how_it_ended_are_said_to_the_watcher(ending):
+    """A student watching Five Tricks saw "the players say who won the trick", then who
+    took it: of a dispute, the table arguing in silence, nothing, nor how it ended. The
+    claim step's line says the claims differ, once (a claim changed meanwhile leaves it
+    as it was), without the cards said with the claim step's line, nor anyone's claim;
+    then who took the trick says how, in the players' words."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk and late.pk not in game.players
+    state = play_until_claim(game, lead_for_dispute=True)
+    whose = WHOSE.search(seat_screen(late.pk)).group(1)
+    assert whose.startswith(f"Game {game.number}: the players say who won the trick."), whose
+    assert "On the table:" in whose
+
+    state = open_dispute(game)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    html = seat_screen(late.pk)
+    section = re.search(r'<section class="watching".*?</section>', html, re.S).group(0)
+    opened = WHOSE.search(section).group(1)
+    assert opened == f"Game {game.number}: claims differ — the players show who won.", opened
+    # The cards stay in the middle, shown; nobody's claim, as the players' phones show them.
+    assert [card_name(c) for _, c in state.current] == re.findall(
+        r'aria-label="([^"]+) played by', section
+    )
+    assert "says" not in html and "Claims:" not in html and "claim-badge" not in html
+    assert LAST.search(section) is None
+
+    # A claim changed, still split: the line is as it was, so it is not said again.
+    claims = list(state.claims)
+    lone = next(s for s, c in enumerate(claims) if claims.count(c) == 1)
+    changer = next(s for s in range(4) if s != lone and claims[s] != claims[lone])
+    services.game_claim(
+        player_id=game.players[changer], winner_player_id=game.players[claims[lone]]
+    )
+    assert state_of(game).dispute
+    assert WHOSE.search(seat_screen(late.pk)).group(1) == opened
+
+    trick = len(state.completed) + 1
+    if ending == "timeout":
+        dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
+        timers.tick(now=dispute.deadline + timedelta(seconds=1))
+        how = " (time ran out: not agreed)"
+    else:
+        claim_all(game, claims[lone])
+        how = " (claims differed, then agreed)"
+    game.refresh_from_db()
+    assert game.state == "playing"  # still watched
+    taken = state_of(game).completed[-1]
+    assert len(state_of(game).completed) == trick and taken.disputed
+    section = re.search(r'<section class="watching".*?</section>', seat_screen(late.pk), re.S)
+    winner = names[game.players[taken.winner]]
+    assert LAST.findall(section.group(0)) == [
+        f"Trick {trick} taken by <bdi>{winner}</bdi>{how}."
+    ], section.group(0)
+    assert "show who won" not in section.group(0)
