@@ -143,6 +143,47 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_serve
     assert said.count(line) == 1 and said.index(line) < said.index("Time is up"), said
 
 
+def test_a_watched_dispute_and_its_end_are_each_said_once(live_server_url, phone):
+    """Of a dispute at the watched table a screen reader heard nothing: the claim
+    step's line, then who took the trick. That the claims differ is said once (a claim
+    changed meanwhile says nothing new), then who took it and how, once."""
+    dev, game = seated_during_a_game(live_server_url, phone)
+    while gamestate.load_state(game).phase != "claim":
+        one_move(game)
+        game.refresh_from_db()
+    state = gamestate.load_state(game)
+    a, b = state.current[0][0], state.current[1][0]
+    heard = len(dev.evaluate(SAID))
+
+    def claim(seat: int, winner: int) -> None:
+        services.game_claim(player_id=game.players[seat], winner_player_id=game.players[winner])
+
+    claim(0, a)
+    claim(1, b)
+    claim(2, a)
+    game.refresh_from_db()
+    assert gamestate.load_state(game).dispute
+    differ = f"Game {game.number}: claims differ — the players show who won."
+    dev.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)", arg=differ, timeout=WAIT
+    )
+    before = version(dev)
+    claim(0, b)  # 0 gives in to 1, 2 still says a: split still, the line as it was
+    wait_change(dev, before)
+    game.refresh_from_db()
+    assert gamestate.load_state(game).dispute
+    claim(2, b)
+    taken = f"Trick 1 taken by {name_at(game, b)} (claims differed, then agreed)."
+    dev.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)", arg=taken, timeout=WAIT
+    )
+    dev.wait_for_timeout(500)  # a later screen says nothing of it again
+    said = said_since(dev, heard)
+    assert said.count(differ) == 1 and said.count(taken) == 1, said
+    assert said.index(differ) < said.index(taken), said
+    assert " says " not in said and "Claims:" not in said, said
+
+
 def test_a_move_at_the_table_leaves_a_watching_students_screen_in_place(live_server_url, phone):
     """The watched game's section was drawn anew at every move, and its middle grew
     with the first card: the rules read below it moved down the screen (iOS Safari,
