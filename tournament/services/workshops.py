@@ -383,6 +383,7 @@ def _smallest_table(
             transaction.savepoint_commit(saved)
             return table, n
         transaction.savepoint_rollback(saved)
+        transaction.savepoint_commit(saved)  # released: nothing of it is left open
         del counts[pk]
     raise JoiningClosed("Every table is full.")
 
