@@ -293,6 +293,13 @@ def browser(request, _playwright_session):
         state["loop"] = asyncio.events._get_running_loop()
     try:
         b = state.get("browser")
+        if b is not None:
+            # is_connected() changes only during a Playwright call: a Chromium that died
+            # after the last test's last call still reads as connected. A call tells.
+            try:
+                b.new_context().close()
+            except Exception:
+                b = None
         if b is None or not b.is_connected():
             b = state["browser"] = state["playwright"].chromium.launch(
                 executable_path=path, args=args
@@ -305,7 +312,10 @@ def browser(request, _playwright_session):
         try:
             if state.get("browser") is not None and state["browser"].is_connected():
                 for context in list(state["browser"].contexts):
-                    context.close()
+                    try:
+                        context.close()
+                    except Exception:  # Chromium died: the next test launches another
+                        break
         finally:
             asyncio.events._set_running_loop(None)
 
