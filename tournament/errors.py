@@ -4,6 +4,11 @@ A service raises before it writes anything, or inside its transaction so that th
 rollback leaves nothing changed.
 """
 
+# What a player's move is told while the facilitator has paused the round: the
+# service's refusal, and the words the phone says itself for a tap on a move marked
+# paused (templates/jinja2/play/_screen.html, static/js/table.js), one sentence.
+ROUND_PAUSED = "The facilitator has paused the round."
+
 
 class ServiceError(Exception):
     code = "error"

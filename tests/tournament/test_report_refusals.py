@@ -24,8 +24,8 @@ from tournament_helpers import (
 from games import five_tricks, three_tricks
 from games.three_tricks import Config
 from tournament import check_export, export, gamestate, limits, report, services
-from tournament.errors import IllegalMove
-from tournament.models import Player, Workshop
+from tournament.errors import ROUND_PAUSED, IllegalMove, WrongPhase
+from tournament.models import Player, RefusedAttempt, Workshop
 
 pytestmark = pytest.mark.django_db
 
@@ -174,6 +174,38 @@ def three_tricks_lay_refused(owner, names):
         if not three_tricks.is_trick(p, Config.from_dict(game.table_rules))
     )
     return w, game, seat, bad
+
+
+def test_a_card_tapped_while_paused_is_no_refusal_in_the_report_or_exports(fac, owner):
+    """The pause refused the card, not the table's rules: nothing is kept, so the
+    debrief does not count a student's tap during a pause as a rule they met. The
+    same forbidden card once the round continues is a refusal, kept and counted."""
+    w = make_workshop(players=8, tables=2, mode="referee", names=STUDENTS)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    rnd = to_scored_round(w)
+    t1, _ = tables_of(w)
+    game, seat, card = refusable_turn(t1, set(game_at(t1).players))
+    services.round_pause(round_id=rnd.pk)
+    for _ in range(3):
+        with pytest.raises(WrongPhase) as paused:
+            services.game_play(player_id=game.players[seat], card=card)
+        assert paused.value.message == ROUND_PAUSED
+    assert not RefusedAttempt.objects.exists()
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    assert doc["refusals"] == []
+    assert report.build_report(doc)["refusals"]["totals"]["refused"] == 0
+    tables = export.csv_tables(doc)
+    assert tables["refusals"][1] == []
+    header, rows = tables["players"]
+    assert [row[header.index("refused_moves")] for row in rows] == [0] * len(rows)
+
+    services.round_resume(round_id=rnd.pk)
+    refuse(game, seat, card)
+    doc = json.loads(json.dumps(export.workshop_document(w)))
+    assert [(x["player"], x["action"]["card"]) for x in doc["refusals"]] == [
+        (game.players[seat], card)
+    ]
+    assert report.build_report(doc)["refusals"]["totals"]["refused"] == 1
 
 
 def test_a_three_tricks_report_names_the_refused_lay(fac, owner):

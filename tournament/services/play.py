@@ -22,6 +22,7 @@ from games.errors import IllegalAction
 from games.kinds import MoveError
 from tournament import broadcast, gamestate, limits, rawsql, screencache, timing
 from tournament.errors import (
+    ROUND_PAUSED,
     DuplicateAction,
     IllegalMove,
     InvalidInput,
@@ -223,7 +224,7 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     rnd.workshop = workshop  # the table's workshop: the same row
     game.round = rnd
     if rnd.state == RoundState.PAUSED:
-        raise WrongPhase("The facilitator has paused the round.")
+        raise WrongPhase(ROUND_PAUSED)
     if rnd.state != RoundState.RUNNING:
         raise WrongPhase("The round is over.")
     if timing.is_expired(rnd.deadline, now()):
