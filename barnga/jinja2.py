@@ -20,6 +20,7 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import _escape_inner
 
+from tournament.errors import ROUND_PAUSED
 from tournament.names import said_as_list
 from tournament.templatetags.cards import (
     card_colour,
@@ -143,4 +144,7 @@ def environment(**options) -> Environment:
     env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages
     env.globals["url"] = url  # as {% url %}
     env.globals["say_now"] = say_now  # as {% say_now %}
+    # The words a move is refused with while paused: said by the phone itself for a
+    # tap on a move marked data-paused (table.js), never sent.
+    env.globals["ROUND_PAUSED"] = ROUND_PAUSED
     return env

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from tournament_helpers import game_at, tables_of
 
 from tournament import gamestate, selectors, services
+from tournament.errors import ROUND_PAUSED
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +41,20 @@ def text_of(html: str) -> str:
 def unclocked(html: str) -> str:
     """The screen without its versions and clocks (a pause and resume move them)."""
     return re.sub(r' data-(?:w?version|seconds|deadline)="[^"]*"', "", html)
+
+
+def assert_moves_held_by_the_pause(before: str, paused: str) -> None:
+    """Every move a tap would send is marked data-paused (table.js then sends nothing
+    and says the pause's words, which the screen carries as the server's refusal
+    words them); before the pause none is, nor after it (the resumed screen is the
+    one before). 3 Tricks' cards only pick (nothing is sent): not marked."""
+    moves = re.findall(r"<button[^>]*data-action=\"(?:act|play|claim)\"[^>]*>", paused)
+    assert moves
+    for button in moves:
+        assert re.search(r"\sdata-paused[\s>]", button), button
+    assert f'data-paused-said="{ROUND_PAUSED}"' in paused
+    assert "data-paused-said" not in before
+    assert not re.search(r"<button[^>]*\sdata-paused[\s>]", before)
 
 
 def hand_of(html: str) -> str:
@@ -90,6 +105,7 @@ def test_a_paused_phone_says_the_turn_waits_and_shows_nothing_playable(key):
     for button in re.findall(r"<button[^>]*data-(?:action|pick)=[^>]*>", paused):
         assert 'aria-disabled="true"' in button, button
     assert "Tap cards to pick them" not in said
+    assert_moves_held_by_the_pause(before, paused)
 
     services.round_resume(round_id=round_id)
     assert unclocked(screen(me)) == unclocked(before)
@@ -117,5 +133,6 @@ def test_a_paused_phone_marks_every_move_unavailable_at_each_step(key, monkeypat
     assert buttons
     for button in buttons:
         assert 'aria-disabled="true"' in button, button
+    assert_moves_held_by_the_pause(before, paused)
     services.round_resume(round_id=round_id)
     assert unclocked(screen(me)) == unclocked(before)
