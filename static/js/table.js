@@ -385,6 +385,17 @@
     }
     const button = e.target.closest("[data-action],[data-gesture]");
     if (!button || !app.contains(button)) return;
+    // A move the server drew as held by the pause (data-paused: a claim, a card, Stand,
+    // a bid…) is not sent: the pause would refuse it, so the phone says the server's
+    // own words (data-paused-said) at once, as the refusal's toast would have. Only
+    // these: a card the rules forbid (aria-disabled, not paused) still goes, and its
+    // refusal is what the debrief counts.
+    if (button.dataset.action && "paused" in button.dataset) {
+      lastAction = { key: "", at: 0, game: "" };
+      hideToast();
+      if (screen().dataset.pausedSaid) showToast(screen().dataset.pausedSaid);
+      return;
+    }
     if (button.dataset.action) {
       // A card, claim or move still on its way (marked, busy) was taken: tapped again
       // on a slow connection, it went again and came back refused ("You already claim").
