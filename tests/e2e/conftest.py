@@ -11,6 +11,7 @@ worker too; each test has its own contexts).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -222,24 +223,54 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def dump_pages(browser, path: Path) -> None:
+# A failing test's dump gives each page this long to answer, and all of them this long.
+DUMP_PAGE_SECONDS = 3.0
+DUMP_SECONDS = 20.0
+# The screen as one JSON string: a string result stays with Playwright's driver, so
+# reading it (json_value) asks the page nothing more.
+SCREEN_JSON = """() => { const s = document.getElementById('screen');
+   return JSON.stringify(s ? [s.dataset.version, s.dataset.wversion, s.dataset.phase,
+                              s.innerText] : null); }"""
+
+
+def dump_pages(
+    browser, path: Path, *, page_seconds=DUMP_PAGE_SECONDS, total_seconds=DUMP_SECONDS
+) -> int:
     """Each open page's address and screen (versions, phase, text) when a browser
-    test failed: a failure that only CI's load brings out can then be read."""
+    test failed: a failure that only CI's load brings out can then be read.
+
+    Bounded: page.evaluate has no time limit, and a page stuck in a script loop (its
+    renderer's one thread never free) would never answer it, so the failing test would
+    never end. wait_for_function's timeout is kept by Playwright's driver, not by the
+    page: a page that does not answer in `page_seconds` is written "unreadable" and the
+    next one read, and pages left when `total_seconds` are spent are not asked at all.
+    Returns how many pages were not read in time, unanswered or not asked (their
+    renderers may be spinning still)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     lines = []
+    stuck = 0
+    deadline = time.monotonic() + total_seconds
     for c, context in enumerate(browser.contexts):
         for p, page in enumerate(context.pages):
-            try:
-                screen = page.evaluate(
-                    """() => { const s = document.getElementById('screen');
-                       return s ? [s.dataset.version, s.dataset.wversion, s.dataset.phase,
-                                   s.innerText] : null; }"""
-                )
-            except Exception as exc:  # a crashed or closed page says so
-                screen = f"unreadable: {exc}"
+            left = min(page_seconds, deadline - time.monotonic())
+            if left <= 0:
+                stuck += 1
+                screen = f"unreadable: not asked, the dump's {total_seconds:g} s were spent"
+            else:
+                try:
+                    handle = page.wait_for_function(SCREEN_JSON, timeout=left * 1000, polling=100)
+                    screen = json.loads(handle.json_value())
+                except PlaywrightTimeoutError:
+                    stuck += 1
+                    screen = f"unreadable: no answer in {left:.1f} s (a script loop?)"
+                except Exception as exc:  # a crashed or closed page says so
+                    screen = f"unreadable: {exc}"
             lines.append(f"--- context {c} page {p}: {page.url}\n{screen}\n")
     text = "\n".join(lines) or "no open pages\n"
     path.write_text(text)
     print(f"Open pages when the test failed ({path}):\n{text[:8000]}", file=sys.stderr)
+    return stuck
 
 
 def _chromium() -> tuple[str, list[str]]:
@@ -307,7 +338,15 @@ def browser(request, _playwright_session):
         yield b
         if getattr(request.node, "barnga_failed", False):
             ARTIFACTS.mkdir(exist_ok=True)
-            dump_pages(b, ARTIFACTS / f"failed-{request.node.name[:120]}.txt")
+            if dump_pages(b, ARTIFACTS / f"failed-{request.node.name[:120]}.txt"):
+                # A page not read in time may be spinning still, and the probe above
+                # would not see it (the browser answers for it): this Chromium goes, its
+                # renderers with it, and the next test launches another.
+                state["browser"] = None
+                try:
+                    b.close()
+                except Exception:  # already gone: nothing left to spin
+                    pass
     finally:
         try:
             if state.get("browser") is not None and state["browser"].is_connected():
