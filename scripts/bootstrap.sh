@@ -92,5 +92,10 @@ else
   UV="$ROOT/.run/tools/bin/uv"
 fi
 
-"$UV" sync --frozen --python "$PY" --quiet "$@"
+# uv is given the interpreter itself, not the command that found it: a version
+# manager's shim (pyenv's python3.11 is a shell script) read as another interpreter
+# than the one the project's .venv was made from, and each run deleted and remade the
+# .venv, under the other command's feet when both ran.
+REAL_PY="$("$PY" -c 'import sys; print(sys.executable)')"
+"$UV" sync --frozen --python "${REAL_PY:-$PY}" --quiet "$@"
 VENV_PY="$ROOT/.venv/bin/python"

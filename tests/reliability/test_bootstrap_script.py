@@ -161,3 +161,25 @@ def test_the_two_commands_started_together_install_a_package_once(tmp_path):
     assert sum(c.startswith("apt-get update") for c in calls) == 1, calls
     assert sum("Installing system packages" in out for out in outs) == 1, outs
     assert calls.count("venv .run/tools") == 1, calls
+
+
+def test_uv_is_given_the_interpreter_not_a_shim_that_runs_it(tmp_path):
+    """python3.11 found on PATH may be a version manager's shim (a script that runs the
+    interpreter): given that path, uv took it for another interpreter than the one the
+    .venv was made from and made the .venv anew at every run of either command."""
+    repo, env = _machine(tmp_path)
+    (tmp_path / "venv-package-installed").touch()
+    done = subprocess.run(
+        ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
+    sync = next(c for c in (tmp_path / "calls").read_text().splitlines() if c.startswith("uv sync"))
+    # The stub python3.11 runs this interpreter: its own path is what uv gets.
+    assert f" --python {sys.executable} " in f"{sync} ", sync
+    assert str(tmp_path / "bin") not in sync, sync
