@@ -433,14 +433,23 @@ def lead_for_revoke(game, r_seat):
     return lead, off
 
 
+def play_revoke_trick(game, r_seat):
+    """Eldest stands and leads a suit the revoker holds, the revoker plays off suit
+    (legal on their sheet, a revoke at this table), the third seat its first legal
+    card: the trick is taken and the calls on it are open. Returns (eldest, the
+    revoker's off-suit card)."""
+    leader, last = state_of(game).eldest, (r_seat + 1) % 3
+    _, off = lead_for_revoke(game, r_seat)
+    act(game, r_seat, {"type": "play", "card": off})
+    third = all_fives.legal_actions(state_of(game), last)[0]["card"]
+    act(game, last, {"type": "play", "card": third})
+    return leader, off
+
+
 @pytest.mark.django_db
 def test_a_barnga_revoke_is_called_through_the_service_and_costs_points():
     game, r_seat = revoke_setup("barnga")
-    leader, last = state_of(game).eldest, (r_seat + 1) % 3
-    lead, off = lead_for_revoke(game, r_seat)
-    act(game, r_seat, {"type": "play", "card": off})  # legal for them, a revoke at this table
-    third = all_fives.legal_actions(state_of(game), last)[0]["card"]
-    act(game, last, {"type": "play", "card": third})
+    leader, _ = play_revoke_trick(game, r_seat)
     state = state_of(game)
     assert len(state.tricks) == 1 and state.calls_open and state.tricks[0].revokes == (r_seat,)
 
@@ -501,14 +510,7 @@ def test_a_revoke_call_and_its_verdict_reach_a_student_watching_the_game():
     in one line in the players' own words, the latest call on the trick (each said
     once, as its own line: the trick's line stays as it was); gone with the next lead."""
     game, r_seat = revoke_setup("barnga")
-    leader, last = state_of(game).eldest, (r_seat + 1) % 3
-    lead, off = lead_for_revoke(game, r_seat)
-    act(game, r_seat, {"type": "play", "card": off})
-    act(
-        game,
-        last,
-        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
-    )
+    leader, _ = play_revoke_trick(game, r_seat)
     names = [fresh(Player.objects.get(pk=pid)).name for pid in game.players]
     before = watched(game)
     assert WATCHING_CALL.search(before) is None
@@ -547,14 +549,7 @@ def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
     lead depends on; the lead closes the calls and makes a call decided before it stale,
     said as too late (it was said as any stale move: "The table has moved on")."""
     game, r_seat = revoke_setup("barnga")
-    leader, last = state_of(game).eldest, (r_seat + 1) % 3
-    lead, off = lead_for_revoke(game, r_seat)
-    act(game, r_seat, {"type": "play", "card": off})
-    act(
-        game,
-        last,
-        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
-    )
+    leader, _ = play_revoke_trick(game, r_seat)
     assert state_of(game).calls_open
     seen = Table.objects.get(pk=game.table_id).version  # the screen every seat decides on
     caller, other = leader, 3 - r_seat - leader
@@ -591,7 +586,7 @@ def test_revoke_calls_made_on_one_screen_are_each_taken_until_the_next_lead():
 
 def _revoke_trick(state, r_seat):
     """Eldest stands and leads a suit the revoker holds, the revoker plays off suit,
-    the third seat its first legal card (lead_for_revoke's moves, on the engine)."""
+    the third seat its first legal card (play_revoke_trick's moves, on the engine)."""
     lead, off = revoke_cards(state, r_seat)
     state, _ = KIND.apply(state, {"type": "stand", "seat": state.eldest})
     for seat, card in ((state.eldest, lead), (r_seat, off)):
@@ -1059,14 +1054,7 @@ def test_revokes_csv_lists_a_called_revoke_offered_served_and_zipped(fac, owner)
     w = Workshop.objects.get(pk=game.table.workshop_id)
     Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
     Player.objects.filter(pk=game.players[r_seat]).update(name="=1+1")
-    leader, last = state_of(game).eldest, (r_seat + 1) % 3
-    lead, off = lead_for_revoke(game, r_seat)
-    act(game, r_seat, {"type": "play", "card": off})
-    act(
-        game,
-        last,
-        {"type": "play", "card": all_fives.legal_actions(state_of(game), last)[0]["card"]},
-    )
+    leader, off = play_revoke_trick(game, r_seat)
     act(game, leader, {"type": "call_revoke", "accused": r_seat})
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     assert f"/workshops/{w.pk}/report/revokes.csv" in html
