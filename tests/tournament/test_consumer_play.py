@@ -96,6 +96,19 @@ async def phone_not_to_play():
     return comm, snap, state.hands[not_turn][0]
 
 
+async def phone_to_play():
+    """The phone of the seat to play (the leader), connected: (socket, its first
+    screen, a card it may legally play)."""
+    _, game, players = await started_workshop()
+    _, state = await state_of(game.pk)
+    by_id = {p.pk: p for p in players}
+    leader = state.to_act
+    comm = phone_socket(by_id[game.players[leader]])
+    await comm.connect()
+    snap = await receive_type(comm, "view")
+    return comm, snap, five_tricks.legal_actions(state, leader)[0]["card"]
+
+
 async def test_illegal_play_refused_with_reason_and_nothing_changes():
     comm, snap, card = await phone_not_to_play()
     await comm.send_json_to({"action": "play", "card": card, "version": snap["v"], "id": "x"})
@@ -106,14 +119,7 @@ async def test_illegal_play_refused_with_reason_and_nothing_changes():
 
 
 async def test_stale_action_refused_and_resynced():
-    _, game, players = await started_workshop()
-    _, state = await state_of(game.pk)
-    by_id = {p.pk: p for p in players}
-    leader = state.to_act
-    comm = phone_socket(by_id[game.players[leader]])
-    await comm.connect()
-    snap = await receive_type(comm, "view")
-    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    comm, snap, card = await phone_to_play()
     await comm.send_json_to({"action": "play", "card": card, "version": snap["v"] - 1, "id": "old"})
     err = await receive_type(comm, "error")
     assert err["code"] == "stale"
@@ -124,14 +130,7 @@ async def test_stale_action_refused_and_resynced():
 
 
 async def test_repeated_action_id_is_applied_once():
-    _, game, players = await started_workshop()
-    _, state = await state_of(game.pk)
-    by_id = {p.pk: p for p in players}
-    leader = state.to_act
-    comm = phone_socket(by_id[game.players[leader]])
-    await comm.connect()
-    snap = await receive_type(comm, "view")
-    card = five_tricks.legal_actions(state, leader)[0]["card"]
+    comm, snap, card = await phone_to_play()
     msg = {"action": "play", "card": card, "version": snap["v"], "id": "same"}
     await comm.send_json_to(msg)
     await receive_type(comm, "ack")
