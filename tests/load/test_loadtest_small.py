@@ -48,28 +48,25 @@ def migrated_env(prefix: str, redis_url: str, postgres_url: str) -> dict:
     return env
 
 
-def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
-    env = migrated_env("load_", redis_url, postgres_url)
+def loadtest(env: dict, *args: str, timeout: int) -> subprocess.CompletedProcess:
+    """`manage.py loadtest` with `args`, run to its end in `env`: the finished process
+    (stdout its JSON line, stderr its report), which exited 0."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "loadtest",
-            "--players",
-            "50",
-            "--seconds",
-            "15",
-            "--servers",
-            "2",
-        ],
+        [sys.executable, "manage.py", "loadtest", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=150,
+        timeout=timeout,
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_fifty_players_on_two_processes_lose_nothing(redis_url, postgres_url):
+    env = migrated_env("load_", redis_url, postgres_url)
+    done = loadtest(env, "--players", "50", "--seconds", "15", "--servers", "2", timeout=150)
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 1, done.stdout  # everything else goes to stderr
     figures = json.loads(lines[0])
@@ -107,27 +104,9 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
     import psycopg
 
     env = migrated_env("echo_", redis_url, postgres_url)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "loadtest",
-            "--players",
-            "10",
-            "--seconds",
-            "4",
-            "--servers",
-            "2",
-            "--baseline-store",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    done = loadtest(
+        env, "--players", "10", "--seconds", "4", "--servers", "2", "--baseline-store", timeout=120
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip())
     assert set(figures) == KEYS
     assert figures["actions"] > 0, done.stderr[-3000:]
@@ -150,29 +129,11 @@ def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
     moves through its compressed socket, and a panel that failed to connect or was
     closed would count as errors."""
     env = migrated_env("load_game_", redis_url, postgres_url)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "loadtest",
-            "--players",
-            "15",
-            "--seconds",
-            "6",
-            "--servers",
-            "2",
-            "--game",
-            game,
-            *(["--facilitator"] if panel else []),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
+    panel_args = ["--facilitator"] if panel else []
+    done = loadtest(
+        env, "--players", "15", "--seconds", "6", "--servers", "2", "--game", game, *panel_args,
         timeout=150,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    )  # fmt: skip
     figures = json.loads(done.stdout.strip())
     assert figures["actions"] > 30, done.stderr[-3000:]
     assert (figures["lost"], figures["duplicated"], figures["errors"]) == (0, 0, 0), (
