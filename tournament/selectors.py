@@ -464,26 +464,31 @@ def watching(game, state, names: dict) -> dict:
     kind = gamestate.kind_of(game)
     seat_names = [names.get(pid, "?") for pid in game.players]
     view = {}
+    # `taken`: how many tricks are done; `final`: the last of them ({"winner", "how"}).
     if kind.records_tricks:
-        tricks = [{"winner": t.winner, "how": _settled(t)} for t in state.completed]
+        taken, final = len(state.completed), None
+        if taken:  # only the last trick is shown, so only its settling is worked out
+            t = state.completed[-1]
+            final = {"winner": t.winner, "how": _settled(t)}
         last_move = None
     else:
         view = spectator(kind, state, seat_names)
         tricks = view.get("tricks") or []
+        taken, final = len(tricks), (tricks[-1] if tricks else None)
         last_move = view.get("last")
     new_hand = None if glance["current"] else kind.new_hand(state, names=seat_names)
     last = None
-    if tricks and tricks[-1].get("winner") is not None:
+    if final and final.get("winner") is not None:
         last = {
-            "trick": len(tricks),
-            "who": seat_names[tricks[-1]["winner"]],
-            "how": tricks[-1].get("how"),
+            "trick": taken,
+            "who": seat_names[final["winner"]],
+            "how": final.get("how"),
         }
     elif last_move and (words := _move_words(last_move)):
         last = {"who": seat_names[last_move["seat"]], "did": words}
     # All Fives: a revoke called on the trick just taken (until the next lead), the
     # latest one, with its verdict: public at the table (the players' list of calls).
-    on_last = [c for c in view.get("calls") or [] if c["trick"] == len(tricks) - 1]
+    on_last = [c for c in view.get("calls") or [] if c["trick"] == taken - 1]
     call = None
     if on_last and last is not None and not glance["current"] and new_hand is None:
         c = on_last[-1]

@@ -1020,3 +1020,24 @@ def test_a_watched_dispute_and_how_it_ended_are_said_to_the_watcher(ending):
         f"Trick {trick} taken by <bdi>{winner}</bdi>{how}."
     ], section.group(0)
     assert "show who won" not in section.group(0)
+
+
+def test_watching_works_out_how_only_the_last_trick_was_settled(monkeypatch):
+    """The watching section shows the last trick taken, and how it was settled: it is
+    built for every watching student at each move, and worked out how each trick of
+    the game was settled, to show one."""
+    w = make_workshop(players=3, tables=1, seats=3)
+    to_home(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    for winner in (1, 2, 0):
+        finish_trick(game, winner_seat=winner)
+    state = state_of(game)
+    assert len(state.completed) == 3 and fresh(game).state == "playing"
+    settled = []
+    real = selectors._settled
+    monkeypatch.setattr(selectors, "_settled", lambda t: settled.append(t) or real(t))
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    last = selectors.watching(game, state, names)["last"]
+    assert settled == [state.completed[-1]]
+    assert last == {"trick": 3, "who": names[game.players[0]], "how": None}
