@@ -354,8 +354,14 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
     if previous is not None and ctx["game"] is not None and player.pk not in previous[2]:
         # Seated during the last game here (they watched it) or since: this game is
         # their first at the table, and the phone says so (a screen reader heard only
-        # "Ana leads." as the game they watched gave way to their own).
-        ctx["dealt_in"] = {"after": previous[0], "number": game.number}
+        # "Ana leads." as the game they watched gave way to their own), with how the
+        # game they watched ended in its players' words: the watcher saw every trick,
+        # then heard only "Game 3 is over" while its players' phones named its winner.
+        ctx["dealt_in"] = {
+            "after": previous[0],
+            "number": game.number,
+            "ended": _ended(previous, tpart, kinds.get(workshop.game)),
+        }
     if previous is not None and ctx["game"] is None:
         ctx["watched_end"] = _watched_end(player, previous, tpart, rnd, table)
     if previous is not None and workshop.phase not in PLAY_PHASES:
@@ -363,7 +369,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # game" ("cut short: no winner yet"); the last one anyone played in is, if any.
         previous = tpart["played"]
     if previous is not None and player.pk in previous[2]:
-        number, state, players, winners, cut_by, scores, ended_by = previous
+        _number, _state, players, winners, _cut_by, scores, _ended_by = previous
         names = tpart["names"]
         kind = kinds.get(workshop.game)
 
@@ -371,18 +377,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             return "you" if pid == player.pk else names.get(pid, "?")
 
         ctx["last_game"] = {
-            "number": number,
-            "winners": [names.get(pid, "?") for pid in winners],
+            **_ended(previous, tpart, kind),
             # Said to the player as "you": "won by Ben and you", not their own name.
             "winners_words": [said(pid) for pid in winners],
             "i_won": player.pk in winners,
-            "cut": state == GameState.CUT,
-            # Cut when a player left (leave policy "skip"): who, those of its players
-            # no longer at the table (the round's end cut the others).
-            "left": [names.get(pid, "?") for pid in players if pid not in tpart["seated"]]
-            if cut_by == CutBy.PLAYER_LEFT
-            else None,
-            "draw": kind.drawn(players, winners),
             # Each player's score in it (heard with the result: the next game's screen
             # has the new game's), in seat order, under the kind's name for it.
             "scores": [
@@ -390,13 +388,33 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
                 for pid, score in zip(players, scores or [], strict=False)
             ],
             "score_label": kind.score_label,
-            # How it ended, where the kind has more than one way (3 Tricks).
-            "how": kind.how_it_ended(ended_by, winners) if state != GameState.CUT else "",
         }
     if rnd is not None:
         ctx["games_won"] = tpart["wins"].get(player.pk, 0) if tpart["round_id"] == rnd.pk else 0
     _between_rounds(ctx, player, workshop, rnd, table)
     return ctx
+
+
+def _ended(previous: tuple, tpart: dict, kind) -> dict:
+    """How a finished game ended, as anyone at its table saw it (the words of its
+    players' "Last game" line and of its watcher's "Game 3 is over"): its winners, a
+    draw, cut short (and who left), and how (3 Tricks). Never its scores: 7Up's are on
+    a sheet only its players see."""
+    number, state, players, winners, cut_by, _scores, ended_by = previous
+    names = tpart["names"]
+    return {
+        "number": number,
+        "winners": [names.get(pid, "?") for pid in winners],
+        "cut": state == GameState.CUT,
+        # Cut when a player left (leave policy "skip"): who, those of its players no
+        # longer at the table (the round's end cut the others).
+        "left": [names.get(pid, "?") for pid in players if pid not in tpart["seated"]]
+        if cut_by == CutBy.PLAYER_LEFT
+        else None,
+        "draw": kind.drawn(players, winners),
+        # How it ended, where the kind has more than one way (3 Tricks).
+        "how": kind.how_it_ended(ended_by, winners) if state != GameState.CUT else "",
+    }
 
 
 def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table) -> dict | None:

@@ -110,13 +110,23 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     assert dev.locator("#screen .mini-trick").inner_text() == f"Trick 1 taken by {winner}."
     assert_accessible(dev, "phone, watching a game")
 
-    # The game over: Dev is dealt in, and hears first that their own game has started.
+    # The game over: Dev is dealt in, and hears first, once, who won the game watched
+    # (its players' phones said "Last game: won by Bea"; Dev heard only "Game 1 is
+    # over") and that their own game has started.
     number = game.number
+    heard = len(dev.evaluate(SAID))
     while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
         one_move(game)
     dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
+    game.refresh_from_db()
+    winners = [Player.objects.get(pk=pid).name for pid in game.winners]
+    assert 0 < len(winners) < len(game.players)  # five tricks among three: no draw
+    won_by = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1 else winners)
+    line = f"Game {number} is over: won by {won_by}. Your game starts: you play in game "
     last = dev.evaluate(SAID)[-1]
-    assert last.startswith(f"Game {number} is over. Your game starts: you play in game "), last
+    assert last.startswith(line), last
+    dev.wait_for_timeout(500)  # a later screen says nothing of it again
+    assert said_since(dev, heard).count(f"Game {number} is over") == 1
 
 
 def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_server_url, phone):

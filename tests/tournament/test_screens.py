@@ -949,18 +949,52 @@ def test_a_watched_game_cut_before_any_card_is_said_with_no_winner():
     ], html
 
 
-def test_a_watched_game_followed_by_the_watchers_own_says_only_that():
-    """A game that ends with the next one dealt is said once, by "Your game starts"."""
-    w = make_workshop(players=3, tables=1, seats=4)
+DEALT_IN = re.compile(r'<p class="visually-hidden dealt-in" data-announce="first">(.*?)</p>', re.S)
+
+
+@pytest.mark.parametrize("ending", ["won", "draw", "left"])
+def test_a_watched_game_followed_by_the_watchers_own_says_who_won_it_once(ending):
+    """A game that ends with the watcher's own dealt is said once, by "Your game
+    starts", and (the watcher saw every trick, then heard only "Game 1 is over" while
+    its players' phones said "Last game: won by Bea") how it ended, in the words of its
+    players' own line: its winners by name, a draw, cut short when a player left;
+    never its scores (the players' line has them)."""
+    w = make_workshop(players=4, tables=1, seats=5)
     to_scored_round(w)
     (t1,) = tables_of(w)
     game = game_at(t1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
     late = services.player_join(workshop_id=w.pk, name="Late")
-    while fresh(game).state == "playing":
-        finish_trick(game, winner_seat=0)
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk
+    assert DEALT_IN.search(seat_screen(late.pk)) is None  # still watching it
+    finish_trick(game, winner_seat=2)
+    winner = names[game.players[2]]
+    if ending == "left":
+        leaver = game.players[0]
+        services.player_leave(player_id=leaver, policy="skip")
+        how = f", cut short when <bdi>{names[leaver]}</bdi> left: won by <bdi>{winner}</bdi>"
+        theirs = f"(game 1)</span>{how}."
+    else:
+        while fresh(game).state == "playing":
+            finish_trick(game, winner_seat=2)
+        how = f": won by <bdi>{winner}</bdi>"
+        theirs = f"(game 1)</span>{how}."
+        if ending == "draw":  # everyone a co-winner (a tie of all)
+            Game.objects.filter(pk=game.pk).update(winners=game.players)
+            screencache.clear()
+            how = ": a draw"
+            theirs = "(game 1)</span>: a draw — a game won for each of you."
+    mine = game_at(t1)
+    assert mine.pk != game.pk and late.pk in mine.players
     html = seat_screen(late.pk)
-    assert "Game 1 is over. Your game starts: you play in game 2." in html
-    assert WATCHED_END.search(html) is None
+    assert DEALT_IN.findall(html) == [
+        f"Game 1 is over{how}. Your game starts: you play in game {mine.number}."
+    ], html
+    assert html.count("Game 1 is over") == 1 and "Tricks:" not in html, html
+    assert "Last game" not in html and WATCHED_END.search(html) is None
+    # The players' own line for it, in the same words.
+    other = next(pid for pid in game.players[1:] if pid != game.players[2])
+    assert theirs in seat_screen(other)
 
 
 @pytest.mark.parametrize("ending", ["timeout", "agreed"])
