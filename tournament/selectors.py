@@ -474,7 +474,8 @@ def watching(game, state, names: dict) -> dict:
     watcher heard "the players say who won", then who took the trick, and nothing of
     the table arguing in silence); `last`'s `how` then says how the trick was settled,
     "timeout" (time ran out, as the players' phones say of any trick so settled) or
-    "agreed" (after a dispute). Never a seat's claim.
+    "agreed" (after a dispute). Never a seat's claim. `bids`: 7Up7Down's bids of the
+    deal in play, public at the table (every seat's phone shows them as made).
     From the table's cached part (`state`): no query."""
     from tournament.selectors_facilitator import _game_glance, spectator
 
@@ -527,6 +528,9 @@ def watching(game, state, names: dict) -> dict:
         "last": last,
         "new_hand": new_hand,
         "call": call,
+        # 7Up7Down: the deal's bids, shown and (the latest) said as each is made; the
+        # watcher heard "Ana to bid", "Bea to bid", never what Ana bid.
+        "bids": kind.bids(state, names=seat_names),
     }
 
 

@@ -291,6 +291,16 @@ class GameKind:
         one's trump suit in words (None where not said)."""
         return None
 
+    def bids(self, state, *, names: Sequence[str]) -> dict | None:
+        """For a student watching the game (tournament.selectors.watching): the bids of
+        the deal in play, public at the table as each is made (every seat's phone shows
+        them); None in a game without bids.
+
+        ``seats``: each seat's {"name", "bid"} in seat order, ``bid`` None until made;
+        ``latest``: the bid just made ({"name", "bid"}), while the bidding goes on and
+        until the deal's first card (the last bid starts the play), else None."""
+        return None
+
 
 def knob_text(value: object) -> str:
     """A knob's value in words for the facilitator's summaries."""

@@ -552,6 +552,24 @@ class SevenUp(GameKind):
         v = su.spectator_view(state)
         return {**v, "names": list(names)}
 
+    def bids(self, state, *, names: Sequence[str]) -> dict | None:
+        """The deal's bids, as every seat's line shows them ("bid 2", "bid –"): public
+        from the moment each is made. Never the trump or a hand."""
+        if state.phase == su.PHASE_OVER:
+            return None
+        n = len(names)
+        made = sum(b is not None for b in state.bids)
+        latest = None
+        if made and not state.tricks and not state.current:
+            # Bidding runs clockwise from the dealer's left: the latest bidder is the
+            # dealer's `made`th seat on.
+            seat = (state.dealer + made) % n
+            latest = {"name": names[seat], "bid": state.bids[seat]}
+        return {
+            "seats": [{"name": names[s], "bid": state.bids[s]} for s in range(n)],
+            "latest": latest,
+        }
+
     def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
         """From a deal's end to the next deal's first card (its bids): who took the last
         trick, who made their bid ("Ana bid 2, took 1, missed; …": the bids were said to

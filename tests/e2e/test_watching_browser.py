@@ -67,10 +67,12 @@ def name_at(game: Game, seat: int) -> str:
     return Player.objects.get(pk=game.players[seat]).name
 
 
-def seated_during_a_game(live_server_url, phone):
+def seated_during_a_game(live_server_url, phone, game: str = "five_tricks"):
     """Three phones at a four-seat table play the study phase's game; Dev's phone joins
     then, is seated there and watches. Returns Dev's page and the game."""
-    workshop = services.workshop_create(name="Watch", table_count=1, seats_per_table=4, seed=5)
+    workshop = services.workshop_create(
+        name="Watch", game=game, table_count=1, seats_per_table=4, seed=5
+    )
     _, game, _ = dealt_table(live_server_url, phone, workshop, NAMES)
     dev = phone()
     join(dev, live_server_url, workshop.code, "Dev")
@@ -127,6 +129,55 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     assert last.startswith(line), last
     dev.wait_for_timeout(500)  # a later screen says nothing of it again
     assert said_since(dev, heard).count(f"Game {number} is over") == 1
+
+
+SHOWN = """s => { const c = document.querySelector(s).cloneNode(true);
+  c.querySelectorAll('.visually-hidden').forEach((h) => h.remove());
+  return c.textContent.replace(/\\s+/g, ' ').trim(); }"""
+BOX = "() => document.querySelector('#screen section.watching').getBoundingClientRect().height"
+
+
+def test_a_watching_student_sees_each_7up_bid_and_hears_it_once(live_server_url, phone):
+    """A student watching 7Up7Down heard "Ana to bid", "Bea to bid", and never a bid,
+    though every seat's phone shows each as it is made. The box shows every seat's bid
+    all deal at one height; each bid is said once, short, before who bids next."""
+    dev, game = seated_during_a_game(live_server_url, phone, game="seven_up")
+    names = [name_at(game, s) for s in range(len(game.players))]
+    assert dev.evaluate(SHOWN, "#screen .watching-bids") == "Bids: " + " · ".join(
+        f"{n} –" for n in names
+    )
+    height = dev.evaluate(BOX)
+    heard = len(dev.evaluate(SAID))
+    lines = []
+    for _ in range(len(names)):  # the first deal's bids, the dealer's last
+        seat = gamestate.load_state(game).to_act
+        one_move(game)
+        game.refresh_from_db()
+        state = gamestate.load_state(game)
+        line = f"{names[seat]} bid {state.bids[seat]}."
+        next_up = f"Game {game.number}: {names[state.to_act]} to " + (
+            "bid." if state.phase == "bid" else "play."
+        )
+        dev.wait_for_function(
+            "t => document.getElementById('announce').textContent.includes(t)",
+            arg=f"{line} {next_up}",
+            timeout=WAIT,
+        )
+        lines.append(line)
+        assert dev.evaluate(BOX) == height
+    shown = dev.evaluate(SHOWN, "#screen .watching-bids")
+    assert shown == "Bids: " + " · ".join(
+        f"{n} {b}" for n, b in zip(names, state.bids, strict=True)
+    ), shown
+    assert_accessible(dev, "phone, watching 7Up's bids")
+    # The first card down: the box as tall, no bid said again.
+    before = version(dev)
+    one_move(game)
+    wait_change(dev, before)
+    dev.wait_for_timeout(500)
+    said = said_since(dev, heard)
+    assert [said.count(line) for line in lines] == [1] * len(lines), said
+    assert dev.evaluate(BOX) == height
 
 
 def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_server_url, phone):

@@ -809,6 +809,84 @@ def test_every_games_watching_lines_say_who_acts_and_what_just_happened(game, se
             assert said == f"Trick {len(tricks)} taken by {winner}.", said
 
 
+BIDS = re.compile(r'<p class="watching-bids">(.*?)</p>', re.S)
+BID_SAID = re.compile(r'<span class="visually-hidden" data-announce="first"> (.*?)</span>', re.S)
+
+
+def test_a_watcher_sees_each_7up_bid_as_it_is_made_and_hears_it_once():
+    """A student watching 7Up7Down heard "Ana to bid", "Bea to bid", and never what Ana
+    bid, though every seat's phone shows each bid as it is made (RULES §3: bids are
+    made aloud at the table). The watching box names every seat with its bid (or none
+    yet) all deal, and says the bid just made, until the deal's first card; never the
+    trump or a hand."""
+    from games import kinds
+    from tournament import gamestate
+
+    w = make_workshop(players=3, tables=1, seats=3, game="seven_up")
+    to_home(w)
+    g = Game.objects.get(table__workshop=w, state="playing")
+    kind = kinds.get("seven_up")
+    names = dict(Player.objects.filter(pk__in=g.players).values_list("pk", "name"))
+    seat_name = [names[pid] for pid in g.players]
+    rng = random.Random(3)
+    heard, deals = [], set()
+    for _ in range(28):  # the first deal (3 bids, 7 cards each), the second's bids and lead
+        state = gamestate.load_state(g)
+        html, section = watching_section(g, state, names)
+        bids = BIDS.search(section)
+        assert bids, section
+        shown = re.sub(
+            r"<[^>]+>", "", re.sub(r'<span class="visually-hidden">.*?</span>', "", bids.group(1))
+        )
+        assert re.sub(r"\s+", " ", shown).startswith(
+            "Bids: "
+            + " · ".join(
+                f"{seat_name[s]} {'–' if b is None else b}" for s, b in enumerate(state.bids)
+            )
+        ), shown
+        # The same bids as a player's phone shows on its seats' lines.
+        theirs = seat_screen(g.players[0])
+        assert re.findall(r'bid <strong class="su-bid">(.*?)</strong>', theirs) == [
+            "–" if b is None else str(b) for b in state.bids
+        ]
+        said = BID_SAID.findall(bids.group(1))
+        made = [s for s, b in enumerate(state.bids) if b is not None]
+        if made and not state.tricks and not state.current:
+            latest = (state.dealer + len(made)) % 3
+            assert said == [f"<bdi>{seat_name[latest]}</bdi> bid {state.bids[latest]}."], said
+            heard.append((state.deal_no, said[0]))
+        else:
+            assert said == [], said
+        for hand in state.hands:
+            for card in hand:
+                assert card_name(card) not in bids.group(1)
+        assert not re.search("spades|hearts|diamonds|clubs|[Tt]rump", bids.group(1))
+        deals.add(state.deal_no)
+        seat = kind.to_act(state)[0]
+        move = kind.bot_action(state, seat, rng)
+        services.game_act(
+            player_id=g.players[seat], move={k: v for k, v in move.items() if k != "seat"}
+        )
+        g.refresh_from_db()
+    # Each bid heard as made, each line its own (the dealer's, the last, until the
+    # first card: the same line on those screens, so said once).
+    for deal in (0, 1):
+        lines = [line for d, line in heard if d == deal]
+        assert len(set(lines)) == 3 and lines[:3] == list(dict.fromkeys(lines)), heard
+    assert deals == {0, 1}
+
+
+def test_a_game_without_bids_shows_no_bids_line():
+    w = make_workshop(players=3, tables=1, seats=3, game="all_fives")
+    to_home(w)
+    g = Game.objects.get(table__workshop=w, state="playing")
+    from tournament import gamestate
+
+    names = dict(Player.objects.filter(pk__in=g.players).values_list("pk", "name"))
+    _, section = watching_section(g, gamestate.load_state(g), names)
+    assert "watching-bids" not in section and "Bids:" not in section
+
+
 NEW_HAND = re.compile(
     r'<span class="muted watching-new-hand" data-announce="first">(.*?)</span>(?=\s*</div>)', re.S
 )
