@@ -1,6 +1,7 @@
 """Demo workshops run themselves: rounds end, players move, the next round starts."""
 
 import io
+import os
 from datetime import timedelta
 
 import pytest
@@ -25,6 +26,39 @@ def test_demo_command_creates_a_running_bot_workshop_and_prints_the_login(capsys
     # Running it again reuses the workshop and prints a fresh password.
     call_command("demo")
     assert Workshop.objects.count() == 1
+
+
+def test_setup_only_seats_the_bots_and_starts_no_clock_until_the_server_answers(capsys):
+    """scripts/demo.sh's first call: the round clock and the log-in wait for the
+    server (its second call, --wait-for-server), which may take a minute to listen."""
+    from django.contrib.auth import get_user_model
+
+    call_command("demo", "--password", "old", "--game", "all_fives")  # another demo workshop
+    capsys.readouterr()
+    call_command("demo", "--setup-only", "--password", "new", "--url", "http://127.0.0.1:8123")
+    out = capsys.readouterr().out
+    assert "Starting Barnga on http://127.0.0.1:8123" in out and "password" not in out
+    assert get_user_model().objects.get(username="demo").check_password("old")
+    workshop = Workshop.objects.get(game="five_tricks")
+    assert workshop.phase == Phase.LOBBY and not workshop.rounds.exists()
+    assert workshop.players.filter(is_bot=True, table__isnull=False).count() == 12
+    before = timezone.now()
+    call_command("demo", "--password", "new")
+    assert "user: demo  password: new" in capsys.readouterr().out
+    workshop.refresh_from_db()
+    first = Round.objects.get(workshop=workshop, kind=RoundKind.SCORED)
+    assert workshop.phase == Phase.ROUND and first.deadline >= before + timedelta(seconds=180)
+
+
+def test_the_waiter_gives_up_when_the_server_process_is_gone():
+    from tournament.management.commands.demo import await_server, probe_url
+
+    assert probe_url("http://0.0.0.0:8000") == "http://127.0.0.1:8000/healthz"
+    assert probe_url("http://[::]:8000") == "http://[::1]:8000/healthz"
+    assert probe_url("http://[::1]:8000") == "http://[::1]:8000/healthz"
+    assert probe_url("http://192.0.2.7:8001") == "http://192.0.2.7:8001/healthz"
+    # Not this process's parent: the server it was to wait for has exited.
+    assert await_server("http://127.0.0.1:9/healthz", os.getppid() + 1) is False
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,19 @@
-"""Create (or refresh) the demo facilitator and a demo workshop with bots playing."""
+"""Create (or refresh) the demo facilitator and a demo workshop with bots playing.
 
+scripts/demo.sh runs it twice around starting Daphne: `--setup-only` first (the
+workshop with its bots in the lobby, no clock running; a refusal stops the script
+before the server starts), then `--wait-for-server PID` in the background, which
+waits until the server answers at --url, only then starts the first round and
+prints the log-in. Its round clock and the printed address are both only good once
+the server listens, which can take a minute on a loaded machine.
+"""
+
+import os
 import secrets
 import socket
+import time
+import urllib.error
+import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib.auth import get_user_model
@@ -16,6 +28,7 @@ from tournament.models import Phase, Workshop
 DEMO_USER = "demo"
 DEMO_WORKSHOP = "Demo workshop"
 EVERY_INTERFACE = {"0.0.0.0", "::"}
+LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}
 
 
 def network_address() -> str | None:
@@ -48,6 +61,41 @@ def address_for_people(url: str) -> tuple[str, str | None]:
     return urlunsplit(parts._replace(netloc=netloc)), note
 
 
+def probe_url(url: str) -> str:
+    """Where to ask whether the server listening at `url` answers: its /healthz, at
+    the loopback address when it listens on every interface."""
+    parts = urlsplit(url)
+    host = parts.hostname or "127.0.0.1"
+    if host in LOOPBACK:
+        host = LOOPBACK[host]
+    elif ":" in host:
+        host = f"[{host}]"
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, netloc, "/healthz", "", ""))
+
+
+def answers(url: str) -> bool:
+    """Whether an HTTP server answers at `url`: any status counts (an ALLOWED_HOSTS
+    or HTTPS setting may turn the question away, but the server is listening)."""
+    try:
+        with urllib.request.urlopen(url, timeout=1):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def await_server(url: str, server_pid: int, interval: float = 0.2) -> bool:
+    """Poll until the server answers at `url` (True), or until the server process,
+    this process's parent, is gone (False: it could not start, or was stopped)."""
+    while os.getppid() == server_pid:
+        if answers(url):
+            return True
+        time.sleep(interval)
+    return False
+
+
 class Command(BaseCommand):
     help = "Create the demo facilitator login and a demo workshop whose seats bots play."
 
@@ -69,24 +117,57 @@ class Command(BaseCommand):
         parser.add_argument(
             "--password", default=None, help="Demo password (default: a new random one)"
         )
+        when = parser.add_mutually_exclusive_group()
+        when.add_argument(
+            "--setup-only",
+            action="store_true",
+            help="Make the workshop and seat its bots, but start nothing and print no "
+            "log-in: the server is still to start (scripts/demo.sh)",
+        )
+        when.add_argument(
+            "--wait-for-server",
+            type=int,
+            metavar="PID",
+            help="Wait until the server (process PID, this command's parent) answers at "
+            "--url, then start the demo and print the log-in; quietly stop if it exits",
+        )
 
-    def handle(self, *args, url, game, tables, seats, password, **options):
+    def handle(
+        self, *args, url, game, tables, seats, password, setup_only, wait_for_server, **options
+    ):
+        if wait_for_server is not None and not await_server(probe_url(url), wait_for_server):
+            return
         # All or nothing: a refused --tables or --seats leaves the old password working.
         try:
             with transaction.atomic():
-                password, workshop = self._demo(game, tables, seats, password)
+                password, workshop = self._demo(
+                    game,
+                    tables,
+                    seats,
+                    password,
+                    start=not setup_only,
+                    warn=wait_for_server is None,
+                )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
-        self._print(url, password, workshop)
+        if setup_only:
+            self.stdout.write(
+                f"\nStarting Barnga on {address_for_people(url)[0].rstrip('/')} ... the demo's "
+                "log-in follows once it answers.\n"
+            )
+        else:
+            self._print(url, password, workshop)
+        self.stdout.flush()
 
-    def _demo(self, game, tables, seats, password):
+    def _demo(self, game, tables, seats, password, *, start=True, warn=True):
         kind = kinds.get(game)
         if seats is None:
             seats = min(max(4, kind.min_seats), kind.max_seats)
         User = get_user_model()
         password = password or secrets.token_urlsafe(9)
         user, _ = User.objects.get_or_create(username=DEMO_USER)
-        user.set_password(password)
+        if start:  # the password printed with the address: a new one only then
+            user.set_password(password)
         user.is_staff = True
         user.save()
 
@@ -95,10 +176,9 @@ class Command(BaseCommand):
             .exclude(phase=Phase.DEBRIEF)
             .first()
         )
-        if workshop is not None and (tables, seats) != (
-            workshop.table_count,
-            workshop.seats_per_table,
-        ):
+        size = (workshop.table_count, workshop.seats_per_table) if workshop else None
+        # Said once: the waiter after --setup-only finds the same workshop.
+        if warn and size is not None and size != (tables, seats):
             self.stderr.write(
                 f"The demo workshop already exists with {workshop.table_count} tables of "
                 f"{workshop.seats_per_table}: it is kept as it is (end it to make another)."
@@ -116,6 +196,10 @@ class Command(BaseCommand):
             )
             Workshop.objects.filter(pk=workshop.pk).update(autopilot=True)
             services.bots_fill(workshop_id=workshop.pk)
+            workshop.refresh_from_db()
+        if start and workshop.phase == Phase.LOBBY and workshop.autopilot:
+            # Made by --setup-only (or just now): study and silent play at once, and
+            # the first scored round's clock from now, the server answering.
             services.workshop_start_study(workshop_id=workshop.pk)
             services.workshop_start_home(workshop_id=workshop.pk)
             services.round_start(workshop_id=workshop.pk)
