@@ -201,7 +201,11 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True  # pages send the token from the markup (hx-headers), never the cookie
 # Content-Security-Policy and Permissions-Policy: tournament.security.SecurityHeadersMiddleware.
 HTTPS = not DEBUG and env_bool("HTTPS", False)
+# Browsers ignore Cross-Origin-Opener-Policy from an untrustworthy origin (plain HTTP
+# at a classroom's network address) and log a console error on every page for it.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 if HTTPS:
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -17,7 +17,7 @@ import websockets
 import websockets.exceptions
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.test import Client
+from django.test import Client, override_settings
 from security_world import world
 
 from barnga.asgi import application
@@ -60,7 +60,47 @@ def test_security_headers_on_every_kind_of_page():
         assert r["Referrer-Policy"] == "same-origin", what
         assert r["X-Content-Type-Options"] == "nosniff", what
         assert "camera=()" in r["Permissions-Policy"], what
-        assert r.get("Cross-Origin-Opener-Policy") == "same-origin", what
+        # Plain HTTP here: browsers ignore the header and log an error (see below).
+        assert "Cross-Origin-Opener-Policy" not in r, what
+
+
+def https_settings(monkeypatch, https: str | None) -> dict:
+    """The SECURE_* settings barnga/settings.py builds with HTTPS set to this (or unset)."""
+    import importlib
+
+    from django.conf import global_settings
+
+    import barnga.settings as project_settings
+
+    for name in ("HTTPS", "DEBUG", "PRODUCTION", "TRUST_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    if https is not None:
+        monkeypatch.setenv("HTTPS", https)
+    try:
+        built = importlib.reload(project_settings)
+        names = [k for k in dir(global_settings) if k.startswith("SECURE_")]
+        return {k: getattr(built, k, getattr(global_settings, k)) for k in names}
+    finally:
+        monkeypatch.delenv("HTTPS", raising=False)
+        importlib.reload(project_settings)
+
+
+@pytest.mark.parametrize("https", [None, "0", "1"])
+def test_cross_origin_opener_policy_is_sent_only_over_https(monkeypatch, https):
+    """Over plain HTTP at a classroom's network address Chromium ignores the header
+    ("the URL's origin was untrustworthy") and logs a console error on every page."""
+    world()
+    built = https_settings(monkeypatch, https)
+    with override_settings(**built):
+        r = Client().get("/join", secure=https == "1")
+    assert r.status_code == 200
+    if https == "1":
+        assert built["SECURE_CROSS_ORIGIN_OPENER_POLICY"] == "same-origin"
+        assert r["Cross-Origin-Opener-Policy"] == "same-origin"
+        assert "Strict-Transport-Security" in r  # the HTTPS settings were the ones applied
+    else:
+        assert "Cross-Origin-Opener-Policy" not in r
+        assert built["SECURE_CROSS_ORIGIN_OPENER_POLICY"] is None
 
 
 def test_pages_with_hands_sheets_names_or_a_pin_are_not_kept_by_the_browser():
@@ -265,7 +305,8 @@ def test_check_deploy_is_clean_in_production_mode():
             "-c",
             "import django; django.setup(); from django.conf import settings as s;"
             "import json; print(json.dumps([s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE,"
-            " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG]))",
+            " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG,"
+            " s.SECURE_CROSS_ORIGIN_OPENER_POLICY]))",
         ],
         cwd=ROOT,
         env=env,
@@ -273,7 +314,7 @@ def test_check_deploy_is_clean_in_production_mode():
         text=True,
         check=True,
     )
-    assert json.loads(done.stdout) == [True, True, True, 31536000, False]
+    assert json.loads(done.stdout) == [True, True, True, 31536000, False, "same-origin"]
 
 
 def test_player_cookie_is_httponly_lax_and_secure_under_https(settings):
