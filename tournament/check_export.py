@@ -217,8 +217,32 @@ def compare_five_tricks_result(game: dict, players: list, out: dict, check: Game
         )
 
 
-def _label(game: dict) -> str:
-    return f"round {game.get('round')}, table {game.get('table')}, game {game.get('number')}"
+def _label(game: dict, rounds: dict | None = None) -> str:
+    """ "Round 1, table 2, game 1": the round as the report and every screen name it
+    (report.short_label), not by its stored number, which counts the study round and
+    silent play too. A round the document does not list keeps its stored number."""
+    try:
+        r = (rounds or {}).get(game.get("round"))
+        name = report.short_label(r) if r else None
+    except (KeyError, TypeError):  # a garbled record: its round unhashable, a field missing
+        name = None
+    if name is None:
+        name = f"stored round {game.get('round')}"
+    return f"{name}, table {game.get('table')}, game {game.get('number')}"
+
+
+def _rounds(doc: dict) -> dict:
+    """The document's rounds by their stored number (those it can read)."""
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list):
+        return {}
+    return {
+        r["number"]: r
+        for r in rounds
+        if isinstance(r, dict)
+        and isinstance(r.get("number"), int)
+        and isinstance(r.get("kind"), str)
+    }
 
 
 def _when_unawarded(game: dict) -> str:
@@ -232,9 +256,10 @@ def _when_unawarded(game: dict) -> str:
     return "when the round ended"
 
 
-def check_game(game: dict) -> GameCheck:
-    """Replay one exported game and compare with its stored result."""
-    check = GameCheck(game.get("id"), _label(game))
+def check_game(game: dict, rounds: dict | None = None) -> GameCheck:
+    """Replay one exported game and compare with its stored result (`rounds`: the
+    document's, by number, to name the game's round as the report does)."""
+    check = GameCheck(game.get("id"), _label(game, rounds))
     if game.get("kind", "five_tricks") != "five_tricks":
         return check_kind_game(game, check)
     # The stored log itself, played by the engine as it was live: a log changed
@@ -304,7 +329,8 @@ def check_document(doc: object) -> list[GameCheck]:
     games = doc.get("games")
     if not isinstance(games, list):
         raise ExportError("The export has no list of games.")
-    return [_checked(i, g) for i, g in enumerate(games)]
+    rounds = _rounds(doc)
+    return [_checked(i, g, rounds) for i, g in enumerate(games)]
 
 
 # The fields the checks read, by the type a workshop export gives them.
@@ -319,7 +345,7 @@ _SHAPES = {
 }
 
 
-def _checked(i: int, game: object) -> GameCheck:
+def _checked(i: int, game: object, rounds: dict) -> GameCheck:
     """One game's check; a record an export would never hold is a mismatch that says
     which field is wrong, never a traceback."""
     if not isinstance(game, dict):
@@ -330,13 +356,13 @@ def _checked(i: int, game: object) -> GameCheck:
         if key in game and not isinstance(game[key], kinds_)
     ]
     if wrong:
-        return GameCheck(game.get("id", f"#{i}"), _label(game), problems=wrong)
+        return GameCheck(game.get("id", f"#{i}"), _label(game, rounds), problems=wrong)
     try:
-        return check_game(game)
+        return check_game(game, rounds)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
         return GameCheck(
             game.get("id", f"#{i}"),
-            _label(game),
+            _label(game, rounds),
             problems=[f"the game record cannot be read ({type(exc).__name__}: {exc})"],
         )
 

@@ -355,7 +355,7 @@ class Index:
 
     def label(self, round_number) -> str:
         r = self.rounds.get(round_number)
-        return _short_label(r) if r else "—"
+        return short_label(r) if r else "—"
 
     def home(self, pid):
         p = self.players.get(pid)
@@ -562,8 +562,9 @@ def scored_number(r: dict) -> int | None:
     return None
 
 
-def _short_label(r: dict) -> str:
-    """Column headings short enough for a chart axis and a phone."""
+def short_label(r: dict) -> str:
+    """What the report calls a round ("Round 1", "Study", "At home"): column headings
+    short enough for a chart axis and a phone, and check_export's lines."""
     if (n := scored_number(r)) is not None:
         return f"Round {n}"
     return {"home": "At home", "study": "Study"}.get(r["kind"], r["label"])
@@ -583,7 +584,7 @@ def movement(doc: dict, ix: Index) -> dict:
         # round's standings list them at (after those seated at the start).
         where = {s["id"]: (s["table"], JOINED_DURING) for s in r.get("standings", [])}
         where.update({s["player"]: (s["table"], s["seat"]) for s in r["seatings"]})
-        cols.append({"round": r["number"], "label": _short_label(r), "where": where})
+        cols.append({"round": r["number"], "label": short_label(r), "where": where})
     # After the last round's movement there is no seating row: rebuild it from the moves.
     if columns and columns[-1]["moves"]:
         last = columns[-1]
@@ -596,7 +597,7 @@ def movement(doc: dict, ix: Index) -> dict:
         }
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
-        cols.append({"round": None, "label": f"After {_short_label(last).lower()}", "where": where})
+        cols.append({"round": None, "label": f"After {short_label(last).lower()}", "where": where})
 
     started = {r["number"]: parse_time(r.get("started_at")) for r in doc["rounds"]}
 
@@ -683,7 +684,7 @@ def movement(doc: dict, ix: Index) -> dict:
             moves.append(
                 {
                     "round": r["number"],
-                    "label": _short_label(r),
+                    "label": short_label(r),
                     "player": m["player"],
                     "name": mover(m["player"], r),
                     "from": m["from"],
@@ -705,7 +706,7 @@ def movement(doc: dict, ix: Index) -> dict:
         listed += [
             {
                 "round": r["number"],
-                "label": _short_label(r),
+                "label": short_label(r),
                 "player": k["player"],
                 "name": ix.name(k["player"]),
                 "from": k["table"],
@@ -993,7 +994,7 @@ def results(doc: dict, ix: Index) -> list[dict]:
             out.append(
                 {
                     "round": r["number"],
-                    "label": _short_label(r),
+                    "label": short_label(r),
                     "kind": r["kind"],
                     "scored": r["kind"] == "scored",
                     "moved": applied,
@@ -1811,7 +1812,7 @@ def left_when(doc: dict, left_at: str | None) -> str:
     if last is None:
         return "before play began"
     name = {"study": "the study round", "home": "the silent home play"}.get(
-        last["kind"], _short_label(last)
+        last["kind"], short_label(last)
     )
     finished = parse_time(last.get("finished_at"))
     return f"during {name}" if finished is None or at <= finished else f"after {name}"
@@ -2130,7 +2131,7 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
                 and tally.get((pid, nxt["number"]))
             ):
                 groups[went.get(pid, "stayed")].append(pid)
-        before, after = _short_label(r), _short_label(nxt)
+        before, after = short_label(r), short_label(nxt)
         if nxt.get("state", "finished") != "finished":
             after += " so far"  # the report read while it is played
         for group, pids in groups.items():

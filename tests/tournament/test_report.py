@@ -353,6 +353,35 @@ def test_every_exported_game_passes_the_replay_checker(scripted, tmp_path):
     assert sum(": OK" in line for line in lines) == len(checks)
 
 
+def test_the_checker_names_each_round_as_the_report_does(scripted, tmp_path):
+    """A MISMATCH line leads the facilitator to the report's round: "Round 1" is the
+    round every screen calls Round 1, not the stored number (study and silent play
+    count there), and the study round and home play are named as in the report."""
+    doc = json.loads(json.dumps(scripted["doc"]))
+    rounds = {r["number"]: r for r in doc["rounds"]}
+    named = {"study": "Study", "home": "At home"}
+    want = {}
+    for g in doc["games"]:
+        r = rounds[g["round"]]
+        name = f"Round {r['scored_number']}" if r["kind"] == "scored" else named[r["kind"]]
+        want[g["id"]] = f"game {g['id']} ({name}, table {g['table']}, game {g['number']}): OK"
+    # The script's scored games are in rounds whose stored number is not their own.
+    assert any(rounds[g["round"]]["scored_number"] not in (None, g["round"]) for g in doc["games"])
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc))
+    out = io.StringIO()
+    assert check_export.run(str(path), out=out, err=io.StringIO()) == 0
+    # (after " — " a line may carry notes)
+    lines = [ln.split(" — ")[0] for ln in out.getvalue().splitlines() if ln.startswith("game ")]
+    assert lines == [want[c.game_id] for c in check_export.check_document(doc)]
+    # An export that lists no rounds still says which: by the stored number, saying so.
+    del doc["rounds"]
+    (first,) = check_export.check_document({**doc, "games": doc["games"][:1]})
+    assert first.line().startswith(
+        f"game {first.game_id} (stored round {doc['games'][0]['round']},"
+    )
+
+
 def tampered(doc: dict, how) -> dict:
     doc = json.loads(json.dumps(doc))
     how(doc)

@@ -229,7 +229,7 @@ def test_check_export_command_line_needs_no_django(tmp_path):
     bad.write_text(json.dumps(doc))
     out = run_module("tournament.check_export", str(bad))
     assert out.returncode == 1
-    assert "game 2 (round 1, table 1, game 1): MISMATCH — tricks won" in out.stdout
+    assert "game 2 (stored round 1, table 1, game 1): MISMATCH — tricks won" in out.stdout
 
     for text, words in [
         ("{not json", "is not valid JSON"),
