@@ -107,7 +107,7 @@ def test_the_control_panel_and_a_table_page_say_no_symbol(fac):
     assert "End the tournament" in panel and "table 1" in panel and "→" in panel
     said = spoken(panel)
     assert not set(SYMBOLS) & set(said), said
-    assert "End the tournament and start the debrief" in said
+    assert "End the tournament, then debrief" in said
     assert " to " in said.split("Applied.")[1]
     services.round_start(workshop_id=w.pk)
     finish_trick(game_at(t1))
