@@ -390,10 +390,18 @@
     // own words (data-paused-said) at once, as the refusal's toast would have. Only
     // these: a card the rules forbid (aria-disabled, not paused) still goes, and its
     // refusal is what the debrief counts.
+    // Tapped again while the words still show, they are said again too: an alert whose
+    // text does not change may not be read again. And the screen is asked for: a phone
+    // on a socket that died unseen may have missed the resume (the tap, sent, would
+    // have found that out), and the sync's unanswered wait replaces such a socket.
     if (button.dataset.action && "paused" in button.dataset) {
       lastAction = { key: "", at: 0, game: "" };
-      hideToast();
-      if (screen().dataset.pausedSaid) showToast(screen().dataset.pausedSaid);
+      const words = screen().dataset.pausedSaid;
+      if (words) {
+        if (!toast.hidden && toast.textContent === words) announcer.say(words);
+        showToast(words);
+      }
+      send({ action: "sync" });
       return;
     }
     if (button.dataset.action) {
