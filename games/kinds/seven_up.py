@@ -557,7 +557,7 @@ class SevenUp(GameKind):
         from the moment each is made. Never the trump or a hand."""
         if state.phase == su.PHASE_OVER:
             return None
-        n = len(names)
+        n = state.n_seats
         made = sum(b is not None for b in state.bids)
         latest = None
         if made and not state.tricks and not state.current:
