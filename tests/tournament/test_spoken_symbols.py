@@ -32,7 +32,7 @@ from tournament.templatetags.cards import card_name
 from tournament.templatetags.facilitator import arrow, arrows
 
 pytestmark = pytest.mark.django_db
-SYMBOLS = "→✋✎★✓✗🤫🎉"
+SYMBOLS = "→←↑↓✋✎★✓✗🤫🎉"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -115,6 +115,7 @@ def test_the_control_panel_and_a_table_page_say_no_symbol(fac):
     assert "Tricks this game" in page
     said = spoken(page)
     assert not set(SYMBOLS) & set(said), said
+    assert "Back to the control panel" in said  # the link's words, the arrow unsaid
     assert "taken by" in said
     # The log's cards are heard by name, as the cards above it are (not "3 black
     # spade suit"): every card of the trick just taken, and no suit sign.
@@ -133,6 +134,7 @@ def test_the_report_says_no_symbol(fac, monkeypatch):
     facts = build_scripted(clock, user)
     html = client.get(f"/workshops/{facts['workshop'].pk}/report/").content.decode()
     assert "→" in html and "✎" in html and "★" in html  # what the eye sees
+    assert "↑" in html and "↓" in html  # who moved up, who down
     said = spoken(html)
     assert not set(SYMBOLS) & set(said), [
         said[max(0, said.find(c) - 80) : said.find(c) + 20] for c in SYMBOLS if c in said
