@@ -99,6 +99,9 @@
   // it is a new game's (3 Tricks: two passes end a game, and the second passer opens
   // the next: a Pass tapped at once was dropped without a sign).
   let lastAction = { key: "", at: 0, game: "" };
+  // A move tapped while the round is paused: when one last asked for the screen.
+  const PAUSED_AGAIN_MS = 2000;
+  let pausedTapAt = -Infinity;
   // "I have read my rules" tapped (and sent): the sheet then goes at the student's
   // word; otherwise it went at their first move in a scored round.
   let rulesReadTapped = false;
@@ -394,14 +397,21 @@
     // text does not change may not be read again. And the screen is asked for: a phone
     // on a socket that died unseen may have missed the resume (the tap, sent, would
     // have found that out), and the sync's unanswered wait replaces such a socket.
+    // At most once in PAUSED_AGAIN_MS, both: Enter held on a paused move repeats some
+    // 30 times a second, and each sync is answered with the whole screen.
     if (button.dataset.action && "paused" in button.dataset) {
       lastAction = { key: "", at: 0, game: "" };
+      const now = Date.now();
+      const again = now - pausedTapAt >= PAUSED_AGAIN_MS;
       const words = screen().dataset.pausedSaid;
       if (words) {
-        if (!toast.hidden && toast.textContent === words) announcer.say(words);
+        if (again && !toast.hidden && toast.textContent === words) announcer.say(words);
         showToast(words);
       }
-      send({ action: "sync" });
+      if (again) {
+        pausedTapAt = now;
+        send({ action: "sync" });
+      }
       return;
     }
     if (button.dataset.action) {
