@@ -8,6 +8,7 @@ machine, with a database of the test's own.
 
 from __future__ import annotations
 
+import http.server
 import os
 import queue
 import re
@@ -209,20 +210,46 @@ def test_the_first_rounds_clock_starts_when_the_server_answers(tmp_path):
         demo.stop()
 
 
-def test_no_waiter_is_left_when_the_server_cannot_start(tmp_path):
-    """The port is taken (by a socket that never answers HTTP): Daphne fails, the
-    script fails with it, nothing says ready, and the waiter does not stay behind."""
-    with socket.socket() as taken:
+class _Answers(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (the standard library's name)
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("holder", ["silent", "http"])
+def test_a_port_another_program_holds_stops_the_demo_before_anything(tmp_path, holder):
+    """The port is taken, by a socket that never answers HTTP or by another web server
+    (another demo: the waiter took its answer for the demo's own and printed "ready"
+    and a log-in, then Daphne failed). The setup refuses with the port and a way on;
+    nothing says ready, no server or waiter is started."""
+    if holder == "http":
+        taken = http.server.HTTPServer(("127.0.0.1", 0), _Answers)
+        threading.Thread(target=taken.serve_forever, daemon=True).start()
+        port = taken.server_port
+    else:
+        taken = socket.socket()
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        demo = Demo(tmp_path, taken.getsockname()[1], server_delay=0)
-        try:
-            assert demo.proc.wait(timeout=120) != 0
-            assert gone_within(5, demo.waiters)
-            demo.reader.join(timeout=5)  # the output's end: nothing holds it open
-            assert not demo.reader.is_alive()
-            output = list(demo.lines.queue)
-            assert any("Starting Barnga on" in line for line in output), output
-            assert not any(READY in line for line in output), output
-        finally:
-            demo.stop()
+        port = taken.getsockname()[1]
+    demo = Demo(tmp_path, port, server_delay=0)
+    try:
+        assert demo.proc.wait(timeout=120) != 0
+        demo.reader.join(timeout=5)  # the output's end: nothing holds it open
+        assert not demo.reader.is_alive()
+        output = list(demo.lines.queue)
+        assert not any(READY in line for line in output), output
+        assert not any("Starting Barnga on" in line for line in output), output
+        assert f"Port {port} cannot be used" in demo.log.read_text()
+        assert gone_within(5, demo.waiters)
+        with sqlite3.connect(demo.db) as db:
+            assert db.execute("SELECT count(*) FROM tournament_workshop").fetchone() == (0,)
+    finally:
+        demo.stop()
+        if holder == "http":
+            taken.shutdown()
+            taken.server_close()
+        else:
+            taken.close()

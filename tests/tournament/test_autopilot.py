@@ -1,7 +1,10 @@
 """Demo workshops run themselves: rounds end, players move, the next round starts."""
 
+import http.server
 import io
 import os
+import socket
+import threading
 from datetime import timedelta
 
 import pytest
@@ -10,6 +13,7 @@ from django.utils import timezone
 
 from games import kinds
 from tournament import timers
+from tournament.loadtest.servers import free_port
 from tournament.models import Action, Movement, Phase, Round, RoundKind, RoundState, Workshop
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +39,10 @@ def test_setup_only_seats_the_bots_and_starts_no_clock_until_the_server_answers(
 
     call_command("demo", "--password", "old", "--game", "all_fives")  # another demo workshop
     capsys.readouterr()
-    call_command("demo", "--setup-only", "--password", "new", "--url", "http://127.0.0.1:8123")
+    port = free_port()  # a port nothing holds: the setup looks
+    call_command("demo", "--setup-only", "--password", "new", "--url", f"http://127.0.0.1:{port}")
     out = capsys.readouterr().out
-    assert "Starting Barnga on http://127.0.0.1:8123" in out and "password" not in out
+    assert f"Starting Barnga on http://127.0.0.1:{port}" in out and "password" not in out
     assert get_user_model().objects.get(username="demo").check_password("old")
     workshop = Workshop.objects.get(game="five_tricks")
     assert workshop.phase == Phase.LOBBY and not workshop.rounds.exists()
@@ -59,6 +64,65 @@ def test_the_waiter_gives_up_when_the_server_process_is_gone():
     assert probe_url("http://192.0.2.7:8001") == "http://192.0.2.7:8001/healthz"
     # Not this process's parent: the server it was to wait for has exited.
     assert await_server("http://127.0.0.1:9/healthz", os.getppid() + 1) is False
+
+
+def test_setup_only_on_a_port_another_program_holds_says_so_and_makes_nothing():
+    """The waiter takes any answer at the address for the demo's server: with the port
+    taken (another demo, another program) it printed "ready" and a log-in for that
+    program's page, then Daphne failed. The setup now refuses before anything."""
+    from django.core.management.base import CommandError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(CommandError, match=f"Port {port} cannot be used.*PORT={port + 1}"):
+            call_command(
+                "demo", "--setup-only", "--url", f"http://127.0.0.1:{port}", stdout=io.StringIO()
+            )
+    assert not Workshop.objects.exists()
+
+
+class _Answers(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (the standard library's name)
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_the_waiter_asks_the_server_itself_and_no_other_program():
+    """A proxy in the environment (http_proxy) answered for the server, or, closed,
+    kept the waiter from ever hearing it; a program there that speaks no HTTP made
+    the waiter fail with a traceback."""
+    from tournament.management.commands.demo import answers
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Answers)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    closed = free_port()
+    try:
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("http_proxy", f"http://127.0.0.1:{closed}")
+            env.setenv("HTTP_PROXY", f"http://127.0.0.1:{closed}")
+            env.delenv("no_proxy", raising=False)
+            env.delenv("NO_PROXY", raising=False)
+            assert answers(f"http://127.0.0.1:{server.server_port}/healthz") is True
+    finally:
+        server.shutdown()
+        server.server_close()
+    with socket.socket() as garbled:
+        garbled.bind(("127.0.0.1", 0))
+        garbled.listen()
+
+        def babble():
+            conn, _ = garbled.accept()
+            with conn:
+                conn.recv(1024)
+                conn.sendall(b"SSH-2.0-not-http\r\n")
+
+        threading.Thread(target=babble, daemon=True).start()
+        assert answers(f"http://127.0.0.1:{garbled.getsockname()[1]}/healthz") is False
 
 
 @pytest.mark.parametrize(

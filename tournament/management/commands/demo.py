@@ -8,6 +8,7 @@ prints the log-in. Its round clock and the printed address are both only good on
 the server listens, which can take a minute on a loaded machine.
 """
 
+import http.client
 import os
 import secrets
 import socket
@@ -74,16 +75,47 @@ def probe_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, "/healthz", "", ""))
 
 
+# Straight to the server: a proxy in the environment (http_proxy) is not asked, which
+# would answer for it too early, or never.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def answers(url: str) -> bool:
     """Whether an HTTP server answers at `url`: any status counts (an ALLOWED_HOSTS
-    or HTTPS setting may turn the question away, but the server is listening)."""
+    or HTTPS setting may turn the question away, but the server is listening). A
+    program there that does not speak HTTP is no answer."""
     try:
-        with urllib.request.urlopen(url, timeout=1):
+        with _DIRECT.open(url, timeout=1):
             return True
     except urllib.error.HTTPError:
         return True
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):
         return False
+
+
+def port_taken(url: str) -> str | None:
+    """Why a server could not listen where `url` says, when another program holds
+    that port (in the words of the error), else None. The waiter takes any answer
+    there for the demo's server: with the port taken it printed "ready" and a log-in
+    for another program's page, then Daphne failed."""
+    parts = urlsplit(url)
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            parts.hostname or "127.0.0.1",
+            parts.port or 80,
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
+        )[0]
+    except (OSError, ValueError):
+        return None  # an address Daphne will refuse in its own words
+    with socket.socket(family, kind, proto) as probe:
+        # As Daphne (Twisted) does: a port whose last connections are closing is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 def await_server(url: str, server_pid: int, interval: float = 0.2) -> bool:
@@ -137,6 +169,12 @@ class Command(BaseCommand):
     ):
         if wait_for_server is not None and not await_server(probe_url(url), wait_for_server):
             return
+        if setup_only and (why := port_taken(url)):
+            port = urlsplit(url).port or 80
+            raise CommandError(
+                f"Port {port} cannot be used ({why}): another program may be listening "
+                f"there. Stop it, or start the demo on another port, e.g. PORT={port + 1}."
+            )
         # All or nothing: a refused --tables or --seats leaves the old password working.
         try:
             with transaction.atomic():
