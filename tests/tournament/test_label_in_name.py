@@ -111,9 +111,19 @@ def a_label_not_in_its_name(pages: dict[str, str]) -> tuple[list, int]:
             if not words(visible):
                 continue  # an icon-only control: nothing visible to say
             seen += 1
-            if words(visible) not in words(name):
+            # Whole words in order: "Go" is not in "Goodbye".
+            if f" {words(visible)} " not in f" {words(name)} ":
                 wrong.append((page, tag, visible.strip(), name.strip()))
     return wrong, seen
+
+
+def test_a_label_is_found_in_its_name_as_whole_words():
+    page = {
+        "p": '<button aria-label="Goodbye">Go</button><button aria-label="Go on">Go</button>'
+        '<a href="/" aria-label="Open the report now">the report</a>'
+    }
+    wrong, seen = a_label_not_in_its_name(page)
+    assert seen == 3 and wrong == [("p", "button", "Go", "Goodbye")]
 
 
 def test_every_control_on_the_facilitators_pages_is_named_with_its_words():
