@@ -80,10 +80,10 @@ def _machine(tmp_path: Path) -> tuple[Path, dict]:
     return repo, {**os.environ, "PATH": ":".join(path)}
 
 
-def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
-    repo, env = _machine(tmp_path)
-    done = subprocess.run(
-        ["bash", "-c", "source scripts/bootstrap.sh --group dev; echo ready"],
+def bootstrap(repo: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    """`source scripts/bootstrap.sh ARGS` in the copy, then "ready" once it is done."""
+    return subprocess.run(
+        ["bash", "-c", f"source scripts/bootstrap.sh {' '.join(args)}; echo ready"],
         cwd=repo,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -91,6 +91,11 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
         text=True,
         timeout=60,
     )
+
+
+def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
+    repo, env = _machine(tmp_path)
+    done = bootstrap(repo, env, "--group dev")
     assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls[0] == "apt-get update -qq"
@@ -103,15 +108,7 @@ def test_a_python_without_its_venv_package_gets_it_from_apt(tmp_path):
     # Once there, nothing is installed again.
     (tmp_path / "calls").unlink()
     shutil.rmtree(repo / ".run")
-    done = subprocess.run(
-        ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-        cwd=repo,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = bootstrap(repo, env)
     assert done.returncode == 0, done.stderr
     assert not any(c.startswith("apt-get") for c in (tmp_path / "calls").read_text().splitlines())
 
@@ -169,15 +166,7 @@ def test_uv_is_given_the_interpreter_not_a_shim_that_runs_it(tmp_path):
     .venv was made from and made the .venv anew at every run of either command."""
     repo, env = _machine(tmp_path)
     (tmp_path / "venv-package-installed").touch()
-    done = subprocess.run(
-        ["bash", "-c", "source scripts/bootstrap.sh; echo ready"],
-        cwd=repo,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = bootstrap(repo, env)
     assert done.returncode == 0 and done.stdout.strip().endswith("ready"), done.stderr
     sync = next(c for c in (tmp_path / "calls").read_text().splitlines() if c.startswith("uv sync"))
     # The stub python3.11 runs this interpreter: its own path is what uv gets.

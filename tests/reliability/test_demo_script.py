@@ -210,15 +210,6 @@ def test_the_first_rounds_clock_starts_when_the_server_answers(tmp_path):
         demo.stop()
 
 
-class _Answers(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (the standard library's name)
-        self.send_response(200)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.mark.parametrize("holder", ["silent", "http"])
 def test_a_port_another_program_holds_stops_the_demo_before_anything(tmp_path, holder):
     """The port is taken, by a socket that never answers HTTP or by another web server
@@ -226,7 +217,7 @@ def test_a_port_another_program_holds_stops_the_demo_before_anything(tmp_path, h
     and a log-in, then Daphne failed). The setup refuses with the port and a way on;
     nothing says ready, no server or waiter is started."""
     if holder == "http":
-        taken = http.server.HTTPServer(("127.0.0.1", 0), _Answers)
+        taken = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
         threading.Thread(target=taken.serve_forever, daemon=True).start()
         port = taken.server_port
     else:

@@ -83,22 +83,13 @@ def test_setup_only_on_a_port_another_program_holds_says_so_and_makes_nothing():
     assert not Workshop.objects.exists()
 
 
-class _Answers(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (the standard library's name)
-        self.send_response(200)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
 def test_the_waiter_asks_the_server_itself_and_no_other_program():
     """A proxy in the environment (http_proxy) answered for the server, or, closed,
     kept the waiter from ever hearing it; a program there that speaks no HTTP made
     the waiter fail with a traceback."""
     from tournament.management.commands.demo import answers
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), _Answers)
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     closed = free_port()
     try:
