@@ -10,7 +10,16 @@ from html.parser import HTMLParser
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from tournament_helpers import finish_trick, game_at, make_workshop, tables_of
+from tournament_helpers import (
+    HIGH,
+    LOW,
+    finish_trick,
+    game_at,
+    make_workshop,
+    open_dispute,
+    set_seat_sheets,
+    tables_of,
+)
 
 from tournament import services
 
@@ -150,6 +159,9 @@ def test_every_control_on_the_facilitators_pages_is_named_with_its_words():
     t1, _ = tables_of(w)
     finish_trick(game_at(t1))
     visit("round", f"{base}/", f"{base}/tables/1/", f"{base}/projector/")
+    open_dispute(set_seat_sheets(t1, [HIGH, HIGH, LOW, LOW]))  # the status names it
+    visit("dispute", f"{base}/")
+    assert 'href="#mt-1">table 1</a>' in pages[f"dispute {base}/"]
     services.round_pause(round_id=rnd.pk)
     visit("paused", f"{base}/")
     services.round_resume(round_id=rnd.pk)
