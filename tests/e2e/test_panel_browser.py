@@ -630,6 +630,18 @@ def test_a_table_waiting_for_a_phone_not_connected_is_shown_and_said_at_the_top(
     for t in tables:
         open_dispute(set_seat_sheets(t, [HIGH, HIGH, HIGH, LOW]))
     said(page, "Disputes at 6 tables.")
+    # The status names them, opened one after another, each a link to its card.
+    disputes = page.locator("#fac-status .disputes-line")
+    disputes.wait_for(timeout=8000)
+    assert disputes.inner_text() == (
+        "Disputes now, the longest first: table 1, table 2, table 3, table 4, table 5, table 6."
+    )
+    disputes.get_by_role("link", name="table 6", exact=True).click()
+    page.wait_for_function("() => location.hash === '#mt-6'")
+    sixth = page.locator('#fac-monitor article[data-table="6"]')
+    assert sixth.is_visible() and "dispute" in sixth.locator("h3").inner_text()
+    top = sixth.locator("h3").bounding_box()["y"]
+    assert 0 <= top < 900, top  # brought into view
     assert_accessible(page, "panel, six disputes")
     page.context.close()
 
