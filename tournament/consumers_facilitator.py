@@ -13,10 +13,13 @@ time while the tables play: every move at every table announces a change.
 A push carries only the regions whose HTML changed since the last one sent,
 a running clock's passing seconds aside (regions.settled; a `sync` sends them
 all): a region replaced in the page takes the button under the facilitator's
-pointer with it. And the page answers each push with `ack` once
-it has put it in: the next push waits for that (ACK_WAIT at most), so a browser
-slower than the server (a panel of 200 players) is sent the state as it is
-then, not a queue of old snapshots that grows without bound.
+pointer with it. The monitor's table cards are regions too: when the monitor
+changed in a few cards only (a move at one table of 40), those cards go alone,
+each whole, from the same render (84 kB a push at 200 players became about
+2 kB). And the page answers each push with `ack` once it has put it in: the
+next push waits for that (ACK_WAIT at most), so a browser slower than the server
+(a panel of 200 players) is sent the state as it is then, not a queue of old
+snapshots that grows without bound.
 
 The page says which view it is with `?view=panel|projector|table&table=N`; the
 projector view renders only the projector's template, whose context holds no
@@ -44,6 +47,7 @@ THROTTLE = 0.25
 RENDER_SHARE = 0.2
 ACK_WAIT = 5.0
 ROSTER = ("fac-roster",)
+MONITOR_FRAME = "fac-monitor frame"  # in _sent: the monitor as sent, less its cards
 
 
 def _render_timed(view, workshop_id, user, table_number, skip=()) -> tuple[dict | None, float]:
@@ -111,6 +115,8 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         held = regions.parse_have((query.get("have") or [""])[0])
         same = {k for k, v in snapshot.items() if held.get(k) == regions.digest(v)}
         self._sent.update({k: regions.settled(snapshot[k]) for k in same})
+        if regions.MONITOR in same:
+            self._remember_monitor(snapshot[regions.MONITOR])
         # Sent even when empty: the page then knows it is live and up to date.
         await self._send_regions(
             {k: v for k, v in snapshot.items() if k not in same}, force=True, empty=True
@@ -149,11 +155,39 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             if force
             else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
         )
+        if regions.MONITOR in regions_out and self.view == "panel":
+            cards = None if force else self._changed_cards(snapshot[regions.MONITOR])
+            if cards is None:
+                self._remember_monitor(snapshot[regions.MONITOR])
+            else:
+                # The page puts each card in by its id, in the monitor it holds.
+                del regions_out[regions.MONITOR]
+                self._sent[regions.MONITOR] = settled[regions.MONITOR]
+                self._sent.update({k: regions.settled(v) for k, v in cards.items()})
+                regions_out.update(cards)
         if not regions_out and not empty:
             return
-        self._sent.update({k: settled[k] for k in regions_out})
+        self._sent.update({k: settled[k] for k in regions_out if k in settled})
         self._acked.clear()
         await self.send_json({"t": "regions", "regions": regions_out, "force": force})
+
+    def _changed_cards(self, html: str) -> dict[str, str] | None:
+        """The monitor's cards that changed since the last push, to be sent alone; None
+        when the whole monitor is to go: its frame changed (a table added or gone, the
+        heading) or most of its cards did (a phase begun, a new seating: one region is
+        fewer swaps in the page, and no more bytes)."""
+        frame, cards = regions.monitor_parts(html)
+        if regions.settled(frame) != self._sent.get(MONITOR_FRAME):
+            return None
+        changed = {k: v for k, v in cards.items() if self._sent.get(k) != regions.settled(v)}
+        return None if len(changed) * 2 > len(cards) else changed
+
+    def _remember_monitor(self, html: str) -> None:
+        """The whole monitor is in the page (sent, or held when it connected): so are
+        its frame and each of its cards, as they are in it."""
+        frame, cards = regions.monitor_parts(html)
+        self._sent[MONITOR_FRAME] = regions.settled(frame)
+        self._sent.update({k: regions.settled(v) for k, v in cards.items()})
 
     # ---- incoming: only keep-alive and resync; every control is an HTTP POST
     async def receive(self, text_data=None, bytes_data=None, **kwargs):

@@ -68,6 +68,29 @@ def parse_have(text: str) -> dict[str, str]:
     return out
 
 
+# The panel's monitor and the cards in it, each a region of its own (`mt-card-<table>`):
+# a move at one table of 40 sent the whole monitor (84 kB, twice a second while they
+# play, and the page parsed it all again); its card alone is about 2 kB. A card is a
+# whole region still, from the same render as the monitor it sits in.
+MONITOR = "fac-monitor"
+# A card: its root to its end tag (no card holds another article; a name in it is
+# escaped, so none holds "</article>" either).
+_CARD = re.compile(r'<article id="(mt-card-\d+)"[^>]*>.*?</article>', re.S)
+
+
+def monitor_parts(html: str) -> tuple[str, dict[str, str]]:
+    """The monitor as its frame (each card left as an empty root: the heading, which
+    tables, in what order) and its cards, {id: html}. Put back into the frame, the
+    cards are the monitor again, character for character."""
+    cards: dict[str, str] = {}
+
+    def cut(match: re.Match) -> str:
+        cards[match.group(1)] = match.group(0)
+        return f'<article id="{match.group(1)}"></article>'
+
+    return _CARD.sub(cut, html), cards
+
+
 def context(view: str, workshop, *, table_number: int | None = None, skip=()) -> dict | None:
     if view == "panel":
         return sf.panel(workshop, roster="fac-roster" not in skip)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 from games.presets import PRESET_TITLES
 from tournament import gamestate
@@ -42,3 +43,79 @@ def assert_no_secrets(html: str, workshop) -> None:
             assert re.search(rf"[>\"' ]{re.escape(card)}[<\"' ]", html) is None, card
     for t in Table.objects.filter(workshop=workshop):
         assert t.preset not in lower
+
+
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "wbr",
+}
+
+
+class _Spans(HTMLParser):
+    """Where each element with an id starts and ends in a piece of HTML, read as a
+    browser reads it (the standard library's parser, not the code under test)."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=False)
+        self.text = text
+        self.starts = [0]
+        for line in text.split("\n")[:-1]:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+        self.stack: list[tuple[str, str | None, int]] = []
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.feed(text)
+        self.close()
+
+    def _at(self) -> int:
+        line, col = self.getpos()
+        return self.starts[line - 1] + col
+
+    def handle_starttag(self, tag, attrs):
+        start, ident = self._at(), dict(attrs).get("id")
+        if tag in _VOID:
+            if ident:
+                self.spans[ident] = (start, start + len(self.get_starttag_text()))
+            return
+        self.stack.append((tag, ident, start))
+
+    def handle_startendtag(self, tag, attrs):
+        ident = dict(attrs).get("id")
+        if ident:
+            start = self._at()
+            self.spans[ident] = (start, start + len(self.get_starttag_text()))
+
+    def handle_endtag(self, tag):
+        end = self.text.index(">", self._at()) + 1
+        while self.stack:
+            open_tag, ident, start = self.stack.pop()
+            if ident:
+                self.spans[ident] = (start, end)
+            if open_tag == tag:
+                return
+
+
+def put_in(page: dict[str, str], pushed: dict[str, str]) -> dict[str, str]:
+    """The page's regions ({id: html}) with a push put in as the page puts it: each
+    region pushed replaces the element with its id, wherever it is (a table's card
+    inside the monitor). A region pushed that the page does not hold fails."""
+    page = dict(page)
+    for ident, html in pushed.items():
+        if ident in page:
+            page[ident] = html
+            continue
+        holders = [rid for rid, text in page.items() if ident in _Spans(text).spans]
+        assert len(holders) == 1, (ident, holders)
+        text = page[holders[0]]
+        start, end = _Spans(text).spans[ident]
+        page[holders[0]] = text[:start] + html + text[end:]
+    return page

@@ -655,3 +655,98 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     # starts, not the pushes' arrivals: a busy machine delays a delivery, not a start.
     assert starts[-1] - starts[-2] >= spacing - 0.2, (starts, spacing)
     await comm.disconnect()
+
+
+async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up(settle):
+    """A move at one table of 40 sent the whole monitor (84 kB, twice a second while the
+    tables play). Now a push whose monitor changed in a few cards carries those cards
+    alone, each a whole region (`mt-card-N`); a change to most cards (a pause) or a
+    sync sends the monitor whole. Whatever came, the page put together from the pushes
+    (as facilitator.js does: each region by its id, a card inside the monitor) is
+    exactly what a fresh whole render shows."""
+    from facilitator_helpers import put_in
+    from tournament_helpers import play_one
+
+    from tournament import regions as live_regions
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=24, tables=6, seats=4)
+    rnd = await database_sync_to_async(to_scored_round)(w)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    first = await regions(comm)
+    assert set(first["regions"]) == {"fac-status", "fac-roster", "fac-movement", "fac-monitor"}
+    page = first["regions"]
+    assert page["fac-monitor"].count('<article id="mt-card-') == 6
+
+    @database_sync_to_async
+    def moves(numbers, trick=False):
+        for table in tables_of(w):
+            if table.number in numbers:
+                (finish_trick if trick else play_one)(game_at(table))
+
+    @database_sync_to_async
+    def fresh():
+        user = User.objects.get(username="ada")
+        return live_regions.render("panel", w.pk, user)
+
+    async def pushes():
+        return [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
+
+    def same(page, whole):
+        settled = live_regions.settled
+        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
+
+    sent = []
+    for numbers, trick in (({1}, False), ({3}, True), ({1, 5}, False), ({3}, False)):
+        await moves(numbers, trick)
+        got = await pushes()
+        assert got, numbers
+        for pushed in got:
+            # The tables moved at, and no other: a card is sent when it changed.
+            cards = {k for k in pushed if k.startswith("mt-card-")}
+            assert "fac-monitor" not in pushed, list(pushed)
+            assert cards and cards <= {f"mt-card-{n}" for n in numbers}, (numbers, list(pushed))
+            assert "fac-roster" not in pushed
+            page = put_in(page, pushed)
+            sent.append(pushed)
+        assert same(page, await fresh()), numbers
+
+    # Every card changes with a pause (no table waits for a phone then): the whole monitor.
+    await database_sync_to_async(services.round_pause)(round_id=rnd.pk)
+    got = await pushes()
+    assert any("fac-monitor" in p for p in got), [list(p) for p in got]
+    assert not any(k.startswith("mt-card-") for p in got for k in p)
+    for pushed in got:
+        page = put_in(page, pushed)
+    assert same(page, await fresh())
+    await database_sync_to_async(services.round_resume)(round_id=rnd.pk)
+    await moves({2, 6}, True)
+    for pushed in await pushes():
+        page = put_in(page, pushed)
+    assert same(page, await fresh())
+    # A sync is everything again, the monitor whole.
+    await comm.send_json_to({"action": "sync"})
+    again = await regions(comm)
+    assert "fac-monitor" in again["regions"] and again["force"] is True
+    assert same(put_in(page, again["regions"]), await fresh())
+    await comm.disconnect()
+
+
+async def test_a_page_that_holds_the_monitor_is_sent_a_moved_tables_card_alone(settle):
+    """The page drawn over HTTP holds the monitor (its `have` says so): a move at one
+    table of three then sends that table's card, not the monitor again."""
+    from tournament_helpers import play_one
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=12, tables=3, seats=4)
+    await database_sync_to_async(to_scored_round)(w)
+    have = await panel_have("ada", w.pk)
+    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    assert (await comm.connect())[0]
+    assert [m["regions"] for m in await settle(comm) if m["t"] == "regions"] == [{}]
+    await database_sync_to_async(lambda: play_one(game_at(tables_of(w)[1])))()
+    pushed = [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
+    assert pushed and all("fac-monitor" not in p for p in pushed), [list(p) for p in pushed]
+    assert {k for p in pushed for k in p if k.startswith("mt-")} == {"mt-card-2"}
+    await comm.disconnect()

@@ -1477,3 +1477,31 @@ def test_a_table_past_its_planned_seats_reads_as_players_not_5_of_4(owner, fac):
     html = text(fac.get(f"/workshops/{w.pk}/projector/"))
     assert '<span class="proj-count">5 players</span>' in html and "5/4" not in html
     assert "of 4 seats" not in html
+
+
+def test_the_monitor_is_its_frame_and_one_card_per_table_whatever_the_names(owner):
+    """The panel's socket sends a table's card alone (regions.monitor_parts): each card
+    is found whole, in the monitor the page and a push draw, even with names made to
+    look like a card's end or another card's start."""
+    from tournament import regions
+
+    w = make_workshop(
+        players=6,
+        tables=3,
+        seats=2,
+        names=["</article>", '<article id="mt-card-9">', "Ana", "Bo", "Cy", "Di"],
+        facilitator=owner,
+    )
+    to_scored_round(w)
+    whole = regions.render("panel", w.pk, owner)["fac-monitor"]
+    frame, cards = regions.monitor_parts(whole)
+    assert list(cards) == ["mt-card-1", "mt-card-2", "mt-card-3"]
+    for n in (1, 2, 3):
+        assert f'data-table="{n}"' in cards[f"mt-card-{n}"]
+        assert cards[f"mt-card-{n}"].endswith("</article>")
+    assert "&lt;/article&gt;" in "".join(cards.values())
+    assert "table-card" not in frame and frame.count("<article") == 3
+    back = frame
+    for ident, html in cards.items():
+        back = back.replace(f'<article id="{ident}"></article>', html)
+    assert back == whole
