@@ -93,9 +93,32 @@
   const pending = new Map();
   // The newest connection word for each player (see presence, below).
   const dots = new Map();
+  // A region inside another: the monitor's table cards (a move at one table sends its
+  // card alone). One held back holds the older; a card held inside a monitor held back
+  // is put into it, and a card held is dropped when a whole monitor comes.
+  function nested(id, html, current) {
+    for (const [other, held] of Array.from(pending)) {
+      if (other === id) continue;
+      const outer = document.getElementById(other);
+      if (!outer) continue;
+      if (current.contains(outer)) pending.delete(other);
+      else if (outer.contains(current)) pending.set(other, putInto(held, id, html));
+    }
+  }
+  function putInto(outerHtml, id, html) {
+    const tpl = document.createElement("template");
+    tpl.innerHTML = outerHtml.trim();
+    const part = document.createElement("template");
+    part.innerHTML = html.trim();
+    const old = tpl.content.getElementById(id);
+    const next = part.content.firstElementChild;
+    if (old && next) old.replaceWith(next);
+    return tpl.innerHTML;
+  }
   function swapRegion(id, html, force) {
     const current = document.getElementById(id);
     if (!current) return;
+    nested(id, html, current);
     if (!force && busy(current)) { pending.set(id, html); return; }
     pending.delete(id);
     const tpl = document.createElement("template");
@@ -242,7 +265,8 @@
   }
   document.addEventListener("input", (e) => { if (e.target.matches("input[data-find]")) find(e.target); });
   function flushPending() {
-    for (const [id, html] of Array.from(pending)) swapRegion(id, html, false);
+    // (One put in may have dropped or changed another held: see nested.)
+    for (const [id, html] of Array.from(pending)) if (pending.get(id) === html) swapRegion(id, html, false);
     startClocks();
     scrollers();
     sayChanges();

@@ -313,6 +313,46 @@ def test_a_focused_table_link_stays_the_same_element_while_the_tables_play(
     page.context.close()
 
 
+def test_a_card_pushed_while_the_monitor_is_held_is_not_undone_when_it_is_put_in(
+    facilitator_page, django_user_model
+):
+    """A move at one table sends its card alone (consumers_facilitator). A whole
+    monitor held back under a press (the resumed round's), then a card put in at once
+    beside the press: the monitor put in on release has that card as it came, not as
+    it was before the move."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=16, tables=4, seats=4, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_pause(round_id=rnd.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    mini = "n => document.querySelectorAll('#mt-card-3 .mini-card').length === n"
+    page.wait_for_function(mini, arg=0, timeout=8000)
+    # A press on the monitor's heading: in the monitor, in no card.
+    page.locator("#monitor-h").scroll_into_view_if_needed()
+    page.locator("#monitor-h").evaluate("el => { el.dataset.pressed = 'yes'; }")
+    b = page.locator("#monitor-h").bounding_box()
+    page.mouse.move(b["x"] + 5, b["y"] + b["height"] / 2)
+    page.mouse.down()
+    services.round_resume(round_id=rnd.pk)
+    # Resumed, every table waits for a phone: the whole monitor comes, and is held.
+    page.wait_for_function(
+        "() => !!document.querySelector('#fac-status [data-running=\"1\"]')",
+        timeout=8000,
+    )
+    assert page.locator("#fac-monitor [data-waiting]").count() == 0
+    assert page.locator("[data-pressed=yes]").count() == 1  # held: the same heading
+    game = game_at(tables_of(w)[2])
+    five_tricks_step(game)
+    page.wait_for_function(mini, arg=1, timeout=8000)  # its card alone, put in at once
+    page.mouse.up()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#fac-monitor [data-waiting]').length === 4",
+        timeout=8000,
+    )
+    assert page.locator("#mt-card-3 .mini-card").count() == len(state_of(game).current) == 1
+    page.context.close()
+
+
 def test_a_control_that_goes_with_the_round_leaves_focus_on_the_panels_heading(
     facilitator_page, django_user_model
 ):
