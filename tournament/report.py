@@ -2596,6 +2596,11 @@ def guide(
 # ---------------------------------------------------------------- the whole report
 
 
+# Past this many players the per-player table shows its first twenty rows and folds
+# the rest, printed only when opened on screen first (a line says so).
+FOLD_PLAYERS = 60
+
+
 def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
     """Every figure of the debrief report, from one export document; without `names`,
     the class's view of it (for_the_class)."""
@@ -2619,6 +2624,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
         # Five Tricks' claims make clashes and disputes; no other game has them.
         "claims": ix.claims,
         "referee": ix.referee,
+        # Past this the report folds its per-player rows (FOLD_PLAYERS).
+        "fold_players_past": FOLD_PLAYERS,
         # Claims and disputes: Five Tricks, not in referee mode (the table's sheet
         # decides each trick; nobody claims, so nobody disputes or adapts).
         "disputes": ix.claims and not ix.referee,
