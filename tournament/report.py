@@ -750,6 +750,16 @@ def movement(doc: dict, ix: Index) -> dict:
     return {
         "columns": [{"round": c["round"], "label": c["label"]} for c in cols],
         "grid": grid,
+        # The grid a column at a time: a large class's report folds each round's
+        # seating on its own (FOLD_TABLES).
+        "by_column": [
+            {
+                "round": c["round"],
+                "label": c["label"],
+                "rows": [{"table": row["table"], "cell": row["cells"][ci]} for row in grid],
+            }
+            for ci, c in enumerate(cols)
+        ],
         "moves": moves,
         "listed": listed,
         "journeys": journeys,
@@ -2596,9 +2606,37 @@ def guide(
 # ---------------------------------------------------------------- the whole report
 
 
-# Past this many players the per-player table shows its first twenty rows and folds
-# the rest, printed only when opened on screen first (a line says so).
+# A large class's report folds its longest parts, each printed only when opened on
+# screen first (a line says so): past FOLD_PLAYERS players the per-player rows after
+# the first twenty; past FOLD_TABLES tables each round's results table by table (a
+# line per round stays in view), each round's seating, the movement chart (its
+# alt text stays in view) and the list of moves, and the rule sheets. At 200 players
+# (40 tables) the report drawn open was 60,000 px tall on a laptop, 115,000 on a phone.
 FOLD_PLAYERS = 60
+FOLD_TABLES = 12
+
+
+def round_summary(rd: dict, *, disputes: bool) -> str:
+    """A round's results in a line, for the report of a large class that folds them
+    table by table: the class view's totals (the "All tables" row, the moves after)."""
+    counts = _round_counts(rd)
+    total = counts["total"]
+    line = (
+        f"{_plural(len(counts['tables']), 'table')}, {_plural(total['players'], 'player')}: "
+        f"{_plural(total['games_played'], 'game')}"
+    )
+    if total["games_cut"]:
+        line += f" ({total['games_cut']} cut short)"
+    if disputes:
+        line += f", {_plural(total['disputes'], 'dispute')}"
+    line += "."
+    if counts["after"]:
+        line += " " + counts["after"]
+    elif rd["last"]:
+        line += " The last round: nobody moves after it."
+    elif rd["scored"] and rd["finished"]:
+        line += " Movement was not applied after this round."
+    return line
 
 
 def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
@@ -2613,6 +2651,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
     rv = None if ix.claims else revokes(doc, ix)
     rf = refusals(doc, ix)
     players = _players(doc, ix, mov, disputes, cl["gestures"], rv, rf)
+    for rd in res:
+        rd["summary"] = round_summary(rd, disputes=ix.claims and not ix.referee)
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players, rf, named=names)
     else:
@@ -2624,8 +2664,10 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
         # Five Tricks' claims make clashes and disputes; no other game has them.
         "claims": ix.claims,
         "referee": ix.referee,
-        # Past this the report folds its per-player rows (FOLD_PLAYERS).
+        # Past this many players the report folds its per-player rows (FOLD_PLAYERS);
+        # with more than FOLD_TABLES tables, its long parts (`folded`).
         "fold_players_past": FOLD_PLAYERS,
+        "folded": len(ix.tables) > FOLD_TABLES,
         # Claims and disputes: Five Tricks, not in referee mode (the table's sheet
         # decides each trick; nobody claims, so nobody disputes or adapts).
         "disputes": ix.claims and not ix.referee,

@@ -389,6 +389,19 @@ def test_forty_tables_result_cards_hold_their_tables(
     page = facilitator_page(
         user, f"/workshops/{w.pk}/report/", viewport={"width": 1366, "height": 768}
     )
+    # Past twelve tables the report folds each round's cards (report.FOLD_TABLES),
+    # and prints a round's only when it was opened on screen; a line says so.
+    folds = page.locator("#results details.fold")
+    notes = page.locator("#results .print-only")
+    assert folds.count() == notes.count() == 3
+    page.emulate_media(media="print")
+    assert not page.locator(".result-card").first.is_visible() and notes.first.is_visible()
+    folds.first.evaluate("d => { d.open = true; }")
+    assert page.locator(".result-card").first.is_visible() and not notes.first.is_visible()
+    page.emulate_media(media="screen")
+    assert page.locator(".round-summary").first.is_visible()
+    # The cards of every round, opened as a facilitator would.
+    folds.evaluate_all("ds => ds.forEach(d => { d.open = true; })")
     # Laptops, a small laptop, phones. Three result rounds: home play and two scored.
     widths = (1280, 1366, 1440, 1024, 390, 360)
     found = {}

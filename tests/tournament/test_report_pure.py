@@ -1430,3 +1430,47 @@ def test_a_bot_in_a_seat_is_said_to_play_while_they_were_away_by_the_time_away_i
     # The moves: after Round 2 (away at its end, 10:45, back at 10:55) "while".
     moves = {(m["round"], m["player"]): m["name"] for m in rep["movement"]["moves"]}
     assert moves[(2, 1)] == "Ana (a bot while they were away)"
+
+
+def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
+    """A large class's report folds a round's tables and keeps this line in view: the
+    totals of the class's "All tables" row and its words for the moves after."""
+
+    def table(n, moved, games=1, cut=0, disputes=0):
+        return {
+            "table": n,
+            "games_played": games,
+            "games_cut": cut,
+            "none_dealt": False,
+            "games": [{"disputes": disputes}],
+            "players": [{"moved": m, "edited": m == "down", "by_name": False} for m in moved],
+        }
+
+    rd = {
+        "round": 3,
+        "label": "Round 1",
+        "kind": "scored",
+        "scored": True,
+        "moved": True,
+        "finished": True,
+        "last": False,
+        "tables": [
+            table(1, ["up", "", "", "down"], games=3, cut=1, disputes=2),
+            table(2, ["up", ""]),
+        ],
+    }
+    assert report.round_summary(rd, disputes=True) == (
+        "2 tables, 6 players: 4 games (1 cut short), 2 disputes. After Round 1: 2 players"
+        " moved up, 1 moved down and 3 stayed (1 changed by the facilitator)."
+    )
+    last = {**rd, "label": "Round 2", "moved": False, "last": True, "tables": [table(1, [""])]}
+    assert report.round_summary(last, disputes=False) == (
+        "1 table, 1 player: 1 game. The last round: nobody moves after it."
+    )
+    assert report.round_summary({**last, "last": False}, disputes=False).endswith(
+        " Movement was not applied after this round."
+    )
+    # A round still being played: nothing said of moves.
+    assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == (
+        "1 table, 1 player: 1 game."
+    )

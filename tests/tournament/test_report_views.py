@@ -753,6 +753,108 @@ def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest
         )
 
 
+# The folds a report of more than report.FOLD_TABLES tables has, by id (the results'
+# are "res-<round>-tables", one per round, and the seating's "seating-<column>").
+TABLE_FOLDS = ("every-sheet", "movement-chart", "every-move")
+FOLD = re.compile(r'<details class="print-if-open fold" id="([^"]+)"><summary>(.*?)</summary>')
+
+
+def folds_of(html: str) -> dict[str, tuple[str, str, str]]:
+    """Each fold of a large class's report: (its summary, the print note just before
+    it, what it holds)."""
+    found = {}
+    for m in FOLD.finditer(html):
+        note = re.search(r'<p class="print-only muted">([^<]*)</p>\s*$', html[: m.start()])
+        depth, end = 1, m.end()
+        for tag in re.finditer(r"<(/?)details\b", html[m.end() :]):
+            depth += -1 if tag.group(1) else 1
+            if not depth:
+                end = m.end() + tag.start()
+                break
+        found[m.group(1)] = (m.group(2), note.group(1) if note else "", html[m.end() : end])
+    return found
+
+
+def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac, owner):
+    """At 200 players (40 tables) the report was 60,000 px on a laptop, 115,000 on a
+    phone: 120 result cards, a 7,900 px chart and a seating grid of 40 rows, 40 sheets
+    (found by a review). Past twelve tables they fold, as the per-player rows do past
+    sixty players: closed, each printed only when opened on screen (a line says so);
+    what sums them up stays in view: each round's line, the chart's alt text."""
+    w = bots_played(owner, name="Thirteen", tables=13, seats=3, ticks=2, seed=4)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert_links_land(html)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert r["folded"]
+    folds = folds_of(html)
+    rounds = [rd["round"] for rd in r["results"]]
+    columns = r["movement"]["columns"]
+    assert rounds and len(columns) > 1
+    assert sorted(folds) == sorted(
+        [*TABLE_FOLDS, *(f"res-{n}-tables" for n in rounds)]
+        + [f"seating-{i}" for i in range(1, len(columns) + 1)]
+    )
+    for summary, note, _ in folds.values():
+        assert " is left out of print: open “" in note, note
+        assert f"open “{summary}” on screen before printing to include" in note, note
+    # Results: each round's line in view, its 13 cards folded.
+    for rd in r["results"]:
+        section = html.split(f'<section class="round" aria-labelledby="res-{rd["round"]}">')[1]
+        section = section.split("</section>", 1)[0]
+        summary, note, held = folds[f"res-{rd['round']}-tables"]
+        assert summary == f"{rd['label']}: each of the 13 tables, its players and games"
+        line = re.search(r'<p class="round-summary">(.*?)</p>', section).group(1)
+        assert line == html_escape(rd["summary"]) and line.startswith("13 tables, 39 players: ")
+        assert section.index(line) < section.index("<details")
+        assert held.count('<div class="result-card">') == 13
+        assert section.count('<div class="result-card">') == 13
+        assert note.endswith("or see games.csv.")
+    # Movement: the chart folded, its alt text in view before it.
+    chart_line = re.search(r'<p class="chart-summary">(.*?)</p>', html).group(1)
+    summary, note, held = folds["movement-chart"]
+    assert summary == "Show the chart, a line for each of the 39 players"
+    assert f'alt="{chart_line}"' in held and chart_line.startswith("Line chart: where each player")
+    assert html.index(chart_line) < html.index('id="movement-chart"')
+    # Each round's seating: every table, every one seated then.
+    for i, c in enumerate(r["movement"]["by_column"], start=1):
+        summary, note, held = folds[f"seating-{i}"]
+        assert summary == f"{columns[i - 1]['label']}: who sat at each of the 13 tables"
+        assert re.findall(r'<th scope="row">Table (\d+)</th>', held) == [
+            str(n) for n in range(1, 14)
+        ]
+        seated = sorted(p["name"] for row in c["rows"] for p in row["cell"])
+        assert sorted(re.findall(r"<bdi>([^<]+)</bdi>", held)) == seated and seated
+    assert '<table class="moves">' in folds["every-move"][2]
+    # Reveal: the knob table in view, the sheets folded.
+    assert html.index('<table class="knobs">') < html.index('id="every-sheet"')
+    sheets = folds["every-sheet"][2]
+    assert sheets.count('<section class="sheet-card"') == len(r["reveal"]["sheet_groups"])
+    assert html.count('<section class="sheet-card"') == len(r["reveal"]["sheet_groups"])
+
+
+def html_escape(text: str) -> str:
+    import html as html_lib
+
+    return html_lib.escape(text)
+
+
+@pytest.mark.parametrize(("tables", "seats"), [(4, 3), (12, 2)])
+def test_a_class_of_up_to_twelve_tables_has_none_of_the_large_class_folds(
+    fac, owner, tables, seats
+):
+    """A twelve-player class, and twelve tables: the report as it was, open."""
+    w = bots_played(owner, name="Small", tables=tables, seats=seats, ticks=2, seed=4)
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    assert folds_of(html) == {}
+    for word in ("round-summary", "chart-summary", ' fold"', 'id="seating-', '-tables"'):
+        assert word not in html, word
+    assert html.count('<table class="grid">') == 1
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert not r["folded"] and len(r["results"]) == 2
+    assert html.count('<div class="result-card">') == tables * 2
+    assert '<figure class="chart' in html.split('<section id="movement"')[1].split("</section>")[0]
+
+
 def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
     """ "fewest: Kofi F., Lena B.." (found by a review): names written "Ana E." to tell
     two Anas apart end a sentence with their own full stop."""
