@@ -104,6 +104,33 @@ def test_forty_tables_fit_and_a_closed_workshop_shows_no_way_to_join(
     page.context.close()
 
 
+def test_forty_tables_in_a_round_with_bots_fit_the_projector(facilitator_page, django_user_model):
+    """A round of forty tables: "Scored round · Round 1" is too long for the clock to
+    stand beside it, so the clock took a line of its own and "5 joined · 195 bots" was
+    cut off at the screen's foot (a review at 1280x720: 758 px of page on 720). The
+    count stands beside the clock instead; nothing is below the screen's edge."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(
+        names=FIRST[:5], tables=40, seats=5, seed=3, facilitator=user, bots_enabled=True
+    )
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+    page.wait_for_selector(".proj-clock", timeout=WAIT)
+    assert page.inner_text(".proj-phase").strip() == "Scored round · Round 1"
+    assert page.locator(".proj-tables li").count() == 40
+    assert page.inner_text(".proj-names-h").strip() == "5 joined · 195 bots"
+    assert page.locator(".proj-join").is_visible()  # latecomers can still join
+    height = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+    assert height[0] <= height[1], height
+    assert below_the_screen(page) == []
+    assert_accessible(page, "projector, a round of forty tables")
+    page.context.close()
+
+
 def test_a_conference_lobby_shows_the_count_and_the_latest_names_on_one_screen(
     facilitator_page, django_user_model
 ):
