@@ -13,7 +13,7 @@ Three audiences, three levels of secrecy:
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -344,6 +344,17 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
     return ctx
 
 
+def usual_size(sizes: list[dict]) -> int | None:
+    """What most tables of a movement plan will seat (a tie: the larger), among those
+    with players, not over-full and not too few to play; None when there is no such
+    table. The plan's summary by its top Apply names only the tables that seat
+    something else: 200 rows and a 40-table line of sizes are too long to check.
+    Mirrored by `usualSize` in static/js/facilitator.js, which redraws the summary as
+    the facilitator types (a browser test holds the two to the same words)."""
+    counts = Counter(t["count"] for t in sizes if t["count"] and not (t["over"] or t["few"]))
+    return max(counts, key=lambda n: (counts[n], n)) if counts else None
+
+
 def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -> dict | None:
     """The last scored round's movement: an editable plan, or what was applied."""
     if rnd.kind != RoundKind.SCORED or rnd.state != RoundState.FINISHED:
@@ -409,6 +420,8 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         }
         for n in table_numbers
     ]
+    usual = usual_size(sizes)
+    odd = [t for t in sizes if t["over"] or t["few"] or t["count"] != usual]
     # A table where nobody won a game (none was finished, or every one was cut) is
     # ranked by name alone: the plan moves its players by the alphabet.
     by_table = defaultdict(list)
@@ -430,6 +443,10 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         "applied": False,
         "rows": rows,
         "sizes": sizes,
+        # The exceptions, for the summary under the top Apply.
+        "odd_sizes": odd,
+        "usual_size": usual,
+        "usual_tables": len(sizes) - len(odd),
         "unranked": unranked,
         "unranked_said": names.said_as_list([str(n) for n in unranked]),
         "seats": workshop.seats_per_table,

@@ -648,6 +648,7 @@
     // Said: the tables this choice changed (the whole line was read at each change, a
     // sentence of 40 tables in a big class).
     const said = [];
+    const tables = [];
     form.querySelectorAll("[data-size-table]").forEach((span) => {
       const n = counts[span.dataset.sizeTable] || 0;
       // Written only when it changes (a select's change comes as an input event too).
@@ -657,6 +658,7 @@
       const words = n > seats ? " (more than " + seats + " seats)"
         : n > 0 && n < least ? " (too few to play: a game needs " + least + ")" : "";
       if (was !== String(n)) said.push(`table ${span.dataset.sizeTable} seats ${n}${words}`);
+      tables.push({ number: span.dataset.sizeTable, n, words });
       span.classList.toggle("over", Boolean(words));
       let note = span.querySelector("strong");
       if (words && !note) {
@@ -666,10 +668,65 @@
       if (words) setText(note, words);
       else if (note) note.remove();
     });
-    setText(form.querySelector(".sizes-what"), changed
+    form.querySelectorAll(".sizes-what").forEach((what) => setText(what, changed
       ? "With the changes shown (not saved yet; Apply takes them)"
-      : "With the plan as saved");
+      : "With the plan as saved"));
+    const summary = form.querySelector("#movement-summary .sizes-odd");
+    if (summary) oddSizes(summary, tables);
     if (said.length) announcer.say(said.join("; ").replace(/^t/, "T") + ".");
+  }
+  // What most tables will seat (a tie: the larger), among those with players that are
+  // not flagged; null if none. The same as selectors_facilitator.usual_size, which
+  // draws the summary first.
+  function usualSize(tables) {
+    const seen = {};
+    let best = null;
+    for (const t of tables) {
+      if (!t.n || t.words) continue;
+      seen[t.n] = (seen[t.n] || 0) + 1;
+      if (best === null || seen[t.n] > seen[best] || (seen[t.n] === seen[best] && t.n > best)) best = t.n;
+    }
+    return best;
+  }
+  // The summary by the top Apply (_movement.html): only the tables that seat other than
+  // most do, with the line's own words for them; redrawn only when it says otherwise.
+  function oddSizes(summary, tables) {
+    const usual = usualSize(tables);
+    const odd = tables.filter((t) => t.words || t.n !== usual);
+    const others = tables.length - odd.length;
+    const key = JSON.stringify([odd, usual, others]);
+    if (summary.dataset.said === key) return;
+    summary.dataset.said = key;
+    const parts = [];
+    if (!odd.length) parts.push(`, every table seats ${usual}.`);
+    else {
+      parts.push(": ");
+      odd.forEach((t, i) => {
+        const item = document.createElement("span");
+        item.textContent = `Table ${t.number}: ${t.n}`;
+        if (t.words) {
+          const note = document.createElement("strong");
+          note.textContent = t.words;
+          item.appendChild(note);
+        }
+        parts.push(item);
+        if (i < odd.length - 1 || others) parts.push(...separator());
+      });
+      if (others === 1) parts.push(`the other table seats ${usual}`);
+      else if (others) parts.push(`the other ${others} tables seat ${usual}`);
+      parts.push(".");
+    }
+    summary.replaceChildren(...parts);
+  }
+  // A dot for the eye, a pause for the ear ("middle dot" is not read out).
+  function separator() {
+    const dot = document.createElement("span");
+    dot.setAttribute("aria-hidden", "true");
+    dot.textContent = " · ";
+    const pause = document.createElement("span");
+    pause.className = "visually-hidden";
+    pause.textContent = "; ";
+    return [dot, pause];
   }
   function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
   document.addEventListener("change", movementSizes);

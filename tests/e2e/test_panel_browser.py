@@ -482,7 +482,9 @@ def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(
     goes_to.nth(other).fill("13")
     goes_to.nth(other).dispatch_event("change")
     assert line.locator(".n").inner_text() == str(before + 1)
-    assert page.locator(".sizes-what").inner_text().startswith("With the changes shown")
+    assert page.locator(".sizes-what").count() == 2  # the line, and the summary by Apply
+    for what in page.locator(".sizes-what").all():
+        assert what.inner_text().startswith("With the changes shown")
     # Two tables' counts, the note on the one left with a player too few (added to its
     # span, then its words), and the "with the changes shown" words: each written once.
     writes = sorted(page.evaluate("() => window.__writes"))
@@ -491,6 +493,61 @@ def test_past_twelve_tables_a_players_table_is_typed_and_still_followed(
     note = f" (too few to play: a game needs {least})" if 0 < left < least else ""
     said(page, f"Table {was} seats {left}{note}; table 13 seats {before + 1}.")
     assert_accessible(page, "panel, a movement plan typed by number")
+
+
+def summary_seen(page, text: str) -> None:
+    """The movement plan's summary by its top Apply reads `text` to the eye (its
+    words for a screen reader only left out)."""
+    page.wait_for_function(
+        """t => { const p = document.getElementById('movement-summary').cloneNode(true);
+                  p.querySelectorAll('.visually-hidden').forEach((e) => e.remove());
+                  return p.textContent === t; }""",
+        arg=text,
+        timeout=8000,
+    )
+
+
+def test_a_big_plans_top_apply_says_which_tables_an_edit_leaves_odd(
+    facilitator_page, django_user_model
+):
+    """By the top Apply of a plan of 65 rows, a line names only the tables that seat
+    other than most: it follows what is typed, as the line of every table's size under
+    the rows does, and in the same words as the server's (one rule, two places)."""
+    from playwright.sync_api import expect
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=65, tables=13, seats=5, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    summary = page.locator("#movement-summary")
+    apply = page.locator("#do-movement-apply-top")
+    drawn = "With the plan as saved, every table seats 5."
+    assert summary.inner_text() == drawn
+    expect(apply).to_have_accessible_description(drawn)
+    goes_to = page.locator('#movement-form input[type="number"]')
+    row = next(i for i in range(goes_to.count()) if goes_to.nth(i).input_value() != "1")
+    was = goes_to.nth(row).input_value()
+    # Redrawn by the page from what is on screen, unchanged: the server's words exactly.
+    goes_to.nth(row).dispatch_event("change")
+    assert summary.inner_text() == drawn
+    goes_to.nth(row).fill("1")
+    shown = "With the changes shown (not saved yet; Apply takes them)"
+    odd = f": Table 1: 6 (more than 5 seats) · Table {was}: 4 · the other 11 tables seat 5."
+    summary_seen(page, shown + odd)
+    assert summary.locator("strong").inner_text() == " (more than 5 seats)"
+    # Heard with pauses, not "middle dot".
+    expect(apply).to_have_accessible_description(
+        f"{shown}: Table 1: 6 (more than 5 seats) ; Table {was}: 4 ; the other 11 tables seat 5."
+    )
+    said(page, f"Table 1 seats 6 (more than 5 seats); table {was} seats 4.")
+    # Saved, the server draws the same exceptions.
+    page.locator("#do-movement-edit").click()
+    summary_seen(page, "With the plan as saved" + odd)
+    assert page.locator('[data-size-table="1"] strong').inner_text() == " (more than 5 seats)"
+    goes_to.nth(row).fill(was)
+    summary_seen(page, shown + ", every table seats 5.")
+    assert_accessible(page, "panel, a big plan's summary by its Apply")
 
 
 def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(

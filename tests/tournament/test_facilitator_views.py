@@ -858,6 +858,62 @@ def test_a_big_class_has_apply_movement_above_its_plan_too(owner, fac):
         assert ('id="do-movement-apply-top"' in html) is top
 
 
+def big_plan_with_one_more_at_table_1(owner, fac):
+    """Sixty players at twelve tables of five after Round 1, and the panel's summary of
+    the plan by its top Apply as drawn; then again once one player bound for another
+    table is sent to table 1 instead. Returns both summaries and that other table."""
+    w = owned(owner, players=60, tables=12, seats=5)
+    services.players_seat_home(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+
+    def summary() -> str:
+        html = text(fac.get(f"/workshops/{w.pk}/"))
+        return html.split('id="movement-summary">')[1].split("</p>")[0]
+
+    before = summary()
+    plan = {p.pk: p.table.number for p in Player.objects.filter(workshop=w).select_related("table")}
+    plan.update({m["player"]: m["to"] for m in fresh(rnd).movement_preview["moves"]})
+    mover, left = next((pk, n) for pk, n in plan.items() if n != 1)
+    plan[mover] = 1
+    services.movement_edit(
+        round_id=rnd.pk, moves=[{"player": pk, "to": n} for pk, n in plan.items()]
+    )
+    return before, summary(), left
+
+
+def test_a_big_plans_top_apply_says_which_tables_seat_other_than_most(owner, fac):
+    """200 rows: the line of every table's size is 11,000 px below the top Apply, and
+    an over-full table was bold somewhere in a sentence of forty. By the top Apply a
+    line names only the tables that seat something other than most do."""
+    before, after, left = big_plan_with_one_more_at_table_1(owner, fac)
+    assert plain(before) == "With the plan as saved , every table seats 5."
+    assert plain(after) == (
+        f"With the plan as saved : Table 1: 6 (more than 5 seats) · ; Table {left}: 4 · ; "
+        "the other 10 tables seat 5."
+    ), after
+    assert "<strong> (more than 5 seats)</strong>" in after
+    # The Apply button is described by it: focused, a screen reader hears what it seats.
+    html = text(fac.get(f"/workshops/{Workshop.objects.get().pk}/"))
+    button = re.search(r'<button[^>]*id="do-movement-apply-top"[^>]*>', html).group(0)
+    assert 'aria-describedby="movement-summary"' in button
+
+
+def test_the_usual_size_is_the_commonest_that_is_not_flagged():
+    def sizes(*counts, over=(), few=()):
+        return [
+            {"number": i + 1, "count": c, "over": i + 1 in over, "few": i + 1 in few}
+            for i, c in enumerate(counts)
+        ]
+
+    assert sf.usual_size(sizes(5, 5, 5, 4)) == 5
+    assert sf.usual_size(sizes(4, 4, 4, 4)) == 4  # 16 at four five-seat tables: all alike
+    assert sf.usual_size(sizes(5, 5, 4, 4)) == 5  # a tie: the larger
+    assert sf.usual_size(sizes(6, 6, 6, 5, over=(1, 2, 3))) == 5  # over-full is never usual
+    assert sf.usual_size(sizes(1, 1, 0, 0, 4, few=(1, 2))) == 4  # nor too few, nor empty
+    assert sf.usual_size(sizes(0, 0)) is None
+
+
 def test_a_conference_roster_is_folded_once_play_begins(owner, fac):
     """Sixty-one players: every row in the lobby; from study on, behind one summary."""
     w = owned(owner, players=61, tables=13, seats=5)

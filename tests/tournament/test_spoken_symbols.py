@@ -126,6 +126,27 @@ def test_the_control_panel_and_a_table_page_say_no_symbol(fac):
         assert f"{card_name(card)} by " in log, (card, log)
 
 
+def test_a_big_plans_summary_by_its_apply_is_heard_in_words(fac):
+    """ "Table 1: 6 (more than 5 seats) · Table 2: 4": the eye sees the dots, a screen
+    reader hears a pause, not "middle dot"."""
+    user, client = fac
+    w = make_workshop(players=60, tables=12, seats=5, facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    rnd.refresh_from_db()
+    plan = {p.pk: p.table.number for p in w.players.select_related("table")}
+    plan.update({m["player"]: m["to"] for m in rnd.movement_preview["moves"]})
+    plan[next(pk for pk, n in plan.items() if n != 1)] = 1
+    services.movement_edit(round_id=rnd.pk, moves=[{"player": k, "to": n} for k, n in plan.items()])
+    html = client.get(f"/workshops/{w.pk}/").content.decode()
+    summary = html.split('id="movement-summary">')[1].split("</p>")[0]
+    assert "Table 1: 6" in summary and " · " in summary  # what the eye sees
+    said = spoken(summary)
+    assert "·" not in said and not set(SYMBOLS) & set(said), said
+    assert said.startswith("With the plan as saved : Table 1: 6 (more than 5 seats) ; Table "), said
+    assert said.endswith("; the other 10 tables seat 5."), said
+
+
 def test_the_report_says_no_symbol(fac, monkeypatch):
     user, client = fac
     clock = Clock(T0)
