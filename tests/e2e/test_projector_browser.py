@@ -117,7 +117,7 @@ def test_forty_tables_in_a_round_with_bots_fit_the_projector(facilitator_page, d
     services.bots_fill(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    rnd = services.round_start(workshop_id=w.pk)
     page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
     page.wait_for_selector(".proj-clock", timeout=WAIT)
     assert page.inner_text(".proj-phase").strip() == "Scored round · Round 1"
@@ -128,6 +128,12 @@ def test_forty_tables_in_a_round_with_bots_fit_the_projector(facilitator_page, d
     assert height[0] <= height[1], height
     assert below_the_screen(page) == []
     assert_accessible(page, "projector, a round of forty tables")
+    # Paused too: "Paused" joins the clock's line, and the count still fits beside it.
+    services.round_pause(round_id=rnd.pk)
+    page.wait_for_selector(".proj-paused", timeout=WAIT)
+    height = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+    assert height[0] <= height[1], height
+    assert below_the_screen(page) == []
     page.context.close()
 
 
