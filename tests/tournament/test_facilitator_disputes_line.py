@@ -179,3 +179,16 @@ def test_the_panel_reads_no_more_for_its_disputes(owner):
     busy, listed = reads()
     assert listed["count"] == 12
     assert busy == calm, (calm, busy)
+
+
+def test_the_lines_that_come_and_go_are_under_the_clocks_buttons(owner, fac):
+    """Above Pause and End now, the disputes line (and the waiting line) moved those
+    buttons as tables began and settled disputes: a finger about to tap Pause landed
+    on what had slid under it (the session's review, at 390x844)."""
+    w = owned(owner, players=8, tables=2)
+    to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, LOW, LOW]))
+    status = status_of(page(fac, w))
+    line = status.index('class="warn disputes-line"')
+    for group in ('aria-label="Clock"', 'aria-label="Workshop"'):
+        assert status.index(group) < line, group
