@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone
+from facilitator_helpers import VOID
 
 from tournament import screencache, selectors, services, timers
 from tournament.models import Player, Table, Workshop
@@ -26,21 +27,6 @@ pytestmark = pytest.mark.django_db
 
 NAMES = ["علي", "דנה", "ليلى", "יוסי", "سارا", "מאיה"]
 WORKSHOP = "ورشة ٣"
-VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-}
 PLAIN = {"title", "option", "script", "style", "textarea"}
 
 
