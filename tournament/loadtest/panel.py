@@ -3,7 +3,8 @@
 A measuring aid beside the contract (its JSON line is unchanged): a facilitator
 watches the workshop while the bots play, and every move at every table announces a
 change to that panel, which its web process redraws (spaced by its render time:
-tournament/consumers_facilitator.py) and sends whole, compressed (barnga/deflate.py). The watcher
+tournament/consumers_facilitator.py) and sends, the regions that changed (of the
+monitor, its changed table cards alone), compressed (barnga/deflate.py). The watcher
 is a client process of its own that reads the panel's socket as the page's script
 would (answering each push with `ack`, as the page does once it has put it in),
 offering compression as a browser does, and counts what it was sent; the
