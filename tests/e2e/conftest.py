@@ -103,17 +103,38 @@ class _Server:
 @pytest.fixture(scope="session")
 def _daphne_servers():
     """This worker's server by its environment (one at a time), kept from test to
-    test and stopped at the end. Starting Daphne took 3 to 5 s of each browser test's
+    test (in a run of browser tests: see pytest_runtest_teardown) and stopped at the
+    end. Starting Daphne took 3 to 5 s of each browser test's
     set-up on CI's two cores (a third of the parallel part's time); one server per
     worker serves them all. A server keeps nothing a test depends on between tests:
     the database is emptied after each (transactional_db) and its rows' ids are
     never used again (SQLite's AUTOINCREMENT, not reset by the flush), so its caches
     keyed by ids and versions find nothing of a test before; the join limits'
     counters are cleared per test (below)."""
-    servers: dict[tuple, _Server] = {}
-    yield servers
-    for server in servers.values():
+    yield _SERVERS
+    _stop_servers()
+
+
+# This worker's servers (see _daphne_servers and pytest_runtest_teardown).
+_SERVERS: dict[tuple, _Server] = {}
+
+
+def _stop_servers() -> None:
+    for server in _SERVERS.values():
         server.stop()
+    _SERVERS.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a browser test whose next test in this worker is not one, the server
+    stops: its timer loop ticks against the worker's database, and a test of another
+    kind that commits an expired round (the timer races in test_concurrency) found it
+    finished by the server between its set-up and its race. Browser tests run file by
+    file, so it starts again a few times a run, not per test."""
+    yield
+    if _SERVERS and (nextitem is None or "live_server_url" not in nextitem.fixturenames):
+        _stop_servers()
 
 
 @pytest.fixture
