@@ -102,9 +102,11 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
         page.click("button[type=submit]", no_wait_after=True)
     for page in phones.values():
         page.wait_for_selector("#screen", timeout=WAIT)
-    proj.wait_for_function("document.querySelectorAll('.proj-names li').length === 8", timeout=WAIT)
+    proj.wait_for_function(
+        "() => document.querySelectorAll('.proj-names li').length === 8", timeout=WAIT
+    )
     fac.wait_for_function(
-        "document.querySelectorAll('#fac-roster .roster-row').length === 8", timeout=WAIT
+        "() => document.querySelectorAll('#fac-roster .roster-row').length === 8", timeout=WAIT
     )
 
     # 4. Seat at home tables, study, silent play, round 1.

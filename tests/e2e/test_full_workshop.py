@@ -168,7 +168,7 @@ def _run(url, fac, laptop, phone, artifacts):
         page.wait_for_selector("#screen", timeout=WAIT)
         assert f"Welcome, {name}" in page.inner_text("#screen")
     proj.wait_for_function(
-        "document.querySelectorAll('.proj-names li').length === 12", timeout=WAIT
+        "() => document.querySelectorAll('.proj-names li').length === 12", timeout=WAIT
     )
     proj.screenshot(path=str(artifacts / "workshop-projector-lobby.png"))
     names_by_id = dict(Player.objects.values_list("pk", "name"))
