@@ -116,7 +116,7 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         same = {k for k, v in snapshot.items() if held.get(k) == regions.digest(v)}
         self._sent.update({k: regions.settled(snapshot[k]) for k in same})
         if regions.MONITOR in same:
-            self._remember_monitor(snapshot[regions.MONITOR])
+            self._remember_monitor(*regions.monitor_parts(snapshot[regions.MONITOR]))
         # Sent even when empty: the page then knows it is live and up to date.
         await self._send_regions(
             {k: v for k, v in snapshot.items() if k not in same}, force=True, empty=True
@@ -156,9 +156,10 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
             else {k: v for k, v in snapshot.items() if self._sent.get(k) != settled[k]}
         )
         if regions.MONITOR in regions_out and self.view == "panel":
-            cards = None if force else self._changed_cards(snapshot[regions.MONITOR])
+            frame, every = regions.monitor_parts(snapshot[regions.MONITOR])  # cut once
+            cards = None if force else self._changed_cards(frame, every)
             if cards is None:
-                self._remember_monitor(snapshot[regions.MONITOR])
+                self._remember_monitor(frame, every)
             else:
                 # The page puts each card in by its id, in the monitor it holds.
                 del regions_out[regions.MONITOR]
@@ -171,21 +172,19 @@ class FacilitatorConsumer(AsyncJsonWebsocketConsumer):
         self._acked.clear()
         await self.send_json({"t": "regions", "regions": regions_out, "force": force})
 
-    def _changed_cards(self, html: str) -> dict[str, str] | None:
-        """The monitor's cards that changed since the last push, to be sent alone; None
-        when the whole monitor is to go: its frame changed (a table added or gone, the
-        heading) or most of its cards did (a phase begun, a new seating: one region is
-        fewer swaps in the page, and no more bytes)."""
-        frame, cards = regions.monitor_parts(html)
+    def _changed_cards(self, frame: str, cards: dict[str, str]) -> dict[str, str] | None:
+        """The monitor's cards (regions.monitor_parts) that changed since the last push,
+        to be sent alone; None when the whole monitor is to go: its frame changed (a
+        table added or gone, the heading) or most of its cards did (a phase begun, a new
+        seating: one region is fewer swaps in the page, and no more bytes)."""
         if regions.settled(frame) != self._sent.get(MONITOR_FRAME):
             return None
         changed = {k: v for k, v in cards.items() if self._sent.get(k) != regions.settled(v)}
         return None if len(changed) * 2 > len(cards) else changed
 
-    def _remember_monitor(self, html: str) -> None:
+    def _remember_monitor(self, frame: str, cards: dict[str, str]) -> None:
         """The whole monitor is in the page (sent, or held when it connected): so are
-        its frame and each of its cards, as they are in it."""
-        frame, cards = regions.monitor_parts(html)
+        its frame and each of its cards (regions.monitor_parts), as they are in it."""
         self._sent[MONITOR_FRAME] = regions.settled(frame)
         self._sent.update({k: regions.settled(v) for k, v in cards.items()})
 
