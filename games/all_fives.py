@@ -1,10 +1,10 @@
-"""All Fives, the point-trick game of seeds/001, as a pure state machine.
+"""All Fives, the point-trick game of ../shared/seeds/001, as a pure state machine.
 
 Models a whole game (hand after hand, to 61) at a table of 2 or 3: the digital
 cut for the first dealer, six cards each in two batches of three, a turned-up
 card for trump, eldest's stand or beg, the dealer's "take one" or running the
 cards (reshuffling when the deck runs out), tricks, trump points scored at the
-end of each hand, and the win at 61. Rules come from shared/RULES.md section 4;
+end of each hand, and the win at 61. Rules come from ../shared/RULES.md section 4;
 the decisions it leaves open are in docs/all_fives.md.
 
 Each seat carries its own rule sheet (``Config.seat_rules``) besides the table's

@@ -13,7 +13,7 @@ table's (``Config.table_rules``):
   app's timer) awards it to the most-claimed seat.
 - Referee mode: the table's sheet decides legality and the winner; no claims.
 
-Rules come from shared/RULES.md sections 1 and 2; the decisions it leaves open
+Rules come from ../shared/RULES.md sections 1 and 2; the decisions it leaves open
 are in docs/rules.md. States are immutable; ``apply`` returns a new state plus the
 events the action caused, or raises ``IllegalAction``.
 """

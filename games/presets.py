@@ -1,9 +1,9 @@
 """The twenty rule sheets of the seed documents as named presets.
 
-``guide-N``: the ten Five Tricks sheets of the tournament guide (seeds/000), N
+``guide-N``: the ten Five Tricks sheets of the tournament guide (../shared/seeds/000), N
 being the table number printed with the heart on each sheet's footer line (an
 ace there means table 1). ``appendix-N``: the ten sheets of appendix 2
-(seeds/002), N being the sheet's position in that document. The knobs were read
+(../shared/seeds/002), N being the sheet's position in that document. The knobs were read
 off each sheet as RULES.md section 1 instructs; the table in
 tests/games/test_games_presets.py restates them one by one.
 """
@@ -21,7 +21,7 @@ def _r(ace: str, wins: str, trump: str | None, trump_when: str = "void") -> Tric
 
 
 PRESETS: dict[str, TrickRules] = {
-    # Tournament guide (seeds/000). Every sheet makes the ace the best card: "ace
+    # Tournament guide (../shared/seeds/000). Every sheet makes the ace the best card: "ace
     # highest, highest wins" or "ace lowest, lowest wins".
     "guide-1": _r(_H, _HI, "S"),
     "guide-2": _r(_L, _LO, "H"),
@@ -34,7 +34,7 @@ PRESETS: dict[str, TrickRules] = {
     # Sheet 9 says "the club you played" in a hearts sheet: it means the heart.
     "guide-9": _r(_H, _HI, "H", "any"),
     "guide-10": _r(_L, _LO, "C", "any"),
-    # Appendix 2 (seeds/002): "the strongest card takes the trick" everywhere, so
+    # Appendix 2 (../shared/seeds/002): "the strongest card takes the trick" everywhere, so
     # wins is always "highest"; "the ace is the weakest card" means ace low.
     "appendix-1": _r(_L, _HI, "S"),
     "appendix-2": _r(_L, _HI, None),

@@ -1,4 +1,4 @@
-"""7Up7Down, the bidding game of shared/RULES.md section 3, as a pure state machine.
+"""7Up7Down, the bidding game of ../shared/RULES.md section 3, as a pure state machine.
 
 Models one match at one table of 3 to 7 seats: 14 deals of 7, 6, 5, 4, 3, 2, 1,
 1, 2, 3, 4, 5, 6, 7 cards from a 52-card deck (2 low ... ace high). The dealer

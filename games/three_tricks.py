@@ -1,4 +1,4 @@
-"""3 Tricks, the two-player laying-and-blocking game of seeds/004, as a pure state machine.
+"""3 Tricks, the two-player laying-and-blocking game of ../shared/seeds/004, as a pure state machine.
 
 Models one game at a table of two: seven cards each, the rest a face-down
 stockpile; on each turn a player lays their next trick, blocks the trick the

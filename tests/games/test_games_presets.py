@@ -9,7 +9,7 @@ from games.tricks import TrickRules, legal_cards, trick_winner
 
 # (slug, ace, wins, trump, trump_when) as read from each seed sheet.
 EXPECTED = [
-    # seeds/000, tournament guide: table number from the heart on the footer line.
+    # ../shared/seeds/000, tournament guide: table number from the heart on the footer line.
     ("guide-1", "high", "highest", "S", "void"),  # footer "ace♥…": ace highest, spades
     ("guide-2", "low", "lowest", "H", "void"),
     ("guide-3", "high", "highest", "D", "void"),
@@ -20,7 +20,7 @@ EXPECTED = [
     ("guide-8", "low", "lowest", "D", "void"),
     ("guide-9", "high", "highest", "H", "any"),  # "the club you played" means the heart
     ("guide-10", "low", "lowest", "C", "any"),
-    # seeds/002, appendix 2, in document order: "strongest" wins; "weakest ace" = ace low.
+    # ../shared/seeds/002, appendix 2, in document order: "strongest" wins; "weakest ace" = ace low.
     ("appendix-1", "low", "highest", "S", "void"),
     ("appendix-2", "low", "highest", None, "void"),
     ("appendix-3", "high", "highest", "S", "void"),

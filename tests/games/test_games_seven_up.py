@@ -279,7 +279,7 @@ def test_points_for_one_seat_in_one_deal(bid_, won, ppt, zero, points):
 
 
 def test_the_seeds_example_rows_under_the_rule_text():
-    # seeds/003 example, first two rows, four players. The seed writes 0 for
+    # ../shared/seeds/003 example, first two rows, four players. The seed writes 0 for
     # Player 4's exact zero in row 1; RULES.md ("exact bid of 0 scores 10") wins.
     c = su.Config(4)
     row1 = [(1, 0), (2, 2), (3, 3), (0, 0)]
