@@ -66,6 +66,32 @@ def test_the_waiter_gives_up_when_the_server_process_is_gone():
     assert await_server("http://127.0.0.1:9/healthz", os.getppid() + 1) is False
 
 
+@pytest.mark.parametrize("which", ["running", "zero", "negative"])
+def test_the_waiter_refuses_a_pid_that_cannot_be_its_server(which):
+    """A PID given by mistake looked like a server already gone: the command ended at
+    once, exit 0, its demo never started and nothing said. A running process that is
+    not its parent, or no process id at all, is refused in words; nothing is made."""
+    from django.core.management.base import CommandError
+
+    pid = {"running": os.getpid(), "zero": 0, "negative": -5}[which]
+    words = "is not this command's parent" if which == "running" else "a process id"
+    with pytest.raises(CommandError, match=words):
+        call_command("demo", "--wait-for-server", str(pid), stdout=io.StringIO())
+    assert not Workshop.objects.exists()
+
+
+def test_the_waiter_stops_quietly_when_its_server_has_gone():
+    """A PID that runs nothing is a server that stopped before the waiter looked (the
+    script's Daphne failed): no error on top of the server's own, nothing started."""
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # reaped: its id now runs nothing
+    out = io.StringIO()
+    call_command("demo", "--wait-for-server", str(gone.pid), stdout=out)
+    assert out.getvalue() == "" and not Workshop.objects.exists()
+
+
 def test_setup_only_on_a_port_another_program_holds_says_so_and_makes_nothing():
     """The waiter takes any answer at the address for the demo's server: with the port
     taken (another demo, another program) it printed "ready" and a log-in for that

@@ -118,6 +118,29 @@ def port_taken(url: str) -> str | None:
     return None
 
 
+def not_the_parent(server_pid: int) -> str | None:
+    """Why `server_pid` cannot be the server to wait for, if it cannot. The waiter
+    stops quietly when the server, its parent, is gone: a PID given by mistake would
+    look the same and end the command at once, its demo never started, without a word.
+    A running process that is not this one's parent is such a mistake; a PID that runs
+    nothing may be a server that has already stopped (scripts/demo.sh: it failed)."""
+    if server_pid <= 0:
+        return f"--wait-for-server takes a process id (a number above 0), not {server_pid}."
+    if os.getppid() == server_pid:
+        return None
+    try:
+        os.kill(server_pid, 0)  # signal 0: is there such a process? (nothing is sent)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # there is one, another user's
+    return (
+        f"Process {server_pid} is not this command's parent (that is {os.getppid()}): "
+        "--wait-for-server waits for the server that started it (scripts/demo.sh passes "
+        "its own process id, which Daphne then takes)."
+    )
+
+
 def await_server(url: str, server_pid: int, interval: float = 0.2) -> bool:
     """Poll until the server answers at `url` (True), or until the server process,
     this process's parent, is gone (False: it could not start, or was stopped)."""
@@ -167,8 +190,11 @@ class Command(BaseCommand):
     def handle(
         self, *args, url, game, tables, seats, password, setup_only, wait_for_server, **options
     ):
-        if wait_for_server is not None and not await_server(probe_url(url), wait_for_server):
-            return
+        if wait_for_server is not None:
+            if why := not_the_parent(wait_for_server):
+                raise CommandError(why)
+            if not await_server(probe_url(url), wait_for_server):
+                return
         if setup_only and (why := port_taken(url)):
             port = urlsplit(url).port or 80
             raise CommandError(
