@@ -1,7 +1,7 @@
 """Small filters and tags for the facilitator's templates (the arrow is also on a phone's screen)."""
 
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -53,3 +53,52 @@ def arrows(text, word: str) -> str:
     """`text` escaped, each " → " in it heard as `word` (the report's journeys)."""
     parts = [conditional_escape(p) for p in str(text).split(f" {ARROW} ")]
     return mark_safe(f" {_spoken_arrow(word)} ".join(parts))
+
+
+@register.tag
+def fold(parser, token):
+    """A large class's report folds a long part (report.FOLD_TABLES, FOLD_PLAYERS):
+
+        {% fold "res-" rd.round "-tables" csv="games.csv" %}SUMMARY{% left_out %}WHAT{% endfold %}
+        ...the part...
+        </details>
+
+    opens a closed <details class="print-if-open fold"> with SUMMARY as its summary,
+    after a line seen only in print: "WHAT is left out of print: open
+    “SUMMARY” on screen before printing to include it, or see games.csv." A fold
+    opened on screen prints, and the line does not (report.css); to a screen reader
+    the line is hidden as on screen, and the summary says what opens. The id is its
+    parts put together. The caller closes the <details>. `csv` may be empty: no file
+    is named (the class's view links none)."""
+    bits = token.split_contents()[1:]
+    csv = None
+    if bits and bits[-1].startswith("csv="):
+        csv = parser.compile_filter(bits.pop().removeprefix("csv="))
+    if not bits:
+        raise template.TemplateSyntaxError('{% fold "id" [more of the id] [csv="name.csv"] %}')
+    # The id in parts, put together: {% fold "res-" rd.round "-tables" %}.
+    id_parts = [parser.compile_filter(b) for b in bits]
+    summary = parser.parse(("left_out",))
+    parser.delete_first_token()
+    what = parser.parse(("endfold",))
+    parser.delete_first_token()
+    return FoldNode(id_parts, csv, summary, what)
+
+
+class FoldNode(template.Node):
+    def __init__(self, id_parts, csv, summary, what):
+        self.id_parts, self.csv, self.summary, self.what = id_parts, csv, summary, what
+
+    def render(self, context) -> str:
+        summary = self.summary.render(context)
+        csv = self.csv.resolve(context) if self.csv else ""
+        return format_html(
+            '<p class="print-only muted">{} is left out of print: open “{}” on screen before'
+            ' printing to include it{}.</p>\n  <details class="print-if-open fold" id="{}">'
+            "<summary>{}</summary>",
+            self.what.render(context),
+            summary,
+            format_html(", or see {}", csv) if csv else "",
+            "".join(str(part.resolve(context)) for part in self.id_parts),
+            summary,
+        )
