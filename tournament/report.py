@@ -2610,8 +2610,11 @@ def guide(
 # screen first (a line says so): past FOLD_PLAYERS players the per-player rows after
 # the first twenty; past FOLD_TABLES tables each round's results table by table (a
 # line per round stays in view), each round's seating, the movement chart (its
-# alt text stays in view) and the list of moves, and the rule sheets. At 200 players
+# alt text stays in view) and the list of moves, the rule sheets, and section 4's
+# table per table and round (clashes_summary in view); in the class's view its tables
+# of counts per table (seating_summary, round_summary in view). At 200 players
 # (40 tables) the report drawn open was 60,000 px tall on a laptop, 115,000 on a phone.
+# The template tag `fold` (templatetags/facilitator.py) draws each fold.
 FOLD_PLAYERS = 60
 FOLD_TABLES = 12
 
@@ -2639,6 +2642,42 @@ def round_summary(rd: dict, *, disputes: bool) -> str:
     return line
 
 
+def clashes_summary(cl: dict, *, disputes: bool) -> str:
+    """Section 4's table of tricks, clashes and disputes per table and round in a line,
+    for the report of a large class that folds it: each round's totals, and where a
+    table had the most in a round. Home play shows no clash (one sheet a table); the
+    rounds after movement show how many the newcomers brought."""
+    tables, rounds = cl["by_table_round"], cl["rounds"]
+    parts = []
+    for i, rd in enumerate(rounds):
+        cells = [t["rounds"][i] for t in tables]
+        tricks = sum(c["tricks"] for c in cells)
+        clashes = sum(c["clashes"] for c in cells)
+        part = (
+            f"{rd['label']}, {_plural(clashes, 'clash', 'clashes')} in {_plural(tricks, 'trick')}"
+        )
+        if disputes:
+            part += f", {_plural(sum(c['disputes'] for c in cells), 'dispute')}"
+            if timeouts := sum(c["timeouts"] for c in cells):
+                part += f" ({timeouts} timed out)"
+        if cut := sum(c["cut"] for c in cells):
+            part += f", {_plural(cut, 'claim step')} cut short with no trick"
+        parts.append(part)
+    line = f"{_plural(len(tables), 'table')}, round by round: {'; '.join(parts)}."
+    what = "disputes" if disputes else "clashes"
+    cells = [
+        (t["table"], rd["label"], t["rounds"][i][what])
+        for t in tables
+        for i, rd in enumerate(rounds)
+    ]
+    top = max((n for *_, n in cells), default=0)
+    if top:
+        most = [f"table {table} in {label}" for table, label, n in cells if n == top]
+        where = f"at {said_as_list(most)}" if len(most) <= 3 else f"{len(most)} times"
+        line += f" The most {what} at one table in a round: {top}, {where}."
+    return line
+
+
 def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
     """Every figure of the debrief report, from one export document; without `names`,
     the class's view of it (for_the_class)."""
@@ -2653,6 +2692,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
     players = _players(doc, ix, mov, disputes, cl["gestures"], rv, rf)
     for rd in res:
         rd["summary"] = round_summary(rd, disputes=ix.claims and not ix.referee)
+    if ix.claims:
+        cl["summary"] = clashes_summary(cl, disputes=not ix.referee)
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players, rf, named=names)
     else:
@@ -2739,17 +2780,20 @@ def for_the_class(rep: dict) -> dict:
     whole dict), so no template can show one by mistake."""
     mov, cl = rep["movement"], rep["clashes"]
     g = cl["gestures"]
+    seating = [
+        {"table": row["table"], "cells": [_seat_counts(cell) for cell in row["cells"]]}
+        for row in mov["grid"]
+    ]
     return {
         **{k: v for k, v in rep.items() if k not in ("movement", "results", "players")},
         "view": "class",
         "movement": {
             "columns": mov["columns"],
-            "seating": [
-                {"table": row["table"], "cells": [_seat_counts(cell) for cell in row["cells"]]}
-                for row in mov["grid"]
-            ],
+            "seating": seating,
+            "seating_summary": seating_summary(mov["columns"], seating),
         },
-        "results": [_round_counts(rd) for rd in rep["results"]],
+        # Each round's line: counts only (round_summary), for a large class's fold.
+        "results": [{**_round_counts(rd), "summary": rd["summary"]} for rd in rep["results"]],
         "clashes": {
             **cl,
             # One by one, each names who claimed what and who won the trick.
@@ -2785,6 +2829,29 @@ def for_the_class(rep: dict) -> dict:
         "players": [],
         "class_lines": _class_lines(rep),
     }
+
+
+def seating_summary(columns: list[dict], seating: list[dict]) -> str:
+    """The class's seating grid (counts per table and round) in a line, for the report
+    of a large class that folds it: at each round's start how many played, how many
+    had moved up or down to their table, how many sat at their home table."""
+    parts = []
+    for i, col in enumerate(columns):
+        cells = [row["cells"][i] for row in seating]
+        n = {k: sum(c[k] for c in cells) for k in ("players", "up", "down", "home", "joined")}
+        part = f"{col['label']}, {_plural(n['players'], 'player')}"
+        if not n["players"]:
+            pass
+        elif n["home"] == n["players"]:
+            part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
+        else:
+            said = [f"{n['up']} had moved up", f"{n['down']} down"]
+            said.append(f"{n['home']} at their home table")
+            part += ": " + said_as_list(said)
+        if n["joined"]:
+            part += f" ({n['joined']} joined during it)"
+        parts.append(part)
+    return f"{_plural(len(seating), 'table')}, at the start of each round: {'; '.join(parts)}."
 
 
 def _seat_counts(chips: list[dict]) -> dict:

@@ -400,6 +400,28 @@ def test_forty_tables_result_cards_hold_their_tables(
     assert page.locator(".result-card").first.is_visible() and not notes.first.is_visible()
     page.emulate_media(media="screen")
     assert page.locator(".round-summary").first.is_visible()
+    # So does section 4's table per table and round, under its line of totals; and the
+    # class's view its tables of counts (a table of 40 rows a round, and the seating's).
+    clash_fold, clash_note = (
+        page.locator("#clashes details.fold"),
+        page.locator("#clashes .print-only"),
+    )
+    assert clash_fold.count() == clash_note.count() == 1
+    assert page.locator(".clashes-summary").is_visible() and not clash_note.is_visible()
+    assert not clash_fold.locator("table").is_visible()
+    page.emulate_media(media="print")
+    assert clash_note.is_visible() and not clash_fold.locator("table").is_visible()
+    clash_fold.evaluate("d => { d.open = true; }")
+    assert not clash_note.is_visible() and clash_fold.locator("table").is_visible()
+    page.emulate_media(media="screen")
+    cls = facilitator_page(
+        user, f"/workshops/{w.pk}/report/?view=class", viewport={"width": 390, "height": 768}
+    )
+    assert cls.locator("#movement details.fold, #results details.fold").count() == 1 + 3
+    assert cls.locator(".seating-summary").is_visible()
+    assert cls.locator(".round-summary").count() == 3
+    assert not cls.locator("table.class-seating").is_visible()
+    cls.context.close()
     # The cards of every round, opened as a facilitator would.
     folds.evaluate_all("ds => ds.forEach(d => { d.open = true; })")
     # Laptops, a small laptop, phones. Three result rounds: home play and two scored.

@@ -1474,3 +1474,81 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
     assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == (
         "1 table, 1 player: 1 game."
     )
+
+
+def _clash_cell(tricks, clashes, disputes=0, timeouts=0, cut=0):
+    return {
+        "tricks": tricks,
+        "clashes": clashes,
+        "disputes": disputes,
+        "timeouts": timeouts,
+        "cut": cut,
+    }
+
+
+def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened():
+    """A large class's report folds section 4's table per table and round under this
+    line: each round's tricks, clashes and disputes added up over the tables, and the
+    table and round with the most disputes (clashes in referee mode)."""
+    cl = {
+        "rounds": [{"label": "Round 1"}, {"label": "Round 2"}],
+        "by_table_round": [
+            {"table": 1, "rounds": [_clash_cell(10, 0), _clash_cell(9, 3, 2, timeouts=1)]},
+            {"table": 2, "rounds": [_clash_cell(8, 0), _clash_cell(11, 4, 3, cut=1)]},
+            {"table": 3, "rounds": [_clash_cell(1, 0), _clash_cell(7, 1, 1)]},
+        ],
+    }
+    assert report.clashes_summary(cl, disputes=True) == (
+        "3 tables, round by round: Round 1, 0 clashes in 19 tricks, 0 disputes;"
+        " Round 2, 8 clashes in 27 tricks, 6 disputes (1 timed out), 1 claim step cut short"
+        " with no trick. The most disputes at one table in a round: 3, at table 2 in Round 2."
+    )
+    assert report.clashes_summary(cl, disputes=False) == (
+        "3 tables, round by round: Round 1, 0 clashes in 19 tricks;"
+        " Round 2, 8 clashes in 27 tricks, 1 claim step cut short with no trick."
+        " The most clashes at one table in a round: 4, at table 2 in Round 2."
+    )
+    # Ties are named up to three, then counted; nothing at all names no table.
+    tied = {
+        **cl,
+        "by_table_round": [
+            {"table": n, "rounds": [_clash_cell(1, 1, 1), _clash_cell(1, 1, 1)]} for n in (1, 2)
+        ],
+    }
+    assert report.clashes_summary(tied, disputes=True).endswith(
+        "The most disputes at one table in a round: 1, 4 times."
+    )
+    tied["by_table_round"] = tied["by_table_round"][:1]
+    assert report.clashes_summary(tied, disputes=True) == (
+        "1 table, round by round: Round 1, 1 clash in 1 trick, 1 dispute; Round 2, 1 clash"
+        " in 1 trick, 1 dispute. The most disputes at one table in a round: 1, at table 1"
+        " in Round 1 and table 1 in Round 2."
+    )
+    quiet = {**cl, "by_table_round": [{"table": 1, "rounds": [_clash_cell(0, 0)] * 2}]}
+    assert report.clashes_summary(quiet, disputes=True) == (
+        "1 table, round by round: Round 1, 0 clashes in 0 tricks, 0 disputes;"
+        " Round 2, 0 clashes in 0 tricks, 0 disputes."
+    )
+
+
+def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
+    """The class's view folds its seating counts past twelve tables under this line."""
+
+    def seat(players, up=0, down=0, home=0, joined=0):
+        return {"players": players, "up": up, "down": down, "home": home, "joined": joined}
+
+    columns = [{"label": "Round 1"}, {"label": "Round 2"}]
+    seating = [
+        {"table": 1, "cells": [seat(4, home=4), seat(4, up=1, down=1, home=2)]},
+        {"table": 2, "cells": [seat(3, home=3), seat(5, up=2, home=3, joined=1)]},
+    ]
+    assert report.seating_summary(columns, seating) == (
+        "2 tables, at the start of each round: Round 1, 7 players, all at their home table;"
+        " Round 2, 9 players: 3 had moved up, 1 down and 5 at their home table"
+        " (1 joined during it)."
+    )
+    alone = [{"table": 1, "cells": [seat(1, home=1), seat(0)]}]
+    assert report.seating_summary(columns, alone) == (
+        "1 table, at the start of each round: Round 1, 1 player, the one at their home"
+        " table; Round 2, 0 players."
+    )

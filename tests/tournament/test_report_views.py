@@ -757,8 +757,9 @@ def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest
 
 
 # The folds a report of more than report.FOLD_TABLES tables has, by id (the results'
-# are "res-<round>-tables", one per round, and the seating's "seating-<column>").
-TABLE_FOLDS = ("every-sheet", "movement-chart", "every-move")
+# are "res-<round>-tables", one per round, and the seating's "seating-<column>"; the
+# class's view has "class-seating" instead of the chart, the moves and the seating).
+TABLE_FOLDS = ("every-sheet", "movement-chart", "every-move", "clashes-by-table")
 FOLD = re.compile(r'<details class="print-if-open fold" id="([^"]+)"><summary>(.*?)</summary>')
 
 
@@ -837,6 +838,121 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
     assert html.count('<section class="sheet-card"') == len(r["reveal"]["sheet_groups"])
 
 
+CLASH_CELL = re.compile(
+    r'<td>(\d+) disputes?<br><span class="muted">(\d+) clash(?:es)? in (\d+) tricks?'
+    r"(?:; (\d+) timed out)?(?:; (\d+) cut short, no trick)?</span></td>"
+)
+
+
+@pytest.fixture
+def thirteen(owner):
+    """Thirteen tables of three, five sheets between them, played long enough for
+    tricks, clashes and disputes."""
+    sheets = {n: f"guide-{n % 5 + 1}" for n in range(1, 14)}
+    return bots_played(owner, name="Thirteen", tables=13, seats=3, sheets=sheets, ticks=14, seed=4)
+
+
+def test_past_twelve_tables_the_clash_table_folds_under_a_line_of_its_totals(fac, thirteen):
+    """At 200 players the table of tricks, clashes and disputes per table and round was
+    2,700 px of a laptop, 8,800 of a phone. Past twelve tables it folds as the results
+    do; its line says each round's totals, added up from the table, and the busiest
+    table, so a facilitator can teach from it without opening it."""
+    html = fac.get(f"/workshops/{thirteen.pk}/report/").content.decode()
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(thirteen))))
+    summary, note, held = folds_of(html)["clashes-by-table"]
+    assert summary == "Each of the 13 tables, round by round: tricks, clashes and disputes"
+    assert note.startswith("The table of tricks, clashes and disputes per table and round is")
+    assert note.endswith("or see tricks.csv.")
+    line = re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1)
+    assert line == html_escape(r["clashes"]["summary"])
+    assert html.index(line) < html.index('id="clashes-by-table"')
+    # The whole table is in the fold, and the line's figures are its cells added up.
+    rows = re.findall(r'<tr><th scope="row">Table (\d+)</th>(.*?)</tr>', held)
+    assert [int(n) for n, _ in rows] == list(range(1, 14))
+    cells = [[[int(x or 0) for x in c] for c in CLASH_CELL.findall(tds)] for _, tds in rows]
+    labels = [rd["label"] for rd in r["clashes"]["rounds"]]
+    assert len(labels) == 2 and all(len(row) == 2 for row in cells)
+    for i, label in enumerate(labels):
+        disputes, clashes, tricks, timeouts, cut = (
+            sum(row[i][k] for row in cells) for k in range(5)
+        )
+        said = re.search(
+            rf"{label}, (\d+) clash(?:es)? in (\d+) tricks?, (\d+) disputes?"
+            r"(?: \((\d+) timed out\))?(?:, (\d+) claim steps? cut short with no trick)?[;.]",
+            line,
+        )
+        assert said, (label, line)
+        assert [int(x or 0) for x in said.groups()] == [clashes, tricks, disputes, timeouts, cut]
+    most = max(row[i][0] for row in cells for i in range(2))
+    assert most and f"The most disputes at one table in a round: {most}, " in line
+    # Not a class with nothing in it: tricks, disputes, claim steps cut by the round's
+    # end (the bots' clashes are counted in the pure test of report.clashes_summary).
+    assert line.startswith("13 tables, round by round: Round 1, 0 clashes in ")
+    assert all(sum(row[i][k] for row in cells for i in range(2)) for k in (0, 2, 4))
+
+
+def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(fac, thirteen):
+    """The class's view (the projector) has a 13-row table of counts per round, and one
+    of how many sat at each table: past twelve tables each folds under a line of its
+    totals, the figures of its "All tables" row, or its cells added up. No CSV is named:
+    the class's view links none."""
+    html = fac.get(f"/workshops/{thirteen.pk}/report/?view=class").content.decode()
+    assert_links_land(html)
+    folds = folds_of(html)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(thirteen))))
+    rounds = [rd["round"] for rd in r["results"]]
+    assert sorted(folds) == sorted(
+        ["every-sheet", "class-seating", "clashes-by-table", *(f"res-{n}-tables" for n in rounds)]
+    )
+    for summary, note, _ in folds.values():
+        assert f"open “{summary}” on screen before printing to include it." in note, note
+        assert ".csv" not in note
+    # Each round: its line of totals in view, the table of 13 rows folded, whose
+    # "All tables" row has the line's figures.
+    for rd in r["results"]:
+        section = html.split(f'<section class="round" aria-labelledby="res-{rd["round"]}">')[1]
+        section = section.split("</section>", 1)[0]
+        line = re.search(r'<p class="round-summary">(.*?)</p>', section).group(1)
+        summary, note, held = folds[f"res-{rd['round']}-tables"]
+        assert summary == f"{rd['label']}: each of the 13 tables, its games, disputes and moves"
+        assert section.index(line) < section.index("<details")
+        assert len(re.findall(r'<th scope="row">Table \d+</th>', held)) == 13
+        foot = re.search(r"<tfoot><tr><th scope=\"row\">All tables</th>(.*?)</tr>", held).group(1)
+        players, games, disputes, up, down, stayed = (
+            int(x) for x in re.findall(r"<td>(\d+)", foot)
+        )
+        assert line.startswith(f"13 tables, {players} players: {games} game{'s' * (games != 1)}"), (
+            line
+        )
+        assert f", {disputes} dispute" in line and players == 39
+        assert f"{up} players moved up, {down} moved down and {stayed} stayed" in line
+        # Said once, in the line: not again under the folded table.
+        assert section.count("The last round: nobody moves after it.") == ("The last round" in line)
+    # The seating: the grid folded, its line the cells added up, round by round.
+    line = re.search(r'<p class="seating-summary">(.*?)</p>', html).group(1)
+    summary, note, held = folds["class-seating"]
+    assert summary == "Each of the 13 tables, round by round: how many sat there"
+    assert html.index(line) < html.index('id="class-seating"')
+    rows = re.findall(r'<tr><th scope="row">Table \d+</th>(.*?)</tr>', held, re.S)
+    assert len(rows) == 13
+    for i, col in enumerate(r["movement"]["columns"]):
+        tds = [re.findall(r"<td>(.*?)</td>", row)[i] for row in rows]
+
+        def added(pattern, tds=tds):
+            return sum(int(m) for td in tds for m in re.findall(pattern, td))
+
+        players = added(r"<strong>(\d+)</strong> players?")
+        up, down = added(r"(\d+) moved up"), added(r"(\d+) moved down")
+        home = added(r"(\d+) at home")
+        said = f"{col['label']}, {players} players"
+        if home == players:
+            assert f"{said}, all at their home table" in line
+        else:
+            assert f"{said}: {up} had moved up, {down} down and {home} at their home table" in line
+    assert line.startswith("13 tables, at the start of each round: ") and "moved up" in line
+    assert folds["clashes-by-table"][0].startswith("Each of the 13 tables, round by round")
+
+
 def html_escape(text: str) -> str:
     import html as html_lib
 
@@ -858,6 +974,15 @@ def test_a_class_of_up_to_twelve_tables_has_none_of_the_large_class_folds(
     assert not r["folded"] and len(r["results"]) == 2
     assert html.count('<div class="result-card">') == tables * 2
     assert '<figure class="chart' in html.split('<section id="movement"')[1].split("</section>")[0]
+    # The clash table and, in the class's view, its tables of counts: open, no line.
+    cls = fac.get(f"/workshops/{w.pk}/report/?view=class").content.decode()
+    assert folds_of(cls) == {}
+    for page in (html, cls):
+        for word in ("clashes-summary", "seating-summary", "round-summary", "print-only"):
+            assert word not in page, word
+    assert "Tricks, clashes and disputes per table and round</caption>" in html
+    assert cls.count('<table class="compact class-results">') == 2
+    assert cls.count('<table class="grid class-seating">') == 1
 
 
 def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
