@@ -953,6 +953,31 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     assert folds["clashes-by-table"][0].startswith("Each of the 13 tables, round by round")
 
 
+def test_the_fold_tag_writes_the_print_note_and_the_closed_details_from_one_summary():
+    """{% fold %} (templatetags/facilitator.py) draws every fold of a large class's
+    report: the summary said once, escaped like any text, the id put together from
+    its parts, a CSV named only when given; a tag without an id is refused."""
+    from django.template import Context, Template, TemplateSyntaxError
+
+    tpl = Template(
+        '{% load facilitator %}{% fold "res-" n "-tables" csv=csv %}'
+        "{{ label }}: each table{% left_out %}{{ label }}, table by table,{% endfold %}</details>"
+    )
+    html = tpl.render(Context({"n": 3, "csv": "games.csv", "label": "R<1>"}))
+    assert html == (
+        '<p class="print-only muted">R&lt;1&gt;, table by table, is left out of print: open'
+        " “R&lt;1&gt;: each table” on screen before printing to include it, or see"
+        ' games.csv.</p>\n  <details class="print-if-open fold" id="res-3-tables">'
+        "<summary>R&lt;1&gt;: each table</summary></details>"
+    )
+    assert tpl.render(Context({"n": 3, "csv": "", "label": "R"})).startswith(
+        '<p class="print-only muted">R, table by table, is left out of print: open “R: each'
+        " table” on screen before printing to include it.</p>"
+    )
+    with pytest.raises(TemplateSyntaxError):
+        Template("{% load facilitator %}{% fold %}a{% left_out %}b{% endfold %}")
+
+
 def html_escape(text: str) -> str:
     import html as html_lib
 
