@@ -363,7 +363,9 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "ended": _ended(previous, tpart, kinds.get(workshop.game)),
         }
     if previous is not None and ctx["game"] is None:
-        ctx["watched_end"] = _watched_end(player, previous, tpart, rnd, table)
+        ctx["watched_end"] = _watched_end(
+            player, previous, tpart, rnd, table, kinds.get(workshop.game)
+        )
     if previous is not None and workshop.phase not in PLAY_PHASES:
         # The round is over: a game dealt and cut before anyone played is not "the last
         # game" ("cut short: no winner yet"); the last one anyone played in is, if any.
@@ -417,24 +419,20 @@ def _ended(previous: tuple, tpart: dict, kind) -> dict:
     }
 
 
-def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table) -> dict | None:
+def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table, kind) -> dict | None:
     """How the game a student watched ended, when the round's end cut it and no game
     of theirs followed: the watching section went, and only "Round over" (or "Time is
     up") was heard. For whoever sat at the table when the round ended (its standings)
-    and was not in the game; in the words of its players' own last-game line (a tie of
-    all named as its winners), without its scores (7Up's are on a sheet a watcher does
-    not see)."""
-    number, _state, players, winners, cut_by, _scores, _ended_by = previous
+    and was not in the game; in the words of its players' own last-game line (`_ended`:
+    a tie of all is "a draw" there, so here too), without its scores (7Up's are on a
+    sheet a watcher does not see)."""
+    _number, _state, players, _winners, cut_by, _scores, _ended_by = previous
     if player.pk in players or cut_by != CutBy.ROUND_END or rnd.state != RoundState.FINISHED:
         return None
     mine = next((r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None)
     if mine is None or mine["table"] != table.number:
         return None  # came to this table since
-    names = tpart["names"]
-    return {
-        "number": number,
-        "winners": [names.get(pid, "?") for pid in winners],
-    }
+    return _ended(previous, tpart, kind)
 
 
 def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:

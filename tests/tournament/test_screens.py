@@ -1013,6 +1013,34 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_to_its_watcher(phase):
     assert WATCHED_END.search(seat_screen(late.pk))
 
 
+@pytest.mark.parametrize("ending", ["won", "tie"])
+def test_a_watched_game_the_rounds_end_cuts_is_said_in_its_players_words(ending):
+    """Cut by the round's end with every player tied, its players' "Last game" line
+    says "a draw" (RULES §1: each is a co-winner; the kind's drawn()), and so does the
+    watcher's, not "won by" all of them; a game one player leads is theirs on both."""
+    w = make_workshop(players=3, tables=1, seats=4)
+    rnd = to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk
+    for seat in (0, 1, 2) if ending == "tie" else (1, 1):
+        finish_trick(game, winner_seat=seat)
+    services.round_end_now(round_id=rnd.pk)
+    cut = fresh(game)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    if ending == "tie":
+        assert sorted(cut.winners) == sorted(game.players)
+        words, theirs = "a draw", "a draw — a game won for each of you"
+    else:
+        assert cut.winners == [game.players[1]]
+        words = theirs = f"won by <bdi>{names[game.players[1]]}</bdi>"
+    html = seat_screen(late.pk)
+    assert WATCHED_END.findall(html) == [f"Game 1 is over, cut short: {words}."], html
+    other = next(pid for pid in game.players if pid != game.players[1])
+    assert f"(game 1)</span>, cut short: {theirs}." in seat_screen(other)
+
+
 def test_a_watched_game_cut_before_any_card_is_said_with_no_winner():
     """Cut before anyone played, the players' line speaks of the last game anyone played
     in; the watcher hears of the game they watched."""
