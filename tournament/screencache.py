@@ -234,6 +234,7 @@ def _followed_move(part: dict, move: dict) -> dict | None:
             "",
             list(outcome["scores"]),
             kind.end_reason(state),
+            None,  # not cut (selectors._read_table_part)
         )
         # Finished by a move: also the last game anyone played in.
         return dict(part, game=None, state=None, previous=previous, played=previous, wins=wins)

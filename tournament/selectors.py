@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games import five_tricks, kinds
 from tournament import gamestate, names, rawsql, timing
@@ -242,7 +243,18 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
             game = game or g
         elif g.round_id == round_id:
             finished.append(
-                (g.number, g.state, g.players, g.winners, g.cut_by, g.scores, g.ended_by)
+                (
+                    g.number,
+                    g.state,
+                    g.players,
+                    g.winners,
+                    g.cut_by,
+                    g.scores,
+                    g.ended_by,
+                    # When it was cut (who watched it: _watched_end); None for a game
+                    # that ended, as a process following the moves writes it too.
+                    g.finished_at if g.state == GameState.CUT else None,
+                )
             )
             if played is None and g.seq > 0:
                 played = finished[-1]
@@ -371,7 +383,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         # game" ("cut short: no winner yet"); the last one anyone played in is, if any.
         previous = tpart["played"]
     if previous is not None and player.pk in previous[2]:
-        _number, _state, players, winners, _cut_by, scores, _ended_by = previous
+        _number, _state, players, winners, _cut_by, scores, _ended_by, _at = previous
         names = tpart["names"]
         kind = kinds.get(workshop.game)
 
@@ -402,7 +414,7 @@ def _ended(previous: tuple, tpart: dict, kind) -> dict:
     players' "Last game" line and of its watcher's "Game 3 is over"): its winners, a
     draw, cut short (and who left), and how (3 Tricks). Never its scores: 7Up's are on
     a sheet only its players see."""
-    number, state, players, winners, cut_by, _scores, ended_by = previous
+    number, state, players, winners, cut_by, _scores, ended_by, _at = previous
     names = tpart["names"]
     return {
         "number": number,
@@ -420,19 +432,49 @@ def _ended(previous: tuple, tpart: dict, kind) -> dict:
 
 
 def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table, kind) -> dict | None:
-    """How the game a student watched ended, when the round's end cut it and no game
-    of theirs followed: the watching section went, and only "Round over" (or "Time is
-    up") was heard. For whoever sat at the table when the round ended (its standings)
-    and was not in the game; in the words of its players' own last-game line (`_ended`:
-    a tie of all is "a draw" there, so here too), without its scores (7Up's are on a
-    sheet a watcher does not see)."""
-    _number, _state, players, _winners, cut_by, _scores, _ended_by = previous
-    if player.pk in players or cut_by != CutBy.ROUND_END or rnd.state != RoundState.FINISHED:
+    """How the game a student watched ended, when no game of theirs followed: the
+    watching section went, and only "Round over" (or "Time is up") was heard, or, cut
+    when a player left and no game could be dealt after it (the round paused, or too
+    few left), nothing at all. For whoever sat at the table when it was cut and was not
+    in the game; in the words of its players' own last-game line (`_ended`: a tie of all
+    is "a draw" there, so here too; "cut short when Bea left"), without its scores
+    (7Up's are on a sheet a watcher does not see)."""
+    _number, _state, players, _winners, cut_by, _scores, _ended_by, cut_at = previous
+    if player.pk in players:
         return None
-    mine = next((r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None)
-    if mine is None or mine["table"] != table.number:
-        return None  # came to this table since
+    if cut_by == CutBy.ROUND_END:
+        if rnd.state != RoundState.FINISHED:
+            return None
+        mine = next(
+            (r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None
+        )
+        if mine is None or mine["table"] != table.number:
+            return None  # came to this table since
+    elif cut_by == CutBy.PLAYER_LEFT:
+        row = tpart["seated"].get(player.pk)
+        if row is None or cut_at is None or not _seated_before(row, cut_at):
+            return None  # came to this table since
+    else:
+        return None
     return _ended(previous, tpart, kind)
+
+
+def _seated_before(row: Player, at) -> bool:
+    """Whether a player now at a table sat there already at `at` (within the round).
+
+    In a round a player comes to a table only by joining (seated as the row is made)
+    or by coming back with their PIN after their seat was skipped (seated as the
+    absence's "back" is written); both take the workshop's lock, as a player's leaving
+    does, so either happened wholly before a cut by a leave or wholly after it. The
+    latest of those times is when they sat down. A player back after leaving while a
+    bot played their seat kept it: they count from their return, which may leave out
+    one who watched (nothing said, as before) but never names a game to a newcomer."""
+    since = row.created_at
+    for away in row.absences or []:
+        back = parse_datetime(away.get("back") or "")
+        if back is not None and back > since:
+            since = back
+    return since <= at
 
 
 def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:

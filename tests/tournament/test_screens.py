@@ -1041,6 +1041,57 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_in_its_players_words(ending)
     assert f"(game 1)</span>, cut short: {theirs}." in seat_screen(other)
 
 
+def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
+    """A skip-leave cuts the game; while the round is paused no game is dealt after it,
+    and the watching section went unsaid. Its watcher (at the table when it was cut, not
+    in it) hears it in its players' own words, who left and who won, never its scores;
+    not its players (their own line), nor anyone who came to the table since."""
+    w = make_workshop(players=3, tables=1, seats=5)
+    rnd = to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk
+    finish_trick(game, winner_seat=1)
+    services.round_pause(round_id=rnd.pk)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    leaver = game.players[0]
+    services.player_leave(player_id=leaver, policy="skip")
+    cut = fresh(game)
+    assert (cut.state, cut.cut_by, game_at(t1)) == ("cut", "player_left", None)
+    said = (
+        f", cut short when <bdi>{names[leaver]}</bdi> left: "
+        f"won by <bdi>{names[game.players[1]]}</bdi>."
+    )
+    html = seat_screen(late.pk)
+    assert WATCHED_END.findall(html) == [f"Game 1 is over{said}"], html
+    assert "Tricks:" not in html and "Last game" not in html
+    other = game.players[2]
+    mine = seat_screen(other)
+    assert f"(game 1)</span>{said}" in mine and WATCHED_END.search(mine) is None
+    since = services.player_join(workshop_id=w.pk, name="Since")
+    assert Player.objects.get(pk=since.pk).table_id == t1.pk and game_at(t1) is None
+    assert WATCHED_END.search(seat_screen(since.pk)) is None
+    assert WATCHED_END.findall(seat_screen(late.pk)) == [f"Game 1 is over{said}"]
+    # Resumed, the next game is dealt to all who are left: the watcher's is "dealt in".
+    services.round_resume(round_id=rnd.pk)
+    html = seat_screen(late.pk)
+    assert WATCHED_END.search(html) is None and "Your game starts" in html
+
+
+def test_seated_before_counts_from_the_latest_return():
+    """A player who came back with their PIN sat down again then, not when they joined."""
+    joined = timezone.now() - timedelta(minutes=10)
+    cut = joined + timedelta(minutes=5)
+    row = Player(created_at=joined, absences=[])
+    assert selectors._seated_before(row, cut)
+    assert not selectors._seated_before(Player(created_at=cut + timedelta(seconds=1)), cut)
+    back = {"left": joined.isoformat(), "back": (cut + timedelta(seconds=1)).isoformat()}
+    assert not selectors._seated_before(Player(created_at=joined, absences=[back]), cut)
+    early = {"left": joined.isoformat(), "back": (cut - timedelta(seconds=1)).isoformat()}
+    assert selectors._seated_before(Player(created_at=joined, absences=[early]), cut)
+
+
 def test_a_watched_game_cut_before_any_card_is_said_with_no_winner():
     """Cut before anyone played, the players' line speaks of the last game anyone played
     in; the watcher hears of the game they watched."""
