@@ -650,6 +650,8 @@ def view(state: State, seat: int) -> dict:
                 "cards": list(map(list, t.cards)),
                 "winner": t.winner,
                 "resolution": t.resolution,
+                # Its claims differed first: every seat saw them then (a dispute).
+                "disputed": t.disputed,
             }
             for t in state.completed
         ],

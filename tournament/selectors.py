@@ -693,6 +693,9 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
             "winner_is_me": last["winner"] == seat,
             # Not agreed: the time limit decided (the most claims, or the sheet).
             "timed_out": last["resolution"] == "timeout",
+            # A dispute the players ended by agreeing (the watchers' "agreed",
+            # `_settled`): it had vanished from their own phones unsaid.
+            "agreed": last["resolution"] == "unanimous" and last["disputed"],
         }
         if last
         else None,

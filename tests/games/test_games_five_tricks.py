@@ -586,6 +586,7 @@ def test_view_hides_other_hands_sheets_verdicts_and_private_claims():
             "cards": [[0, "AH"], [1, "7H"], [2, "2H"], [3, "3H"]],
             "winner": 0,
             "resolution": "timeout",
+            "disputed": False,  # timed out before every claim was in
         }
     ]
     assert "verdict" not in json.dumps(v) and 'claims": [' not in json.dumps(v)

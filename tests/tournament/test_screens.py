@@ -680,6 +680,33 @@ def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
         assert re.search(line, seat_screen(pid))
 
 
+def test_a_dispute_ended_by_agreeing_says_so_on_every_phone():
+    """A watcher heard "(claims differed, then agreed)" and the report counts it, but
+    the players' own phones said only "Trick 1 won by Ana": the dispute vanished. Their
+    line says how it was settled, once (the trick's summary, said when it changes); a
+    trick claimed alike at once says nothing more."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    state = open_dispute(game)
+    claims = list(state.claims)
+    lone = next(s for s, c in enumerate(claims) if claims.count(c) == 1)
+    claim_all(game, claims[lone])
+    taken = state_of(game).completed[-1]
+    assert (taken.resolution, taken.disputed) == ("unanimous", True)
+    summary = re.compile(r'<summary data-announce="first">(Trick \d won by .*?)</summary>')
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    for seat, pid in enumerate(game.players):
+        who = "you" if seat == taken.winner else f"<bdi>{names[game.players[taken.winner]]}</bdi>"
+        assert summary.findall(seat_screen(pid)) == [
+            f"Trick 1 won by {who} (claims differed, then agreed)"
+        ]
+    # The next trick, claimed alike at once: no such words.
+    finish_trick(game, winner_seat=0)
+    assert not state_of(game).completed[-1].disputed
+    html = seat_screen(game.players[1])
+    assert summary.findall(html) == [f"Trick 2 won by <bdi>{names[game.players[0]]}</bdi>"]
+
+
 @pytest.mark.parametrize(
     ("game", "players", "seats"),
     # (3 Tricks is two to a table, so nobody joins one with a game in progress.)
