@@ -367,6 +367,22 @@
     }
   }
 
+  // A tap on a move (or a 3 Tricks card) held by the pause: see the taps below.
+  function heldByPause() {
+    lastAction = { key: "", at: 0, game: "" };
+    const now = Date.now();
+    const again = now - pausedTapAt >= PAUSED_AGAIN_MS;
+    const words = screen().dataset.pausedSaid;
+    if (words) {
+      if (again && !toast.hidden && toast.textContent === words) announcer.say(words);
+      showToast(words);
+    }
+    if (again) {
+      pausedTapAt = now;
+      send({ action: "sync" });
+    }
+  }
+
   // ---- taps
   app.addEventListener("click", (e) => {
     // A double tap is one move, and picks a card once: the browser counts the taps
@@ -376,6 +392,9 @@
     if (e.detail > 1 && e.target.closest("[data-pick],[data-action]")) return;
     const pick = e.target.closest("[data-pick]");
     if (pick && app.contains(pick)) {
+      // Paused, a 3 Tricks card picks nothing (the moves it would make are held) and
+      // says why, as a paused card of the other games does: it had said nothing.
+      if ("paused" in pick.dataset) return heldByPause();
       if (pick.getAttribute("aria-disabled") === "true") return;
       pick.setAttribute("aria-pressed", pick.getAttribute("aria-pressed") === "true" ? "false" : "true");
       updatePicks(screen());
@@ -399,21 +418,7 @@
     // have found that out), and the sync's unanswered wait replaces such a socket.
     // At most once in PAUSED_AGAIN_MS, both: Enter held on a paused move repeats some
     // 30 times a second, and each sync is answered with the whole screen.
-    if (button.dataset.action && "paused" in button.dataset) {
-      lastAction = { key: "", at: 0, game: "" };
-      const now = Date.now();
-      const again = now - pausedTapAt >= PAUSED_AGAIN_MS;
-      const words = screen().dataset.pausedSaid;
-      if (words) {
-        if (again && !toast.hidden && toast.textContent === words) announcer.say(words);
-        showToast(words);
-      }
-      if (again) {
-        pausedTapAt = now;
-        send({ action: "sync" });
-      }
-      return;
-    }
+    if (button.dataset.action && "paused" in button.dataset) return heldByPause();
     if (button.dataset.action) {
       // A card, claim or move still on its way (marked, busy) was taken: tapped again
       // on a slow connection, it went again and came back refused ("You already claim").

@@ -163,3 +163,49 @@ def test_a_card_the_rules_forbid_is_still_sent_while_the_round_runs(live_server_
     assert "paused" not in page.inner_text("#toast")
     assert Game.objects.get(pk=game.pk).seq == seq
     page.context.close()
+
+
+def test_a_three_tricks_card_tapped_while_paused_says_the_pause(live_server_url, browser):
+    """A 3 Tricks card is picked on the phone (for Lay, Block or Swap), nothing sent: a
+    card tapped while paused picked nothing and said nothing, where every other game's
+    card says the pause's words at once. It says them too now, picks nothing, sends no
+    move (only the ask for the screen); resumed, a tap picks it again."""
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=2, size=SIZE, game="three_tricks", name="Paused pick"
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    to_anas_move(game, game.players.index(ana), lambda v: v.get("can_act"))
+    sent = moves_sent(page)
+    wait_version(page, table_version(game), timeout=WAIT)
+    card = page.locator(".tt-hand [data-pick]").first
+    page.wait_for_selector(".tt-hand [data-pick]:not([aria-disabled])", timeout=WAIT)
+    assert card.get_attribute("data-paused") is None
+    before = version(page)
+    services.round_pause(round_id=game.round_id)
+    wait_change(page, before)
+    page.wait_for_selector("#screen[data-paused='1']")
+    assert card.get_attribute("aria-disabled") == "true"
+    assert card.get_attribute("data-paused") is not None
+    seq = Game.objects.get(pk=game.pk).seq
+
+    del sent[:]
+    card.click(force=True)  # a finger taps what Playwright will not
+    page.wait_for_selector("#toast:not([hidden])", timeout=WAIT)
+    assert page.inner_text("#toast") == ROUND_PAUSED
+    assert page.get_attribute("#toast", "role") == "alert"
+    assert card.get_attribute("aria-pressed") == "false"  # not picked
+    page.wait_for_timeout(300)
+    assert [m["action"] for m in sent] == ["sync"], sent
+    assert Game.objects.get(pk=game.pk).seq == seq
+
+    # Resumed: a tap picks the card, as before the pause, and says the count.
+    before = version(page)
+    services.round_resume(round_id=game.round_id)
+    wait_change(page, before)
+    page.wait_for_selector("#screen:not([data-paused])")
+    assert card.get_attribute("data-paused") is None
+    page.wait_for_timeout(700)  # past the double-tap window
+    card.click()
+    assert card.get_attribute("aria-pressed") == "true"
+    page.wait_for_function(f"() => ({SAID})().includes('1 picked.')", timeout=WAIT)
+    page.context.close()

@@ -101,8 +101,13 @@ def assert_moves_held_by_the_pause(before: str, paused: str) -> None:
     """Every move a tap would send is marked data-paused and unavailable (table.js then
     sends nothing and says the pause's words, which the screen carries as the server's
     refusal words them); before the pause none is marked paused, nor after it (the
-    resumed screen is the one before). 3 Tricks' cards only pick (nothing is sent):
-    not marked."""
+    resumed screen is the one before). 3 Tricks' cards only pick (nothing is sent),
+    but a pick held by the pause says its words as a move does: marked too."""
+    picks = re.findall(r"<button[^>]*data-pick=[^>]*>", paused)
+    assert all("data-paused" in b and 'aria-disabled="true"' in b for b in picks), picks
+    assert not [
+        b for b in re.findall(r"<button[^>]*data-pick=[^>]*>", before) if "data-paused" in b
+    ]
     moves = moves_of(paused)
     assert moves
     for move in moves:
