@@ -442,20 +442,22 @@ def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table, kind)
     _number, _state, players, _winners, cut_by, _scores, _ended_by, cut_at = previous
     if player.pk in players:
         return None
-    if cut_by == CutBy.ROUND_END:
-        if rnd.state != RoundState.FINISHED:
-            return None
+    if cut_by not in (CutBy.ROUND_END, CutBy.PLAYER_LEFT):
+        return None
+    if cut_by == CutBy.ROUND_END and rnd.state != RoundState.FINISHED:
+        return None
+    if rnd.state == RoundState.FINISHED:
+        # Sat here when the round ended (its standings): not brought by the movement
+        # since, nor joined since.
         mine = next(
             (r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None
         )
         if mine is None or mine["table"] != table.number:
             return None  # came to this table since
-    elif cut_by == CutBy.PLAYER_LEFT:
+    if cut_by == CutBy.PLAYER_LEFT:
         row = tpart["seated"].get(player.pk)
         if row is None or cut_at is None or not _seated_before(row, cut_at):
             return None  # came to this table since
-    else:
-        return None
     return _ended(previous, tpart, kind)
 
 

@@ -1259,3 +1259,24 @@ def test_watching_works_out_how_only_the_last_trick_was_settled(monkeypatch):
     last = selectors.watching(game, state, names)["last"]
     assert settled == [state.completed[-1]]
     assert last == {"trick": 3, "who": names[game.players[0]], "how": None}
+
+
+def test_a_game_cut_when_a_player_left_is_not_said_to_one_the_movement_brought():
+    """Cut when a player left, a table's last game of the round stays its last between
+    rounds: whoever the movement brings to the table sat elsewhere and watched nothing
+    of it (they joined before the cut, so their joining time alone could not tell)."""
+    w = make_workshop(players=6, tables=2, seats=5)
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    game = game_at(t1)
+    finish_trick(game, winner_seat=1)
+    services.round_pause(round_id=rnd.pk)
+    services.player_leave(player_id=game.players[0], policy="skip")
+    assert fresh(game).cut_by == "player_left" and game_at(t1) is None
+    from_t2 = set(Player.objects.filter(table=t2).values_list("pk", flat=True))
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    brought = [p for p in Player.objects.filter(table=t1) if p.pk in from_t2]
+    assert brought, "the movement brings someone down from table 2"
+    for p in brought:
+        assert WATCHED_END.search(seat_screen(p.pk)) is None
