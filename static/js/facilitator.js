@@ -690,6 +690,8 @@
   }
   // The summary by the top Apply (_movement.html): only the tables that seat other than
   // most do, with the line's own words for them; redrawn only when it says otherwise.
+  // The server's words for a table nobody will sit at (_movement.html).
+  const EMPTY_TABLE = "nobody (empty)";
   function oddSizes(summary, tables) {
     const usual = usualSize(tables);
     const odd = tables.filter((t) => t.words || t.n !== usual);
@@ -703,7 +705,8 @@
       parts.push(": ");
       odd.forEach((t, i) => {
         const item = document.createElement("span");
-        item.textContent = `Table ${t.number}: ${t.n}`;
+        // A table the plan leaves empty: said in words, not "Table 7: 0".
+        item.textContent = `Table ${t.number}: ${t.n ? t.n : EMPTY_TABLE}`;
         if (t.words) {
           const note = document.createElement("strong");
           note.textContent = t.words;

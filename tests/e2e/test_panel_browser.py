@@ -550,6 +550,32 @@ def test_a_big_plans_top_apply_says_which_tables_an_edit_leaves_odd(
     assert_accessible(page, "panel, a big plan's summary by its Apply")
 
 
+def test_a_big_plans_summary_says_a_table_left_empty_as_the_server_does(
+    facilitator_page, django_user_model
+):
+    """A table the plan leaves empty read "Table 13: 0" by the top Apply: the page
+    and the server now say "nobody (empty)", in the same words."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=65, tables=13, seats=5, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    page = panel(facilitator_page, user, w, viewport={"width": 1280, "height": 900})
+    goes_to = page.locator('#movement-form input[type="number"]')
+    bound = [i for i in range(goes_to.count()) if goes_to.nth(i).input_value() == "13"]
+    assert len(bound) == 5
+    for to, i in enumerate(bound, start=1):  # table 13's five, one to each of tables 1-5
+        goes_to.nth(i).fill(str(to))
+    odd = (
+        ": "
+        + "".join(f"Table {n}: 6 (more than 5 seats) · " for n in range(1, 6))
+        + "Table 13: nobody (empty) · the other 7 tables seat 5."
+    )
+    summary_seen(page, "With the changes shown (not saved yet; Apply takes them)" + odd)
+    page.locator("#do-movement-edit").click()  # saved: the server draws the same words
+    summary_seen(page, "With the plan as saved" + odd)
+    page.context.close()
+
+
 def test_a_big_class_finds_a_player_in_the_roster_and_the_movement_plan(
     facilitator_page, django_user_model
 ):

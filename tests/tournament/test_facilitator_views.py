@@ -899,6 +899,30 @@ def test_a_big_plans_top_apply_says_which_tables_seat_other_than_most(owner, fac
     assert 'aria-describedby="movement-summary"' in button
 
 
+def test_a_big_plans_summary_says_a_table_left_empty_in_words(owner, fac):
+    """A plan that leaves a table empty read "Table 12: 0" by the top Apply, with no
+    note: it says nobody sits there."""
+    w = owned(owner, players=60, tables=12, seats=6)
+    services.players_seat_home(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    plan = {p.pk: p.table.number for p in Player.objects.filter(workshop=w).select_related("table")}
+    plan.update({m["player"]: m["to"] for m in fresh(rnd).movement_preview["moves"]})
+    # Table 12's five go one each to tables 1 to 5 (six seats: none over-full).
+    for to, pk in enumerate(sorted(pk for pk, n in plan.items() if n == 12), start=1):
+        plan[pk] = to
+    services.movement_edit(
+        round_id=rnd.pk, moves=[{"player": pk, "to": n} for pk, n in plan.items()]
+    )
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    summary = html.split('id="movement-summary">')[1].split("</p>")[0]
+    assert plain(summary) == (
+        "With the plan as saved : "
+        + "".join(f"Table {n}: 6 · ; " for n in range(1, 6))
+        + "Table 12: nobody (empty) · ; the other 6 tables seat 5."
+    ), summary
+
+
 def test_the_usual_size_is_the_commonest_that_is_not_flagged():
     def sizes(*counts, over=(), few=()):
         return [
