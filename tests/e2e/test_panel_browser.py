@@ -719,7 +719,7 @@ def test_a_table_waiting_for_a_phone_not_connected_is_shown_and_said_at_the_top(
     assert disputes.inner_text() == (
         "Disputes now, the longest first: table 1, table 2, table 3, table 4, table 5, table 6."
     )
-    disputes.get_by_role("link", name="table 6", exact=True).click()
+    disputes.get_by_role("link", name="table 6 in the Tables list", exact=True).click()
     page.wait_for_function("() => location.hash === '#mt-6'")
     sixth = page.locator('#fac-monitor article[data-table="6"]')
     assert sixth.is_visible() and "dispute" in sixth.locator("h3").inner_text()

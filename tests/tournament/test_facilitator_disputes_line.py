@@ -82,11 +82,11 @@ def test_the_status_lists_the_tables_in_dispute_longest_first_until_settled(owne
     line = disputes_line(html)
     assert line is not None
     assert read(line) == "Disputes now, the longest first: table 4, table 1, table 3."
-    assert re.findall(r'<a href="#mt-(\d+)">table (\d+)</a>', line) == [
-        ("4", "4"),
-        ("1", "1"),
-        ("3", "3"),
-    ]
+    # Named with where they go: the card's heading is a link named "Table 4" too, to
+    # the table's own page.
+    assert re.findall(
+        r'<a href="#mt-(\d+)" aria-label="table (\d+) in the Tables list">table (\d+)</a>', line
+    ) == [("4", "4", "4"), ("1", "1", "1"), ("3", "3", "3")]
     for number in (4, 1, 3):  # each link goes to that table's card on the monitor
         assert f'<h3 id="mt-{number}">' in html
         card = html[html.index(f'data-table="{number}"') :].split("</article>")[0]
@@ -101,7 +101,7 @@ def test_the_status_lists_the_tables_in_dispute_longest_first_until_settled(owne
     claim_all(games[1], state_of(games[1]).current[0][0])
     line = disputes_line(page(fac, w))
     assert read(line) == "Dispute now: table 3."
-    assert '<a href="#mt-3">table 3</a>' in line
+    assert '<a href="#mt-3" aria-label="table 3 in the Tables list">table 3</a>' in line
     claim_all(games[3], state_of(games[3]).current[0][0])
     html = page(fac, w)
     assert disputes_line(html) is None

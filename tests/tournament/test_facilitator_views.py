@@ -715,8 +715,8 @@ def test_the_monitor_marks_a_table_whose_turn_is_a_phone_not_connected(owner, fa
     assert f'data-table="1" data-waiting="{turn.name}"' in html
     status = html[html.index('id="fac-status"') : html.index('id="fac-movement"')]
     assert (
-        f'<a href="#mt-1">table 1</a> (<bdi>{turn.name}</bdi>). Nothing moves at that table'
-        in status
+        f'<a href="#mt-1" aria-label="table 1 in the Tables list">table 1</a> '
+        f"(<bdi>{turn.name}</bdi>). Nothing moves at that table" in status
     )
     assert "(a bot then plays the seat)" in status
     # Someone else's phone off changes nothing: the game waits for the one to act.

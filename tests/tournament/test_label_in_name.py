@@ -38,6 +38,8 @@ class Controls(HTMLParser):
         self.found: list[tuple[str, str, str]] = []  # (tag, visible, name)
         self.stack: list[tuple[str, bool, bool]] = []  # per open element: tag, unseen, unheard
         self.open: list[dict] = []  # the controls being read
+        # Per link: (its name, what describes it, its href).
+        self.links: list[tuple[str, str, str]] = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -56,6 +58,8 @@ class Controls(HTMLParser):
                     "tag": tag,
                     "depth": len(self.stack),
                     "label": a.get("aria-label"),
+                    "href": a.get("href"),
+                    "described": a.get("aria-describedby") or "",
                     "seen": [],
                     "heard": [],
                 }
@@ -72,6 +76,8 @@ class Controls(HTMLParser):
                 self.found.append(
                     (c["tag"], " ".join("".join(c["seen"]).split()), " ".join(heard.split()))
                 )
+                if c["tag"] == "a" and c["href"] is not None:
+                    self.links.append((" ".join(heard.split()), c["described"], c["href"]))
             if t == tag:
                 return
 
@@ -98,6 +104,24 @@ def controls(html: str) -> list[tuple[str, str, str]]:
     parser.feed(html)
     parser.close()
     return parser.found
+
+
+def one_name_two_places(pages: dict[str, str]) -> list[tuple[str, str, list[str]]]:
+    """Links of a page named alike (as words) that go to different places (WCAG 2.4.4):
+    the disputes line's "table 4" went to the card, the card's own "Table 4" to the
+    table's page. A link described (aria-describedby) is told apart by what describes it
+    (the report's "See the figures", each described by its question). Per such name:
+    (page, name, its hrefs)."""
+    wrong = []
+    for page, html in pages.items():
+        parser = Controls()
+        parser.feed(html)
+        parser.close()
+        places: dict[tuple[str, str], set[str]] = {}
+        for name, described, href in parser.links:
+            places.setdefault((words(name), described), set()).add(href)
+        wrong += [(page, n, sorted(h)) for (n, _), h in places.items() if n and len(h) > 1]
+    return wrong
 
 
 def test_the_reader_of_controls():
@@ -161,7 +185,10 @@ def test_every_control_on_the_facilitators_pages_is_named_with_its_words():
     visit("round", f"{base}/", f"{base}/tables/1/", f"{base}/projector/")
     open_dispute(set_seat_sheets(t1, [HIGH, HIGH, LOW, LOW]))  # the status names it
     visit("dispute", f"{base}/")
-    assert 'href="#mt-1">table 1</a>' in pages[f"dispute {base}/"]
+    assert (
+        '<a href="#mt-1" aria-label="table 1 in the Tables list">table 1</a>'
+        in (pages[f"dispute {base}/"])
+    )
     services.round_pause(round_id=rnd.pk)
     visit("paused", f"{base}/")
     services.round_resume(round_id=rnd.pk)
@@ -175,6 +202,7 @@ def test_every_control_on_the_facilitators_pages_is_named_with_its_words():
     wrong, seen = a_label_not_in_its_name(pages)
     assert not wrong, wrong
     assert seen > 30, seen  # the pages' controls were read
+    assert one_name_two_places(pages) == []
     # The one the README names, by the words it shows.
     between = controls(pages[f"between rounds {base}/"])
     debrief = [c for c in between if "debrief" in words(c[1])]
@@ -188,3 +216,14 @@ def test_an_aria_label_without_the_words_shown_is_caught():
         }
     )
     assert seen == 1 and wrong
+
+
+def test_two_links_named_alike_to_different_places_are_caught():
+    page = (
+        '<a href="#mt-4">table 4</a> <h3><a href="/t/4/">Table 4</a></h3>'
+        '<a href="/r/">Report</a> <a href="/r/">report</a>'
+        '<a href="#mt-5" aria-label="table 5 in the Tables list">table 5</a>'
+        '<a href="/t/5/">Table 5</a>'
+        '<a href="#a" aria-describedby="qa">See</a><a href="#b" aria-describedby="qb">See</a>'
+    )
+    assert one_name_two_places({"p": page}) == [("p", "table 4", ["#mt-4", "/t/4/"])]
