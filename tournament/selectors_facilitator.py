@@ -50,6 +50,9 @@ ROSTER_UNFOLDED = 60
 TABLES_TO_PICK = 12
 # The status line of disputes names this many tables, then says how many more.
 DISPUTES_NAMED = 8
+# Past this many tables the monitor offers "Show only tables in dispute": 40 tables
+# with 31 in dispute were cards over five screens (on a phone, a card is a third of one).
+DISPUTES_ONLY_PAST = 6
 # The engines' spectator views, for a kind that does not give its own `spectator`.
 ENGINE_SPECTATOR = {
     "five_tricks": five_tricks.spectator_view,
@@ -340,6 +343,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         else None,
         "monitor": (tables_now := monitor(workshop, rnd=rnd, now=now)),
         "disputes_now": disputes_now(tables_now),
+        "disputes_only": len(tables_now) > DISPUTES_ONLY_PAST,
     }
     return ctx
 

@@ -52,8 +52,10 @@
     if (pressed && region.contains(pressed)) return true;
     for (const form of inFlight.keys()) if (region.contains(form)) return true;
     const active = document.activeElement;
+    // (A box that only changes what is shown, data-view, holds nothing back: the
+    // monitor's "Show only tables in dispute" with focus would have frozen every card.)
     if (active && active !== document.body && region.contains(active) &&
-        active.matches("input, select, textarea")) return true;
+        active.matches("input, select, textarea") && !active.matches("[data-view]")) return true;
     // A form typed in and then folded away (a rename box closed unsent) holds nothing
     // back: else the roster stopped showing joins until some control was pressed.
     // Nor does a form with an id (the seating, the movement plan): its choices go
@@ -157,6 +159,8 @@
     if (window.htmx) window.htmx.process(next);
     if (!kept) refocus(next, focused);
     if (id === "fac-roster") showDots();
+    // A whole monitor, or a card that entered or left a dispute: shown or hidden at once.
+    if (id === "fac-monitor" || id.startsWith("mt-card-")) onlyDisputes();
   }
   // The control with focus (a keyboard user's place) in a region about to be
   // replaced: by its id, else by its kind and words, nearest its old position.
@@ -267,6 +271,7 @@
   function flushPending() {
     // (One put in may have dropped or changed another held: see nested.)
     for (const [id, html] of Array.from(pending)) if (pending.get(id) === html) swapRegion(id, html, false);
+    onlyDisputes(); // (a card kept for the focus in it goes once focus has left it)
     startClocks();
     scrollers();
     sayChanges();
@@ -545,6 +550,45 @@
     newsTimer = setTimeout(news, Math.min(NEWS_MS, Math.max(0, newsSince + NEWS_MAX_MS - Date.now())));
   }
   window.Barnga.warnings(() => document, (text) => announcer.say(text));
+
+  // ---- the monitor's "Show only tables in dispute" (_monitor.html, past
+  // DISPUTES_ONLY_PAST tables): the server draws every card; here those not in dispute
+  // are hidden while the box is checked, after each push as it is put in. Remembered
+  // for this tab (sessionStorage), so a reload keeps it.
+  const ONLY_KEY = "barnga:disputes-only:" + location.pathname;
+  let onlyWanted = false;
+  try { onlyWanted = sessionStorage.getItem(ONLY_KEY) === "1"; } catch (e) { /* none kept */ }
+  function onlyDisputes() {
+    const monitor = document.getElementById("fac-monitor");
+    if (!monitor) return;
+    const box = document.getElementById("mt-disputes-only");
+    const on = Boolean(box) && onlyWanted;
+    if (box) {
+      box.closest(".monitor-filter").hidden = false;
+      if (box.checked !== on) box.checked = on;
+    }
+    const active = document.activeElement;
+    let hidden = 0;
+    monitor.querySelectorAll("article[data-table]").forEach((card) => {
+      // A card with focus in it stays until focus leaves (hidden, it would drop the
+      // keyboard to the top of the page); then it goes (flushPending, on focusout).
+      const hide = on && !card.hasAttribute("data-dispute") && !card.contains(active);
+      if (card.hidden !== hide) card.hidden = hide;
+      if (hide) hidden += 1;
+    });
+    const count = document.getElementById("mt-hidden-count");
+    if (count) {
+      setText(count, on ? `${hidden} table${hidden === 1 ? "" : "s"} not in dispute hidden` : "");
+    }
+  }
+  document.addEventListener("change", (e) => {
+    if (e.target.id !== "mt-disputes-only") return;
+    onlyWanted = e.target.checked;
+    // (Storage refused, it holds for this page until it is reloaded.)
+    try { sessionStorage.setItem(ONLY_KEY, onlyWanted ? "1" : "0"); } catch (err) { /* this page only */ }
+    onlyDisputes();
+  });
+  onlyDisputes();
 
   // ---- the socket
   const live = document.getElementById("fac-live");

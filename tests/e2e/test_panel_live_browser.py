@@ -591,3 +591,84 @@ def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
     )
     assert message.inner_text().strip() == ""
     page.context.close()
+
+
+SHOWN = """() => Array.from(document.querySelectorAll('#fac-monitor article[data-table]'))
+  .filter((c) => !c.hidden).map((c) => Number(c.dataset.table))"""
+
+
+def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
+    facilitator_page, django_user_model
+):
+    """40 tables with 31 in dispute were cards over five screens. Past a few tables the
+    monitor has "Show only tables in dispute": checked by keyboard, focus stays on it,
+    the other cards hide and are counted; a card entering or leaving a dispute (its own
+    push) shows or hides at once, a whole monitor pushed keeps it, and so does a reload
+    (the server still draws every card)."""
+    from tournament_helpers import HIGH, LOW, claim_all, open_dispute, set_seat_sheets
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=32, tables=8, seats=4, seed=3, facilitator=user)
+    rnd = to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[2], [HIGH, HIGH, LOW, LOW])
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")
+    box = page.get_by_role("checkbox", name="Show only tables in dispute")
+    assert box.is_visible() and not box.is_checked()
+    assert page.evaluate(SHOWN) == list(range(1, 9))
+    box.focus()
+    page.keyboard.press("Space")
+    assert box.is_checked()
+    assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
+    assert page.evaluate(SHOWN) == []
+    count = page.locator("#mt-hidden-count")
+    assert count.inner_text() == "8 tables not in dispute hidden"
+    from playwright.sync_api import expect
+
+    expect(box).to_have_accessible_description("8 tables not in dispute hidden")
+
+    # A dispute opens at table 3 by the players' own claims: its card comes alone and
+    # shows at once; the others stay hidden, and focus stays on the box.
+    page.evaluate(FOCUS_EVENTS)
+    open_dispute(game)
+    page.wait_for_function(f"() => ({SHOWN})().join() === '3'", timeout=8000)
+    assert count.inner_text() == "7 tables not in dispute hidden"
+    assert page.locator("#mt-card-3").get_attribute("data-dispute") is not None
+    from axe_check import assert_accessible
+
+    assert_accessible(page, "panel, only the tables in dispute shown")
+    assert page.evaluate("() => [document.activeElement.id, window.__focusins]") == [
+        "mt-disputes-only",
+        0,
+    ]
+
+    # Reloaded: still checked, still only table 3, every card still in the page.
+    page.reload()
+    page.wait_for_selector("#fac-live[data-updated]")
+    assert box.is_checked()
+    assert page.locator("#fac-monitor article[data-table]").count() == 8
+    assert page.evaluate(SHOWN) == [3]
+    assert count.inner_text() == "7 tables not in dispute hidden"
+
+    # Settled by the same players' claims: its card hides at once.
+    box.focus()
+    claim_all(game, state_of(game).current[0][0])
+    page.wait_for_function(f"() => ({SHOWN})().length === 0", timeout=8000)
+    assert count.inner_text() == "8 tables not in dispute hidden"
+
+    # A pause changes every card: the whole monitor comes, and the box, still focused
+    # and checked, still hides them.
+    page.evaluate("() => { document.querySelector('#fac-monitor .tables').mine = 'yes'; }")
+    services.round_pause(round_id=rnd.pk)
+    page.wait_for_function(
+        "() => !document.querySelector('#fac-monitor .tables').mine", timeout=8000
+    )
+    assert box.is_checked()
+    assert page.evaluate(SHOWN) == []
+    assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
+
+    # Unchecked: every table again, no count.
+    page.keyboard.press("Space")
+    assert page.evaluate(SHOWN) == list(range(1, 9))
+    assert count.inner_text() == ""
+    page.context.close()

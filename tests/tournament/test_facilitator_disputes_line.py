@@ -192,3 +192,33 @@ def test_the_lines_that_come_and_go_are_under_the_clocks_buttons(owner, fac):
     line = status.index('class="warn disputes-line"')
     for group in ('aria-label="Clock"', 'aria-label="Workshop"'):
         assert status.index(group) < line, group
+
+
+def test_past_a_few_tables_the_monitor_offers_only_the_tables_in_dispute(owner, fac):
+    """40 tables with 31 in dispute were cards over five screens: past
+    DISPUTES_ONLY_PAST tables the monitor has a box to show only those in dispute
+    (facilitator.js hides the others; the server draws every card, none hidden)."""
+    from tournament.regions import monitor_parts
+
+    assert sf.DISPUTES_ONLY_PAST == 6
+    few = owned(owner, players=24, tables=6)
+    to_scored_round(few)
+    assert 'id="mt-disputes-only"' not in page(fac, few)
+    many = owned(owner, players=28, tables=7)
+    to_scored_round(many)
+    open_dispute(set_seat_sheets(tables_of(many)[1], [HIGH, HIGH, LOW, LOW]))
+    html = page(fac, many)
+    monitor = html[html.index('id="fac-monitor"') :]
+    box = re.search(
+        r'<label><input type="checkbox" id="mt-disputes-only"[^>]*>([^<]*)</label>', monitor
+    )
+    assert box is not None and box.group(1).strip() == "Show only tables in dispute"
+    assert 'aria-describedby="mt-hidden-count"' in box.group(0) and "data-view" in box.group(0)
+    assert '<span id="mt-hidden-count"' in monitor
+    cards = re.findall(r'<article id="mt-card-\d+"[^>]*>', monitor)
+    assert len(cards) == 7 and not any(" hidden" in c for c in cards)
+    assert sum("data-dispute" in c for c in cards) == 1
+    # The box is in the monitor's frame, not in a card: a card pushed alone leaves it.
+    frame, parts = monitor_parts(monitor[: monitor.index("</section>") + 10])
+    assert 'id="mt-disputes-only"' in frame
+    assert not any("mt-disputes-only" in c for c in parts.values())
