@@ -29,7 +29,7 @@ from tournament.templatetags.cards import (
     card_name,
     seconds,
 )
-from tournament.templatetags.facilitator import arrow, clock, say_now
+from tournament.templatetags.facilitator import arrow, clock, dot, say_now
 
 
 def output_escape(value) -> str:
@@ -144,6 +144,7 @@ def environment(**options) -> Environment:
     env.globals["arrow"] = arrow  # as {% arrow %} on the facilitator's pages
     env.globals["url"] = url  # as {% url %}
     env.globals["say_now"] = say_now  # as {% say_now %}
+    env.globals["dot"] = dot  # as {% dot %}
     # The words a move is refused with while paused: said by the phone itself for a
     # tap on a move marked data-paused (table.js), never sent.
     env.globals["ROUND_PAUSED"] = ROUND_PAUSED

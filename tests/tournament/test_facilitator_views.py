@@ -1156,12 +1156,12 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
         assert "left · bot plays" in row.group(0) and "row-tools" not in row.group(0)
         # Counted apart, still in the roster: "3 players" beside a roster of four read
         # as one missing (found by a review).
-        assert "· 3 players and 1 who left (a bot plays their seat)" in text(r)
+        assert "· ; 3 players and 1 who left (a bot plays their seat)" in plain(text(r))
         # Their dot is a bot's, as in the monitor, not "(not connected)".
         assert '<span class="dot bot"' in row.group(0) and "not connected" not in row.group(0)
         services.workshop_start_debrief(workshop_id=w.pk)
         html = text(fac.get(f"/workshops/{w.pk}/"))
-        assert "· 3 players and 1 who left (a bot played their seat)" in html
+        assert "· ; 3 players and 1 who left (a bot played their seat)" in plain(html)
     else:
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
 

@@ -33,6 +33,10 @@ from tournament.templatetags.facilitator import arrow, arrows
 
 pytestmark = pytest.mark.django_db
 SYMBOLS = "→←↑↓✋✎★✓✗🤫🎉"
+# "Middle dot": drawn between the parts of a line, and read out between them. Checked
+# apart from SYMBOLS on the pages whose dots are hidden so far (not yet the report's,
+# the phones', the monitor's cards or a table's page).
+DOT = "·"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -193,3 +197,38 @@ def test_a_seat_on_another_sheet_is_heard_apart_from_its_sheet(fac):
     assert game.seat_rules[3] != t1.rules
     said = spoken(client.get(f"/workshops/{w.pk}/tables/1/").content.decode())
     assert said.count("; not this table's sheet") == 1, said
+
+
+def test_the_join_line_and_the_projectors_count_say_no_middle_dot(fac):
+    """ "Join code K7QD · 9 players, 3 bots · joining open" and the projector's "9 joined
+    · 3 bots" were heard with "middle dot" between their parts: the eye sees the dots, a
+    screen reader hears a pause on the panel, and the projector's words as drawn."""
+    user, client = fac
+    w = make_workshop(players=9, tables=3, seats=4, facilitator=user, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+
+    def status(html: str) -> str:
+        start = html.index('id="fac-status"')
+        return html[start : html.index("</section>", start)]
+
+    def body(html: str) -> str:
+        return html[html.index("<body") :]
+
+    seen = {}
+    for when in ("lobby", "round"):
+        if when == "round":
+            to_scored_round(w)
+        panel = status(client.get(f"/workshops/{w.pk}/").content.decode())
+        projector = body(client.get(f"/workshops/{w.pk}/projector/").content.decode())
+        assert "9 players, 3 bots" in panel and "9 joined" in projector and "3 bots" in projector
+        for page, html in (("panel", panel), ("projector", projector)):
+            assert DOT in html, (when, page)  # what the eye sees
+            said = spoken(html)
+            assert DOT not in said and not set(SYMBOLS) & set(said), (when, page, said)
+            seen[when, page] = said
+    assert "Join code " in seen["round", "panel"]
+    assert "; 9 players, 3 bots ; joining open" in seen["round", "panel"], seen
+    assert "Now: Scored round ; Five Tricks" in seen["round", "panel"], seen
+    assert "9 joined 3 bots" in seen["round", "projector"], seen
+    assert "Scored round Round 1" in seen["round", "projector"], seen

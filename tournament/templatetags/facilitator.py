@@ -48,6 +48,15 @@ def arrow(word: str) -> str:
     return mark_safe(_spoken_arrow(word))
 
 
+@register.simple_tag
+def dot(pause: str = "; ") -> str:
+    """A " · " between two parts of a line, for the eye only: read aloud it is "middle
+    dot" (the join line's "Join code K7QD · 12 players · joining open"). A screen reader
+    hears `pause` instead (none where the line's words are read as drawn)."""
+    heard = f'<span class="visually-hidden">{conditional_escape(pause)}</span>' if pause else ""
+    return mark_safe(f'<span aria-hidden="true"> · </span>{heard}')
+
+
 @register.filter
 def arrows(text, word: str) -> str:
     """`text` escaped, each " → " in it heard as `word` (the report's journeys)."""
