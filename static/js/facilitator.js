@@ -568,11 +568,14 @@
       if (box.checked !== on) box.checked = on;
     }
     const active = document.activeElement;
+    // The card a link went to (the waiting line's "table 3", #mt-3): shown.
+    const target = location.hash.startsWith("#mt-") ? document.getElementById(location.hash.slice(1)) : null;
     let hidden = 0;
     monitor.querySelectorAll("article[data-table]").forEach((card) => {
       // A card with focus in it stays until focus leaves (hidden, it would drop the
       // keyboard to the top of the page); then it goes (flushPending, on focusout).
-      const hide = on && !card.hasAttribute("data-dispute") && !card.contains(active);
+      const hide = on && !card.hasAttribute("data-dispute") && !card.contains(active) &&
+        !(target && card.contains(target));
       if (card.hidden !== hide) card.hidden = hide;
       if (hide) hidden += 1;
     });
@@ -588,6 +591,14 @@
     try { sessionStorage.setItem(ONLY_KEY, onlyWanted ? "1" : "0"); } catch (err) { /* this page only */ }
     onlyDisputes();
   });
+  // A link to a hidden card would find nothing to scroll to: the card is shown before
+  // the link is followed (and stays while the address names it, above).
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest && e.target.closest('a[href^="#mt-"]');
+    const target = link && document.getElementById(link.getAttribute("href").slice(1));
+    const card = target && target.closest("#fac-monitor article[hidden]");
+    if (card) card.hidden = false;
+  }, true);
   onlyDisputes();
 
   // ---- the socket

@@ -656,15 +656,28 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     page.wait_for_function(f"() => ({SHOWN})().length === 0", timeout=8000)
     assert count.inner_text() == "8 tables not in dispute hidden"
 
+    # The waiting line's link to a hidden card (no phone is connected here: every table
+    # waits) shows that card and brings it into view.
+    link = page.locator("#fac-status .waiting-line a").last
+    number = int(link.get_attribute("href").removeprefix("#mt-"))
+    assert number not in page.evaluate(SHOWN)
+    link.click()
+    page.wait_for_function(f"() => ({SHOWN})().join() === '{number}'", timeout=8000)
+    assert count.inner_text() == "7 tables not in dispute hidden"
+    top = page.locator(f"#mt-{number}").bounding_box()["y"]
+    assert 0 <= top < LAPTOP["viewport"]["height"], top
+    box.focus()
+
     # A pause changes every card: the whole monitor comes, and the box, still focused
-    # and checked, still hides them.
+    # and checked, still hides them (but the card the address still names).
     page.evaluate("() => { document.querySelector('#fac-monitor .tables').mine = 'yes'; }")
     services.round_pause(round_id=rnd.pk)
     page.wait_for_function(
         "() => !document.querySelector('#fac-monitor .tables').mine", timeout=8000
     )
     assert box.is_checked()
-    assert page.evaluate(SHOWN) == []
+    assert page.evaluate(SHOWN) == [number]
+    assert count.inner_text() == "7 tables not in dispute hidden"
     assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
 
     # Unchecked: every table again, no count.
