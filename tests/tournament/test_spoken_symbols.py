@@ -74,10 +74,12 @@ class Spoken(HTMLParser):
             self.parts.append(data)
 
 
-def spoken(html: str) -> str:
+def spoken(html: str, *, run_on: bool = False) -> str:
+    """What is read, its text pieces parted by spaces; `run_on`: put together as they
+    stand, as a reader does with inline text (words that touch are read as one)."""
     parser = Spoken()
     parser.feed(html)
-    return " ".join(" ".join(parser.parts).split())
+    return " ".join(("" if run_on else " ").join(parser.parts).split())
 
 
 def test_the_reader_hears_words_and_sees_the_arrow():
@@ -232,3 +234,8 @@ def test_the_join_line_and_the_projectors_count_say_no_middle_dot(fac):
     assert "Now: Scored round ; Five Tricks" in seen["round", "panel"], seen
     assert "9 joined 3 bots" in seen["round", "projector"], seen
     assert "Scored round Round 1" in seen["round", "projector"], seen
+    # The hidden dot leaves the words on each side apart, not run together.
+    for page, html in (("panel", panel), ("projector", projector)):
+        run_on = spoken(html, run_on=True)
+        assert "roundRound" not in run_on and "joined3" not in run_on, (page, run_on)
+        assert "Scored round Round 1" in run_on or page == "panel", run_on

@@ -52,9 +52,12 @@ def arrow(word: str) -> str:
 def dot(pause: str = "; ") -> str:
     """A " · " between two parts of a line, for the eye only: read aloud it is "middle
     dot" (the join line's "Join code K7QD · 12 players · joining open"). A screen reader
-    hears `pause` instead (none where the line's words are read as drawn)."""
-    heard = f'<span class="visually-hidden">{conditional_escape(pause)}</span>' if pause else ""
-    return mark_safe(f'<span aria-hidden="true"> · </span>{heard}')
+    hears `pause` instead; with none (where the line's words are read as drawn) a plain
+    space after the hidden dot still parts the words: without it a reader runs the text
+    on each side together ("Scored roundRound 1")."""
+    heard = f'<span class="visually-hidden">{conditional_escape(pause)}</span>' if pause else " "
+    dot = '<span aria-hidden="true"> · </span>' if pause else '<span aria-hidden="true"> ·</span>'
+    return mark_safe(f"{dot}{heard}")
 
 
 @register.filter
