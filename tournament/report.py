@@ -597,7 +597,8 @@ def movement(doc: dict, ix: Index) -> dict:
         }
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
-        cols.append({"round": None, "label": f"After {short_label(last).lower()}", "where": where})
+        # "After Round 2": the round as every other place names it (its own column's too).
+        cols.append({"round": None, "label": f"After {short_label(last)}", "where": where})
 
     started = {r["number"]: parse_time(r.get("started_at")) for r in doc["rounds"]}
 

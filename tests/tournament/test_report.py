@@ -173,7 +173,7 @@ def test_gestures_counted_by_kind_in_and_out_of_disputes(scripted):
 def test_per_player_journeys_disputes_and_adapting(scripted):
     players = by_name(scripted["report"]["players"])
     mv = scripted["report"]["movement"]
-    assert [c["label"] for c in mv["columns"]] == ["At home", "Round 1", "Round 2", "After round 2"]
+    assert [c["label"] for c in mv["columns"]] == ["At home", "Round 1", "Round 2", "After Round 2"]
     final = scripted["db"]["final_tables"]
     expected_first = {
         "P01": [1, 1, 2],
