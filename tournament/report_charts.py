@@ -409,8 +409,9 @@ def _bot_when(columns: list[dict], journey: dict) -> str:
     return said_as_list(said)
 
 
-def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
-    """Each player's table round by round (a bump chart).
+def paths_chart(movement: dict, names: dict[int, str], *, folded: bool = False) -> dict | None:
+    """Each player's table round by round (a bump chart). `folded`: the report of a
+    large class (report.FOLD_TABLES), whose seating is a folded table per round.
 
     The players at a table are spread across a band around its line, and the
     chart grows with the largest table, so every name at a line's end can be read.
@@ -504,7 +505,7 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
         + "."
     )
     if len(alt) > ALT_MAX:
-        alt = _paths_summary(steps, movement, names, len(tables))
+        alt = _paths_summary(steps, movement, names, len(tables), folded=folded)
     return {
         **_finish(chart, title, alt),
         "tall": chart.config.height > chart.config.width * PRINT_FIT,
@@ -512,9 +513,12 @@ def paths_chart(movement: dict, names: dict[int, str]) -> dict | None:
     }
 
 
-def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: int) -> str:
+def _paths_summary(
+    steps: str, movement: dict, names: dict[int, str], tables: int, *, folded: bool = False
+) -> str:
     """How many changed tables at each step, how many never did, who moved most;
-    the seating table under the chart and the per-player table have every journey."""
+    the seating table under the chart (`folded`: a folded one per round after it, the
+    chart folded too) and the per-player table have every journey."""
     columns, journeys, players = movement["columns"], movement["journeys"], movement["players"]
 
     def moved(pid: int, c: int) -> bool:
@@ -544,11 +548,17 @@ def _paths_summary(steps: str, movement: dict, names: dict[int, str], tables: in
     ]
     if bots:
         said += f". A bot sat in the seat of a player who left: {said_as_list(bots)}"
-    return (
-        said
-        + f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"
-        + f" and each player's journey in “{PLAYERS_TABLE}”."
-    )
+    if folded:
+        # Past FOLD_TABLES this is read above the folded chart, and the seating is
+        # one folded table per round, each captioned "Seating at …: Round 1".
+        first, last = columns[0]["label"], columns[-1]["label"]
+        where = (
+            f". Who sat where is in the tables “{SEATING_TABLE}: {first}” to"
+            f" “{SEATING_TABLE}: {last}”, each folded after the chart,"
+        )
+    else:
+        where = f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"
+    return said + where + f" and each player's journey in “{PLAYERS_TABLE}”."
 
 
 def all_charts(report: dict) -> dict:
@@ -558,7 +568,9 @@ def all_charts(report: dict) -> dict:
     disputes = report.get("disputes", report.get("claims", True))
     return {
         # Each line of the paths ends with its player's name: not in the class's view.
-        "paths": None if report.get("view") == "class" else paths_chart(report["movement"], names),
+        "paths": None
+        if report.get("view") == "class"
+        else paths_chart(report["movement"], names, folded=report.get("folded", False)),
         "disputes": disputes_chart(report["clashes"]) if disputes else None,
         "outcomes": outcomes_chart(report["clashes"]) if disputes else None,
         "gestures": gestures_chart(report["clashes"], disputes=disputes),

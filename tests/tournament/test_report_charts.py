@@ -266,6 +266,21 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
     assert f" {stayed} never changed tables; the most moves, 2, by Player " in paths
     assert "“Seating at the start of each round”" in paths and "“Per player”" in paths
     assert "Player 01: tables" not in paths
+    # Past report.FOLD_TABLES the report folds the chart and splits the seating into a
+    # folded table per round: the words say so, not "under the chart".
+    assert paths.endswith(
+        ". Who sat where is in the table “Seating at the start of each round” under the"
+        " chart, and each player's journey in “Per player”."
+    ), paths
+    folded = report_charts.paths_chart(mov, names, folded=True)["alt"]
+    assert folded == paths.removesuffix(
+        "the table “Seating at the start of each round” under the chart, and each player's"
+        " journey in “Per player”."
+    ) + (
+        "the tables “Seating at the start of each round: At home” to “Seating at the start"
+        " of each round: Round 2”, each folded after the chart, and each player's journey"
+        " in “Per player”."
+    )
     # Nobody changes tables between the tables at home and Round 1: said so, not "0".
     for pid in mov["players"]:
         tables = mov["journeys"][pid]["tables"]

@@ -821,6 +821,17 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
     # Heard once: opened, the chart's own text points back to the line (it repeated it).
     assert chart_line not in held and re.search(r'alt="[^"]*: summed up above"', held)
     assert html.index(chart_line) < html.index('id="movement-chart"')
+    # It names the tables that hold who sat where: each round's, folded after the chart
+    # (it said "under the chart", where the chart and the seating are both folded).
+    assert "under the chart" not in chart_line
+    named = re.search(
+        r"Who sat where is in the tables “(.*?)” to “(.*?)”, each folded after", chart_line
+    )
+    first, last = folds["seating-1"][2], folds[f"seating-{len(columns)}"][2]
+    assert (
+        named and f"<caption>{named.group(1)} (" in first and f"<caption>{named.group(2)} (" in last
+    )
+    assert html.index('id="movement-chart"') < html.index('id="seating-1"')
     # Each round's seating: every table, every one seated then.
     for i, c in enumerate(r["movement"]["by_column"], start=1):
         summary, note, held = folds[f"seating-{i}"]
