@@ -2612,8 +2612,9 @@ def guide(
 # the first twenty; past FOLD_TABLES tables each round's results table by table (a
 # line per round stays in view), each round's seating, the movement chart (its
 # alt text stays in view) and the list of moves, the rule sheets, and section 4's
-# table per table and round (clashes_summary in view); in the class's view its tables
-# of counts per table (seating_summary, round_summary in view). At 200 players
+# table per table and round (clashes_summary in view; in the other games
+# revokes_summary, refusals_summary); in the class's view its tables of counts per
+# table (seating_summary, round_summary in view). At 200 players
 # (40 tables) the report drawn open was 60,000 px tall on a laptop, 115,000 on a phone.
 # The template tag `fold` (templatetags/facilitator.py) draws each fold.
 FOLD_PLAYERS = 60
@@ -2671,12 +2672,72 @@ def clashes_summary(cl: dict, *, disputes: bool) -> str:
         for t in tables
         for i, rd in enumerate(rounds)
     ]
+    return line + _the_most(cells, what)
+
+
+def _the_most(cells: list[tuple[int, str, int]], what: str) -> str:
+    """ " The most disputes at one table in a round: 3, at table 2 in Round 2.": the
+    largest of the (table, round label, count) cells and where, ties named up to three
+    and then counted; "" where every count is 0."""
     top = max((n for *_, n in cells), default=0)
-    if top:
-        most = [f"table {table} in {label}" for table, label, n in cells if n == top]
-        where = f"at {said_as_list(most)}" if len(most) <= 3 else f"{len(most)} times"
-        line += f" The most {what} at one table in a round: {top}, {where}."
-    return line
+    if not top:
+        return ""
+    most = [f"table {table} in {label}" for table, label, n in cells if n == top]
+    where = f"at {said_as_list(most)}" if len(most) <= 3 else f"{len(most)} times"
+    return f" The most {what} at one table in a round: {top}, {where}."
+
+
+def _by_round(rows: list[dict]) -> dict[str, list[dict]]:
+    """Section 4's rows per round and table (revokes, refusals), by round label, in
+    the rounds' order."""
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        out.setdefault(row["round"], []).append(row)
+    return out
+
+
+def revokes_summary(rv: dict) -> str:
+    """Section 4's table of revokes and calls per round and table (All Fives), or of
+    the tricks judged differently (`table_decides`: 7Up7Down, referee mode), in a line,
+    for the report of a large class that folds it: each round's totals over the
+    tables, and where a table had the most revokes (tricks judged differently) in a
+    round."""
+    rows = rv["rows"]
+    parts = []
+    for label, in_round in _by_round(rows).items():
+        n = {k: sum(r[k] for r in in_round) for k in rv["totals"]}
+        part = f"{label}, {n['clashes']} of {_plural(n['tricks'], 'trick')} judged differently"
+        if not rv["table_decides"]:
+            part += (
+                f", {_plural(n['revokes'], 'revoke')} ({n['by_newcomers']} by newcomers):"
+                f" {n['upheld']} called, {n['unnoticed']} not called,"
+                f" {_plural(n['refused'], 'call')} refused"
+            )
+        parts.append(part)
+    tables = len({r["table"] for r in rows})
+    line = f"{_plural(tables, 'table')}, round by round: {'; '.join(parts)}."
+    what, key = (
+        ("tricks judged differently", "clashes") if rv["table_decides"] else ("revokes", "revokes")
+    )
+    return line + _the_most([(r["table"], r["round"], r[key]) for r in rows], what)
+
+
+def refusals_summary(rows: list[dict], *, by_whom: bool) -> str:
+    """Section 4's table of refused moves per round and table in a line, for the report
+    of a large class that folds it: each round's refusals over the tables (`by_whom`:
+    how many by newcomers and by locals, which the class's view leaves out), and
+    where a table had the most in a round."""
+    parts = []
+    for label, in_round in _by_round(rows).items():
+        part = f"{label}, {_plural(sum(r['refused'] for r in in_round), 'move')} refused"
+        if by_whom:
+            newcomers = sum(r["by_newcomers"] for r in in_round)
+            locals_ = sum(r["by_locals"] for r in in_round)
+            part += f" ({newcomers} by newcomers, {locals_} by locals)"
+        parts.append(part)
+    tables = len({r["table"] for r in rows})
+    line = f"{_plural(tables, 'table')}, round by round: {'; '.join(parts)}."
+    return line + _the_most([(r["table"], r["round"], r["refused"]) for r in rows], "refused moves")
 
 
 def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
@@ -2695,6 +2756,12 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
         rd["summary"] = round_summary(rd, disputes=ix.claims and not ix.referee)
     if ix.claims:
         cl["summary"] = clashes_summary(cl, disputes=not ix.referee)
+    if rv:
+        rv["summary"] = revokes_summary(rv)
+        rv["tables"] = len({row["table"] for row in rv["rows"]})
+    if rf:
+        rf["summary"] = refusals_summary(rf["rows"], by_whom=True)
+        rf["tables"] = len({row["table"] for row in rf["rows"]})
     if ix.claims:
         questions = guide(doc, ix, rev, mov, cl, players, rf, named=names)
     else:
@@ -2826,6 +2893,8 @@ def for_the_class(rep: dict) -> dict:
             ],
             "examples": [],
             "by_player": {},
+            # Its line, without who: the class's table shows how many, no more.
+            "summary": refusals_summary(rep["refusals"]["rows"], by_whom=False),
         },
         "players": [],
         "class_lines": _class_lines(rep),

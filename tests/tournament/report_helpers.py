@@ -44,11 +44,20 @@ def play_two_rounds(w, ticks: int) -> None:
 
 
 def bots_played(
-    owner, *, name="Bots", tables=2, seats=3, sheets=None, ticks=30, seed=None
+    owner,
+    *,
+    name="Bots",
+    tables=2,
+    seats=3,
+    sheets=None,
+    ticks=30,
+    seed=None,
+    game="five_tricks",
+    mode="barnga",
 ) -> Workshop:
-    """Bots at every seat, `sheets` ({table number: preset}) or the automatic ones:
-    study, home play, two scored rounds of `ticks` timer ticks each with the movement
-    after them, and the debrief."""
+    """Bots at every seat of a workshop of `game` in `mode`, `sheets` ({table number:
+    preset}) or the automatic ones: study, home play, two scored rounds of `ticks`
+    timer ticks each with the movement after them, and the debrief."""
     w = services.workshop_create(
         name=name,
         facilitator=owner,
@@ -56,6 +65,8 @@ def bots_played(
         seats_per_table=seats,
         bots_enabled=True,
         seed=seed,
+        game=game,
+        mode=mode,
     )
     if sheets is not None:
         services.sheets_assign(workshop_id=w.pk, assignment=sheets)

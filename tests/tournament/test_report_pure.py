@@ -1531,6 +1531,81 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
     )
 
 
+def _revoke_row(rd, table, tricks, clashes, revokes=0, newcomers=0, upheld=0, refused=0):
+    return {
+        "round": rd,
+        "table": table,
+        "games": 1,
+        "tricks": tricks,
+        "clashes": clashes,
+        "revokes": revokes,
+        "by_newcomers": newcomers,
+        "upheld": upheld,
+        "refused": refused,
+        "refused_by_newcomers": 0,
+        "unnoticed": revokes - upheld,
+    }
+
+
+def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables():
+    """A large class's report folds All Fives' table of revokes and calls per round and
+    table (7Up7Down's and referee mode's of tricks judged differently) under this line."""
+    rows = [
+        _revoke_row("Round 1", 1, 10, 0),
+        _revoke_row("Round 1", 2, 9, 1, revokes=1, upheld=1, refused=2),
+        _revoke_row("Round 2", 1, 8, 3, revokes=2, newcomers=2, upheld=1),
+        _revoke_row("Round 2", 2, 11, 4, revokes=3, newcomers=1, refused=1),
+    ]
+    keys = [k for k in rows[0] if k not in ("round", "table")]
+    rv = {"table_decides": False, "rows": rows, "totals": dict.fromkeys(keys, 0)}
+    assert report.revokes_summary(rv) == (
+        "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, 1 revoke"
+        " (0 by newcomers): 1 called, 0 not called, 2 calls refused; Round 2, 7 of 19 tricks"
+        " judged differently, 5 revokes (3 by newcomers): 1 called, 4 not called, 1 call"
+        " refused. The most revokes at one table in a round: 3, at table 2 in Round 2."
+    )
+    assert report.revokes_summary({**rv, "table_decides": True}) == (
+        "2 tables, round by round: Round 1, 1 of 19 tricks judged differently; Round 2, 7 of"
+        " 19 tricks judged differently. The most tricks judged differently at one table in a"
+        " round: 4, at table 2 in Round 2."
+    )
+    # Nothing judged differently: no table named.
+    quiet = {**rv, "table_decides": True, "rows": [_revoke_row("Round 1", 1, 1, 0)]}
+    assert report.revokes_summary(quiet) == (
+        "1 table, round by round: Round 1, 0 of 1 trick judged differently."
+    )
+
+
+def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if_asked():
+    """A large class's report folds the table of refused moves per round and table under
+    this line; the class's view, which shows how many per table and not by whom, has
+    the line without newcomers and locals."""
+
+    def row(rd, table, newcomers, locals_):
+        return {
+            "round": rd,
+            "table": table,
+            "refused": newcomers + locals_,
+            "by_newcomers": newcomers,
+            "by_locals": locals_,
+        }
+
+    rows = [row("Round 1", 1, 0, 2), row("Round 1", 2, 0, 1), row("Round 2", 1, 3, 0)]
+    rows.append(row("Round 2", 2, 1, 2))
+    assert report.refusals_summary(rows, by_whom=True) == (
+        "2 tables, round by round: Round 1, 3 moves refused (0 by newcomers, 3 by locals);"
+        " Round 2, 6 moves refused (4 by newcomers, 2 by locals). The most refused moves at"
+        " one table in a round: 3, at table 1 in Round 2 and table 2 in Round 2."
+    )
+    assert report.refusals_summary(rows[:1], by_whom=False) == (
+        "1 table, round by round: Round 1, 2 moves refused. The most refused moves at one"
+        " table in a round: 2, at table 1 in Round 1."
+    )
+    assert report.refusals_summary([row("Round 1", 1, 0, 0)], by_whom=False) == (
+        "1 table, round by round: Round 1, 0 moves refused."
+    )
+
+
 def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     """The class's view folds its seating counts past twelve tables under this line."""
 

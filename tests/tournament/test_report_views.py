@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import html as html_lib
 import io
 import json
 import re
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -30,7 +32,7 @@ from tournament_helpers import (
 )
 
 from tournament import check_export, export, report, services, timers
-from tournament.models import Game, Player, Workshop
+from tournament.models import Game, Player, RefusedAttempt, Workshop
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -962,6 +964,176 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
             assert f"{said}: {up} had moved up, {down} down and {home} at their home table" in line
     assert line.startswith("13 tables, at the start of each round: ") and "moved up" in line
     assert folds["clashes-by-table"][0].startswith("Each of the 13 tables, round by round")
+
+
+def refused_at_every_other_game(w: Workshop) -> int:
+    """A refused move or two at most games of the scored rounds (bots are never
+    refused), by the seat's players in turn, their own rules allowing it or not:
+    the refusals a class of people would leave. How many were written."""
+    games = Game.objects.filter(round__workshop=w, round__kind="scored").order_by("pk")
+    n = 0
+    for i, g in enumerate(games):
+        for k in range(i % 3):
+            RefusedAttempt.objects.create(
+                workshop=w,
+                round=g.round,
+                table=g.table,
+                game=g,
+                player_id=g.players[k % len(g.players)],
+                seat=k % len(g.players),
+                action={"type": "play", "card": "2C"},
+                reason="That card is not allowed here.",
+                own_rules_allow=(True, False, None)[i % 3],
+                created_at=g.round.started_at + timedelta(seconds=i + k),
+            )
+            n += 1
+    return n
+
+
+ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>((?:<td>\d+</td>)+)</tr>')
+
+
+def rows_of(held: str) -> list[tuple[str, list[int]]]:
+    """A folded table of counts per round and table: (its row's round, its numbers)."""
+    return [
+        (rd, [int(x) for x in re.findall(r"<td>(\d+)</td>", tds)]) for rd, tds in ROW.findall(held)
+    ]
+
+
+def per_round(rows, column: int) -> dict[str, int]:
+    """A column of `rows_of` added up per round, in the rounds' order."""
+    out: dict[str, int] = {}
+    for rd, cells in rows:
+        out[rd] = out.get(rd, 0) + cells[column]
+    return out
+
+
+def the_most_said(rows, column: int, what: str, line: str) -> None:
+    """The line ends naming the largest cell of `column` and where (up to three
+    places, then how many times); nothing where every cell is 0."""
+    top = max(cells[column] for _, cells in rows)
+    if not top:
+        assert "The most" not in line, line
+        return
+    where = [f"table {cells[0]} in {rd}" for rd, cells in rows if cells[column] == top]
+    if len(where) > 3:
+        said = f"{len(where)} times"
+    else:
+        said = "at " + (", ".join(where[:-1]) + " and " if len(where) > 1 else "") + where[-1]
+    assert line.endswith(f" The most {what} at one table in a round: {top}, {said}."), line
+
+
+def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(fac, owner):
+    """All Fives' table of revokes and calls has a row per round and table: 80 at 40
+    tables. Past twelve it folds as the clash table does, under a line of each
+    round's totals added up from its rows; revokes.csv has every revoke and call. The
+    class's view folds it too, naming no CSV."""
+    w = bots_played(owner, name="Fives", tables=13, seats=2, ticks=6, seed=5, game="all_fives")
+    for view in ("", "?view=class"):
+        html = fac.get(f"/workshops/{w.pk}/report/{view}").content.decode()
+        assert_links_land(html)
+        summary, note, held = folds_of(html)["revokes-by-table"]
+        assert summary == "Each of the 13 tables, round by round: revokes and calls"
+        assert note.startswith("The table of revokes and calls per round and table is left out")
+        assert note.endswith("or see revokes.csv.") if not view else ".csv" not in note
+        line = html_lib.unescape(re.search(r'<p class="revokes-summary">(.*?)</p>', html).group(1))
+        assert html.index('class="revokes-summary"') < html.index('id="revokes-by-table"')
+        # Round, table, tricks, judged differently, revokes, by newcomers, called, not
+        # called, calls refused: each round's added up, as the line says them.
+        rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
+        assert len(rows) == 26 and sorted({c[0] for _, c in rows}) == list(range(1, 14))
+        said = "; ".join(
+            f"{rd}, {per_round(rows, 2)[rd]} of {per_round(rows, 1)[rd]} trick"
+            f"{'s' * (per_round(rows, 1)[rd] != 1)} judged differently,"
+            f" {per_round(rows, 3)[rd]} revoke{'s' * (per_round(rows, 3)[rd] != 1)}"
+            f" ({per_round(rows, 4)[rd]} by newcomers): {per_round(rows, 5)[rd]} called,"
+            f" {per_round(rows, 6)[rd]} not called, {per_round(rows, 7)[rd]}"
+            f" call{'s' * (per_round(rows, 7)[rd] != 1)} refused"
+            for rd in per_round(rows, 1)
+        )
+        assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
+        assert sum(per_round(rows, 1).values()) > 0  # tricks were played
+        the_most_said(rows, 3, "revokes", line)
+
+
+@pytest.mark.parametrize(
+    ("game", "mode", "seats"), [("seven_up", "barnga", 3), ("all_fives", "referee", 2)]
+)
+def test_past_twelve_tables_judged_differently_and_refusals_fold_under_their_totals(
+    fac, owner, game, mode, seats
+):
+    """Where the table's sheet decides (7Up7Down; All Fives in referee mode) section 4
+    has a table of the tricks judged differently and one of the refused moves, each a
+    row per round and table. Past twelve tables each folds under a line of each
+    round's totals, added up from its rows. No CSV has the tricks judged differently
+    (none is named); refusals.csv has every refused move. The class's view says how
+    many were refused at each table, not by whom: its line neither."""
+    w = bots_played(
+        owner, name="Decides", tables=13, seats=seats, ticks=6, seed=5, game=game, mode=mode
+    )
+    assert refused_at_every_other_game(w)
+    for view in ("", "?view=class"):
+        html = fac.get(f"/workshops/{w.pk}/report/{view}").content.decode()
+        assert_links_land(html)
+        folds = folds_of(html)
+        summary, note, held = folds["judged-by-table"]
+        assert (
+            summary == "Each of the 13 tables, round by round: tricks and those judged differently"
+        )
+        assert note.endswith(" on screen before printing to include it.")
+        line = html_lib.unescape(re.search(r'<p class="revokes-summary">(.*?)</p>', html).group(1))
+        rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
+        assert len(rows) == 26
+        tricks, judged = per_round(rows, 1), per_round(rows, 2)
+        said = "; ".join(
+            f"{rd}, {judged[rd]} of {tricks[rd]} trick{'s' * (tricks[rd] != 1)} judged differently"
+            for rd in tricks
+        )
+        assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
+        the_most_said(rows, 2, "tricks judged differently", line)
+        # The refused moves: in the full report by newcomers and by locals too.
+        summary, note, held = folds["refusals-by-table"]
+        assert summary == "Each of the 13 tables, round by round: moves refused"
+        assert note.endswith("or see refusals.csv.") if not view else ".csv" not in note
+        line = html_lib.unescape(re.search(r'<p class="refusals-summary">(.*?)</p>', html).group(1))
+        assert html.index('class="refusals-summary"') < html.index('id="refusals-by-table"')
+        rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
+        assert len(rows) == 26
+        refused = per_round(rows, 1)
+        if view:
+            assert all(len(cells) == 2 for _, cells in rows)  # table, refused
+            said = "; ".join(f"{rd}, {n} move{'s' * (n != 1)} refused" for rd, n in refused.items())
+            assert "newcomer" not in line
+        else:
+            newcomers, locals_ = per_round(rows, 2), per_round(rows, 3)
+            said = "; ".join(
+                f"{rd}, {n} move{'s' * (n != 1)} refused ({newcomers[rd]} by newcomers,"
+                f" {locals_[rd]} by locals)"
+                for rd, n in refused.items()
+            )
+        assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
+        assert sum(refused.values()) == RefusedAttempt.objects.filter(workshop=w).count()
+        the_most_said(rows, 1, "refused moves", line)
+
+
+@pytest.mark.parametrize(
+    ("game", "mode", "seats"), [("all_fives", "barnga", 2), ("seven_up", "referee", 3)]
+)
+def test_up_to_twelve_tables_section_4s_tables_of_the_other_games_stay_open(
+    fac, owner, game, mode, seats
+):
+    """Twelve tables: the revokes, judged-differently and refusals tables as they were,
+    open, with no line above them."""
+    w = bots_played(
+        owner, name="Twelve", tables=12, seats=seats, ticks=2, seed=5, game=game, mode=mode
+    )
+    refused_at_every_other_game(w)
+    for view in ("", "?view=class"):
+        html = fac.get(f"/workshops/{w.pk}/report/{view}").content.decode()
+        assert folds_of(html) == {}
+        for word in ("revokes-summary", "refusals-summary", "print-only", "-by-table"):
+            assert word not in html, word
+        assert "by round and table</caption>" in html
 
 
 def test_the_fold_tag_writes_the_print_note_and_the_closed_details_from_one_summary():
