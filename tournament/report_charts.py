@@ -551,10 +551,9 @@ def _paths_summary(
     if folded:
         # Past FOLD_TABLES this is read above the folded chart, and the seating is
         # one folded table per round, each captioned "Seating at …: Round 1".
-        first, last = columns[0]["label"], columns[-1]["label"]
         where = (
-            f". Who sat where is in the tables “{SEATING_TABLE}: {first}” to"
-            f" “{SEATING_TABLE}: {last}”, each folded after the chart,"
+            f". Who sat where is in the tables “{SEATING_TABLE}”, one a round, folded"
+            " after the chart,"
         )
     else:
         where = f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"

@@ -277,9 +277,8 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
         "the table “Seating at the start of each round” under the chart, and each player's"
         " journey in “Per player”."
     ) + (
-        "the tables “Seating at the start of each round: At home” to “Seating at the start"
-        " of each round: Round 2”, each folded after the chart, and each player's journey"
-        " in “Per player”."
+        "the tables “Seating at the start of each round”, one a round, folded after the"
+        " chart, and each player's journey in “Per player”."
     )
     # Nobody changes tables between the tables at home and Round 1: said so, not "0".
     for pid in mov["players"]:
