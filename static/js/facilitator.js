@@ -560,7 +560,7 @@
   try { onlyWanted = sessionStorage.getItem(ONLY_KEY) === "1"; } catch (e) { /* none kept */ }
   function onlyDisputes() {
     const monitor = document.getElementById("fac-monitor");
-    if (!monitor) return;
+    if (!monitor) return "";
     const box = document.getElementById("mt-disputes-only");
     const on = Boolean(box) && onlyWanted;
     if (box) {
@@ -568,37 +568,53 @@
       if (box.checked !== on) box.checked = on;
     }
     const active = document.activeElement;
-    // The card a link went to (the waiting line's "table 3", #mt-3): shown.
+    // The card a link went to (the waiting line's "table 3", #mt-3): shown while the
+    // address names it, and the count says so (checking the box again lets it go).
     const target = location.hash.startsWith("#mt-") ? document.getElementById(location.hash.slice(1)) : null;
     let hidden = 0;
-    monitor.querySelectorAll("article[data-table]").forEach((card) => {
+    let kept = null;
+    const cards = monitor.querySelectorAll("article[data-table]");
+    cards.forEach((card) => {
+      const calm = on && !card.hasAttribute("data-dispute");
+      const linked = Boolean(target) && card.contains(target);
       // A card with focus in it stays until focus leaves (hidden, it would drop the
       // keyboard to the top of the page); then it goes (flushPending, on focusout).
-      const hide = on && !card.hasAttribute("data-dispute") && !card.contains(active) &&
-        !(target && card.contains(target));
+      const hide = calm && !card.contains(active) && !linked;
       if (card.hidden !== hide) card.hidden = hide;
       if (hide) hidden += 1;
+      else if (calm && linked) kept = card.dataset.table;
     });
-    const count = document.getElementById("mt-hidden-count");
-    if (count) {
-      setText(count, on ? `${hidden} table${hidden === 1 ? "" : "s"} not in dispute hidden` : "");
+    let words = "";
+    if (on) {
+      words = hidden === cards.length
+        ? `No table is in dispute now: all ${hidden} hidden`
+        : `${hidden} table${hidden === 1 ? "" : "s"} not in dispute hidden`;
+      if (kept) words += `; table ${kept} shown, as you went to it`;
     }
+    const count = document.getElementById("mt-hidden-count");
+    if (count) setText(count, words);
+    return words;
   }
   document.addEventListener("change", (e) => {
     if (e.target.id !== "mt-disputes-only") return;
     onlyWanted = e.target.checked;
     // (Storage refused, it holds for this page until it is reloaded.)
     try { sessionStorage.setItem(ONLY_KEY, onlyWanted ? "1" : "0"); } catch (err) { /* this page only */ }
-    onlyDisputes();
+    // A card kept for a link followed before goes with the box's new choice.
+    if (location.hash.startsWith("#mt-")) history.replaceState(null, "", location.pathname + location.search);
+    // The count describes the box, which is not read again as it changes: said here.
+    announcer.say(onlyDisputes() || "Every table shown.");
   });
   // A link to a hidden card would find nothing to scroll to: the card is shown before
-  // the link is followed (and stays while the address names it, above).
+  // the link is followed (and stays while the address names it, above); the count
+  // follows the address.
   document.addEventListener("click", (e) => {
     const link = e.target.closest && e.target.closest('a[href^="#mt-"]');
     const target = link && document.getElementById(link.getAttribute("href").slice(1));
     const card = target && target.closest("#fac-monitor article[hidden]");
     if (card) card.hidden = false;
   }, true);
+  window.addEventListener("hashchange", () => onlyDisputes());
   onlyDisputes();
 
   // ---- the socket

@@ -593,6 +593,10 @@ def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
     page.context.close()
 
 
+LAST_SAID = """() => { const l = document.getElementById('fac-announce').lastElementChild;
+  return l ? l.textContent : ''; }"""
+
+
 SHOWN = """() => Array.from(document.querySelectorAll('#fac-monitor article[data-table]'))
   .filter((c) => !c.hidden).map((c) => Number(c.dataset.table))"""
 
@@ -622,10 +626,13 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
     assert page.evaluate(SHOWN) == []
     count = page.locator("#mt-hidden-count")
-    assert count.inner_text() == "8 tables not in dispute hidden"
+    none = "No table is in dispute now: all 8 hidden"
+    assert count.inner_text() == none
     from playwright.sync_api import expect
 
-    expect(box).to_have_accessible_description("8 tables not in dispute hidden")
+    expect(box).to_have_accessible_description(none)
+    # The description is not read again as the box changes: the count is said.
+    assert page.evaluate(LAST_SAID) == none
 
     # A dispute opens at table 3 by the players' own claims: its card comes alone and
     # shows at once; the others stay hidden, and focus stays on the box.
@@ -654,7 +661,7 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     box.focus()
     claim_all(game, state_of(game).current[0][0])
     page.wait_for_function(f"() => ({SHOWN})().length === 0", timeout=8000)
-    assert count.inner_text() == "8 tables not in dispute hidden"
+    assert count.inner_text() == none
 
     # The waiting line's link to a hidden card (no phone is connected here: every table
     # waits) shows that card and brings it into view.
@@ -663,7 +670,10 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     assert number not in page.evaluate(SHOWN)
     link.click()
     page.wait_for_function(f"() => ({SHOWN})().join() === '{number}'", timeout=8000)
-    assert count.inner_text() == "7 tables not in dispute hidden"
+    kept = f"7 tables not in dispute hidden; table {number} shown, as you went to it"
+    page.wait_for_function(
+        "t => document.getElementById('mt-hidden-count').textContent === t", arg=kept, timeout=8000
+    )
     top = page.locator(f"#mt-{number}").bounding_box()["y"]
     assert 0 <= top < LAPTOP["viewport"]["height"], top
     box.focus()
@@ -677,11 +687,19 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     )
     assert box.is_checked()
     assert page.evaluate(SHOWN) == [number]
-    assert count.inner_text() == "7 tables not in dispute hidden"
+    assert count.inner_text() == kept
     assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
 
-    # Unchecked: every table again, no count.
+    # Unchecked: every table again, no count, and the page says so.
     page.keyboard.press("Space")
     assert page.evaluate(SHOWN) == list(range(1, 9))
     assert count.inner_text() == ""
+    assert page.evaluate(LAST_SAID) == "Every table shown."
+    # Checked again: the card the link went to goes with the others.
+    page.keyboard.press("Space")
+    assert (
+        page.evaluate(SHOWN) == []
+        and count.inner_text() == "No table is in dispute now: all 8 hidden"
+    )
+    assert "#mt-" not in page.url
     page.context.close()
