@@ -2707,12 +2707,17 @@ def revokes_summary(rv: dict) -> str:
     for label, in_round in _by_round(rows).items():
         n = {k: sum(r[k] for r in in_round) for k in rv["totals"]}
         part = f"{label}, {n['clashes']} of {_plural(n['tricks'], 'trick')} judged differently"
-        if not rv["table_decides"]:
+        if not rv["table_decides"] and n["revokes"]:
             part += (
                 f", {_plural(n['revokes'], 'revoke')} ({n['by_newcomers']} by newcomers):"
                 f" {n['upheld']} called, {n['unnoticed']} not called,"
                 f" {_plural(n['refused'], 'call')} refused"
             )
+        elif not rv["table_decides"]:
+            # ("0 revokes (0 by newcomers): 0 called, 0 not called" said nothing thrice.)
+            part += ", no revokes"
+            if n["refused"]:
+                part += f", {_plural(n['refused'], 'call')} refused"
         parts.append(part)
     tables = len({r["table"] for r in rows})
     line = f"{_plural(tables, 'table')}, round by round: {'; '.join(parts)}."

@@ -1569,6 +1569,18 @@ def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables(
         " 19 tricks judged differently. The most tricks judged differently at one table in a"
         " round: 4, at table 2 in Round 2."
     )
+    # A round without a revoke says so once, and the calls refused if any.
+    calm = {
+        **rv,
+        "rows": [
+            {**r, "revokes": 0, "by_newcomers": 0, "upheld": 0, "unnoticed": 0} for r in rv["rows"]
+        ],
+    }
+    assert report.revokes_summary(calm).startswith(
+        "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, no revokes,"
+        " 2 calls refused; Round 2, 7 of 19 tricks judged differently, no revokes, 1 call"
+        " refused."
+    )
     # Nothing judged differently: no table named.
     quiet = {**rv, "table_decides": True, "rows": [_revoke_row("Round 1", 1, 1, 0)]}
     assert report.revokes_summary(quiet) == (
