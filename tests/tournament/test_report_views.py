@@ -1042,13 +1042,21 @@ def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(
         # called, calls refused: each round's added up, as the line says them.
         rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
         assert len(rows) == 26 and sorted({c[0] for _, c in rows}) == list(range(1, 14))
+
+        def revokes_said(rd: str, rows=rows) -> str:
+            revokes, refused = per_round(rows, 3)[rd], per_round(rows, 7)[rd]
+            calls = f"{refused} call{'s' * (refused != 1)} refused"
+            if not revokes:  # a round without a revoke: said once (bots may play one)
+                return ", no revokes" + (f", {calls}" if refused else "")
+            return (
+                f", {revokes} revoke{'s' * (revokes != 1)}"
+                f" ({per_round(rows, 4)[rd]} by newcomers): {per_round(rows, 5)[rd]} called,"
+                f" {per_round(rows, 6)[rd]} not called, {calls}"
+            )
+
         said = "; ".join(
             f"{rd}, {per_round(rows, 2)[rd]} of {per_round(rows, 1)[rd]} trick"
-            f"{'s' * (per_round(rows, 1)[rd] != 1)} judged differently,"
-            f" {per_round(rows, 3)[rd]} revoke{'s' * (per_round(rows, 3)[rd] != 1)}"
-            f" ({per_round(rows, 4)[rd]} by newcomers): {per_round(rows, 5)[rd]} called,"
-            f" {per_round(rows, 6)[rd]} not called, {per_round(rows, 7)[rd]}"
-            f" call{'s' * (per_round(rows, 7)[rd] != 1)} refused"
+            f"{'s' * (per_round(rows, 1)[rd] != 1)} judged differently{revokes_said(rd)}"
             for rd in per_round(rows, 1)
         )
         assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
