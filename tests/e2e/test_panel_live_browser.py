@@ -703,3 +703,118 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     )
     assert "#mt-" not in page.url
     page.context.close()
+
+
+def _only_disputes_at_table_3(page, w):
+    """The box checked by keyboard, a dispute opened at table 3 by its players' own
+    claims, and its card alone shown: the game in dispute."""
+    from tournament_helpers import HIGH, LOW, open_dispute, set_seat_sheets
+
+    game = set_seat_sheets(tables_of(w)[2], [HIGH, HIGH, LOW, LOW])
+    box = page.get_by_role("checkbox", name="Show only tables in dispute")
+    box.focus()
+    page.keyboard.press("Space")
+    assert box.is_checked() and page.evaluate(SHOWN) == []
+    open_dispute(game)
+    page.wait_for_function(f"() => ({SHOWN})().join() === '3'", timeout=8000)
+    assert page.locator("#mt-hidden-count").inner_text() == "7 tables not in dispute hidden"
+    return game, box
+
+
+def test_a_card_with_focus_in_it_that_leaves_its_dispute_stays_until_focus_leaves(
+    facilitator_page, django_user_model
+):
+    """With "Show only tables in dispute" checked, a keyboard user on a card's heading
+    link ("Table 3") while its dispute ends: hidden at once, the card would have taken
+    the focus with it to the top of the page. It stays, the same link focused, until
+    focus leaves it; then it hides with the others."""
+    from tournament_helpers import claim_all, state_of
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=32, tables=8, seats=4, seed=3, facilitator=user)
+    to_scored_round(w)
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    page.wait_for_selector("#fac-live[data-updated]")
+    game, box = _only_disputes_at_table_3(page, w)
+    link = page.locator("#mt-3 a")
+    link.focus()
+    page.evaluate("() => { document.activeElement.mine = 'yes'; }")
+    page.evaluate(FOCUS_EVENTS)
+
+    # Settled by the players' claims: the card's own push comes, it is no longer in
+    # dispute, and it stays shown with the very link still focused (no focus moved).
+    claim_all(game, state_of(game).current[0][0])
+    page.wait_for_function(
+        "() => !document.getElementById('mt-card-3').hasAttribute('data-dispute')", timeout=8000
+    )
+    assert page.evaluate(SHOWN) == [3]
+    assert page.evaluate(
+        """() => { const a = document.activeElement;
+          return [a.mine, a.isConnected, a.textContent.trim(), !!a.closest('#mt-card-3'),
+                  window.__focusins]; }"""
+    ) == ["yes", True, "Table 3", True, 0]
+    # The card kept is not counted among those hidden.
+    assert page.locator("#mt-hidden-count").inner_text() == "7 tables not in dispute hidden"
+
+    # Focus leaves the card (back to the box): it hides with the others.
+    box.focus()
+    page.wait_for_function(f"() => ({SHOWN})().length === 0", timeout=8000)
+    assert page.locator("#mt-hidden-count").inner_text() == (
+        "No table is in dispute now: all 8 hidden"
+    )
+    assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
+    page.context.close()
+
+
+def test_only_the_tables_in_dispute_stay_shown_after_the_socket_reconnects(
+    browser, log_in, live_server_url, django_user_model
+):
+    """The panel's socket dropped and came back: the whole monitor comes again, every
+    card drawn by the server; the box stays checked and still hides the cards not in
+    dispute, and the pushes after it still show and hide them."""
+    from tournament_helpers import claim_all, state_of
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=32, tables=8, seats=4, seed=3, facilitator=user)
+    to_scored_round(w)
+    context = browser.new_context(**LAPTOP)
+    log_in(context, user)
+    page = context.new_page()
+    sockets = []
+
+    def route(ws):
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws/facilitator/**", route)
+    page.goto(f"{live_server_url}/workshops/{w.pk}/")
+    page.wait_for_selector("#fac-live[data-updated]", timeout=8000)
+    game, box = _only_disputes_at_table_3(page, w)
+
+    page.evaluate("() => { document.querySelector('#fac-monitor .tables').mine = 'yes'; }")
+    # The cards shown after each change to the page (a mutation observer's callback
+    # runs once the message that made it is wholly put in): never every card, even
+    # for a moment, until a later push or a focus change put the filter back.
+    page.evaluate(
+        f"""() => {{ window.__shown = [];
+          new MutationObserver(() => window.__shown.push(({SHOWN})().join()))
+            .observe(document.body, {{ childList: true, subtree: true }}); }}"""
+    )
+    sockets[-1].close()  # the live socket drops; the page connects again
+    page.wait_for_function(
+        "() => !document.querySelector('#fac-monitor .tables').mine", timeout=15000
+    )
+    assert len(sockets) == 2
+    assert set(page.evaluate("window.__shown")) == {"3"}
+    assert box.is_checked()
+    assert page.locator("#fac-monitor article[data-table]").count() == 8
+    assert page.evaluate(SHOWN) == [3]
+    assert page.locator("#mt-hidden-count").inner_text() == "7 tables not in dispute hidden"
+
+    # Live again, and still filtered: the dispute settled, its card hides too.
+    claim_all(game, state_of(game).current[0][0])
+    page.wait_for_function(f"() => ({SHOWN})().length === 0", timeout=8000)
+    assert page.locator("#mt-hidden-count").inner_text() == (
+        "No table is in dispute now: all 8 hidden"
+    )
+    context.close()
