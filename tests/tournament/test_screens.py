@@ -21,6 +21,7 @@ from tournament_helpers import (
     HIGH,
     LOW,
     claim_all,
+    expire,
     finish_trick,
     five_tricks_step,
     fresh,
@@ -1104,6 +1105,43 @@ def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
     services.round_resume(round_id=rnd.pk)
     html = seat_screen(late.pk)
     assert WATCHED_END.search(html) is None and "Your game starts" in html
+
+
+def test_a_watched_game_cut_when_a_player_left_in_a_running_round_is_said_to_its_watcher():
+    """Not paused: in a running round the game cut when a player left is followed by
+    none when the round's time is up (its end not yet ticked), and the watching section
+    went. (Too few left to deal cannot be what stops it while someone watches: the
+    watcher is seated, so at least as many are left as the game had.) Its watcher hears
+    it in its players' words, and still does once the round has ended."""
+    from tournament.models import Round, RoundState
+
+    w = make_workshop(players=3, tables=1, seats=5)
+    rnd = to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk
+    finish_trick(game, winner_seat=1)
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    expire(rnd)
+    leaver = game.players[0]
+    services.player_leave(player_id=leaver, policy="skip")
+    cut = fresh(game)
+    assert (cut.state, cut.cut_by, game_at(t1)) == ("cut", "player_left", None)
+    assert Round.objects.get(pk=rnd.pk).state == RoundState.RUNNING
+    said = (
+        f"Game 1 is over, cut short when <bdi>{names[leaver]}</bdi> left: "
+        f"won by <bdi>{names[game.players[1]]}</bdi>."
+    )
+    html = seat_screen(late.pk)
+    assert WATCHED_END.findall(html) == [said], html
+    assert "Tricks:" not in html and "Last game" not in html
+    # Its players have their own line, not the watcher's.
+    assert WATCHED_END.search(seat_screen(game.players[2])) is None
+    # The timer ends the round: still said to the watcher, once.
+    timers.tick()
+    assert Round.objects.get(pk=rnd.pk).state == RoundState.FINISHED
+    assert WATCHED_END.findall(seat_screen(late.pk)) == [said]
 
 
 def test_seated_before_counts_from_the_latest_return():
