@@ -1278,6 +1278,81 @@ def test_a_watched_dispute_and_how_it_ended_are_said_to_the_watcher(ending):
     assert "show who won" not in section.group(0)
 
 
+@pytest.mark.parametrize("ending", ["referee", "alike", "disputed_timeout", "unclaimed_timeout"])
+def test_only_a_dispute_ended_by_agreeing_says_then_agreed(ending):
+    """ "(claims differed, then agreed)" is for a dispute its players ended by changing
+    claims. A trick the referee's sheet decided, one claimed alike at once, and one the
+    time limit decided (after a dispute, or with claims not all in) never say it: on
+    every player's phone and on the watcher's line, in the same words."""
+    w = make_workshop(
+        players=4, tables=1, seats=5, mode="referee" if ending == "referee" else "barnga"
+    )
+    to_scored_round(w)
+    (t1,) = tables_of(w)
+    game = game_at(t1)
+    if ending == "disputed_timeout":
+        game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert Player.objects.get(pk=late.pk).table_id == t1.pk and late.pk not in game.players
+    if ending in ("referee", "alike"):
+        finish_trick(game)
+        how = ""
+    elif ending == "disputed_timeout":
+        open_dispute(game)
+        dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
+        timers.tick(now=dispute.deadline + timedelta(seconds=1))
+        how = " (time ran out: not agreed)"
+    else:
+        state = play_until_claim(game)
+        services.game_claim(
+            player_id=game.players[0], winner_player_id=game.players[state.current[0][0]]
+        )
+        timers.tick(now=fresh(game).claim_deadline + timedelta(seconds=1))
+        how = " (time ran out: not agreed)"
+    taken = state_of(game).completed[-1]
+    trick = len(state_of(game).completed)
+    expected = {
+        "referee": ("rules", False),
+        "alike": ("unanimous", False),
+        "disputed_timeout": ("timeout", True),
+        "unclaimed_timeout": ("timeout", False),
+    }[ending]
+    assert (taken.resolution, taken.disputed) == expected
+    assert fresh(game).state == "playing"
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    winner = names[game.players[taken.winner]]
+    summary = re.compile(r'<summary data-announce="first">(Trick \d won by .*?)</summary>')
+    for seat, pid in enumerate(game.players):
+        who = "you" if seat == taken.winner else f"<bdi>{winner}</bdi>"
+        assert summary.findall(seat_screen(pid)) == [f"Trick {trick} won by {who}{how}"]
+    section = re.search(r'<section class="watching".*?</section>', seat_screen(late.pk), re.S)
+    assert LAST.findall(section.group(0)) == [f"Trick {trick} taken by <bdi>{winner}</bdi>{how}."]
+
+
+def test_how_a_trick_was_settled_is_worked_out_once_for_phones_and_watchers():
+    """selectors._settled, which both the players' phones and the watchers' line use:
+    "agreed" only for a dispute ended by claims alike; "timeout" for the time limit,
+    disputed or not; nothing for a trick refereed or claimed alike at once."""
+
+    def trick(resolution, disputed):
+        return five_tricks.Trick(
+            leader=0,
+            cards=((0, "2S"), (1, "3S"), (2, "4S")),
+            winner=2,
+            verdicts=(2, 2, 2),
+            table_verdict=2,
+            resolution=resolution,
+            claims=(),
+            disputed=disputed,
+        )
+
+    assert selectors._settled(trick("rules", False)) is None
+    assert selectors._settled(trick("unanimous", False)) is None
+    assert selectors._settled(trick("unanimous", True)) == "agreed"
+    assert selectors._settled(trick("timeout", True)) == "timeout"
+    assert selectors._settled(trick("timeout", False)) == "timeout"
+
+
 def test_watching_works_out_how_only_the_last_trick_was_settled(monkeypatch):
     """The watching section shows the last trick taken, and how it was settled: it is
     built for every watching student at each move, and worked out how each trick of
