@@ -577,9 +577,10 @@ def watching(game, state, names: dict) -> dict:
 
 
 def _settled(trick) -> str | None:
-    """How a Five Tricks trick was settled, where its players' phones say so: "timeout"
-    (the time limit decided, a dispute or claims not all in), "agreed" (a dispute the
-    players ended by changing claims); None when claimed alike at once, or refereed."""
+    """How a Five Tricks trick was settled, where its players' phones (game_screen's
+    last trick) and its watchers' (watching's last line) say so: "timeout" (the time
+    limit decided, a dispute or claims not all in), "agreed" (a dispute the players
+    ended by changing claims); None when claimed alike at once, or refereed."""
     if trick.resolution == "timeout":
         return "timeout"
     if trick.resolution == "unanimous" and trick.disputed:
@@ -693,11 +694,10 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
             "cards": with_names(last["cards"]),
             "winner": seats[last["winner"]]["name"],
             "winner_is_me": last["winner"] == seat,
-            # Not agreed: the time limit decided (the most claims, or the sheet).
-            "timed_out": last["resolution"] == "timeout",
-            # A dispute the players ended by agreeing (the watchers' "agreed",
-            # `_settled`): it had vanished from their own phones unsaid.
-            "agreed": last["resolution"] == "unanimous" and last["disputed"],
+            # How it was settled, in the watchers' words (`_settled`): "timeout" (not
+            # agreed: the time limit decided) or "agreed" (a dispute the players ended
+            # by agreeing, which had vanished from their own phones unsaid).
+            "how": _settled(state.completed[-1]),
         }
         if last
         else None,
