@@ -2678,13 +2678,24 @@ def clashes_summary(cl: dict, *, disputes: bool) -> str:
 def _the_most(cells: list[tuple[int, str, int]], what: str) -> str:
     """ " The most disputes at one table in a round: 3, at table 2 in Round 2.": the
     largest of the (table, round label, count) cells and where, ties named up to three
-    and then counted; "" where every count is 0."""
+    and then counted round by round, in the rounds' order ("1, at 6 tables in Round 1
+    and 8 tables in Round 2": "1, 14 times" did not say of what); "" where every count
+    is 0."""
     top = max((n for *_, n in cells), default=0)
     if not top:
         return ""
-    most = [f"table {table} in {label}" for table, label, n in cells if n == top]
-    where = f"at {said_as_list(most)}" if len(most) <= 3 else f"{len(most)} times"
-    return f" The most {what} at one table in a round: {top}, {where}."
+    most = [(table, label) for table, label, n in cells if n == top]
+    if len(most) <= 3:
+        where = [f"table {table} in {label}" for table, label in most]
+    else:
+        per_round = Counter(label for _table, label in most)
+        rounds = dict.fromkeys(label for _table, label, _n in cells)  # the rounds' order
+        where = [
+            f"{_plural(per_round[label], 'table')} in {label}"
+            for label in rounds
+            if per_round[label]
+        ]
+    return f" The most {what} at one table in a round: {top}, at {said_as_list(where)}."
 
 
 def _by_round(rows: list[dict]) -> dict[str, list[dict]]:

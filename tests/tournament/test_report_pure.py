@@ -1516,7 +1516,8 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
         ],
     }
     assert report.clashes_summary(tied, disputes=True).endswith(
-        "The most disputes at one table in a round: 1, 4 times."
+        "The most disputes at one table in a round: 1, at 2 tables in Round 1 and 2 tables"
+        " in Round 2."
     )
     tied["by_table_round"] = tied["by_table_round"][:1]
     assert report.clashes_summary(tied, disputes=True) == (

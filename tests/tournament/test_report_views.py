@@ -1010,16 +1010,18 @@ def per_round(rows, column: int) -> dict[str, int]:
 
 def the_most_said(rows, column: int, what: str, line: str) -> None:
     """The line ends naming the largest cell of `column` and where (up to three
-    places, then how many times); nothing where every cell is 0."""
+    places, then how many tables in each round); nothing where every cell is 0."""
     top = max(cells[column] for _, cells in rows)
     if not top:
         assert "The most" not in line, line
         return
     where = [f"table {cells[0]} in {rd}" for rd, cells in rows if cells[column] == top]
     if len(where) > 3:
-        said = f"{len(where)} times"
-    else:
-        said = "at " + (", ".join(where[:-1]) + " and " if len(where) > 1 else "") + where[-1]
+        n = {}
+        for rd, cells in rows:
+            n[rd] = n.get(rd, 0) + (cells[column] == top)
+        where = [f"{k} table{'s' * (k != 1)} in {rd}" for rd, k in n.items() if k]
+    said = "at " + (", ".join(where[:-1]) + " and " if len(where) > 1 else "") + where[-1]
     assert line.endswith(f" The most {what} at one table in a round: {top}, {said}."), line
 
 
@@ -1215,3 +1217,86 @@ def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
     assert caption, "nobody won more than another: no most and fewest to read"
     assert ".</bdi>." not in caption.group(0), caption.group(0)
     assert "fewest: <bdi>Ben F.</bdi>, <bdi>Cy G.</bdi>, <bdi>Di H.</bdi> " in caption.group(0)
+
+
+def _clash_cell(disputes: int) -> dict:
+    return {"tricks": 5, "clashes": disputes, "disputes": disputes, "timeouts": 0, "cut": 0}
+
+
+def test_a_large_class_s_clash_line_names_its_ties_in_words(owner):
+    """The folded clash table's line, as the report shows it: ties up to three are
+    named, more are counted round by round ("1, 14 times" did not say of what)."""
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    r["folded"] = True
+    cl = r["clashes"]
+    cl["rounds"] = [
+        {**cl["rounds"][0], "label": "Round 1"},
+        {**cl["rounds"][0], "label": "Round 2"},
+    ]
+
+    def line(ones: set[tuple[int, int]]) -> str:
+        cl["by_table_round"] = [
+            {"table": t, "rounds": [_clash_cell(int((t, i) in ones)) for i in (1, 2)]}
+            for t in range(1, 15)
+        ]
+        cl["summary"] = report.clashes_summary(cl, disputes=True)
+        html = render_to_string("report/page.html", {"r": r, "workshop": w})
+        return html_lib.unescape(re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1))
+
+    many = {(t, 1) for t in range(1, 7)} | {(t, 2) for t in range(7, 15)}
+    assert line(many) == (
+        "14 tables, round by round: Round 1, 6 clashes in 70 tricks, 6 disputes;"
+        " Round 2, 8 clashes in 70 tricks, 8 disputes. The most disputes at one table in a"
+        " round: 1, at 6 tables in Round 1 and 8 tables in Round 2."
+    )
+    assert line({(t, 2) for t in range(3, 7)}).endswith(
+        " The most disputes at one table in a round: 1, at 4 tables in Round 2."
+    )
+    # Counted in the rounds' order, whichever table comes first.
+    assert line({(1, 2), (2, 2), (3, 1), (4, 1), (5, 1)}).endswith(
+        " The most disputes at one table in a round: 1, at 3 tables in Round 1 and 2 tables"
+        " in Round 2."
+    )
+    assert line({(2, 1), (5, 2), (9, 2)}).endswith(
+        " The most disputes at one table in a round: 1, at table 2 in Round 1, table 5 in"
+        " Round 2 and table 9 in Round 2."
+    )
+
+
+REFEREE_CELL = re.compile(
+    r'<td><span class="muted">(\d+) clash(?:es)? in (\d+) tricks?'
+    r"(?:; (\d+) timed out)?(?:; (\d+) cut short, no trick)?</span></td>"
+)
+
+
+def test_a_large_referee_class_s_clash_line_counts_clashes_not_disputes(fac, owner):
+    """In referee mode nobody claims: the folded clash table's line adds up each
+    round's clashes and tricks, names no dispute, and ends with where most clashes
+    happened, each figure the folded table's."""
+    w = bots_played(owner, name="Referee", tables=13, seats=3, ticks=6, seed=4, mode="referee")
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    summary, _note, held = folds_of(html)["clashes-by-table"]
+    assert summary == "Each of the 13 tables, round by round: tricks, clashes"
+    line = html_lib.unescape(re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1))
+    assert "dispute" not in line and "timed out" not in line, line
+    rows = re.findall(r'<tr><th scope="row">Table (\d+)</th>(.*?)</tr>', held)
+    assert [int(n) for n, _ in rows] == list(range(1, 14))
+    cells = {
+        int(n): [[int(x or 0) for x in c] for c in REFEREE_CELL.findall(tds)] for n, tds in rows
+    }
+    labels = re.findall(r'<th scope="col">(Round \d+)</th>', held)
+    assert len(labels) == 2 and all(len(c) == 2 for c in cells.values())
+    said = []
+    for i, label in enumerate(labels):
+        clashes, tricks = (sum(c[i][k] for c in cells.values()) for k in (0, 1))
+        part = f"{label}, {clashes} clash{'es' * (clashes != 1)} in {tricks} trick{'s' * (tricks != 1)}"
+        if cut := sum(c[i][3] for c in cells.values()):
+            part += f", {cut} claim step{'s' * (cut != 1)} cut short with no trick"
+        said.append(part)
+    assert line.startswith(f"13 tables, round by round: {'; '.join(said)}."), (said, line)
+    assert sum(c[i][0] for c in cells.values() for i in range(2)), "no clash at all"
+    # (Named table by table, each table's rounds in turn, as the line names them.)
+    by_table = [(labels[i], [n, c[i][0]]) for n, c in cells.items() for i in range(2)]
+    the_most_said(by_table, 1, "clashes", line)
