@@ -41,6 +41,7 @@ from tournament.models import (
     Workshop,
 )
 from tournament.templatetags.cards import card_face
+from tournament.templatetags.facilitator import dot
 from tournament.views_facilitator import ACTIONS
 
 pytestmark = pytest.mark.django_db
@@ -145,8 +146,8 @@ def test_home_says_each_workshops_game_and_people_in_one_query(
     with django_assert_max_num_queries(4):  # session, user, workshops (+ messages)
         html = text(fac.get("/"))
     rows = [plain(li) for li in html.split("<li>")[1:]]
-    assert "Sevens" in rows[0] and "7Up7Down · code" in rows[0] and "1 player ·" in rows[0]
-    assert ["Five Tricks · code" in r for r in rows[1:]] == [True] * 3
+    assert "Sevens" in rows[0] and "7Up7Down · ; code" in rows[0] and "1 player · ;" in rows[0]
+    assert ["Five Tricks · ; code" in r for r in rows[1:]] == [True] * 3
     assert ["5 players" in rows[1], "0 players" in rows[2], "3 players" in rows[3]] == [True] * 3
     # Each row's links say whose they are to a screen reader, as they are read out of the list.
     assert "Projector of Sevens Set up again… like Sevens Delete… Sevens" in rows[0]
@@ -674,13 +675,13 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
         region = html[html.index('id="fac-monitor"') :]
         return region[region.index(f'data-table="{number}"') :].split("</article>")[0]
 
-    assert "· 1 game finished (1 cut short)" in monitor_of(1)
+    assert f"{dot()}1 game finished (1 cut short)" in monitor_of(1)
     game = game_at(t2)
     while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
-    assert "· 1 game finished" in monitor_of(2) and "cut short" not in monitor_of(2)
+    assert f"{dot()}1 game finished" in monitor_of(2) and "cut short" not in monitor_of(2)
     services.round_end_now(round_id=rnd.pk)
-    assert "· 2 games finished (2 cut short)" in monitor_of(1)
+    assert f"{dot()}2 games finished (2 cut short)" in monitor_of(1)
     assert re.search(r"\d won<", monitor_of(2))  # between rounds: who won what
     # Once the movement is applied the players sit elsewhere: the round's games and
     # wins are not the new tables' (a card read "Hugo 1 won · 4 games finished" of a
@@ -756,7 +757,7 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
         for card in hand:
             assert card_face(card) in html
     assert PRESET_TITLES[table.preset] in html
-    assert "· Barnga mode" in html  # the setting's name, as the wizard writes it
+    assert f"{dot()}Barnga mode" in html  # the setting's name, as the wizard writes it
     # The round's clock, as on the panel: the facilitator at a table knows the time left.
     assert re.search(
         r'class="table-clock">Time left <span class="timer"[^>]*data-seconds="\d+"', html
@@ -1153,7 +1154,7 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     row = re.search(rf'<li class="roster-row" id="player-{p1.pk}".*?</li>', text(r), re.S)
     if policy == "bot":
         assert fresh(p1).table_id is not None
-        assert "left · bot plays" in row.group(0) and "row-tools" not in row.group(0)
+        assert f"left{dot(': ')}bot plays" in row.group(0) and "row-tools" not in row.group(0)
         # Counted apart, still in the roster: "3 players" beside a roster of four read
         # as one missing (found by a review).
         assert "· ; 3 players and 1 who left (a bot plays their seat)" in plain(text(r))

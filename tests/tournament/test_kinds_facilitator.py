@@ -30,6 +30,10 @@ from tournament import report as report_figures
 from tournament import selectors_facilitator as sf
 from tournament.models import Game, GameState, Phase, Table, Workshop
 from tournament.templatetags.cards import card_face
+from tournament.templatetags.facilitator import dot
+
+# A line's " · " as the pages write it: the dot for the eye, a pause for the ear.
+SEP = dot()
 
 pytestmark = pytest.mark.django_db
 KEYS = sorted(kinds.KINDS)
@@ -380,7 +384,7 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
     assert 'id="fac-monitor"' in panel
     playing = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
     if playing is not None:
-        assert f"Game {playing.number} ·" in panel[panel.index('id="fac-monitor"') :]
+        assert f"Game {playing.number}{SEP}" in panel[panel.index('id="fac-monitor"') :]
     for number in (1, 2):
         r = fac.get(f"/workshops/{w.pk}/tables/{number}/")
         assert r.status_code == 200
@@ -623,7 +627,7 @@ def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
     if not kind.records_tricks:
         first = by_id[game.players[0]]
         unit = kind.score_label if first["score"] != 1 else kind.score_label[:-1]
-        assert f"{first['score']} {unit} · {first['games_won']} won" in monitor_html
+        assert f"{first['score']} {unit}{SEP}{first['games_won']} won" in monitor_html
     # No hand on the monitor: the spectator view's hands are only on the table page.
     # (Only this table's card: another table's trick may hold the same card faces.)
     start = monitor_html.index(f'id="mt-{game.table.number}"')
@@ -659,7 +663,7 @@ def test_monitor_counts_one_point_in_the_singular():
     html = render_to_string(
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
     )
-    assert "1 point · 0 won" in html and "2 points · 0 won" in html
+    assert f"1 point{SEP}0 won" in html and f"2 points{SEP}0 won" in html
 
 
 def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
@@ -695,7 +699,7 @@ def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
     assert "<img" not in html and "go()" in html
     assert html.count("<bdi>&lt;img src=x onerror=&#34;go()&#34;&gt;</bdi>") == 3
     assert 'aria-label="ace of spades played by &lt;img src=x onerror=&#34;go()&#34;&gt;"' in html
-    assert 'href="/workshops/3/tables/7/"' in html and "1 trick · 0 won" in html
+    assert 'href="/workshops/3/tables/7/"' in html and f"1 trick{SEP}0 won" in html
 
 
 @pytest.mark.django_db
@@ -743,8 +747,8 @@ def test_a_score_of_one_is_one_point_on_the_tables_page(fac):
     state = gamestate.load_state(Game.objects.get(pk=game.pk))
     assert sorted(state.scores)[-1] == 1
     detail = text(fac.get(f"/workshops/{w.pk}/tables/{game.table.number}/"))
-    assert re.search(r"· 1 point(?!s)", detail) and not re.search(r"(?<!\d)1 points", detail)
-    assert "· 0 points" in detail
+    assert re.search(re.escape(SEP) + r"1 point(?!s)", detail)
+    assert not re.search(r"(?<!\d)1 points", detail) and f"{SEP}0 points" in detail
 
 
 def test_the_other_games_table_page_says_cards_suits_and_names_in_words():

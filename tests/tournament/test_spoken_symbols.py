@@ -22,12 +22,13 @@ from tournament_helpers import (
     open_dispute,
     play_until_claim,
     set_seat_sheets,
+    state_of,
     tables_of,
     to_scored_round,
 )
 
 from tournament import selectors, services
-from tournament.models import TrickRecord
+from tournament.models import Player, TrickRecord
 from tournament.templatetags.cards import card_name
 from tournament.templatetags.facilitator import arrow, arrows
 
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.django_db
 SYMBOLS = "→←↑↓✋✎★✓✗🤫🎉"
 # "Middle dot": drawn between the parts of a line, and read out between them. Checked
 # apart from SYMBOLS on the pages whose dots are hidden so far (not yet the report's,
-# the phones', the monitor's cards or a table's page).
+# the phones').
 DOT = "·"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
@@ -239,3 +240,62 @@ def test_the_join_line_and_the_projectors_count_say_no_middle_dot(fac):
         run_on = spoken(html, run_on=True)
         assert "roundRound" not in run_on and "joined3" not in run_on, (page, run_on)
         assert "Scored round Round 1" in run_on or page == "panel", run_on
+
+
+def test_the_facilitators_pages_say_no_middle_dot(fac):
+    """The monitor's cards ("Game 1 · trick 2 · claiming", "1 trick · 0 won", "left ·
+    bot plays"), the roster, a table's page and the home page were heard with "middle
+    dot" between their parts. A card in every state: playing, claim step, dispute, a
+    player who left (a bot plays), waiting for a phone, a game cut short."""
+    user, client = fac
+    w = make_workshop(players=24, tables=6, seats=4, facilitator=user, leave_policy="bot")
+    to_scored_round(w)
+    playing, claim, dispute, left, waiting, cut = tables_of(w)
+    finish_trick(game_at(playing))
+    play_until_claim(game_at(claim))
+    open_dispute(set_seat_sheets(dispute, [HIGH, HIGH, LOW, LOW]))
+    gone = game_at(left).players[0]
+    services.player_leave(player_id=gone, policy="bot")
+    services.player_leave(player_id=game_at(cut).players[0], policy="skip")
+    Player.objects.filter(workshop=w).update(connected=True)
+    slow = game_at(waiting)
+    Player.objects.filter(pk=slow.players[state_of(slow).to_act]).update(connected=False)
+
+    def region(html: str, start: str, end: str = "</section>") -> str:
+        at = html.index(start)
+        return html[at : html.index(end, at)]
+
+    def cards(html: str) -> dict[int, str]:
+        monitor = region(html, 'id="fac-monitor"')
+        return {n: region(monitor, f'<article id="mt-card-{n}"', "</article>") for n in range(1, 7)}
+
+    def heard(where, html: str) -> str:
+        assert DOT in html, where  # what the eye sees
+        said = spoken(html)
+        assert DOT not in said and not set(SYMBOLS) & set(said), (where, said)
+        # As a reader runs the pieces together: no words glued where a dot was.
+        return spoken(html, run_on=True).replace(" ;", ";")
+
+    panel = client.get(f"/workshops/{w.pk}/").content.decode()
+    said = {n: heard(("card", n), card) for n, card in cards(panel).items()}
+    assert "Game 1; trick 2; P01 to play" in said[1], said[1]
+    assert "(connected) 1 trick; 0 won " in said[1], said[1]
+    assert "Game 1; trick 1; claiming" in said[2], said[2]
+    assert "; disputing" in said[3], said[3]
+    assert "left: bot plays" in said[4], said[4]
+    assert "to play; their phone is not connected: the table waits" in said[5], said[5]
+    assert "; 1 game finished (1 cut short)" in said[6], said[6]
+    roster = heard("roster", region(panel, '<section id="fac-roster"'))
+    assert "left: bot plays" in roster, roster
+    for n in (1, 3):
+        page = client.get(f"/workshops/{w.pk}/tables/{n}/").content.decode()
+        said = heard(("table", n), region(page, '<section id="fac-table"'))
+        assert f"Table {n}; Five Tricks; Scored round; Round 1 " in said, said
+        assert "; Barnga mode; " + ("dispute" if n == 3 else "play") in said, said
+        assert "; 1 trick; to play " in said or n == 3, said
+    home = client.get("/").content.decode()
+    said = heard("home", region(home, '<ul class="workshops">', "</ul>"))
+    assert "; code " in said and "; Scored round; 22 players; " in said, said
+    delete = client.get(f"/workshops/{w.pk}/delete/").content.decode()
+    said = heard("delete", delete[delete.index("<main") :])
+    assert "Open the debrief report; Back to the workshop" in said, said
