@@ -1171,6 +1171,29 @@ def test_the_fold_tag_writes_the_print_note_and_the_closed_details_from_one_summ
         Template("{% load facilitator %}{% fold %}a{% left_out %}b{% endfold %}")
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ('"res-" csv="games.csv" n', "takes csv= only as its last part"),
+        ('"res-" csv=name "-tables"', "takes csv= only as its last part"),
+        ('"res-" csv="a.csv" csv="b.csv"', "takes csv= only as its last part"),
+        ('"res-" n csv=', "takes csv= only as its last part, with a value"),
+        ('"res-" n cvs="games.csv"', "has no option 'cvs=\"games.csv\"'"),
+        ('"res-" n csv = "games.csv"', "has no option '='"),
+        ('csv="games.csv"', "needs an id"),
+    ],
+)
+def test_the_fold_tag_refuses_an_option_out_of_place_in_words(args, said):
+    """csv= is the tag's last part: elsewhere Django said "Could not parse the
+    remainder", and a bare "csv=" at the end named no file without a word."""
+    from django.template import Template, TemplateSyntaxError
+
+    with pytest.raises(TemplateSyntaxError) as refused:
+        Template(f"{{% load facilitator %}}{{% fold {args} %}}a{{% left_out %}}b{{% endfold %}}")
+    assert said in str(refused.value), refused.value
+    assert '{% fold "id" [more of the id] [csv="name.csv"] %}' in str(refused.value)
+
+
 def html_escape(text: str) -> str:
     import html as html_lib
 

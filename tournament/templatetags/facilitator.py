@@ -1,5 +1,7 @@
 """Small filters and tags for the facilitator's templates (the arrow is also on a phone's screen)."""
 
+import re
+
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
@@ -67,6 +69,11 @@ def arrows(text, word: str) -> str:
     return mark_safe(f" {_spoken_arrow(word)} ".join(parts))
 
 
+FOLD_FORM = '{% fold "id" [more of the id] [csv="name.csv"] %}'
+# A keyword option (`csv="x"`, `cvs=x`, a bare `=`), not a quoted part of the id.
+_OPTION = re.compile(r"(?P<name>\w*)=")
+
+
 @register.tag
 def fold(parser, token):
     """A large class's report folds a long part (report.FOLD_TABLES, FOLD_PLAYERS):
@@ -81,13 +88,27 @@ def fold(parser, token):
     opened on screen prints, and the line does not (report.css); to a screen reader
     the line is hidden as on screen, and the summary says what opens. The id is its
     parts put together. The caller closes the <details>. `csv` may be empty: no file
-    is named (the class's view links none)."""
+    is named (the class's view links none). csv= anywhere but last, or any other
+    option, is a TemplateSyntaxError that says so."""
     bits = token.split_contents()[1:]
     csv = None
-    if bits and bits[-1].startswith("csv="):
+    if bits and bits[-1].startswith("csv=") and bits[-1] != "csv=":
         csv = parser.compile_filter(bits.pop().removeprefix("csv="))
     if not bits:
-        raise template.TemplateSyntaxError('{% fold "id" [more of the id] [csv="name.csv"] %}')
+        raise template.TemplateSyntaxError(f"{{% fold %}} needs an id: {FOLD_FORM}")
+    for bit in bits:
+        # An option anywhere but last, or misspelt, or spaced ("csv = …"): said so,
+        # not Django's "Could not parse the remainder", nor a "csv=" that names nothing.
+        option = _OPTION.match(bit)
+        if option and option["name"] == "csv":
+            raise template.TemplateSyntaxError(
+                f'{{% fold %}} takes csv= only as its last part, with a value ("" for no'
+                f" file): {FOLD_FORM}, not {bit!r} among the id's parts"
+            )
+        if option:
+            raise template.TemplateSyntaxError(
+                f"{{% fold %}} has no option {bit!r}: its only one is csv=, last: {FOLD_FORM}"
+            )
     # The id in parts, put together: {% fold "res-" rd.round "-tables" %}.
     id_parts = [parser.compile_filter(b) for b in bits]
     summary = parser.parse(("left_out",))
