@@ -282,7 +282,8 @@ def test_the_facilitators_pages_say_no_middle_dot(fac):
     assert "(connected) 1 trick; 0 won " in said[1], said[1]
     assert "Game 1; trick 1; claiming" in said[2], said[2]
     assert "; disputing" in said[3], said[3]
-    assert "left: bot plays" in said[4], said[4]
+    # Said once, after the name (the badge is for the eye): it was said twice.
+    assert said[4].count("left") == 1 and "(left: a bot plays)" in said[4], said[4]
     assert "to play; their phone is not connected: the table waits" in said[5], said[5]
     assert "; 1 game finished (1 cut short)" in said[6], said[6]
     roster = heard("roster", region(panel, '<section id="fac-roster"'))
