@@ -1069,11 +1069,11 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_in_its_players_words(ending)
     assert f"(game 1)</span>, cut short: {theirs}." in seat_screen(other)
 
 
-def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
-    """A skip-leave cuts the game; while the round is paused no game is dealt after it,
-    and the watching section went unsaid. Its watcher (at the table when it was cut, not
-    in it) hears it in its players' own words, who left and who won, never its scores;
-    not its players (their own line), nor anyone who came to the table since."""
+def cut_while_watched(stop) -> tuple:
+    """A game at a table of three with a student seated during it (Late), its first
+    trick won by seat 1, then `stop(round)` (paused, or its time up) and its seat 0 gone
+    (leave policy "skip"): cut, and no game dealt after it. Returns the round, the
+    table, the game, Late and the words after "Game 1 is over" its players hear."""
     w = make_workshop(players=3, tables=1, seats=5)
     rnd = to_scored_round(w)
     (t1,) = tables_of(w)
@@ -1081,7 +1081,7 @@ def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
     late = services.player_join(workshop_id=w.pk, name="Late")
     assert Player.objects.get(pk=late.pk).table_id == t1.pk
     finish_trick(game, winner_seat=1)
-    services.round_pause(round_id=rnd.pk)
+    stop(rnd)
     names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
     leaver = game.players[0]
     services.player_leave(player_id=leaver, policy="skip")
@@ -1091,6 +1091,16 @@ def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
         f", cut short when <bdi>{names[leaver]}</bdi> left: "
         f"won by <bdi>{names[game.players[1]]}</bdi>."
     )
+    return rnd, t1, game, late, said
+
+
+def test_a_watched_game_cut_when_a_player_left_is_said_to_its_watcher():
+    """A skip-leave cuts the game; while the round is paused no game is dealt after it,
+    and the watching section went unsaid. Its watcher (at the table when it was cut, not
+    in it) hears it in its players' own words, who left and who won, never its scores;
+    not its players (their own line), nor anyone who came to the table since."""
+    rnd, t1, game, late, said = cut_while_watched(lambda rnd: services.round_pause(round_id=rnd.pk))
+    w = rnd.workshop
     html = seat_screen(late.pk)
     assert WATCHED_END.findall(html) == [f"Game 1 is over{said}"], html
     assert "Tricks:" not in html and "Last game" not in html
@@ -1115,24 +1125,9 @@ def test_a_watched_game_cut_when_a_player_left_in_a_running_round_is_said_to_its
     it in its players' words, and still does once the round has ended."""
     from tournament.models import Round, RoundState
 
-    w = make_workshop(players=3, tables=1, seats=5)
-    rnd = to_scored_round(w)
-    (t1,) = tables_of(w)
-    game = game_at(t1)
-    late = services.player_join(workshop_id=w.pk, name="Late")
-    assert Player.objects.get(pk=late.pk).table_id == t1.pk
-    finish_trick(game, winner_seat=1)
-    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
-    expire(rnd)
-    leaver = game.players[0]
-    services.player_leave(player_id=leaver, policy="skip")
-    cut = fresh(game)
-    assert (cut.state, cut.cut_by, game_at(t1)) == ("cut", "player_left", None)
+    rnd, _t1, game, late, said = cut_while_watched(expire)
     assert Round.objects.get(pk=rnd.pk).state == RoundState.RUNNING
-    said = (
-        f"Game 1 is over, cut short when <bdi>{names[leaver]}</bdi> left: "
-        f"won by <bdi>{names[game.players[1]]}</bdi>."
-    )
+    said = f"Game 1 is over{said}"
     html = seat_screen(late.pk)
     assert WATCHED_END.findall(html) == [said], html
     assert "Tricks:" not in html and "Last game" not in html
