@@ -2677,24 +2677,29 @@ def clashes_summary(cl: dict, *, disputes: bool) -> str:
 
 def _the_most(cells: list[tuple[int, str, int]], what: str) -> str:
     """ " The most disputes at one table in a round: 3, at table 2 in Round 2.": the
-    largest of the (table, round label, count) cells and where, ties named up to three
-    and then counted round by round, in the rounds' order ("1, at 6 tables in Round 1
-    and 8 tables in Round 2": "1, 14 times" did not say of what); "" where every count
-    is 0."""
+    largest of the (table, round label, count) cells and where, round by round in the
+    rounds' order: up to three places named ("at table 2 in Round 1 and tables 5 and 9
+    in Round 2": each round said once), more counted ("1, at 6 tables in Round 1 and 8
+    tables in Round 2": "1, 14 times" did not say of what); "" where every count is 0."""
     top = max((n for *_, n in cells), default=0)
     if not top:
         return ""
-    most = [(table, label) for table, label, n in cells if n == top]
-    if len(most) <= 3:
-        where = [f"table {table} in {label}" for table, label in most]
-    else:
-        per_round = Counter(label for _table, label in most)
-        rounds = dict.fromkeys(label for _table, label, _n in cells)  # the rounds' order
-        where = [
-            f"{_plural(per_round[label], 'table')} in {label}"
-            for label in rounds
-            if per_round[label]
-        ]
+    rounds = dict.fromkeys(label for _table, label, _n in cells)  # the rounds' order
+    at: dict[str, list[int]] = {label: [] for label in rounds}
+    for table, label, n in cells:
+        if n == top:
+            at[label].append(table)
+    named = sum(map(len, at.values())) <= 3
+    where = [
+        (
+            f"table{'s' * (len(tables) > 1)} {said_as_list([str(t) for t in sorted(tables)])}"
+            if named
+            else _plural(len(tables), "table")
+        )
+        + f" in {label}"
+        for label, tables in at.items()
+        if tables
+    ]
     return f" The most {what} at one table in a round: {top}, at {said_as_list(where)}."
 
 

@@ -1608,7 +1608,7 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
     assert report.refusals_summary(rows, by_whom=True) == (
         "2 tables, round by round: Round 1, 3 moves refused (0 by newcomers, 3 by locals);"
         " Round 2, 6 moves refused (4 by newcomers, 2 by locals). The most refused moves at"
-        " one table in a round: 3, at table 1 in Round 2 and table 2 in Round 2."
+        " one table in a round: 3, at tables 1 and 2 in Round 2."
     )
     assert report.refusals_summary(rows[:1], by_whom=False) == (
         "1 table, round by round: Round 1, 2 moves refused. The most refused moves at one"

@@ -1023,13 +1023,29 @@ def the_most_said(rows, column: int, what: str, line: str) -> None:
     if not top:
         assert "The most" not in line, line
         return
-    where = [f"table {cells[0]} in {rd}" for rd, cells in rows if cells[column] == top]
-    if len(where) > 3:
-        n = {}
-        for rd, cells in rows:
-            n[rd] = n.get(rd, 0) + (cells[column] == top)
-        where = [f"{k} table{'s' * (k != 1)} in {rd}" for rd, k in n.items() if k]
-    said = "at " + (", ".join(where[:-1]) + " and " if len(where) > 1 else "") + where[-1]
+    at = {}
+    for rd, cells in rows:
+        at.setdefault(rd, [])
+        if cells[column] == top:
+            at[rd].append(cells[0])
+
+    def listed(words: list) -> str:
+        return (", ".join(map(str, words[:-1])) + " and " if len(words) > 1 else "") + str(
+            words[-1]
+        )
+
+    named = sum(map(len, at.values())) <= 3
+    where = [
+        (
+            f"table{'s' * (len(t) > 1)} {listed(sorted(t))}"
+            if named
+            else f"{len(t)} table{'s' * (len(t) != 1)}"
+        )
+        + f" in {rd}"
+        for rd, t in at.items()
+        if t
+    ]
+    said = "at " + listed(where)
     assert line.endswith(f" The most {what} at one table in a round: {top}, {said}."), line
 
 
@@ -1056,7 +1072,7 @@ def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(
         def revokes_said(rd: str, rows=rows) -> str:
             revokes, refused = per_round(rows, 3)[rd], per_round(rows, 7)[rd]
             calls = f"{refused} call{'s' * (refused != 1)} refused"
-            if not revokes:  # a round without a revoke: said once (bots may play one)
+            if not revokes:  # said once (home play has none: one sheet a table)
                 return ", no revokes" + (f", {calls}" if refused else "")
             return (
                 f", {revokes} revoke{'s' * (revokes != 1)}"
@@ -1290,9 +1306,13 @@ def test_a_large_class_s_clash_line_names_its_ties_in_words(owner):
         " The most disputes at one table in a round: 1, at 3 tables in Round 1 and 2 tables"
         " in Round 2."
     )
+    # Up to three named, each round said once.
     assert line({(2, 1), (5, 2), (9, 2)}).endswith(
-        " The most disputes at one table in a round: 1, at table 2 in Round 1, table 5 in"
-        " Round 2 and table 9 in Round 2."
+        " The most disputes at one table in a round: 1, at table 2 in Round 1 and tables 5"
+        " and 9 in Round 2."
+    )
+    assert line({(13, 2), (5, 2), (7, 2)}).endswith(
+        " The most disputes at one table in a round: 1, at tables 5, 7 and 13 in Round 2."
     )
 
 
