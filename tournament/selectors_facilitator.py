@@ -41,7 +41,7 @@ from tournament.models import (
 )
 from tournament.selectors import round_clock
 from tournament.templatetags.cards import card_face, card_name
-from tournament.templatetags.facilitator import say_now
+from tournament.templatetags.facilitator import dot, say_now
 
 FIVE_TRICKS = "five_tricks"
 # A roster longer than this is folded once play begins.
@@ -745,7 +745,7 @@ def _text(value, seat_names, key: str = "", *, per_seat: bool = True) -> str:
             return _joined(" ", (_card(c) for c in value))
         if per_seat and len(value) == n and n > 1 and all(not isinstance(x, dict) for x in value):
             return _joined(
-                " · ",
+                dot(),  # "Ana … · Bea …": the dot for the eye, a pause for the ear
                 (
                     format_html("{} {}", seat_names[s], _text(x, seat_names))
                     for s, x in enumerate(value)

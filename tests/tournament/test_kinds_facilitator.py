@@ -850,3 +850,24 @@ def test_the_other_games_table_page_counts_deals_from_one_and_names_no_winner_mi
     fives = kinds.get("all_fives")
     state = fives.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
     assert facts(fives, state, ["Ana", "Bea", "Cai"])["Hand"] == "1"
+
+
+def test_a_fact_per_seat_on_a_table_page_parts_its_seats_with_a_pause_not_a_middle_dot():
+    """A generic game's table page lays a value per seat out as "Ana … · Bea …" (7Up's
+    sheet hands): a screen reader said "middle dot" between the seats."""
+    import random
+
+    from tournament.selectors_facilitator import generic_spectator, spectator
+
+    seven, names = kinds.get("seven_up"), ["Ana", "Bea", "Cai"]
+    state = seven.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    rng, per_seat = random.Random(1), []
+    for _ in range(60):  # a deal or so, until a value per seat is laid out
+        laid = generic_spectator(spectator(seven, state, names), names, seven.to_act(state))
+        facts = [str(f["value"]) for f in laid["facts"]]
+        per_seat += [v for v in facts if v.startswith("Ana ") and "Bea " in v and "Cai " in v]
+        state, _ = seven.apply(state, seven.bot_action(state, seven.to_act(state)[0], rng))
+    assert per_seat, "no value per seat laid out in 60 moves"
+    for value in per_seat:
+        assert value.startswith("Ana ") and f"{SEP}Cai " in value
+        assert "·" not in value.replace(SEP, ""), value
