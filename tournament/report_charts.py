@@ -146,8 +146,9 @@ def _table_axis(tables: list[int]) -> tuple[list[str], list[str] | None]:
     return numbers, [str(t) for t in tables if t % every == 0]
 
 
-def disputes_chart(clashes: dict) -> dict | None:
-    """Disputes per table, one bar per round."""
+def disputes_chart(clashes: dict, *, folded: bool = False) -> dict | None:
+    """Disputes per table, one bar per round. `folded`: the report of a large class,
+    whose table of every count is folded after the chart (report.FOLD_TABLES)."""
     rounds = clashes["rounds"]
     tables = clashes["by_table_round"]
     if not rounds or not tables:
@@ -178,13 +179,14 @@ def disputes_chart(clashes: dict) -> dict | None:
         parts.append(f"table {t['table']}: {counts}")
     alt = f"Bar chart: {title.lower()}. " + "; ".join(parts) + "."
     if len(alt) > ALT_MAX:
-        alt = _disputes_summary(title, rounds, tables)
+        alt = _disputes_summary(title, rounds, tables, folded=folded)
     return _finish(chart, title, alt)
 
 
-def _disputes_summary(title: str, rounds: list[dict], tables: list[dict]) -> str:
+def _disputes_summary(title: str, rounds: list[dict], tables: list[dict], *, folded=False) -> str:
     """Each round's disputes in all, the most at a table and where, and the tables
-    without any; the table under the chart has every count."""
+    without any; the table under the chart (folded there past report.FOLD_TABLES) has
+    every count."""
     parts = []
     for i, r in enumerate(rounds):
         counts = {t["table"]: t["rounds"][i]["disputes"] for t in tables}
@@ -202,7 +204,8 @@ def _disputes_summary(title: str, rounds: list[dict], tables: list[dict]) -> str
     return (
         f"Bar chart: {title.lower()}, {len(tables)} tables. "
         + "; ".join(parts)
-        + f". Every table's count is in the table “{DISPUTES_TABLE}” under the chart."
+        + f". Every table's count is in the table “{DISPUTES_TABLE}”"
+        + (", folded under the chart." if folded else " under the chart.")
     )
 
 
@@ -570,7 +573,9 @@ def all_charts(report: dict) -> dict:
         "paths": None
         if report.get("view") == "class"
         else paths_chart(report["movement"], names, folded=report.get("folded", False)),
-        "disputes": disputes_chart(report["clashes"]) if disputes else None,
+        "disputes": disputes_chart(report["clashes"], folded=report.get("folded", False))
+        if disputes
+        else None,
         "outcomes": outcomes_chart(report["clashes"]) if disputes else None,
         "gestures": gestures_chart(report["clashes"], disputes=disputes),
     }

@@ -301,6 +301,28 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
         "Every table's count is in the table “Tricks, clashes and disputes per table and "
         "round” under the chart."
     )
+    # Past twelve tables the report folds that table after the chart: said so.
+    folded = report_charts.disputes_chart(clashes(40, disputes=counts), folded=True)["alt"]
+    assert len(folded) <= report_charts.ALT_MAX, len(folded)
+    assert folded == disputes.removesuffix(" under the chart.") + ", folded under the chart."
+
+
+@pytest.mark.django_db
+def test_a_folded_report_draws_its_disputes_chart_as_folded():
+    """all_charts passes the report's fold on to the disputes chart's summary."""
+    import json
+
+    from tournament_helpers import make_workshop, to_scored_round
+
+    from tournament import export, report
+
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    rep = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    rep["clashes"] = {**rep["clashes"], **clashes(40)}
+    for fold, end in ((True, "”, folded under the chart."), (False, "” under the chart.")):
+        alt = report_charts.all_charts({**rep, "folded": fold})["disputes"]["alt"]
+        assert alt.endswith(end), alt
 
 
 def test_a_small_class_s_alt_texts_still_say_every_number():
