@@ -692,6 +692,30 @@ def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, o
             assert any(named in c for c in captions), (named, captions)
 
 
+def test_the_list_of_every_clash_is_folded_and_its_print_line_names_what_to_open():
+    """The trick-by-trick clash list, folded in every report, said in print only "open it
+    on screen": it now names the summary to open and tricks.csv (sheets_disagree), as
+    the other folds do, and its summary is a fold's, big to tap."""
+    import tournament_helpers
+
+    assert "tricks" in export.CSV_KINDS  # the file its print line names
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    tournament_helpers.claim_all(game, open_dispute(game).claims[0])  # a clash, settled
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    n = r["clashes"]["clash_count"]
+    assert n >= 1 and r["clashes"]["clash_tricks"]
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    clashes = f"{n} clash{'es' * (n != 1)}"
+    assert (
+        f'<p class="print-only muted">The list of all {clashes}, trick by trick, is left out'
+        f" of print: open “All {clashes}, trick by trick” on screen before printing to"
+        ' include it, or see tricks.csv.</p>\n  <details class="print-if-open fold"'
+        f' id="every-clash"><summary>All {clashes}, trick by trick</summary>'
+    ) in html
+
+
 def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
     """At 200 players the table of every dispute (195 rows) was 30,000 px of a report
     98,000 px long, drawn open (found by a review). Past twenty it is folded, as the
