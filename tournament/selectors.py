@@ -449,9 +449,7 @@ def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table, kind)
     if rnd.state == RoundState.FINISHED:
         # Sat here when the round ended (its standings): not brought by the movement
         # since, nor joined since.
-        mine = next(
-            (r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None
-        )
+        mine = _standing(rnd, player)
         if mine is None or mine["table"] != table.number:
             return None  # came to this table since
     if cut_by == CutBy.PLAYER_LEFT:
@@ -459,6 +457,11 @@ def _watched_end(player: Player, previous: tuple, tpart: dict, rnd, table, kind)
         if row is None or cut_at is None or not _seated_before(row, cut_at):
             return None  # came to this table since
     return _ended(previous, tpart, kind)
+
+
+def _standing(rnd, player: Player) -> dict | None:
+    """The player's row in the round's standings (stored when it ended), if any."""
+    return next((r for r in (rnd.standings or {}).get("players", []) if r["id"] == player.pk), None)
 
 
 def _seated_before(row: Player, at) -> bool:
@@ -485,7 +488,7 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
     the table's own games no longer include theirs after a move."""
     if workshop.phase != Phase.BETWEEN or rnd is None or not rnd.standings:
         return
-    mine = next((r for r in rnd.standings.get("players", []) if r["id"] == player.pk), None)
+    mine = _standing(rnd, player)
     if mine is None:
         # Joined after the round: they won nothing in it and the movement leaves them be.
         ctx["games_won"] = None
