@@ -57,9 +57,12 @@ def dot(pause: str = "; ") -> str:
     hears `pause` instead; with none (where the line's words are read as drawn) a plain
     space after the hidden dot still parts the words: without it a reader runs the text
     on each side together ("Scored roundRound 1")."""
-    heard = f'<span class="visually-hidden">{conditional_escape(pause)}</span>' if pause else " "
-    dot = '<span aria-hidden="true"> · </span>' if pause else '<span aria-hidden="true"> ·</span>'
-    return mark_safe(f"{dot}{heard}")
+    if not pause:
+        return mark_safe('<span aria-hidden="true"> ·</span> ')
+    heard = conditional_escape(pause)
+    return mark_safe(
+        f'<span aria-hidden="true"> · </span><span class="visually-hidden">{heard}</span>'
+    )
 
 
 @register.filter
