@@ -2931,11 +2931,9 @@ def seating_summary(columns: list[dict], seating: list[dict]) -> str:
         cells = [row["cells"][i] for row in seating]
         n = {k: sum(c[k] for c in cells) for k in ("players", "up", "down", "home", "joined")}
         part = f"{col['label']}, {_plural(n['players'], 'player')}"
-        if not n["players"]:
-            pass
-        elif n["home"] == n["players"]:
+        if n["players"] and n["home"] == n["players"]:
             part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
-        else:
+        elif n["players"]:
             said = [f"{n['up']} had moved up", f"{n['down']} down"]
             said.append(f"{n['home']} at their home table")
             part += ": " + said_as_list(said)
