@@ -45,6 +45,16 @@
   }
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
+  // A double click is one press: the browser counts its clicks (detail), and the
+  // second landed on what the socket had just drawn in the place of the first
+  // (Resume, then Pause in its place: the round paused again) or sent the same
+  // control again ("+1 minute" added two). As the phones drop a double tap's second.
+  document.addEventListener("click", (e) => {
+    if (e.detail > 1 && e.target.closest && e.target.closest('form button[type="submit"], form button:not([type])')) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
   // A form whose request is on its way: its region stays until the answer (which
   // finds its message by the form's place in the page, and may refuse the edit).
   const inFlight = new Map(); // form → its requests on their way
