@@ -80,6 +80,12 @@ class Workshop(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
+    def leave_policy_for(self, *, is_bot: bool) -> str:
+        """What Remove does to a seat after the lobby: the set-up's policy for a person;
+        a bot's seat goes whatever it is (a bot "played by a bot" was not removed at
+        all: it stayed in its seat, playing, and the panel said it was gone)."""
+        return LeavePolicy.SKIP if is_bot else self.leave_policy
+
 
 class Table(models.Model):
     workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="tables")

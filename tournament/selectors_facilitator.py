@@ -113,12 +113,12 @@ def _clock(rnd: Round | None, now) -> dict | None:
     return clock
 
 
-def remove_then(workshop: Workshop) -> str:
-    """What Remove does to the seat after the lobby (the set-up's leave policy), asked
-    in its confirmation; "" in the lobby. What it did is `removed_then`."""
+def remove_then(workshop: Workshop, *, is_bot: bool = False) -> str:
+    """What Remove does to the seat after the lobby (the set-up's leave policy; a bot's
+    seat goes), asked in its confirmation; "" in the lobby. What it did is `removed_then`."""
     if workshop.phase == Phase.LOBBY:
         return ""
-    if workshop.leave_policy == LeavePolicy.BOT:
+    if workshop.leave_policy_for(is_bot=is_bot) == LeavePolicy.BOT:
         return " A bot will play their seat."
     return (
         " Their seat goes: a game in progress at their table is dealt again without"
@@ -132,11 +132,15 @@ def remove_leaves_short(workshop: Workshop, rnd: Round | None, counts: dict[int,
     Remove's confirmation, before it, as `removed_then` says it after. `counts`: the
     players seated per table's pk. The confirmation had said the game is dealt again
     "if enough players are left", without saying whether they would be."""
-    if (
-        workshop.leave_policy != LeavePolicy.SKIP
-        or rnd is None
-        or rnd.state not in (RoundState.RUNNING, RoundState.PAUSED)
-    ):
+    if rnd is None or rnd.state not in (RoundState.RUNNING, RoundState.PAUSED):
+        return {}
+    # Whose seat goes: everyone's, or (a bot playing a person's seat) the bots' only.
+    skipped = (
+        None
+        if workshop.leave_policy == LeavePolicy.SKIP
+        else set(workshop.players.filter(is_bot=True).values_list("pk", flat=True))
+    )
+    if skipped is not None and not skipped:
         return {}
     kind = kind_of(workshop)
     out = {}
@@ -145,7 +149,8 @@ def remove_leaves_short(workshop: Workshop, rnd: Round | None, counts: dict[int,
     ).values_list("table_id", "table__number", "players"):
         left = counts.get(table_id, 0) - 1
         if kind.short_of_game(left):
-            out.update(dict.fromkeys(players, _too_few(kind, number, left, would=True)))
+            words = _too_few(kind, number, left, would=True)
+            out.update({p: words for p in players if skipped is None or p in skipped})
     return out
 
 
@@ -168,7 +173,9 @@ def in_game_now(player: Player) -> bool:
     return game is not None and player.pk in game.players
 
 
-def removed_then(workshop: Workshop, table_id: int | None, *, in_game: bool) -> str:
+def removed_then(
+    workshop: Workshop, table_id: int | None, *, in_game: bool, is_bot: bool = False
+) -> str:
     """What Remove did to the seat at table `table_id` (the player's, read before, and
     `in_game`: whether they played in its game in progress), as its answer says it:
     read after it, so that it says what happened. Skipping a seat cuts that game and
@@ -177,7 +184,7 @@ def removed_then(workshop: Workshop, table_id: int | None, *, in_game: bool) -> 
     was left alone, waiting, until the round's end."""
     if workshop.phase == Phase.LOBBY:
         return ""
-    if workshop.leave_policy == LeavePolicy.BOT:
+    if workshop.leave_policy_for(is_bot=is_bot) == LeavePolicy.BOT:
         return " A bot plays their seat."
     if table_id is None or not in_game:
         return " Their seat went."
@@ -277,7 +284,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         humans=Count("pk", filter=Q(is_bot=False, has_left=False)),
         # Left with a bot playing their seat: still in the roster, not in the count.
         left_seated=Count("pk", filter=Q(is_bot=False, has_left=True, table__isnull=False)),
-        bots=Count("pk", filter=Q(is_bot=True)),
+        bots=Count("pk", filter=Q(is_bot=True, has_left=False)),  # (a removed bot is gone)
     )
     humans = tally["humans"]
     counts = dict(
@@ -316,6 +323,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         # What Remove does after the lobby (the set-up's leave policy), said in its
         # confirmation.
         "remove_then": remove_then(workshop),
+        "remove_then_bot": remove_then(workshop, is_bot=True),
         "humans": humans,
         "bots": tally["bots"],
         "left_seated": tally["left_seated"],
@@ -984,7 +992,7 @@ def projector(workshop: Workshop, now=None) -> dict:
         "names": people[-PROJECTOR_NAMES:],
         "joined": len(people),
         "earlier": max(0, len(people) - PROJECTOR_NAMES),
-        "bots": Player.objects.filter(workshop=workshop, is_bot=True).count(),
+        "bots": Player.objects.filter(workshop=workshop, is_bot=True, has_left=False).count(),
         "round": _clock(rnd, now),
         "tables": [
             {"number": n, "count": counts[pk], "seats": workshop.seats_per_table}

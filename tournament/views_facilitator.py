@@ -229,7 +229,7 @@ def _kick(workshop, data):
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
     # After the lobby the answer says what became of the seat, read after the removal.
     workshop.refresh_from_db()
-    then = sf.removed_then(workshop, player.table_id, in_game=in_game)
+    then = sf.removed_then(workshop, player.table_id, in_game=in_game, is_bot=player.is_bot)
     return f"{player.name} was removed from the workshop.{then}"
 
 

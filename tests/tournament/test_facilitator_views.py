@@ -1167,6 +1167,74 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
         assert fresh(p1).table_id is None and row is None  # listed under "Left"
 
 
+def test_removing_a_bot_after_the_lobby_frees_its_seat_whatever_is_set_for_people(owner, fac):
+    """With "a bot plays their seat" set, Remove on a bot in a round asked "A bot will
+    play their seat.", answered "removed", and left the bot in its seat, playing: the
+    seat a facilitator wanted free stayed taken, the bot was still counted, and its
+    row said "left: bot plays" (found by a review). A bot's seat goes; a person's
+    still goes to a bot."""
+    w = owned(owner, players=5, tables=2, seats=4, bots_enabled=True, leave_policy="bot")
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    rnd = to_scored_round(w)
+    t2 = Table.objects.get(workshop=w, number=2)
+    bot = Player.objects.filter(table=t2, is_bot=True).order_by("seat").first()
+    person = Player.objects.filter(table=t2, is_bot=False).first()
+    game = Game.objects.get(table=t2, round=rnd, state=GameState.PLAYING)
+    assert bot.pk in game.players
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    goes = (
+        " Their seat goes: a game in progress at their table is dealt again without them,"
+        " if enough players are left."
+    )
+    assert f'hx-confirm="Remove {bot.name} from the workshop?{goes}"' in html
+    assert (
+        f'hx-confirm="Remove {person.name} from the workshop? A bot will play their seat."' in html
+    )
+    assert "5 players, 3 bots" in plain(html)
+
+    r = do(fac, w, "kick", {"player": bot.pk}, htmx=True)
+    assert r.status_code == 200
+    said = (
+        f"{bot.name} was removed from the workshop. Their seat went: table 2&#x27;s game"
+        " was dealt again without them."
+    )
+    assert said in text(r), message_of(r)
+    assert fresh(bot).table_id is None and fresh(bot).has_left
+    assert fresh(game).state == GameState.CUT
+    again = Game.objects.get(table=t2, round=rnd, state=GameState.PLAYING)
+    assert bot.pk not in again.players and len(again.players) == 3
+    assert "5 players, 2 bots" in plain(text(r))
+    assert not re.search(rf'<li class="roster-row" id="player-{bot.pk}"', text(r))
+    # A person removed still leaves their seat to a bot.
+    r = do(fac, w, "kick", {"player": person.pk}, htmx=True)
+    assert "A bot plays their seat." in message_of(r)
+    assert fresh(person).table_id == t2.pk
+
+
+def test_removing_a_bot_says_beforehand_when_its_table_would_be_too_few(owner, fac):
+    """A table of one student and one bot: the bot's seat going leaves the student
+    alone, and the bot's confirmation says so (the student's, a bot playing on, not)."""
+    w = owned(owner, players=3, tables=2, seats=2, bots_enabled=True, leave_policy="bot")
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    t2 = Table.objects.get(workshop=w, number=2)
+    bot = Player.objects.get(table=t2, is_bot=True)
+    person = Player.objects.get(table=t2, is_bot=False)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    short = (
+        " Table 2 would have too few players for a game of Five Tricks (at least 2): the"
+        " player left there waits until the round ends."
+    )
+    goes = (
+        " Their seat goes: a game in progress at their table is dealt again without them,"
+        " if enough players are left."
+    )
+    assert f'"Remove {bot.name} from the workshop?{goes}{short}"' in html
+    assert f'"Remove {person.name} from the workshop? A bot will play their seat."' in html
+
+
 def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, fac):
     """Removing one of two at a table with the seat skipped answered "their table's game
     was dealt again without them" while the other sat alone and no game was dealt, and

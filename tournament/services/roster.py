@@ -98,8 +98,9 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
     again, and their phone, finding no player behind its cookie, returns to the
     join page. Later their games must stay in the record, so they leave as the
     workshop's leave policy says: a bot plays their seat, or the seat goes (the game
-    in progress at their table is cut and redealt without them). Either way their
-    device's token and their rejoin PIN stop working and their socket is closed.
+    in progress at their table is cut and redealt without them); a bot's seat goes
+    (Workshop.leave_policy_for). Either way their device's token and their rejoin PIN
+    stop working and their socket is closed.
     """
     workshop = lock_workshop(workshop_id)
     player = _lock_member(workshop, player_id)
@@ -119,7 +120,7 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
         return
     if player.has_left:
         raise InvalidInput(f"{player.name} has already left the workshop.")
-    player_leave(player_id=player.pk, policy=workshop.leave_policy)
+    player_leave(player_id=player.pk, policy=workshop.leave_policy_for(is_bot=player.is_bot))
     # No PIN either: a removed player cannot take the seat back by rejoining.
     # Lock order as Rename's: the token is a key, and this write locks the row FOR
     # UPDATE, which a move's commit waits for; player_leave has taken the table's
