@@ -238,6 +238,11 @@ def _pin(workshop, data):
     player = _player(workshop, data)
     if player.is_bot:
         raise InvalidInput(f"{player.name} is a bot: no phone plays it, and it has no rejoin PIN.")
+    if player.has_left:
+        # (Remove took the PIN: a page left open read out "Ana's rejoin PIN is .")
+        raise InvalidInput(
+            f"{player.name} was removed from the workshop: there is no PIN to bring the seat back."
+        )
     return (
         f"{player.name}'s rejoin PIN is {player.pin}. On the new phone's join page, under "
         "“Moving to another phone?”, the workshop code, the name and this PIN bring the "

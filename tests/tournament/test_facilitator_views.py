@@ -605,6 +605,23 @@ def test_the_facilitator_reads_a_students_rejoin_pin_and_nobody_else_does(owner,
     assert f'id="do-pin-{bot.pk}"' not in text(fac.get(f"/workshops/{w.pk}/"))
 
 
+def test_a_removed_students_pin_is_refused_in_words_not_said_empty(owner, fac):
+    """A page left open (another tab removed Ana) asked for her PIN: the answer was
+    "P01's rejoin PIN is . On the new phone's join page, …", a PIN she no longer has
+    (Remove takes it). Refused, saying why, and nothing changes."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_scored_round(w)
+    p = Player.objects.get(workshop=w, name="P01")
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    before = snapshot()
+    r = do(fac, w, "pin", {"player": p.pk}, live=True)
+    said = message_of(r)
+    assert r.status_code == 400, said
+    assert "rejoin PIN is" not in said
+    assert "P01 was removed from the workshop: there is no PIN to bring the seat back." in said
+    assert snapshot() == before
+
+
 def test_a_seat_brought_back_with_its_pin_is_marked_on_a_new_phone(
     owner, fac, django_capture_on_commit_callbacks
 ):
