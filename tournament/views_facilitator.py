@@ -238,8 +238,9 @@ def _pin(workshop, data):
     player = _player(workshop, data)
     if player.is_bot:
         raise InvalidInput(f"{player.name} is a bot: no phone plays it, and it has no rejoin PIN.")
-    if player.has_left:
-        # (Remove took the PIN: a page left open read out "Ana's rejoin PIN is .")
+    if player.has_left and not player.pin:
+        # (Remove took the PIN: a page left open read out "Ana's rejoin PIN is ." A
+        # player who left otherwise keeps theirs, and comes back with it.)
         raise InvalidInput(
             f"{player.name} was removed from the workshop: there is no PIN to bring the seat back."
         )

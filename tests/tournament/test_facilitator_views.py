@@ -622,6 +622,20 @@ def test_a_removed_students_pin_is_refused_in_words_not_said_empty(owner, fac):
     assert snapshot() == before
 
 
+def test_a_student_who_left_keeping_their_pin_has_it_read_out(owner, fac):
+    """Only Remove takes the PIN: a player who left otherwise (player_leave, a bot in
+    their seat) comes back with theirs, so the facilitator can still read it out."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    to_scored_round(w)
+    p = Player.objects.get(workshop=w, name="P01")
+    services.player_leave(player_id=p.pk, policy="bot")
+    p.refresh_from_db()
+    assert p.has_left and p.pin
+    r = do(fac, w, "pin", {"player": p.pk}, live=True)
+    assert r.status_code == 200, message_of(r)
+    assert f"rejoin PIN is {p.pin}." in message_of(r)
+
+
 def test_a_seat_brought_back_with_its_pin_is_marked_on_a_new_phone(
     owner, fac, django_capture_on_commit_callbacks
 ):
