@@ -153,6 +153,24 @@ def test_home_says_each_workshops_game_and_people_in_one_query(
     assert "Projector of Sevens Set up again… like Sevens Delete… Sevens" in rows[0]
 
 
+def test_home_links_a_finished_workshops_debrief_report(owner, fac):
+    """Coming back after the class, the report was reached only through the panel:
+    a workshop in its debrief has the link in the list, as on its panel."""
+    done, running = owned(owner, players=4, tables=1, seats=4), owned(owner, players=4)
+    to_scored_round(done)
+    services.workshop_start_debrief(workshop_id=done.pk)
+    rows = {
+        w.pk: plain(li)
+        for li in text(fac.get("/")).split("<li>")[1:]
+        for w in (done, running)
+        if f'href="/workshops/{w.pk}/"' in li
+    }
+    assert f'href="/workshops/{done.pk}/report/"' in text(fac.get("/"))
+    assert f"Debrief report of {done.name} Projector of" in rows[done.pk]
+    assert "Debrief report" not in rows[running.pk]
+    assert f"/workshops/{running.pk}/report/" not in text(fac.get("/"))
+
+
 def test_another_facilitators_pages_are_404(owner, intruder):
     w = owned(owner)
     for url in [
