@@ -2,10 +2,11 @@
 
 import pytest
 
+from games import five_tricks
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
 from games.presets import PRESETS
 from games.sheets import sheet_plain, sheet_text
-from games.tricks import TrickRules
+from games.tricks import TrickRules, rank_order
 
 HEADINGS = [
     "Cards",
@@ -101,3 +102,26 @@ def test_plain_text_contains_every_section():
 def test_sheet_depends_only_on_knobs():
     assert sheet_text(PRESETS["appendix-2"]) == sheet_text(PRESETS["appendix-9"])
     assert sheet_text(PRESETS["guide-5"]) != sheet_text(PRESETS["guide-9"])
+
+
+@pytest.mark.parametrize("slug", list(PRESETS))
+def test_next_trick_section_says_who_leads_when_the_winner_has_no_cards_as_the_engine_does(slug):
+    """RULES.md §1: 'if the winner has no cards left, the next seat clockwise that still
+    holds cards leads'. The sheet says it, and the engine does it, for every preset."""
+    rules = PRESETS[slug]
+    assert _section(sheet_text(rules), "Next trick") == (
+        "The winner of a trick leads the next one. If the winner has no cards left, the next "
+        "player clockwise who still has cards leads."
+    )
+    # Seat 1 takes the first trick with its only card (the sheet's best heart but the
+    # 4, which seat 2 plays) and is left with nothing: seat 2, next clockwise with
+    # cards, leads, not seat 0.
+    hearts = sorted(["AH", "2H", "3H", "5H", "6H", "7H"], key=lambda c: rank_order(c, rules))
+    worst, best = hearts[0], hearts[-1]
+    hands = [[worst, "2C" if rules.trump != "C" else "2D"], [best], ["4H", "4C"]]
+    state = five_tricks.new_game(five_tricks.Config.uniform(rules, 3, mode="referee"), hands=hands)
+    for card in (worst, best, "4H"):
+        state, _ = five_tricks.apply(state, {"type": "play", "seat": state.to_act, "card": card})
+    assert state.completed[-1].winner == 1
+    assert state.hands[1] == ()
+    assert (state.leader, state.to_act) == (2, 2)
