@@ -527,6 +527,18 @@ def test_referee_mode_refuses_table_illegal_plays_and_calls():
         act(state, "call_revoke", seat=1, accused=0)
 
 
+def test_the_tables_sheet_decides_the_trick_even_when_no_seat_plays_by_it():
+    """Barnga mode: tricks are won by the table's sheet (docs/all_fives.md), not by any
+    seat's. Here both seats learned "highest wins" and the table says "lowest wins":
+    both verdicts give the trick to 9H, the table gives it to 2H and seat 1 leads next."""
+    low = af.Sheet(wins="lowest")
+    state = act(game(HANDS, "2S", table=low, seats=(SUIT, SUIT)), "stand")
+    state = play(state, "2H", "9H")
+    assert state.tricks[0].verdicts == (0, 0)
+    assert state.tricks[0].winner == 1
+    assert state.to_act == 1
+
+
 def test_verdicts_record_each_seats_own_winner():
     low = af.Sheet(wins="lowest")
     state = act(game(HANDS, "2S", seats=(SUIT, low)), "stand")
