@@ -476,6 +476,26 @@ def test_claims_not_all_in_by_the_deadline_also_time_out():
     assert rec.resolution == "timeout" and rec.winner == high
 
 
+def test_a_deal_giving_the_leader_a_whole_suit_is_dealt_again_so_a_dispute_arises(monkeypatch):
+    """open_dispute failed "no dispute arose" about once in 300,000 deals: seat 0 held
+    all seven diamonds, so nobody followed its lead and every sheet named it the winner
+    of all seven tricks. set_seat_sheets deals such a game again."""
+    import types
+
+    whole_suit = 3385993397555195545  # seat 0 of four is dealt 2D 3D 4D 5D 6D 7D AD
+    assert {c[-1] for c in five_tricks.deal(4, whole_suit)[0]} == {"D"}
+    w = make_workshop(players=8, tables=2)
+    to_scored_round(w)
+    monkeypatch.setattr(
+        "tournament.services.play.secrets", types.SimpleNamespace(randbits=lambda _: whole_suit)
+    )
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    assert fresh(game).seed != whole_suit
+    state = open_dispute(game)
+    assert state.dispute and not state.completed  # on the first trick
+    assert Dispute.objects.get(game=game).trick_index == 0
+
+
 def test_barnga_legality_follows_the_players_own_sheet():
     # Seat 1 learned "trump any time" (hearts); the table's sheet says "only when void".
     table_sheet = {"ace": "high", "wins": "highest", "trump": "H", "trump_when": "void"}
