@@ -657,8 +657,11 @@
   }
 
   // The seat is no longer this phone's (moved with the PIN, or removed): nothing of
-  // it stays on the screen, no hand and no PIN, only what happened and a way on.
-  function retire(title, text) {
+  // it stays on the screen, no hand and no PIN (the gestures and the pad at its foot
+  // go with it), only what happened and a way on. Nor in the tab's title, `tab` (it
+  // said "Your turn" still, heard first on switching back to the browser), nor in the
+  // screen's attributes (its table and game).
+  function retire(title, text, tab) {
     showConnection("", { quiet: true });
     const section = document.createElement("section");
     section.className = "notice";
@@ -672,7 +675,10 @@
     link.className = "button";
     link.textContent = "Go to the join page";
     section.append(heading, " ", line, link);
-    screen().replaceChildren(section);
+    const root = screen();
+    root.replaceChildren(section);
+    ["title", "table", "game", "canGesture"].forEach((key) => { delete root.dataset[key]; });
+    document.title = `${tab} · ${baseTitle}`;
     talk.hidden = true;
     announcer.hush();  // the alert is read; not what the last screen said
   }
@@ -695,12 +701,14 @@
       if (code === 4401) { location.href = "/join"; return true; }
       if (code === 4409) {
         retire("This seat was moved to another device.",
-          "Your rejoin PIN moved it to another phone or browser: play there. This one is out of the game.");
+          "Your rejoin PIN moved it to another phone or browser: play there. This one is out of the game.",
+          "Seat moved away");
         return true;
       }
       if (code === 4410) {
         retire("The facilitator removed you from this workshop.",
-          "If that was a mistake, ask the facilitator; you can join again with the workshop's code.");
+          "If that was a mistake, ask the facilitator; you can join again with the workshop's code.",
+          "Removed");
         return true;
       }
       return false;

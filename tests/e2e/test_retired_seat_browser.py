@@ -16,6 +16,21 @@ pytestmark = [pytest.mark.browser]
 PHONE = {"width": 390, "height": 844}
 
 
+def assert_nothing_of_the_seat(page, said: str) -> None:
+    """The tab's title says what happened (it said "Your turn" or "Scored round, table
+    1" after the seat had gone: what a student switching back to the browser hears
+    first), the screen's attributes no longer name the table or its game, and the
+    gestures and the pad are gone with the screen."""
+    assert page.title().startswith(f"{said} · Barnga"), page.title()
+    assert (
+        page.locator("#screen").evaluate(
+            "s => ['title', 'table', 'game', 'canGesture'].filter(k => k in s.dataset)"
+        )
+        == []
+    )
+    assert page.locator("#talk, #pad").count() == 0
+
+
 def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_server_url, browser):
     page, w, game = one_phone_at_a_round(
         browser, live_server_url, name="Retire", seats=4, size=PHONE
@@ -44,6 +59,7 @@ def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_ser
     page.get_by_role("alert").filter(has_text="This seat was moved to another device.").wait_for()
     assert page.locator(".hand").count() == 0 and page.locator(".pin").count() == 0
     assert ana.pin not in page.inner_text("body")
+    assert_nothing_of_the_seat(page, "Seat moved away")
     page.click("text=Go to the join page")
     page.wait_for_selector("text=This phone's seat is no longer in the game")
     assert_accessible(page, "join page, this phone's seat gone")
@@ -53,6 +69,7 @@ def test_a_seat_moved_away_or_removed_leaves_nothing_of_it_on_the_phone(live_ser
     laptop.get_by_role("alert").filter(has_text="The facilitator removed you").wait_for()
     assert laptop.locator(".hand").count() == 0 and laptop.locator(".pin").count() == 0
     assert "given a seat" not in laptop.inner_text("body")
+    assert_nothing_of_the_seat(laptop, "Removed")
     page.context.close()
     laptop.context.close()
 
