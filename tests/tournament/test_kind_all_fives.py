@@ -944,6 +944,15 @@ def _check_you(state, names: list[str], seen: set) -> None:
                 seen.add("call")
             if c["accused_is_me"]:
                 assert "a revoke on you" in html
+        if state.phase in (all_fives.PHASE_BEG, all_fives.PHASE_DEALER):
+            # The seat that settles the trump (stand or beg; take one or run) was told
+            # to wait for it to be settled, under its own Stand and Beg.
+            if seat == state.to_act:
+                assert "Waiting for the trump" not in html, html
+                assert "Cards are played once the trump is settled." in html, html
+                seen.add("settling")
+            else:
+                assert "Waiting for the trump to be settled." in html, html
         if state.phase == all_fives.PHASE_OVER:
             assert "Waiting for the trump" not in html, html
             if seat in state.winners:
@@ -956,8 +965,9 @@ def test_the_phone_calls_its_own_player_you_and_a_finished_game_waits_for_nothin
     """All Fives named the phone's own player where the other games say "you" (the
     dealer's "Ana deals", "Cai gave Ana one point", "Ana called a revoke", the
     winner's "Game over: Bea won."), and the game over still said "Waiting for the
-    trump to be settled." A revoke call was never said to a screen reader. Every
-    state of seeded bot games, at every seat."""
+    trump to be settled.", as did the screen of the seat whose choice settles it. A
+    revoke call was never said to a screen reader. Every state of seeded bot games, at
+    every seat."""
     seen: set = set()
     for seed in range(6):
         n = 2 + seed % 2
@@ -987,7 +997,7 @@ def test_the_phone_calls_its_own_player_you_and_a_finished_game_waits_for_nothin
                 action = bot(state, state.to_act)
             state, _ = all_fives.apply(state, action)
         _check_you(state, names, seen)
-    assert seen == {"deal", "took one", "call", "won"}, seen
+    assert seen == {"deal", "took one", "call", "won", "settling"}, seen
 
 
 @pytest.mark.django_db
