@@ -85,18 +85,17 @@ def test_three_phones_beg_take_one_and_play_a_trick(live_server_url, phone, arti
     for name, page in pages.items():
         seen, *heard = page.inner_text(".af-won").splitlines()
         assert seen == f"Trick 1 won by {'you' if name == winner else winner}."
-        # A screen reader hears that the calls are open (first: they close at the
-        # next lead), then the trick's cards.
-        assert heard[0] == "You may call a revoke until the next lead.", heard
-        assert heard[1].startswith("Played: ") and heard[1].count(" by ") == 3, heard
-        assert "by you" in heard[1] and len(heard) == 2
-        # Said before the next lead, which comes with the same screen.
+        # A screen reader hears the trick's cards, then that the calls on them are
+        # open (a line of its own: a call that ends it leaves the trick's unchanged).
+        assert heard[0].startswith("Played: ") and heard[0].count(" by ") == 3, heard
+        assert "by you" in heard[0] and len(heard) == 1
+        assert page.inner_text(".af-offer") == "You may call a revoke until the next lead."
+        # Said before the next lead (they close at it), which comes with the same screen.
         said = page.evaluate(
             "() => document.getElementById('announce').lastElementChild.textContent"
         )
-        assert said.startswith(
-            seen + " You may call a revoke until the next lead. Played: "
-        ) and said.endswith("leads." if name != winner else "Lead any card."), said
+        assert said.startswith(f"{seen} {heard[0]} You may call a revoke until the next lead. ")
+        assert said.endswith("leads." if name != winner else "Lead any card."), said
         assert page.locator(".trick .card").count() == 3  # the finished trick stays in view
         # The winner leads next: their phone says so, the others name them.
         status = page.inner_text(".af .whose")
@@ -302,3 +301,48 @@ def test_the_last_hands_points_fit_a_small_phone(live_server_url, browser):
     page.wait_for_selector(".af-last-hand[open] table", timeout=5000)
     wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert wide == [320, 320], wide
+
+
+def test_a_revoke_call_is_heard_without_the_trick_said_again(live_server_url, phone):
+    """The trick's line carried the offer "You may call a revoke until the next lead.":
+    a call closed the offer, which changed the line, so a screen reader heard the whole
+    trick again, its cards too, before the call ("Trick 1 won by Bea. Played: … You
+    called a revoke on Bea (trick 1): not a revoke."), at each call. Now it hears the
+    trick and the offer once, and a call only as the call."""
+    workshop = services.workshop_create(
+        name="All Fives call", game="all_fives", table_count=1, seats_per_table=2, seed=5
+    )
+    pages, game, seat_names = dealt_table(live_server_url, phone, workshop, ["Ana", "Bea"])
+    state = gamestate.load_state(game)
+    pages[seat_names[state.eldest]].get_by_role("button", name="Stand", exact=True).click()
+    for page in pages.values():
+        page.evaluate(
+            "() => { window.heard = []; new MutationObserver((ms) => ms.forEach((m) =>"
+            " m.addedNodes.forEach((n) => window.heard.push(n.textContent))))"
+            ".observe(document.getElementById('announce'), { childList: true }); }"
+        )
+    game.refresh_from_db()
+    for _ in range(2):
+        state = gamestate.load_state(game)
+        page = pages[seat_names[state.to_act]]
+        page.wait_for_selector(".hand .card.legal", timeout=5000)
+        target = table_version(game) + 1
+        page.locator(".hand .card.legal").first.click()
+        for other in pages.values():
+            wait_version(other, target)
+        game.refresh_from_db()
+    state = gamestate.load_state(game)
+    assert len(state.tricks) == 1 and state.calls_open
+    caller = pages[seat_names[1 - state.tricks[0].winner]]
+    for page in pages.values():
+        page.wait_for_function("() => window.heard.some((l) => l.includes('Trick 1 '))")
+        said = page.evaluate("() => window.heard.filter((l) => l.includes('Trick 1 '))")
+        assert len(said) == 1 and "You may call a revoke until the next lead." in said[0], said
+    target = table_version(game) + 1
+    caller.locator(".af-revoke .af-call").first.click()
+    for page in pages.values():
+        wait_version(page, target)
+        page.wait_for_function("() => window.heard.some((l) => l.includes('a revoke on'))")
+        heard = page.evaluate("() => window.heard")
+        assert sum("Trick 1 " in line for line in heard) == 1, heard
+        assert "(trick 1): " in heard[-1] and "Played:" not in heard[-1], heard

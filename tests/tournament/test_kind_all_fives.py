@@ -897,8 +897,11 @@ def test_a_finished_trick_is_a_line_the_phone_announces():
         f"Played: {card_name(cards[1 - winner])} by <bdi>you</bdi>, " in said
         or f", {card_name(cards[1 - winner])} by <bdi>you</bdi>." in said
     ), said
-    # The calls open with it (until the next lead): the offer is said too.
-    assert state.calls_open and "You may call a revoke until the next lead." in said
+    # The calls open with it (until the next lead): the offer is said after the cards,
+    # a line of its own (a call that ends it leaves the trick's line as it was).
+    assert state.calls_open and "You may call a revoke until the next lead." not in said
+    offer = '<p class="visually-hidden af-offer" data-announce="first">You may call a revoke until the next lead.</p>'
+    assert screen_html(loser).index(offer) > screen_html(loser).index(said)
     # The trick's cards stay in view: each phone calls its own card "you".
     for pid, other in ((loser, game.players[winner]), (game.players[winner], loser)):
         html = screen_html(pid)
