@@ -25,7 +25,7 @@ from tournament.dispatch import InTurnDispatchMixin
 from tournament.errors import ServiceError
 from tournament.identity import token_from_cookie_value
 from tournament.models import Gesture, Player
-from tournament.services.play import well_formed_client_id
+from tournament.services.play import PLAYING_PHASES, well_formed_client_id
 
 log = logging.getLogger(__name__)
 RESYNC_CODES = {"stale", "duplicate", "not_allowed", "wrong_phase"}
@@ -163,8 +163,9 @@ def player_with_versions(player_id: int) -> Player | None:
 # The pad's round (the workshop's latest), then its strokes since that round started
 # and since the pad's last clear, newest first.
 _PAD_ROUND_SQL = (
-    "SELECT r.id, r.started_at FROM tournament_round r JOIN tournament_table t"
-    " ON t.workshop_id = r.workshop_id WHERE t.id = %s ORDER BY r.number DESC LIMIT 1"
+    "SELECT r.id, r.started_at, w.phase FROM tournament_round r JOIN tournament_table t"
+    " ON t.workshop_id = r.workshop_id JOIN tournament_workshop w ON w.id = t.workshop_id"
+    " WHERE t.id = %s ORDER BY r.number DESC LIMIT 1"
 )
 _STROKES_SQL = (
     "SELECT * FROM tournament_gesture WHERE table_id = %s AND kind = 'drawing' AND id > COALESCE("
@@ -179,11 +180,16 @@ def table_pad(table_id: int, limit: int = 300) -> tuple[int | None, list]:
     first) and its strokes now: every drawing since that round started and since the
     last clear (at most `limit`, the newest), oldest first. A new round starts with a
     clean pad: those who drew on it may have moved on, and the newcomers never saw it
-    drawn (the strokes stay stored for the record)."""
+    drawn (the strokes stay stored for the record). Between rounds (and in the
+    debrief) the pad is hidden and none is sent: a phone the movement brought here was
+    sent the drawings made at this table in the round just played, to settle its
+    disputes, perhaps its rules."""
     with connection.cursor() as cursor:
         cursor.execute(_PAD_ROUND_SQL, [table_id])
         row = cursor.fetchone()
-    round_id, since = row if row else (None, _BEFORE_ANY_ROUND)
+    round_id, since, phase = row if row else (None, _BEFORE_ANY_ROUND, None)
+    if phase is not None and phase not in PLAYING_PHASES:
+        return round_id, []
     rows = Gesture.objects.raw(_STROKES_SQL, [table_id, table_id, since, limit])
     return round_id, [g.payload["points"] for g in rows][::-1]
 

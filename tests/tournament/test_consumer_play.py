@@ -536,3 +536,40 @@ async def test_a_new_round_starts_with_a_clean_pad_on_every_phone():
     assert "strokes" not in seen
     for c in (ca, cb):
         await c.disconnect()
+
+
+async def test_a_phone_moved_between_rounds_gets_none_of_its_new_tables_drawings():
+    """Between rounds, a phone moved to another table was sent that table's pad of the
+    round just played: drawings made there to settle its disputes, its own rules maybe,
+    which a newcomer never saw drawn (hidden between rounds, but in the message and on
+    the page's canvas). Between rounds no pad is sent; the next round starts clean."""
+
+    @database_sync_to_async
+    def round_played_and_moved():
+        w = make_workshop(players=4, tables=2, seats=2)
+        services.players_seat_home(workshop_id=w.pk)
+        services.workshop_start_study(workshop_id=w.pk)
+        services.workshop_start_home(workshop_id=w.pk)
+        rnd = services.round_start(workshop_id=w.pk)
+        drawer = Player.objects.filter(workshop=w, table__number=2).first()
+        services.gesture_make(player_id=drawer.pk, kind="drawing", payload={"points": [[0.5, 0.5]]})
+        services.round_end_now(round_id=rnd.pk)
+        rnd.refresh_from_db()
+        up = next(m for m in rnd.movement_preview["moves"] if (m["from"], m["to"]) == (1, 2))
+        services.movement_apply(round_id=rnd.pk)
+        return w, Player.objects.get(pk=up["player"]), drawer
+
+    w, mover, drawer = await round_played_and_moved()
+    for player in (mover, drawer):  # the newcomer, and one who stays (the pad is hidden)
+        comm = phone_socket(player)
+        assert (await comm.connect())[0]
+        assert (await receive_type(comm, "strokes"))["strokes"] == [], player.name
+        view = await receive_type(comm, "view")
+        assert 'data-phase="between"' in view["html"] and 'data-table="2"' in view["html"]
+        await comm.disconnect()
+    # The next round's pad is clean, as before; the stroke stays stored for the record.
+    await database_sync_to_async(services.round_start)(workshop_id=w.pk)
+    comm = phone_socket(mover)
+    assert (await comm.connect())[0]
+    assert (await receive_type(comm, "strokes"))["strokes"] == []
+    await comm.disconnect()
