@@ -298,9 +298,17 @@
 
   // The tab's title leads with what the screen asks of the player ("Your turn · Barnga
   // · Ana"): heard first on switching back to the browser, seen in the tab list.
+  // The page's own title ends with the player's name: a rename (the facilitator's) is
+  // in the next screen's data-name, and the tab said the old name until a reload.
   const baseTitle = document.title;
+  const firstName = screen().dataset.name;
+  const titleHead = firstName && baseTitle.endsWith(firstName)
+    ? baseTitle.slice(0, -firstName.length) : null;
+  function pageTitle(root) {
+    return titleHead !== null && root.dataset.name ? titleHead + root.dataset.name : baseTitle;
+  }
   function showTitle(root) {
-    document.title = root.dataset.title ? `${root.dataset.title} · ${baseTitle}` : baseTitle;
+    document.title = root.dataset.title ? `${root.dataset.title} · ${pageTitle(root)}` : pageTitle(root);
   }
 
   // ---- where the gestures and the pad sit: in the screen's [data-talk-slot] when it
@@ -678,7 +686,7 @@
     const root = screen();
     root.replaceChildren(section);
     ["title", "table", "game", "canGesture"].forEach((key) => { delete root.dataset[key]; });
-    document.title = `${tab} · ${baseTitle}`;
+    document.title = `${tab} · ${pageTitle(root)}`;
     talk.hidden = true;
     announcer.hush();  // the alert is read; not what the last screen said
   }

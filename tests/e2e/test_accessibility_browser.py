@@ -283,3 +283,24 @@ def test_the_other_games_tables_pass_axe(live_server_url, phone, game, seats, sh
         no_live_region_inside_the_screen(page)
         assert page.locator("#screen [data-announce]").count() >= 1
         assert_accessible(page, f"{game} phone of {name}")
+
+
+def test_a_renamed_students_tab_carries_the_new_name(live_server_url, browser):
+    """The tab's title ("Your turn · Barnga · Ana") kept the name the page was opened
+    with: renamed by the facilitator (a typo, a name not for the projector), the
+    student's screen said "Playing as Anna" while the tab, heard first on switching
+    back to the browser, still said "Ana" until a reload."""
+    from phones import one_phone_at_a_round
+
+    page, w, _ = one_phone_at_a_round(
+        browser, live_server_url, name="Renamed", seats=3, size={"width": 390, "height": 844}
+    )
+    assert page.title().endswith(" · Barnga · Ana"), page.title()
+    ana = Player.objects.get(workshop=w, name="Ana")
+    services.player_rename(workshop_id=w.pk, player_id=ana.pk, name="Anna")
+    page.get_by_text("Playing as Anna").wait_for(timeout=WAIT)
+    assert page.title().endswith(" · Barnga · Anna"), page.title()
+    page.reload()
+    page.get_by_text("Playing as Anna").wait_for(timeout=WAIT)
+    assert page.title().endswith(" · Barnga · Anna"), page.title()
+    page.context.close()
