@@ -20,7 +20,7 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import _escape_inner
 
-from tournament.errors import ROUND_PAUSED
+from tournament.errors import goes_on, paused_said
 from tournament.names import said_as_list
 from tournament.templatetags.cards import (
     card_colour,
@@ -145,7 +145,9 @@ def environment(**options) -> Environment:
     env.globals["url"] = url  # as {% url %}
     env.globals["say_now"] = say_now  # as {% say_now %}
     env.globals["dot"] = dot  # as {% dot %}
-    # The words a move is refused with while paused: said by the phone itself for a
-    # tap on a move marked data-paused (table.js), never sent.
-    env.globals["ROUND_PAUSED"] = ROUND_PAUSED
+    # The words a move is refused with while paused, in the workshop's phase: said by
+    # the phone itself for a tap on a move marked data-paused (table.js), never sent;
+    # and what a paused player waits for ("Your turn when play continues.").
+    env.globals["paused_said"] = paused_said
+    env.globals["goes_on"] = goes_on
     return env

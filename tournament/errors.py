@@ -8,6 +8,19 @@ rollback leaves nothing changed.
 # service's refusal, and the words the phone says itself for a tap on a move marked
 # paused (templates/jinja2/play/_screen.html, static/js/table.js), one sentence.
 ROUND_PAUSED = "The facilitator has paused the round."
+# Study and silent play are not rounds to a student (the screen calls them "Study the
+# rules" and "Silent play at home tables"): their pause is said as play's.
+PLAY_PAUSED = "The facilitator has paused play."
+
+
+def paused_said(phase: str) -> str:
+    """The pause's sentence in the workshop's `phase` (a Phase value)."""
+    return ROUND_PAUSED if phase == "round" else PLAY_PAUSED
+
+
+def goes_on(phase: str) -> str:
+    """What a paused player waits for, in `phase`: "the round continues" or "play continues"."""
+    return "the round continues" if phase == "round" else "play continues"
 
 
 class ServiceError(Exception):

@@ -229,6 +229,7 @@
     const sameGame = current.dataset.game && current.dataset.game === next.dataset.game;
     const was = {
       paused: current.dataset.paused,
+      resumedSaid: current.dataset.resumedSaid,  // "The round continues." ("Play …" in study)
       phase: current.dataset.phase,
       lateRules: Boolean(current.querySelector(".late-rules")),
     };
@@ -283,7 +284,7 @@
     // (Study and silent play keep their phase when ended while paused: not a resume.)
     const resumed = was.paused === "1" && current.dataset.paused !== "1"
       && was.phase === current.dataset.phase && !current.querySelector(".time-up");
-    const also = resumed ? ["The round continues."] : [];
+    const also = resumed ? [was.resumedSaid] : [];
     // A latecomer's "I have read my rules" takes the sheet away, which says nothing;
     // so does their first move in a scored round, untapped (services.play folds it).
     if (was.lateRules && !current.querySelector(".late-rules") && was.phase === current.dataset.phase) {

@@ -1,5 +1,6 @@
-"""A paused round on the phone of the player whose turn it is, in every game: the
-turn waits for the round ("Your turn when the round continues."), and nothing in
+"""A paused study on the phone of the player whose turn it is, in every game: the
+turn waits for play ("Your turn when play continues."; a scored round's words are
+the round's, tests/tournament/test_screens.py), and nothing in
 the hand or the moves is said or drawn as playable (a tap is refused while paused).
 It had said "Your turn. Lead any card." over cards named "2 of hearts, playable".
 Resumed, the same screen is as before the pause.
@@ -38,7 +39,7 @@ from tournament_helpers import (
 from games import five_tricks
 from games import seven_up as su
 from tournament import gamestate, selectors, services
-from tournament.errors import ROUND_PAUSED
+from tournament.errors import PLAY_PAUSED, ROUND_PAUSED
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +113,10 @@ def assert_moves_held_by_the_pause(before: str, paused: str) -> None:
     assert moves
     for move in moves:
         assert "data-paused" in move and move.get("aria-disabled") == "true", move
-    assert f'data-paused-said="{ROUND_PAUSED}"' in paused
+    # The pause's words are the phase's: play's in study (most tests here), the round's
+    # in a scored round (Five Tricks' disputes).
+    words = ROUND_PAUSED if 'data-phase="round"' in paused else PLAY_PAUSED
+    assert f'data-paused-said="{words}"' in paused
     assert "data-paused-said" not in before
     assert moves_of(before)
     assert not [m for m in moves_of(before) if "data-paused" in m]
@@ -147,7 +151,7 @@ def a_turn(key: str):
 def test_a_paused_phone_says_the_turn_waits_and_shows_nothing_playable(key):
     round_id, me = a_turn(key)
     before = screen(me)
-    assert "when the round continues" not in before
+    assert "when play continues" not in before
     # Playable before the pause: the hint the pause takes away is there to take.
     playable = ", playable" if key != "three_tricks" else "tt-fits"
     assert playable in hand_of(before) or "tt-matches" in hand_of(before)
@@ -155,7 +159,7 @@ def test_a_paused_phone_says_the_turn_waits_and_shows_nothing_playable(key):
     services.round_pause(round_id=round_id)
     paused = screen(me)
     said = text_of(paused)
-    assert re.search(r"Your turn( to play)? when the round continues\.", said), said
+    assert re.search(r"Your turn( to play)? when play continues\.", said), said
     assert "Lead any card" not in said
     hand = hand_of(paused)
     assert ", playable" not in paused
@@ -189,7 +193,7 @@ def test_a_paused_phone_marks_every_move_unavailable_at_each_step(key, monkeypat
     assert f"{words}." in text_of(before) or f"{words}:" in text_of(before)
     services.round_pause(round_id=round_id)
     paused = screen(me)
-    assert f"{words} when the round continues" in text_of(paused), text_of(paused)
+    assert f"{words} when play continues" in text_of(paused), text_of(paused)
     buttons = re.findall(r"<button[^>]*data-action=[^>]*>", paused)
     assert buttons
     for button in buttons:

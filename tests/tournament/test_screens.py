@@ -39,6 +39,7 @@ from tournament_helpers import (
 
 from games import five_tricks
 from tournament import screencache, selectors, services, timers
+from tournament.errors import WrongPhase
 from tournament.models import Dispute, Game, Player
 from tournament.templatetags.cards import card_name
 
@@ -562,8 +563,39 @@ def test_a_paused_round_is_a_line_the_phone_announces():
     assert line not in seat_screen(me)
     services.round_pause(round_id=rnd.pk)
     assert line in seat_screen(me)
+    assert 'data-resumed-said="The round continues."' in seat_screen(me)
+    assert 'aria-label="Time left in the round"' in seat_screen(me)
     services.round_resume(round_id=rnd.pk)
     assert line not in seat_screen(me)
+
+
+@pytest.mark.parametrize("phase", ["study", "home"])
+def test_a_paused_study_or_silent_play_is_said_as_plays_pause_not_a_rounds(phase):
+    """A student in study or silent play reads "Study the rules" or "Silent play at
+    home tables", never a round: their pause was said "The facilitator has paused the
+    round.", their turn waited "when the round continues" and the clock was "Time left
+    in the round". Now play's words; a tap is refused in them too. (A scored round's
+    are the round's: above.)"""
+    w = make_workshop(players=4, tables=1, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    rnd = services.workshop_start_study(workshop_id=w.pk)
+    if phase == "home":
+        rnd = services.workshop_start_home(workshop_id=w.pk)
+    game = game_at(tables_of(w)[0])
+    me = game.players[state_of(game).to_act]
+    clock = "Time left to study" if phase == "study" else "Time left in silent play"
+    assert f'aria-label="{clock}"' in seat_screen(me)
+    services.round_pause(round_id=rnd.pk)
+    paused = seat_screen(me)
+    assert '<p class="visually-hidden" data-announce>The facilitator has paused play.</p>' in paused
+    assert 'data-paused-said="The facilitator has paused play."' in paused
+    assert 'data-resumed-said="Play continues."' in paused
+    assert "Your turn when play continues." in paused
+    for rounds_words in ("paused the round", "the round continues", "in the round"):
+        assert rounds_words not in paused
+    card = state_of(game).hands[state_of(game).to_act][0]
+    with pytest.raises(WrongPhase, match="^The facilitator has paused play.$"):
+        services.game_play(player_id=me, card=card)
 
 
 def test_a_paused_rounds_claim_time_stands_still_on_the_phone():

@@ -22,13 +22,13 @@ from games.errors import IllegalAction
 from games.kinds import MoveError
 from tournament import broadcast, gamestate, limits, rawsql, screencache, timing
 from tournament.errors import (
-    ROUND_PAUSED,
     DuplicateAction,
     IllegalMove,
     InvalidInput,
     NotAllowed,
     NotFound,
     WrongPhase,
+    paused_said,
 )
 from tournament.models import (
     Action,
@@ -224,7 +224,7 @@ def _active_game(player: Player, table: Table) -> tuple[Game, Round]:
     rnd.workshop = workshop  # the table's workshop: the same row
     game.round = rnd
     if rnd.state == RoundState.PAUSED:
-        raise WrongPhase(ROUND_PAUSED)
+        raise WrongPhase(paused_said(workshop.phase))
     if rnd.state != RoundState.RUNNING:
         raise WrongPhase("The round is over.")
     if timing.is_expired(rnd.deadline, now()):
