@@ -2925,17 +2925,23 @@ def for_the_class(rep: dict) -> dict:
 def seating_summary(columns: list[dict], seating: list[dict]) -> str:
     """The class's seating grid (counts per table and round) in a line, for the report
     of a large class that folds it: at each round's start how many played, how many
-    had moved up or down to their table, how many sat at their home table."""
+    had moved up or down to their table, how many sat at their home table and how many
+    of those had moved back there (counted twice: the three did not add up to the
+    players, 32 + 32 + 30 of 66 where everyone moves)."""
     parts = []
     for i, col in enumerate(columns):
         cells = [row["cells"][i] for row in seating]
-        n = {k: sum(c[k] for c in cells) for k in ("players", "up", "down", "home", "joined")}
+        keys = ("players", "up", "down", "home", "back", "joined")
+        n = {k: sum(c[k] for c in cells) for k in keys}
         part = f"{col['label']}, {_plural(n['players'], 'player')}"
-        if n["players"] and n["home"] == n["players"]:
+        if n["players"] and n["home"] == n["players"] and not n["back"]:
             part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
         elif n["players"]:
             said = [f"{n['up']} had moved up", f"{n['down']} down"]
-            said.append(f"{n['home']} at their home table")
+            home = f"{n['home']} at their home table"
+            if n["back"]:
+                home += f", {n['back']} of them moved back there"
+            said.append(home)
             part += ": " + said_as_list(said)
         if n["joined"]:
             part += f" ({n['joined']} joined during it)"
@@ -2950,6 +2956,8 @@ def _seat_counts(chips: list[dict]) -> dict:
         "up": sum(1 for c in chips if c["arrow"] == "up"),
         "down": sum(1 for c in chips if c["arrow"] == "down"),
         "home": sum(1 for c in chips if c["local"]),
+        # At their home table by a move back to it: counted as moved and as at home.
+        "back": sum(1 for c in chips if c["local"] and c["arrow"]),
         "joined": sum(1 for c in chips if c["joined"]),
     }
 

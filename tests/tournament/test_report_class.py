@@ -371,3 +371,37 @@ def test_the_class_view_is_the_facilitators_alone(named, django_user_model):
     other.force_login(django_user_model.objects.create_user("mallory", password="a-long-pass-123"))
     for client in (other, Client()):
         assert client.get(f"/workshops/{named.pk}/report/?view=class").status_code == 404
+
+
+def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
+    """The class's seating grid counts a player who moved back to their home table
+    under "moved up" (or down) and under "at home": the cell says how many of those
+    at home moved back, as the line above the grid does (report.seating_summary), so
+    that "1 moved up, 1 moved down, 2 at home" at a table of three adds up."""
+    from django.template.loader import render_to_string
+
+    chips = [
+        {"arrow": "up", "local": True, "joined": False},
+        {"arrow": "down", "local": False, "joined": False},
+        {"arrow": "", "local": True, "joined": False},
+    ]
+    counts = report._seat_counts(chips)
+    columns = [{"label": "Round 3"}]
+    seating = [{"table": 4, "cells": [counts]}]
+    r = {
+        "folded": False,
+        "results": [],
+        "movement": {
+            "columns": columns,
+            "seating": seating,
+            "seating_summary": report.seating_summary(columns, seating),
+        },
+    }
+    html = render_to_string("report/_class_movement.html", {"r": r})
+    cell = re.search(r"<td>(.*?)</td>", html).group(1)
+    said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+    assert said == "3 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
+    assert r["movement"]["seating_summary"].endswith(
+        "Round 3, 3 players: 1 had moved up, 1 down and 2 at their home table, 1 of them"
+        " moved back there."
+    )

@@ -1623,7 +1623,14 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     """The class's view folds its seating counts past twelve tables under this line."""
 
     def seat(players, up=0, down=0, home=0, joined=0):
-        return {"players": players, "up": up, "down": down, "home": home, "joined": joined}
+        return {
+            "players": players,
+            "up": up,
+            "down": down,
+            "home": home,
+            "back": 0,
+            "joined": joined,
+        }
 
     columns = [{"label": "Round 1"}, {"label": "Round 2"}]
     seating = [
@@ -1639,4 +1646,30 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     assert report.seating_summary(columns, alone) == (
         "1 table, at the start of each round: Round 1, 1 player, the one at their home"
         " table; Round 2, 0 players."
+    )
+
+
+def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
+    """A mover who came back to their home table is counted as moved and as at home:
+    "2 had moved up, 2 down and 3 at their home table" of 4 players added up to 7.
+    The line says how many of those at home moved back there, as each cell does
+    (_seat_counts: a chip both local and with an arrow)."""
+    chips = [
+        {"arrow": "up", "local": True, "joined": False},
+        {"arrow": "up", "local": False, "joined": False},
+        {"arrow": "down", "local": True, "joined": False},
+        {"arrow": "down", "local": False, "joined": False},
+        {"arrow": "", "local": True, "joined": False},
+    ]
+    counts = report._seat_counts(chips)
+    assert counts == {"players": 5, "up": 2, "down": 2, "home": 3, "back": 2, "joined": 0}
+    columns = [{"label": "Round 2"}, {"label": "Round 3"}]
+    seating = [
+        {"table": 1, "cells": [counts, report._seat_counts(chips[1:2] + chips[3:])]},
+        {"table": 2, "cells": [report._seat_counts(chips[:1]), report._seat_counts([])]},
+    ]
+    assert report.seating_summary(columns, seating) == (
+        "2 tables, at the start of each round: Round 2, 6 players: 3 had moved up, 2 down"
+        " and 4 at their home table, 3 of them moved back there; Round 3, 3 players: 1 had"
+        " moved up, 1 down and 1 at their home table."
     )

@@ -939,8 +939,9 @@ def test_past_twelve_tables_the_clash_table_folds_under_a_line_of_its_totals(fac
 def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(fac, thirteen):
     """The class's view (the projector) has a 13-row table of counts per round, and one
     of how many sat at each table: past twelve tables each folds under a line of its
-    totals, the figures of its "All tables" row, or its cells added up. No CSV is named:
-    the class's view links none."""
+    totals, the figures of its "All tables" row, or its cells added up (a player who
+    moved back to their home table counted as moved and at home: said so in both). No
+    CSV is named: the class's view links none."""
     html = fac.get(f"/workshops/{thirteen.pk}/report/?view=class").content.decode()
     assert_links_land(html)
     folds = folds_of(html)
@@ -988,12 +989,15 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
 
         players = added(r"<strong>(\d+)</strong> players?")
         up, down = added(r"(\d+) moved up"), added(r"(\d+) moved down")
-        home = added(r"(\d+) at home")
+        home, back = added(r"(\d+) at home"), added(r"\((\d+) moved back\)")
         said = f"{col['label']}, {players} players"
-        if home == players:
-            assert f"{said}, all at their home table" in line
+        if home == players and not back:
+            assert re.search(re.escape(f"{said}, all at their home table") + "[;.]", line), line
         else:
-            assert f"{said}: {up} had moved up, {down} down and {home} at their home table" in line
+            # (Those who moved back home are counted as moved and as at home: said so.)
+            back = f", {back} of them moved back there" if back else ""
+            said += f": {up} had moved up, {down} down and {home} at their home table{back}"
+            assert re.search(re.escape(said) + "[;.]", line), (said, line)
     assert line.startswith("13 tables, at the start of each round: ") and "moved up" in line
     assert folds["clashes-by-table"][0].startswith("Each of the 13 tables, round by round")
 
