@@ -2048,10 +2048,21 @@ def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) 
 
 
 def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
-    """What the tables played (`played`: "N tables played …") and how players moved."""
+    """What the tables played (`played`: "N tables played …") and how players moved.
+    Past FOLD_TABLES tables the pairs of neighbouring tables are counted per rule in
+    one line, not listed a line each (39 lines at 40 tables); section 1 lists them."""
     expect = [played]
-    for p in rev["pairs"]:
-        if p["knobs"]:
+    differed = [p for p in rev["pairs"] if p["knobs"]]
+    if len(rev["pairs"]) + 1 > FOLD_TABLES and differed:
+        per_rule = Counter(t.lower() for p in differed for t in p["titles"])
+        expect.append(
+            f"{len(differed)} of the {len(rev['pairs'])} pairs of neighbouring tables differed"
+            " (the report's section 1 lists each pair): "
+            + said_as_list([f"{n} in {title}" for title, n in per_rule.items()])
+            + "."
+        )
+    else:
+        for p in differed:
             expect.append(
                 f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}."
             )

@@ -313,6 +313,26 @@ def test_the_other_games_reports_pass_axe(
         page.context.close()
 
 
+def test_at_forty_tables_the_guide_alone_still_prints_on_two_pages(
+    facilitator_page, artifacts, django_user_model
+):
+    """The guide's first question listed each pair of neighbouring tables, a line
+    each: at 40 tables the guide alone printed on 4 A4 pages, from either view. Past
+    twelve tables one line counts the pairs per rule (report._expect_lines), and the
+    guide prints on two pages, as it does for a small class."""
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    w = bots_played(user, name="Forty", tables=40, seats=3, ticks=1, game="all_fives")
+    for view in ("guide", "class-guide"):
+        page = facilitator_page(
+            user, f"/workshops/{w.pk}/report/?view={view}", viewport={"width": 1280, "height": 900}
+        )
+        page.emulate_media(media="print")
+        pdf = page.pdf(path=str(artifacts / f"report-forty-{view}.pdf"), format="A4")
+        assert len(PAGES.findall(pdf)) <= 2, view
+        assert "39 pairs of neighbouring tables differed" in page.locator("#guide").inner_text()
+        page.context.close()
+
+
 def test_a_large_class_prints_its_movement_chart_at_the_pages_width(
     facilitator_page, artifacts, django_user_model
 ):

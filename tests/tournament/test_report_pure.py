@@ -1673,3 +1673,32 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
         " and 4 at their home table, 3 of them moved back there; Round 3, 3 players: 1 had"
         " moved up, 1 down and 1 at their home table."
     )
+
+
+def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_in():
+    """The guide's first question listed every pair of neighbouring tables, a line
+    each: 39 lines beside "What did you expect" at 40 tables, more than the rest of
+    the guide. Past twelve tables (report.FOLD_TABLES) one line counts the pairs per
+    rule; section 1 still lists each pair. Up to twelve, a line a pair, as before."""
+
+    def pairs(n: int) -> list[dict]:
+        out = []
+        for a in range(1, n):
+            titles = ["Ace", "Which card wins"] if a % 3 else []
+            titles += ["Following the lead"] if a % 2 else []
+            out.append({"a": a, "b": a + 1, "knobs": titles, "titles": titles})
+        return out
+
+    played = "13 tables played 4 different sheets."
+    mov = {"moves": []}
+    assert report._expect_lines({"pairs": pairs(13), "sheet_of": {}}, mov, played) == [
+        played,
+        "10 of the 12 pairs of neighbouring tables differed (the report's section 1 lists"
+        " each pair): 8 in ace, 8 in which card wins and 6 in following the lead.",
+    ]
+    twelve = report._expect_lines({"pairs": pairs(12), "sheet_of": {}}, mov, played)
+    assert twelve[1:3] == [
+        "Tables 1 and 2 differed in: ace, which card wins, following the lead.",
+        "Tables 2 and 3 differed in: ace, which card wins.",
+    ]
+    assert len(twelve) == 1 + 10  # a line for each pair that differed (not tables 6 and 7)
