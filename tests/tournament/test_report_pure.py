@@ -1675,6 +1675,21 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
     )
 
 
+def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
+    """Past twelve tables section 1's list of pairs of neighbouring tables (a line a
+    pair) folds under this line; the guide says it too."""
+    pairs = [
+        {"a": 1, "b": 2, "knobs": ["ace", "wins"], "titles": ["Ace", "Which card wins"]},
+        {"a": 2, "b": 3, "knobs": [], "titles": []},
+        {"a": 3, "b": 4, "knobs": ["ace"], "titles": ["Ace"]},
+    ]
+    assert report.pairs_summary(pairs) == (
+        "2 of the 3 pairs of neighbouring tables differed: 2 in ace and 1 in which card wins."
+    )
+    same = [{**p, "knobs": [], "titles": []} for p in pairs]
+    assert report.pairs_summary(same) == "All 3 pairs of neighbouring tables played the same rules."
+
+
 def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_in():
     """The guide's first question listed every pair of neighbouring tables, a line
     each: 39 lines beside "What did you expect" at 40 tables, more than the rest of

@@ -793,7 +793,7 @@ def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest
 # The folds a report of more than report.FOLD_TABLES tables has, by id (the results'
 # are "res-<round>-tables", one per round, and the seating's "seating-<column>"; the
 # class's view has "class-seating" instead of the chart, the moves and the seating).
-TABLE_FOLDS = ("every-sheet", "movement-chart", "every-move", "clashes-by-table")
+TABLE_FOLDS = ("every-pair", "every-sheet", "movement-chart", "every-move", "clashes-by-table")
 FOLD = re.compile(r'<details class="print-if-open fold" id="([^"]+)"><summary>(.*?)</summary>')
 
 
@@ -876,7 +876,16 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
         seated = sorted(p["name"] for row in c["rows"] for p in row["cell"])
         assert sorted(re.findall(r"<bdi>([^<]+)</bdi>", held)) == seated and seated
     assert '<table class="moves">' in folds["every-move"][2]
-    # Reveal: the knob table in view, the sheets folded.
+    # Reveal: the knob table in view, the pairs of neighbouring tables (a line a pair)
+    # folded under a line counting them per rule, the sheets folded.
+    pairs = r["reveal"]["pairs"]
+    summary, note, held = folds["every-pair"]
+    assert summary == "Each of the 12 pairs of neighbouring tables"
+    assert held.count("<li>Tables ") == len(pairs) == 12
+    line = re.search(r'<p class="pairs-summary">(.*?)</p>', html).group(1)
+    assert line == html_escape(report.pairs_summary(pairs))
+    assert html.index('<table class="knobs">') < html.index(line) < html.index('id="every-pair"')
+    assert '<ul class="pairs">' in held and html.count('<ul class="pairs">') == 1
     assert html.index('<table class="knobs">') < html.index('id="every-sheet"')
     sheets = folds["every-sheet"][2]
     assert sheets.count('<section class="sheet-card"') == len(r["reveal"]["sheet_groups"])
@@ -948,7 +957,13 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     r = report.build_report(json.loads(json.dumps(export.workshop_document(thirteen))))
     rounds = [rd["round"] for rd in r["results"]]
     assert sorted(folds) == sorted(
-        ["every-sheet", "class-seating", "clashes-by-table", *(f"res-{n}-tables" for n in rounds)]
+        [
+            "every-pair",
+            "every-sheet",
+            "class-seating",
+            "clashes-by-table",
+            *(f"res-{n}-tables" for n in rounds),
+        ]
     )
     for summary, note, _ in folds.values():
         assert f"open “{summary}” on screen before printing to include it." in note, note
@@ -1273,6 +1288,8 @@ def test_a_class_of_up_to_twelve_tables_has_none_of_the_large_class_folds(
     for page in (html, cls):
         for word in ("clashes-summary", "seating-summary", "round-summary", "print-only"):
             assert word not in page, word
+        assert "pairs-summary" not in page
+        assert page.split('<ul class="pairs">')[1].split("</ul>")[0].count("<li>") == tables - 1
     assert "Tricks, clashes and disputes per table and round</caption>" in html
     assert cls.count('<table class="compact class-results">') == 2
     assert cls.count('<table class="grid class-seating">') == 1
