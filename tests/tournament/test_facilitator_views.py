@@ -1241,6 +1241,7 @@ def test_removing_a_bot_after_the_lobby_frees_its_seat_whatever_is_set_for_peopl
         f'hx-confirm="Remove {person.name} from the workshop? A bot will play their seat."' in html
     )
     assert "5 players, 3 bots" in plain(html)
+    assert "3 bots" in plain(text(fac.get(f"/workshops/{w.pk}/projector/")))
 
     r = do(fac, w, "kick", {"player": bot.pk}, htmx=True)
     assert r.status_code == 200
@@ -1254,6 +1255,9 @@ def test_removing_a_bot_after_the_lobby_frees_its_seat_whatever_is_set_for_peopl
     again = Game.objects.get(table=t2, round=rnd, state=GameState.PLAYING)
     assert bot.pk not in again.players and len(again.players) == 3
     assert "5 players, 2 bots" in plain(text(r))
+    # The projector counts it gone too (it said "3 bots" still).
+    projected = plain(text(fac.get(f"/workshops/{w.pk}/projector/")))
+    assert "2 bots" in projected and "3 bots" not in projected, projected
     assert not re.search(rf'<li class="roster-row" id="player-{bot.pk}"', text(r))
     # A person removed still leaves their seat to a bot.
     r = do(fac, w, "kick", {"player": person.pk}, htmx=True)
