@@ -62,3 +62,31 @@ def test_a_paused_round_shows_no_playable_card(live_server_url, browser):
     assert legal.get_attribute("aria-disabled") is None
     assert page.locator(".whose").inner_text().startswith("Your turn.")
     page.context.close()
+
+
+def test_a_paused_study_resumes_as_play_not_as_a_round(live_server_url, browser):
+    """Study is not a round to a student: its pause's end was said "The round
+    continues." (table.js's own words); the phone now says what the screen drew
+    (data-resumed-said), "Play continues.", and the round's words nowhere."""
+    from phones import join, touch_phone
+
+    w = services.workshop_create(name="Paused study", table_count=1, seats_per_table=3, seed=3)
+    page = touch_phone(browser, {"width": 390, "height": 844})
+    join(page, live_server_url, w.code, "Ana")
+    for other in ("Ben", "Cleo"):
+        services.player_join(code=w.code, name=other)
+    services.players_seat_home(workshop_id=w.pk)
+    rnd = services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=8000)
+    said = "() => document.getElementById('announce').textContent"
+    before = version(page)
+    services.round_pause(round_id=rnd.pk)
+    wait_change(page, before)
+    page.wait_for_function(f"() => ({said})().includes('paused play')", timeout=8000)
+    before = version(page)
+    services.round_resume(round_id=rnd.pk)
+    wait_change(page, before)
+    page.wait_for_selector("#screen:not([data-paused])")
+    page.wait_for_function(f"() => ({said})().includes('Play continues.')", timeout=8000)
+    assert "round" not in page.evaluate(said), page.evaluate(said)
+    page.context.close()
