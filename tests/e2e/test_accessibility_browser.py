@@ -109,6 +109,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         join(pages[name], url, w.code, name)
     ana = pages["Ana"]
     assert_accessible(ana, "phone, waiting for a seat")
+    # The tab says what the phone waits for (it was "Barnga · Ana" alone).
+    assert ana.title() == "Waiting to start · Barnga · Ana", ana.title()
     # A name already in the workshop: asked about, the rejoin PIN's form open.
     guest.goto(url + f"/j/{w.code}")
     guest.fill("#name", "Ana")
@@ -253,6 +255,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
 
     services.workshop_start_debrief(workshop_id=w.pk)
     ana.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
+    assert ana.title() == "The tournament is over · Barnga · Ana", ana.title()
     wait_announced(ana, "The tournament is over. Thank you for playing.")
     assert_accessible(ana, "phone, debrief")
     fac.goto(f"{url}/workshops/{w.pk}/report/")

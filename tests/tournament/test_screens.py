@@ -555,6 +555,18 @@ def test_study_and_silent_play_whose_time_is_up_say_so_on_the_phone():
     assert "Time is up" not in seat_screen(me)
 
 
+def test_the_tab_says_what_the_lobby_and_the_debrief_wait_for():
+    """The tab's title leads with the screen's data-title (table.js): in the lobby and
+    the debrief it had none, the tab only "Barnga · Ana"."""
+    w = make_workshop(players=4, tables=1, seats=4)
+    me = Player.objects.filter(workshop=w).first().pk
+    assert 'data-title="Waiting to start"' in seat_screen(me)
+    to_scored_round(w)
+    assert 'data-title="Waiting to start"' not in seat_screen(me)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert 'data-title="The tournament is over"' in seat_screen(me)
+
+
 def test_a_paused_round_is_a_line_the_phone_announces():
     w, rnd, (t1,) = scored(4, 1)
     me = game_at(t1).players[0]
