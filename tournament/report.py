@@ -2051,17 +2051,27 @@ def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) 
 def pairs_summary(pairs: list[dict], *, aside: str = "") -> str:
     """The reveal's pairs of neighbouring tables counted per rule, in a line (a large
     class's report folds the list, a line a pair: 39 at 40 tables; its guide says it
-    so): "30 of the 39 pairs of neighbouring tables differed: 14 in ace, …". `aside`
-    follows "differed"."""
+    so): "All 39 pairs of neighbouring tables differed, rule by rule: ace (14 pairs),
+    …". A rule's title comes first, never after "in" ("14 in which card wins", "3 in a
+    block matches by" read wrong). `aside` follows "differed"."""
     differed = [p for p in pairs if p["knobs"]]
     if not differed:
         return f"All {len(pairs)} pairs of neighbouring tables played the same rules."
+    said = f"{len(differed)} of the {len(pairs)}"
+    if len(differed) == len(pairs):
+        said = f"All {len(pairs)}"
+    said += " pairs of neighbouring tables differed"
+    if len(differed) == 1:
+        # The one pair named, as a small class's guide names each.
+        p = differed[0]
+        return f"{said} (tables {p['a']} and {p['b']}), in: {', '.join(p['titles']).lower()}."
     per_rule = Counter(t.lower() for p in differed for t in p["titles"])
-    return (
-        f"{len(differed)} of the {len(pairs)} pairs of neighbouring tables differed{aside}: "
-        + said_as_list([f"{n} in {title}" for title, n in per_rule.items()])
-        + "."
-    )
+    if len(per_rule) == 1:
+        return f"{said}{aside}, in one rule only: {next(iter(per_rule))}."
+    counts = [f"{title} ({n})" for title, n in per_rule.items()]
+    first, n = next(iter(per_rule.items()))
+    counts[0] = f"{first} ({_plural(n, 'pair')})"
+    return f"{said}{aside}, rule by rule: {said_as_list(counts)}."
 
 
 def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:

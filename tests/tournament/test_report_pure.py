@@ -1677,17 +1677,34 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
 
 def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
     """Past twelve tables section 1's list of pairs of neighbouring tables (a line a
-    pair) folds under this line; the guide says it too."""
-    pairs = [
-        {"a": 1, "b": 2, "knobs": ["ace", "wins"], "titles": ["Ace", "Which card wins"]},
-        {"a": 2, "b": 3, "knobs": [], "titles": []},
-        {"a": 3, "b": 4, "knobs": ["ace"], "titles": ["Ace"]},
-    ]
+    pair) folds under this line; the guide says it too. A rule's title comes first,
+    its count after it: "12 in which card wins" and "3 in a block matches by" read
+    wrong. Where every pair differed it says "All 12", not "12 of the 12"."""
+
+    def pair(a, *titles):
+        return {"a": a, "b": a + 1, "knobs": list(titles), "titles": list(titles)}
+
+    pairs = [pair(1, "Ace", "Which card wins"), pair(2), pair(3, "Ace"), pair(4, "Ace")]
     assert report.pairs_summary(pairs) == (
-        "2 of the 3 pairs of neighbouring tables differed: 2 in ace and 1 in which card wins."
+        "3 of the 4 pairs of neighbouring tables differed, rule by rule: ace (3 pairs) and"
+        " which card wins (1)."
+    )
+    assert report.pairs_summary([p for p in pairs if p["knobs"]]) == (
+        "All 3 pairs of neighbouring tables differed, rule by rule: ace (3 pairs) and which"
+        " card wins (1)."
+    )
+    blocks = [pair(1, "A block matches by"), pair(2), pair(3, "A block matches by")]
+    assert report.pairs_summary(blocks, aside=" (section 1 lists each pair)") == (
+        "2 of the 3 pairs of neighbouring tables differed (section 1 lists each pair), in"
+        " one rule only: a block matches by."
+    )
+    one = [pair(1), pair(2, "Swap at most", "Drawing stops at"), pair(3)]
+    assert report.pairs_summary(one, aside=" (section 1 lists each pair)") == (
+        "1 of the 3 pairs of neighbouring tables differed (tables 2 and 3), in: swap at"
+        " most, drawing stops at."
     )
     same = [{**p, "knobs": [], "titles": []} for p in pairs]
-    assert report.pairs_summary(same) == "All 3 pairs of neighbouring tables played the same rules."
+    assert report.pairs_summary(same) == "All 4 pairs of neighbouring tables played the same rules."
 
 
 def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_in():
@@ -1709,7 +1726,8 @@ def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_i
     assert report._expect_lines({"pairs": pairs(13), "sheet_of": {}}, mov, played) == [
         played,
         "10 of the 12 pairs of neighbouring tables differed (the report's section 1 lists"
-        " each pair): 8 in ace, 8 in which card wins and 6 in following the lead.",
+        " each pair), rule by rule: ace (8 pairs), which card wins (8) and following the"
+        " lead (6).",
     ]
     twelve = report._expect_lines({"pairs": pairs(12), "sheet_of": {}}, mov, played)
     assert twelve[1:3] == [
