@@ -378,6 +378,19 @@ def test_first_to_the_target_at_the_end_of_a_hand_wins():
     assert af.legal_actions(state, 0) == [] and state.to_act is None
 
 
+@pytest.mark.parametrize("before, over", [(39, True), (38, False)])
+def test_the_game_is_to_61_points_unless_a_table_sets_another_target(before, over):
+    """RULES.md: first to 61 at the end of a hand. Seat 1 scores 22 in this hand, so
+    from 39 it ends on 61 and wins; from 38 it ends on 60 and another hand is dealt."""
+    assert af.Config().target == 61
+    state = replace(act(game(HANDS, "2S"), "stand"), scores=(0, before))
+    state = play(state, *WHOLE_HAND)
+    assert state.scores == (0, before + 22)
+    assert af.is_over(state) is over
+    assert af.result(state)["complete"] is over
+    assert state.hand_no == (1 if over else 2)
+
+
 def test_the_target_is_only_checked_at_the_end_of_a_hand():
     state = act(act(game(HANDS, "2S", target=1), "beg"), "take_one")
     assert state.scores == (0, 1) and not af.is_over(state)
