@@ -362,6 +362,19 @@ def test_only_the_trick_laid_on_the_last_turn_can_be_blocked():
         act(state, "block", ["3S", "4S"])
 
 
+def test_a_block_of_a_second_trick_must_match_the_second_trick_not_the_first():
+    state = act(start([P0, P1]), "lay", ["6S", "7S"])
+    state = act(state, "pass")  # seat 1 lets 6♠7♠ stand
+    state = act(state, "lay", ["KD", "AC"])  # a wild pair of kings or a diamond run
+    # 3♠4♠ matches the first trick (a spade) but not the second; 6♥6♦ has a diamond.
+    blocks = [a["cards"] for a in tt.legal_actions(state, 1) if a["type"] == "block"]
+    assert blocks == [["6H", "6D"]]
+    with pytest.raises(IllegalAction, match="diamond or be a pair of kings"):
+        act(state, "block", ["3S", "4S"])
+    state = act(state, "block", ["6H", "6D"])
+    assert state.blocked[0] == (("6S", "7S"), ("KD", "AC"))
+
+
 def test_with_two_tricks_standing_you_cannot_block():
     hand1 = ["3S", "4S", "6H", "6D", "2C", "3C", "QS"]
     state = act(start([P0, hand1]), "swap", ["KD"])
