@@ -442,7 +442,7 @@ def _reveal(tables: list[dict], rows: list, pairs: list, sheets: list, rules_of,
         "rows": rows,
         "blocks": _knob_blocks(rows, numbers),
         "pairs": pairs,
-        "pairs_summary": pairs_summary(pairs),
+        "pairs_summary": pairs_summary(pairs, order=[row["knob"] for row in rows]),
         "sheets": sheets,
         "sheet_groups": _sheet_groups(sheets, sheet_of),
         "distinct_sheets": len(set(sheet_of.values())),
@@ -2048,12 +2048,14 @@ def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) 
     ]
 
 
-def pairs_summary(pairs: list[dict], *, aside: str = "") -> str:
+def pairs_summary(pairs: list[dict], *, order: list[str] = (), aside: str = "") -> str:
     """The reveal's pairs of neighbouring tables counted per rule, in a line (a large
     class's report folds the list, a line a pair: 39 at 40 tables; its guide says it
-    so): "All 39 pairs of neighbouring tables differed, rule by rule: ace (14 pairs),
+    so): "All 39 pairs of neighbouring tables differed, rule by rule: ace in 14 pairs,
     …". A rule's title comes first, never after "in" ("14 in which card wins", "3 in a
-    block matches by" read wrong). `aside` follows "differed"."""
+    block matches by" read wrong), and without brackets (a title may have its own);
+    the rules in `order` (the knobs, as the rules table's rows go). `aside` follows
+    "differed"."""
     differed = [p for p in pairs if p["knobs"]]
     if not differed:
         return f"All {len(pairs)} pairs of neighbouring tables played the same rules."
@@ -2065,12 +2067,14 @@ def pairs_summary(pairs: list[dict], *, aside: str = "") -> str:
         # The one pair named, as a small class's guide names each.
         p = differed[0]
         return f"{said} (tables {p['a']} and {p['b']}), in: {', '.join(p['titles']).lower()}."
-    per_rule = Counter(t.lower() for p in differed for t in p["titles"])
+    per_rule = Counter(k for p in differed for k in p["knobs"])
+    title = {k: t.lower() for p in differed for k, t in zip(p["knobs"], p["titles"], strict=True)}
     if len(per_rule) == 1:
-        return f"{said}{aside}, in one rule only: {next(iter(per_rule))}."
-    counts = [f"{title} ({n})" for title, n in per_rule.items()]
-    first, n = next(iter(per_rule.items()))
-    counts[0] = f"{first} ({_plural(n, 'pair')})"
+        return f"{said}{aside}, in one rule only: {title[next(iter(per_rule))]}."
+    place = {k: i for i, k in enumerate(order)}
+    knobs = sorted(per_rule, key=lambda k: place.get(k, len(place)))  # (stable otherwise)
+    counts = [f"{title[k]} in {per_rule[k]}" for k in knobs]
+    counts[0] = f"{title[knobs[0]]} in {_plural(per_rule[knobs[0]], 'pair')}"
     return f"{said}{aside}, rule by rule: {said_as_list(counts)}."
 
 
@@ -2082,7 +2086,11 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
     differed = [p for p in rev["pairs"] if p["knobs"]]
     if len(rev["pairs"]) + 1 > FOLD_TABLES and differed:
         expect.append(
-            pairs_summary(rev["pairs"], aside=" (the report's section 1 lists each pair)")
+            pairs_summary(
+                rev["pairs"],
+                order=[row["knob"] for row in rev["rows"]],
+                aside=" (the report's section 1 lists each pair)",
+            )
         )
     else:
         for p in differed:

@@ -1686,12 +1686,12 @@ def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
 
     pairs = [pair(1, "Ace", "Which card wins"), pair(2), pair(3, "Ace"), pair(4, "Ace")]
     assert report.pairs_summary(pairs) == (
-        "3 of the 4 pairs of neighbouring tables differed, rule by rule: ace (3 pairs) and"
-        " which card wins (1)."
+        "3 of the 4 pairs of neighbouring tables differed, rule by rule: ace in 3 pairs and"
+        " which card wins in 1."
     )
     assert report.pairs_summary([p for p in pairs if p["knobs"]]) == (
-        "All 3 pairs of neighbouring tables differed, rule by rule: ace (3 pairs) and which"
-        " card wins (1)."
+        "All 3 pairs of neighbouring tables differed, rule by rule: ace in 3 pairs and which"
+        " card wins in 1."
     )
     blocks = [pair(1, "A block matches by"), pair(2), pair(3, "A block matches by")]
     assert report.pairs_summary(blocks, aside=" (section 1 lists each pair)") == (
@@ -1702,6 +1702,15 @@ def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
     assert report.pairs_summary(one, aside=" (section 1 lists each pair)") == (
         "1 of the 3 pairs of neighbouring tables differed (tables 2 and 3), in: swap at"
         " most, drawing stops at."
+    )
+    # The rules as the rules table's rows go (`order`), not as they first differ; a
+    # title's own brackets stand alone (7Up7Down's "(made exactly)").
+    late = [pair(1, "Points a trick bid (made exactly)"), pair(2, "Ace"), pair(3, "Ace")]
+    for p in late:
+        p["knobs"] = [{"Ace": "ace"}.get(t, "points") for t in p["titles"]]
+    assert report.pairs_summary(late, order=["ace", "points"]) == (
+        "All 3 pairs of neighbouring tables differed, rule by rule: ace in 2 pairs and"
+        " points a trick bid (made exactly) in 1."
     )
     same = [{**p, "knobs": [], "titles": []} for p in pairs]
     assert report.pairs_summary(same) == "All 4 pairs of neighbouring tables played the same rules."
@@ -1723,13 +1732,15 @@ def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_i
 
     played = "13 tables played 4 different sheets."
     mov = {"moves": []}
-    assert report._expect_lines({"pairs": pairs(13), "sheet_of": {}}, mov, played) == [
+    rows = [{"knob": k} for k in ("Ace", "Which card wins", "Following the lead")]
+    rev = {"pairs": pairs(13), "sheet_of": {}, "rows": rows}
+    assert report._expect_lines(rev, mov, played) == [
         played,
         "10 of the 12 pairs of neighbouring tables differed (the report's section 1 lists"
-        " each pair), rule by rule: ace (8 pairs), which card wins (8) and following the"
-        " lead (6).",
+        " each pair), rule by rule: ace in 8 pairs, which card wins in 8 and following the"
+        " lead in 6.",
     ]
-    twelve = report._expect_lines({"pairs": pairs(12), "sheet_of": {}}, mov, played)
+    twelve = report._expect_lines({**rev, "pairs": pairs(12)}, mov, played)
     assert twelve[1:3] == [
         "Tables 1 and 2 differed in: ace, which card wins, following the lead.",
         "Tables 2 and 3 differed in: ace, which card wins.",
