@@ -117,4 +117,24 @@ def test_a_double_click_on_resume_pause_or_extend_acts_once(facilitator_page, dj
     page.click("#do-resume")
     said(page, "continues")
     assert fresh(rnd).state == RoundState.RUNNING
+
+    # The keyboard's presses are never dropped (a key's click counts no clicks): Enter
+    # on "+1 minute", twice, adds two minutes. (The answer takes the focus: back to
+    # the button for the second.)
+    deadline = fresh(rnd).deadline
+    before = sent.count("extend")
+    for n in (1, 2):
+        page.focus("#do-extend")
+        page.keyboard.press("Enter")
+        for _ in range(80):
+            if sent.count("extend") == before + n:
+                break
+            page.wait_for_timeout(100)
+    assert sent.count("extend") == before + 2, sent
+    for _ in range(80):  # both answered
+        added = (fresh(rnd).deadline - deadline).total_seconds()
+        if added >= 119:
+            break
+        page.wait_for_timeout(100)
+    assert added == pytest.approx(120, abs=1)
     page.context.close()
