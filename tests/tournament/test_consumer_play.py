@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from socket_helpers import phone_socket, receive_type
-from tournament_helpers import make_workshop
+from tournament_helpers import make_workshop, to_scored_round
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -461,7 +461,7 @@ def late_joiner_to_play():
     """A scored round; a student who joins then, dealt in at a table of two, and the
     other player has played until it is the student's turn: the student and a card
     they may play."""
-    from tournament_helpers import game_at, legal_card, one_left_alone, to_scored_round
+    from tournament_helpers import game_at, legal_card, one_left_alone
 
     w = make_workshop(players=3, tables=2)
     to_scored_round(w, one_left_alone(w))
@@ -547,10 +547,7 @@ async def test_a_phone_moved_between_rounds_gets_none_of_its_new_tables_drawings
     @database_sync_to_async
     def round_played_and_moved():
         w = make_workshop(players=4, tables=2, seats=2)
-        services.players_seat_home(workshop_id=w.pk)
-        services.workshop_start_study(workshop_id=w.pk)
-        services.workshop_start_home(workshop_id=w.pk)
-        rnd = services.round_start(workshop_id=w.pk)
+        rnd = to_scored_round(w)
         drawer = Player.objects.filter(workshop=w, table__number=2).first()
         services.gesture_make(player_id=drawer.pk, kind="drawing", payload={"points": [[0.5, 0.5]]})
         services.round_end_now(round_id=rnd.pk)
