@@ -200,3 +200,44 @@ def test_forty_tables_chips_are_one_line_each_an_over_full_one_too(
     assert chip_lines(page) == []
     assert below_the_screen(page) == []
     page.context.close()
+
+
+def chip_places(page) -> list[list[float]]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.proj-tables li, .proj-clock, .proj-phase')]
+             .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y]; })"""
+    )
+
+
+def test_the_lost_connection_line_moves_nothing_on_the_wall(facilitator_page, django_user_model):
+    """The network gone (the laptop's wifi), then back: "Offline — waiting for the
+    network…", then "Live updates are back.", on a line that took its own place above
+    the phase. It pushed the clock and the tables down (the whole wall jumped, twice),
+    and at forty tables the last rows went below a 1280x720 screen's edge. Laid over
+    the foot of the screen instead: nothing moves, nothing is cut off."""
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
+    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=40)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector(".proj-clock", timeout=WAIT)
+    before = chip_places(page)
+    line = page.locator("#connection")
+    page.context.set_offline(True)
+    line.wait_for(state="visible", timeout=WAIT)
+    assert line.inner_text() == "Offline — waiting for the network…"
+    assert chip_places(page) == before
+    assert below_the_screen(page) == []
+    box = line.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= SCREEN["height"]
+    # Readable from the back of the room, as the rest of the wall.
+    assert float(line.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 24
+    assert_accessible(page, "projector, offline")
+    page.context.set_offline(False)
+    page.wait_for_function(
+        "() => document.getElementById('connection').textContent === 'Live updates are back.'",
+        timeout=15000,
+    )
+    assert chip_places(page) == before
+    line.wait_for(state="hidden", timeout=15000)
+    assert chip_places(page) == before
+    page.context.close()
