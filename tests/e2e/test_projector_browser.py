@@ -241,3 +241,30 @@ def test_the_lost_connection_line_moves_nothing_on_the_wall(facilitator_page, dj
     line.wait_for(state="hidden", timeout=15000)
     assert chip_places(page) == before
     page.context.close()
+
+
+READING = """() => [...document.querySelectorAll(
+      '#projector-live :is(.proj-phase, .proj-clock, .proj-names-h, .proj-tables li)')]
+    .map(e => e.matches('.proj-tables li') ? 'table' : e.className.split(' ')[0])
+    .filter((k, i, all) => k !== 'table' || all[i - 1] !== 'table')"""
+
+
+@pytest.mark.parametrize("tables", [12, 30])
+def test_the_count_is_read_in_one_place_before_the_tables(
+    facilitator_page, django_user_model, tables
+):
+    """Heard in the order the room reads it at any number of tables: the phase, the
+    clock, the count, then the tables. Up to twenty-four tables the count came after
+    every table; past that before them, as a heading over the tables' list (it heads
+    nothing once the names it headed in the lobby are gone)."""
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(tables * 5)]
+    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=tables)
+    assert page.locator("h2.proj-names-h").inner_text().strip() == f"{tables * 5} joined"
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector(".proj-clock", timeout=WAIT)
+    assert page.evaluate(READING) == ["proj-phase", "proj-clock", "proj-names-h", "table"]
+    assert page.locator("#projector-live :is(h2, h3, [role=heading])").count() == 0
+    assert page.inner_text(".proj-names-h").strip() == f"{tables * 5} joined"
+    assert below_the_screen(page) == []
+    page.context.close()
