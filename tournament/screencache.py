@@ -237,7 +237,17 @@ def _followed_move(part: dict, move: dict) -> dict | None:
             None,  # not cut (selectors._read_table_part)
         )
         # Finished by a move: also the last game anyone played in.
-        return dict(part, game=None, state=None, previous=previous, played=previous, wins=wins)
+        # Its last trick is shown on the next game's first screens (selectors).
+        final = state if kind.records_tricks else None
+        return dict(
+            part,
+            game=None,
+            state=None,
+            previous=previous,
+            played=previous,
+            wins=wins,
+            previous_state=final,
+        )
     game = _copy_row(old_game)
     game.seq = move["seq"]
     deadline = move.get("claim_deadline")

@@ -238,10 +238,12 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
     # The last of them that anyone played in: between rounds the phone's "last game"
     # (the round's end may have cut a game just dealt, which nobody touched).
     played = None
+    latest = None  # the round's latest finished game's row
     for g in games:
         if g.state == GameState.PLAYING:
             game = game or g
         elif g.round_id == round_id:
+            latest = latest or g
             finished.append(
                 (
                     g.number,
@@ -267,6 +269,7 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
     missing = wanted - names.keys()
     if missing:  # someone who left the table mid-game or since the last game
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    state = gamestate.load_state(game) if game is not None else None
     wins: dict[int, int] = {}
     for finished_game in finished:
         for pid in finished_game[3]:
@@ -282,11 +285,58 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
             for p in seated
         ],
         "game": game,
-        "state": gamestate.load_state(game) if game is not None else None,
+        "state": state,
         "previous": finished[0] if finished else None,
+        "previous_state": _previous_state(latest, game, state),
         "played": played,
         "names": names,
         "wins": wins,
+    }
+
+
+def _previous_state(latest, game, state):
+    """The engine state a Five Tricks game ended in, while its last trick may still be
+    shown (previous_trick): until the next game's first trick is taken. None for a
+    game cut short (its last trick taken was shown while it was played, and the trick
+    in progress was never taken) and for the other kinds. Loaded only then: a game
+    with tricks taken needs no other game's state."""
+    if latest is None or latest.state != GameState.OVER:
+        return None
+    if not gamestate.kind_of(latest).records_tricks:
+        return None
+    if state is not None and (not gamestate.kind_of(game).records_tricks or state.completed):
+        return None
+    return gamestate.load_state(latest)
+
+
+def _previous_trick(player: Player, previous: tuple, final, state, names: dict) -> dict | None:
+    """The last trick of the game before this one (`final`: the state it ended in), on
+    the screen of one of its players while the game now played (`state`) has no trick
+    taken: that trick's claim ended the game and dealt the next at once, so who took
+    it, and how a dispute on it ended, was never shown nor said (each other trick is,
+    on the screens after it, until the next one is taken). In the shape and words of
+    game_screen's `last_trick`, from that seat's view of the game, with its number
+    and the trick's. Also while no game follows it (`state` None): the screen between
+    a game's end and the next deal, where a socket following the moves shows it
+    first. For its players only: its cards were played face up to them."""
+    if final is None or previous is None or (state is not None and state.completed):
+        return None
+    number, _state, players, *_ = previous
+    if player.pk not in players or not final.completed:
+        return None
+    seat = players.index(player.pk)
+    last = five_tricks.view(final, seat)["tricks"][-1]
+
+    def name(s: int) -> str:
+        return names.get(players[s], "?")
+
+    return {
+        "game": number,
+        "trick": len(final.completed),
+        "winner": name(last["winner"]),
+        "winner_is_me": last["winner"] == seat,
+        "cards": [{"name": name(s), "card": c, "me": s == seat} for s, c in last["cards"]],
+        "how": _settled(final.completed[-1]),
     }
 
 
@@ -336,6 +386,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "joined_since": None,
         "dealt_in": None,
         "watched_end": None,
+        "previous_trick": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
     if (
@@ -374,6 +425,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "number": game.number,
             "ended": _ended(previous, tpart, kinds.get(workshop.game)),
         }
+    if previous is not None and workshop.phase in PLAY_PHASES and "watching" not in ctx:
+        ctx["previous_trick"] = _previous_trick(
+            player, previous, tpart.get("previous_state"), tpart["state"], tpart["names"]
+        )
     if previous is not None and ctx["game"] is None:
         ctx["watched_end"] = _watched_end(
             player, previous, tpart, rnd, table, kinds.get(workshop.game)

@@ -307,3 +307,59 @@ def test_a_renamed_students_tab_carries_the_new_name(live_server_url, browser):
     page.get_by_text("Playing as Anna").wait_for(timeout=WAIT)
     assert page.title().endswith(" · Barnga · Anna"), page.title()
     page.context.close()
+
+
+def test_a_five_tricks_games_last_trick_is_announced_with_how_its_dispute_ended(
+    live_server_url, browser
+):
+    """The last trick's claim ends the game and deals the next at once: a phone went
+    from "Claims differ" to "Last game: won by Bea", and who took that trick, and that
+    the time limit decided it, was never said. Now it is, before the last game's line
+    (both first), and shown until the new game's first trick is taken."""
+    from datetime import timedelta
+
+    from phones import one_phone_at_a_round, play_until
+
+    from tournament import timers
+    from tournament.models import Dispute, Game, GameState
+
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, name="Last trick", seats=4, size={"width": 390, "height": 844}
+    )
+    ana = Player.objects.get(workshop=w, name="Ana")
+    while True:
+        state = play_until(game, lambda s: s.phase != "play")
+        if any(state.hands):  # not the last trick: everyone says the leader took it
+            for pid in game.players:
+                leader = game.players[state.current[0][0]]
+                services.game_claim(player_id=pid, winner_player_id=leader)
+            game.refresh_from_db()
+            continue
+        # The last trick: seat 0 says it took it, the others that seat 1 did.
+        for seat, pid in enumerate(game.players):
+            services.game_claim(player_id=pid, winner_player_id=game.players[min(seat, 1)])
+        break
+    wait_announced(page, "Claims differ")
+    dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
+    timers.tick(now=dispute.deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.state == GameState.OVER
+    taker = game.players[1]
+    who = "you" if taker == ana.pk else Player.objects.get(pk=taker).name
+    line = f"Trick 7 of game {game.number} won by {who} (time ran out: not agreed)."
+    wait_announced(page, f"{line} Last game (game {game.number})")
+    summary = page.locator("#screen .previous-trick summary")
+    assert summary.inner_text() == line[:-1]
+    summary.click()  # opened, the trick's cards with who played them
+    assert page.locator("#screen .previous-trick li").count() == 4
+
+    new = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    play_until(new, lambda s: s.phase != "play")
+    page.wait_for_selector("#screen .trick button.card", timeout=WAIT)
+    assert summary.count() == 1  # still shown as the new game's first trick is claimed
+    state = play_until(new, lambda s: True)
+    for pid in new.players:
+        services.game_claim(player_id=pid, winner_player_id=new.players[state.current[0][0]])
+    wait_announced(page, "Trick 1 won by")
+    assert summary.count() == 0
+    page.context.close()

@@ -1432,3 +1432,76 @@ def test_a_game_cut_when_a_player_left_is_not_said_to_one_the_movement_brought()
     assert brought, "the movement brings someone down from table 2"
     for p in brought:
         assert WATCHED_END.search(seat_screen(p.pk)) is None
+
+
+PREVIOUS_TRICK = re.compile(
+    r'<details class="last-trick previous-trick">\s*<summary data-announce="first">(.*?)</summary>'
+    r"\s*<ul>(.*?)</ul>",
+    re.S,
+)
+
+
+@pytest.mark.parametrize("ending", ["alike", "timeout", "agreed"])
+def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_taken(ending):
+    """The last trick's claim ends a Five Tricks game and deals the next at once: the
+    new game's screen had no last trick, so who took it, and how a dispute on it
+    ended, was never shown nor said. Its players' phones show it, in the words of the
+    trick line (with the game's number), before the last-game line (both said
+    first, in that order), until the new game's first trick is taken; not to a
+    student who only watched that game."""
+    w, rnd, (t1,) = scored(4, 1)
+    game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
+    names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
+    while sum(map(len, state_of(game).hands)) > 4:
+        finish_trick(game)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    state = play_until_claim(game)
+    assert state.phase == "claim" and not any(state.hands)
+    if ending == "alike":
+        claim_all(game, 0)
+        how = ""
+    else:
+        for seat, pid in enumerate(game.players):
+            services.game_claim(player_id=pid, winner_player_id=game.players[min(seat, 1)])
+        assert state_of(game).dispute
+        if ending == "timeout":
+            dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
+            timers.tick(now=dispute.deadline + timedelta(seconds=1))
+            how = " (time ran out: not agreed)"
+        else:
+            claim_all(game, 1)
+            how = " (claims differed, then agreed)"
+    final = state_of(game)
+    taken = final.completed[-1]
+    assert fresh(game).state == "over" and taken.winner == (0 if ending == "alike" else 1)
+    new = game_at(t1)
+    assert new.pk != game.pk and late.pk in new.players
+
+    for seat, pid in enumerate(game.players):
+        html = seat_screen(pid)
+        winner = (
+            "you" if seat == taken.winner else f"<bdi>{names[game.players[taken.winner]]}</bdi>"
+        )
+        found = PREVIOUS_TRICK.findall(html)
+        assert [line for line, _ in found] == [
+            f"Trick 7 of game {game.number} won by {winner}{how}"
+        ], html
+        cards = re.findall(
+            r"<li>(.*?): <span class=\"\w+\" role=\"img\" aria-label=\"([^\"]+)\"", found[0][1]
+        )
+        assert cards == [
+            ("You" if s == seat else f"<bdi>{names[game.players[s]]}</bdi>", card_name(c))
+            for s, c in taken.cards
+        ]
+        # Said before the last-game line (both "first"), as a trick's line is.
+        assert html.index("previous-trick") < html.index('<p class="last-game"')
+    # Only its players: the student who watched it hears "Game N is over" instead.
+    assert PREVIOUS_TRICK.search(seat_screen(late.pk)) is None
+
+    # Shown as the new game's first trick is played, gone once it is taken.
+    play_one(new)
+    assert len(PREVIOUS_TRICK.findall(seat_screen(game.players[2]))) == 1
+    finish_trick(new)
+    html = seat_screen(game.players[2])
+    assert PREVIOUS_TRICK.search(html) is None
+    assert '<summary data-announce="first">Trick 1 won by' in html
