@@ -227,6 +227,17 @@ class Round(models.Model):
             return f"Round {self.scored_number}"
         return self.get_kind_display()
 
+    @property
+    def short_name(self) -> str:
+        """The round as a sentence about it begins: "Study", "Silent play", "Round 2".
+        The kind's label, "Study (practice, rules visible)", read as "Study (practice,
+        rules visible) is paused."; the phones call study and silent play "play"."""
+        if self.kind == RoundKind.STUDY:
+            return "Study"
+        if self.kind == RoundKind.HOME:
+            return "Silent play"
+        return str(self)
+
     def pause_spans(self) -> list[tuple[datetime, datetime | None]]:
         return [
             (datetime.fromisoformat(a), datetime.fromisoformat(b) if b else None)

@@ -401,13 +401,15 @@ def _start_round(workshop, data):
 @action("pause")
 def _pause(workshop, data):
     rnd = services.round_pause(round_id=_round(workshop, data).pk)
-    return f"{rnd} is paused."
+    # "Study is paused.", as the phones say "The facilitator has paused play." (not
+    # "Study (practice, rules visible) is paused.").
+    return f"{rnd.short_name} is paused."
 
 
 @action("resume")
 def _resume(workshop, data):
     rnd = services.round_resume(round_id=_round(workshop, data).pk)
-    return f"{rnd} continues."
+    return f"{rnd.short_name} continues."
 
 
 @action("extend")

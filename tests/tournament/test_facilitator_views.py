@@ -521,6 +521,31 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     assert "joining <strong>closed</strong>" in text(r)
 
 
+def test_pause_and_resume_answer_in_each_phase_as_the_phones_name_it(owner, fac):
+    """Study and silent play are not rounds to anyone in the room (the phones say
+    "The facilitator has paused play."): the panel's answer named the round's kind,
+    "Study (practice, rules visible) is paused."."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    said = []
+    for start in (None, "start-home", "start-round"):
+        if start:
+            assert do(fac, w, start).status_code == 303
+        for act in ("pause", "resume"):
+            r = do(fac, w, act, htmx=True, live=True)
+            assert r.status_code == 200, message_of(r)
+            said.append(message_of(r))
+    assert said == [
+        "Study is paused.",
+        "Study continues.",
+        "Silent play is paused.",
+        "Silent play continues.",
+        "Round 1 is paused.",
+        "Round 1 continues.",
+    ]
+
+
 @pytest.mark.parametrize(
     "action, phase_setup, fragment",
     [
