@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from facilitator_helpers import assert_no_secrets
 from tournament_helpers import (
+    expire,
     finish_trick,
     fresh,
     game_at,
@@ -544,6 +545,20 @@ def test_pause_and_resume_answer_in_each_phase_as_the_phones_name_it(owner, fac)
         "Round 1 is paused.",
         "Round 1 continues.",
     ]
+
+
+def test_pause_after_the_time_is_up_says_so_and_changes_nothing(owner, fac):
+    """Pressed in the second between the round's deadline and the timer's tick that
+    ends it, Pause had left the round paused at 0:00, and Resume ended it at once."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    rnd = to_scored_round(w)
+    expire(rnd)
+    before = snapshot()
+    for live in (False, True):  # the whole panel, or its answer alone
+        r = do(fac, w, "pause", {"round": rnd.pk}, htmx=True, live=live)
+        assert r.status_code == 409
+        assert message_of(r) == "Round 1 cannot be paused: its time is up, and it is ending now."
+    assert snapshot() == before and fresh(rnd).state == RoundState.RUNNING
 
 
 @pytest.mark.parametrize(

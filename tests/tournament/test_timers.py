@@ -239,6 +239,34 @@ def test_pause_and_resume_refusals(scored):
     assert_refused(lambda: services.round_resume(round_id=99999), NotFound)
 
 
+@pytest.mark.parametrize(
+    "phase, name", [("study", "Study"), ("home", "Silent play"), ("round", "Round 1")]
+)
+def test_a_round_whose_time_is_up_is_not_paused(phase, name):
+    """Pause pressed after the deadline, before the timer's tick ends the round: it
+    had paused at 0:00, and Resume ended it at once. Refused, nothing changed, and
+    the tick ends it."""
+    w = make_workshop(players=4, tables=1, seats=4)
+    services.players_seat_home(workshop_id=w.pk)
+    rnd = services.workshop_start_study(workshop_id=w.pk)
+    if phase != "study":
+        rnd = services.workshop_start_home(workshop_id=w.pk)
+    if phase == "round":
+        rnd = services.round_start(workshop_id=w.pk)
+    expire(rnd)
+    caught = assert_refused(lambda: services.round_pause(round_id=rnd.pk), WrongPhase)
+    assert caught.message == f"{name} cannot be paused: its time is up, and it is ending now."
+    assert timers.tick().rounds_finalised == [rnd.pk]
+    assert fresh(rnd).state == RoundState.FINISHED and fresh(rnd).pauses == []
+
+
+def test_a_round_with_time_left_is_paused_to_its_last_second(scored):
+    w, rnd = scored
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() + timedelta(seconds=2))
+    assert services.round_pause(round_id=rnd.pk).state == RoundState.PAUSED
+    assert 0 < fresh(rnd).remaining_seconds <= 2
+
+
 # ------------------------------------------------------------------ extend
 
 
@@ -514,13 +542,14 @@ def test_a_late_joiner_after_the_rounds_time_is_up_is_dealt_no_game():
 
 
 def test_resuming_a_round_paused_after_its_time_ran_out_deals_nothing():
-    """Paused after the deadline (nothing left), a seat skipped while paused, then
-    resumed: the table whose game was cut gets no game the tick would cut at once."""
+    """Paused with nothing left (as a Pause pressed after the deadline left a round
+    before it was refused: one may be in the database), a seat skipped while paused,
+    then resumed: the table whose game was cut gets no game the tick would cut at once."""
     w = make_workshop(players=8, tables=2, leave_policy="skip")
     rnd = to_scored_round(w)
     t1 = tables_of(w)[0]
-    expire(rnd)
     services.round_pause(round_id=rnd.pk)
+    Round.objects.filter(pk=rnd.pk).update(remaining_seconds=0.0)
     services.player_leave(player_id=game_at(t1).players[0])
     services.round_resume(round_id=rnd.pk)
     timers.tick()

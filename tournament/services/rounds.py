@@ -280,6 +280,12 @@ def round_pause(*, round_id: int) -> Round:
     if rnd.state != RoundState.RUNNING:
         raise WrongPhase("Only a running round can be paused.")
     at = now()
+    if timing.is_expired(rnd.deadline, at):
+        # Its time ran out and the timer's next tick (within a second) ends it. Paused
+        # now, it stood at 0:00 and Resume ended it at once, with nobody told why.
+        raise WrongPhase(
+            f"{rnd.short_name} cannot be paused: its time is up, and it is ending now."
+        )
     rnd.remaining_seconds = timing.pause(rnd.deadline, at)
     rnd.paused_at = at
     rnd.pauses = [*rnd.pauses, [at.isoformat(), None]]
