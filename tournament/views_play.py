@@ -8,7 +8,6 @@ import json
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -94,7 +93,10 @@ def join(request):
         # rather than leaving a seated player behind that nobody plays; under another
         # name (a shared phone), the play page says why.
         other = names.name_key(" ".join(request.POST.get("name", "").split())) != player.name_key
-        return redirect(reverse("play") + ("?already=1" if other else ""))
+        response = redirect("play")
+        if other:
+            _say_already(response, player)
+        return response
     name = request.POST.get("name", "")
     if not code:  # a blank code is no guess: said, not counted against the room
         return _join_page(request, status=400, name=name, error=NO_CODE)
@@ -148,6 +150,35 @@ def rejoin(request):
     return response
 
 
+# "This phone already has a seat" is the answer to one join: said on the play page
+# that answer opens, once. It came as "?already=1" in the address, and stayed: every
+# reload (a phone's browser restoring its tab, hours later) said it again.
+ALREADY_COOKIE = "barnga_already"
+ALREADY_SALT = "barnga.already"
+ALREADY_SECONDS = 60  # the redirect's next request; a page never opened forgets it
+
+
+def _say_already(response, player) -> None:
+    response.set_signed_cookie(
+        ALREADY_COOKIE,
+        str(player.pk),
+        salt=ALREADY_SALT,
+        max_age=ALREADY_SECONDS,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def _said_already(request, player) -> bool:
+    """Whether this page answers a join refused because this phone has `player`'s seat
+    (the cookie names that seat: one since moved away or removed says nothing)."""
+    value = request.get_signed_cookie(
+        ALREADY_COOKIE, default=None, salt=ALREADY_SALT, max_age=ALREADY_SECONDS
+    )
+    return value == str(player.pk)
+
+
 def short_join(request, code: str):
     """The QR code's target: /j/CODE opens the join form with the code filled in."""
     return redirect(f"/join?code={names.normalise_code(code)}")
@@ -161,7 +192,10 @@ def play(request):
     ctx = selectors.player_screen(player.pk)
     # Jinja2 (barnga/jinja2.py), which escaped what it had to: safe to include as it is.
     ctx["screen_html"] = mark_safe(render_to_string("play/_screen.html", ctx))
-    ctx["already"] = request.GET.get("already") == "1"
+    ctx["already"] = _said_already(request, player)
     ctx["gestures"] = Gesture.PALETTE
     ctx["emoji_json"] = json.dumps(Gesture.EMOJI, ensure_ascii=False)
-    return render(request, "play/page.html", ctx)
+    response = render(request, "play/page.html", ctx)
+    if ALREADY_COOKIE in request.COOKIES:
+        response.delete_cookie(ALREADY_COOKIE, samesite="Lax")
+    return response

@@ -248,6 +248,12 @@
       const pin = next.querySelector("details.pin-show");
       if (pin) pin.open = false;
     }
+    // "This phone already has a seat …, as Ana" answers the join just tried: at a new
+    // phase, table or name it is past, and goes (it stayed on the page all workshop).
+    const already = app.querySelector(".notice.already");
+    if (already && ["phase", "table", "name"].some((k) => current.dataset[k] !== next.dataset[k])) {
+      already.remove();
+    }
     // Picked in the new screen before it is patched in: a card still picked is then
     // drawn as it is shown, and stays the same node.
     if (sameGame) {

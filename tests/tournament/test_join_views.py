@@ -238,11 +238,30 @@ def test_a_phone_with_a_seat_that_joins_again_keeps_its_seat():
     assert again.status_code == 302 and again["Location"] == "/play/"
     # Under another name (a phone passed on): the seat is kept, and the page says why.
     other = phone.post("/join", {"code": workshop.code, "name": "Sam"})
-    assert other.status_code == 302 and other["Location"] == "/play/?already=1"
+    assert other.status_code == 302 and other["Location"] == "/play/"
     page = phone.get(other["Location"]).content.decode()
     assert "This phone already has a seat in this workshop, as <bdi>Rhea</bdi>." in page
     assert "already has a seat" not in phone.get("/play/").content.decode()
     assert list(Player.objects.values_list("name", flat=True)) == ["Rhea"]
+
+
+def test_already_has_a_seat_is_said_once_not_at_each_reload():
+    """The notice answers one join: the page reloaded (a phone's browser restoring its
+    tab) no longer says it, nor does an address that asks for it."""
+    workshop = make_workshop(players=0)
+    phone = Client()
+    phone.post("/join", {"code": workshop.code, "name": "Rhea"})
+    answer = phone.post("/join", {"code": workshop.code, "name": "Sam"})
+    said = phone.get(answer["Location"])
+    assert "already has a seat" in said.content.decode()
+    for address in (answer["Location"], "/play/?already=1"):
+        assert "already has a seat" not in phone.get(address).content.decode(), address
+    # The answer to a join from another phone's session says nothing on this one, nor
+    # does one for a seat this phone no longer has.
+    stranger = Client()
+    stranger.post("/join", {"code": workshop.code, "name": "Tom"})
+    stranger.cookies["barnga_already"] = answer.cookies["barnga_already"].value
+    assert "already has a seat" not in stranger.get("/play/").content.decode()
 
 
 @pytest.mark.parametrize("typed", ["１２３４", "١٢٣٤", " 1234 "])
