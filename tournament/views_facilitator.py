@@ -417,15 +417,15 @@ def _extend(workshop, data):
     rnd = services.round_extend(round_id=_round(workshop, data).pk, seconds=60)
     # The time now left: pressed twice, the second message says so (it read the same).
     left = timing.remaining(rnd.deadline, timezone.now(), rnd.remaining_seconds)
-    return f"{rnd}: one more minute, {clock(left)} left now."
+    return f"{rnd.short_name}: one more minute, {clock(left)} left now."
 
 
 @action("end-now")
 def _end_now(workshop, data):
     rnd = _round(workshop, data)
     if not services.round_end_now(round_id=rnd.pk):
-        raise WrongPhase(f"{rnd} is already over.")
-    return f"{rnd} is over."
+        raise WrongPhase(f"{rnd.short_name} is already over.")
+    return f"{rnd.short_name} is over."
 
 
 def _moves(data) -> list[dict] | None:

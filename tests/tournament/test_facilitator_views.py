@@ -525,7 +525,7 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
 def test_pause_and_resume_answer_in_each_phase_as_the_phones_name_it(owner, fac):
     """Study and silent play are not rounds to anyone in the room (the phones say
     "The facilitator has paused play."): the panel's answer named the round's kind,
-    "Study (practice, rules visible) is paused."."""
+    "Study (practice, rules visible) is paused.", and so did +1 minute's."""
     w = owned(owner, players=4, tables=1, seats=4)
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
@@ -533,17 +533,26 @@ def test_pause_and_resume_answer_in_each_phase_as_the_phones_name_it(owner, fac)
     for start in (None, "start-home", "start-round"):
         if start:
             assert do(fac, w, start).status_code == 303
-        for act in ("pause", "resume"):
+        for act in ("pause", "resume", "extend"):
             r = do(fac, w, act, htmx=True, live=True)
             assert r.status_code == 200, message_of(r)
-            said.append(message_of(r))
+            said.append(message_of(r).split(",")[0])
+    for status in (200, 409):  # ended, then refused as over
+        r = do(fac, w, "end-now", htmx=True, live=True)
+        assert r.status_code == status, message_of(r)
+        said.append(message_of(r))
     assert said == [
         "Study is paused.",
         "Study continues.",
+        "Study: one more minute",
         "Silent play is paused.",
         "Silent play continues.",
+        "Silent play: one more minute",
         "Round 1 is paused.",
         "Round 1 continues.",
+        "Round 1: one more minute",
+        "Round 1 is over.",
+        "Round 1 is already over.",
     ]
 
 
