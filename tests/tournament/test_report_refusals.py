@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from itertools import combinations
 
 import pytest
@@ -403,3 +404,49 @@ def test_a_report_rebuilt_from_a_document_states_the_cap_it_was_exported_under(o
     assert "counted 7." in html and f"At most {limits.REFUSALS_KEPT} " not in html
     del doc["workshop"]["refusals_kept"]
     assert report.build_report(doc)["refusals"]["kept_most"] == limits.REFUSALS_KEPT
+
+
+def players_table(html: str) -> tuple[list[str], dict[str, list[str]]]:
+    """Section 5's per-player table as read on the page: its column headers, and each
+    row's cells (the name's cell first) by the player's name, tags stripped."""
+
+    def words(cell: str) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+
+    table = html.split('<table class="players">', 1)[1].split("</table>", 1)[0]
+    head = re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)
+    headers = [words(h) for h in re.findall(r"<th scope=\"col\">(.*?)</th>", head, re.S)]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[1], re.S):
+        cells = [words(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        name = re.search(r"<bdi>(.*?)</bdi>", row).group(1)
+        rows[name] = cells
+    return headers, rows
+
+
+def test_the_players_table_shows_each_players_refused_moves_as_players_csv(fac, owner):
+    """players.csv had a refused_moves column the report's per-player table lacked
+    (found by a review): the table has it, each player's figure the CSV's."""
+    w = make_workshop(players=8, tables=2, mode="referee", names=STUDENTS)
+    Workshop.objects.filter(pk=w.pk).update(facilitator=owner)
+    to_scored_round(w)
+    t1, t2 = tables_of(w)
+    game, seat, card = refusable_turn(t1, set(game_at(t1).players))
+    once = Player.objects.get(pk=game.players[seat])
+    refuse(game, seat, card)
+    game, seat, card = refusable_turn(t2, set(game_at(t2).players))
+    twice = Player.objects.get(pk=game.players[seat])
+    refuse(game, seat, card, times=2)
+
+    html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
+    headers, rows = players_table(html)
+    column = headers.index("Refused moves")
+    assert headers[column + 1] == "Gestures and drawings"  # in players.csv's order
+    assert "refused moves (" in html.split('<table class="players">', 1)[1].split("</caption>")[0]
+    shown = {name: int(cells[column]) for name, cells in rows.items()}
+    served = fac.get(f"/workshops/{w.pk}/report/players.csv").content.decode("utf-8-sig")
+    in_csv = {r["player"]: int(r["refused_moves"]) for r in csv.DictReader(io.StringIO(served))}
+    assert shown == in_csv and sorted(shown) == sorted(STUDENTS)
+    assert (shown[once.name], shown[twice.name]) == (1, 2) and sum(shown.values()) == 3
+    # Bots' rows too, and the rest of each row kept its place.
+    assert all(len(cells) == len(headers) for cells in rows.values())
