@@ -2966,24 +2966,27 @@ def for_the_class(rep: dict) -> dict:
 
 def seating_summary(columns: list[dict], seating: list[dict]) -> str:
     """The class's seating grid (counts per table and round) in a line, for the report
-    of a large class that folds it: at each round's start how many played, how many
-    had moved up or down to their table, how many sat at their home table and how many
-    of those had moved back there (counted twice: the three did not add up to the
-    players, 32 + 32 + 30 of 66 where everyone moves)."""
+    of a large class that folds it: at each round's start how many played, and each of
+    them once: moved up, moved down, stayed at their home table, or stayed at another
+    table an earlier move had taken them to; of the movers, how many moved back home.
+    (It counted those back home twice and left out the others who stayed: "12 had moved
+    up, 12 down and 10 at their home table" of 39 players.)"""
     parts = []
     for i, col in enumerate(columns):
         cells = [row["cells"][i] for row in seating]
-        keys = ("players", "up", "down", "home", "back", "joined")
+        keys = ("players", "up", "down", "home", "back", "away", "joined")
         n = {k: sum(c[k] for c in cells) for k in keys}
         part = f"{col['label']}, {_plural(n['players'], 'player')}"
         if n["players"] and n["home"] == n["players"] and not n["back"]:
             part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
         elif n["players"]:
-            said = [f"{n['up']} had moved up", f"{n['down']} down"]
-            home = f"{n['home']} at their home table"
+            down = f"{n['down']} down"
             if n["back"]:
-                home += f", {n['back']} of them moved back there"
-            said.append(home)
+                down += f" ({n['back']} of the {n['up'] + n['down']} back at their home table)"
+            said = [f"{n['up']} had moved up", down]
+            said.append(f"{n['home'] - n['back']} stayed at their home table")
+            if n["away"]:
+                said.append(f"{n['away']} at another table, where an earlier move had taken them")
             part += ": " + said_as_list(said)
         if n["joined"]:
             part += f" ({n['joined']} joined during it)"
@@ -3000,6 +3003,9 @@ def _seat_counts(chips: list[dict]) -> dict:
         "home": sum(1 for c in chips if c["local"]),
         # At their home table by a move back to it: counted as moved and as at home.
         "back": sum(1 for c in chips if c["local"] and c["arrow"]),
+        # Not moved there as this round began, and not at home: an earlier move took
+        # them there (the rest are up, down or home: the four add up to the players).
+        "away": sum(1 for c in chips if not c["local"] and not c["arrow"]),
         "joined": sum(1 for c in chips if c["joined"]),
     }
 

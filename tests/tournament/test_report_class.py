@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 from django.db.models import F
 from django.test import Client
-from report_helpers import T0, Clock, build_scripted
+from report_helpers import T0, Clock, bots_played, build_scripted
 from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
 
 from tournament import export, report, reportcache, services, timers
@@ -402,6 +402,64 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
     assert said == "3 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
     assert r["movement"]["seating_summary"].endswith(
-        "Round 3, 3 players: 1 had moved up, 1 down and 2 at their home table, 1 of them"
-        " moved back there."
+        "Round 3, 3 players: 1 had moved up, 1 down (1 of the 2 back at their home table)"
+        " and 1 stayed at their home table."
     )
+    # One who stayed where an earlier move took them: a line of the cell, and of the line.
+    chips.append({"arrow": "", "local": False, "joined": False})
+    seating[0]["cells"] = [report._seat_counts(chips)]
+    r["movement"]["seating_summary"] = report.seating_summary(columns, seating)
+    html = render_to_string("report/_class_movement.html", {"r": r})
+    cell = re.search(r"<td>(.*?)</td>", html).group(1)
+    said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+    assert said == (
+        "4 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
+        " 1 here since an earlier move"
+    )
+    assert r["movement"]["seating_summary"].endswith(
+        "Round 3, 4 players: 1 had moved up, 1 down (1 of the 2 back at their home table),"
+        " 1 stayed at their home table and 1 at another table, where an earlier move had"
+        " taken them."
+    )
+
+
+SEATED_AS = re.compile(
+    r"(?P<label>[^;:,]+), (?P<players>\d+) players?"
+    r"(?:, all at their home table|: (?P<up>\d+) had moved up, (?P<down>\d+) down"
+    r"(?: \((?P<back>\d+) of the (?P<movers>\d+) back at their home table\))?"
+    r"(?:,| and) (?P<home>\d+) stayed at their home table"
+    r"(?: and (?P<away>\d+) at another table, where an earlier move had taken them)?)"
+    r"(?: \(\d+ joined during it\))?"
+)
+
+
+def test_the_class_seating_line_accounts_for_every_player_after_two_movements(owner):
+    """The seating line said "12 had moved up, 12 down and 10 at their home table" of
+    39 players (found by a review): those who stayed at a table an earlier move had
+    taken them to were in no part, and those who moved back home were in two. Each
+    player is now in one part, and the parts add up to the players seated."""
+    w = bots_played(owner, name="Five", tables=5, seats=3, ticks=2, seed=4)
+    rep = report.build_report(json.loads(json.dumps(export.workshop_document(w))), names=False)
+    mov = rep["movement"]
+    line = mov["seating_summary"]
+    assert line.startswith("5 tables, at the start of each round: ") and line.endswith(".")
+    parts = line.removeprefix("5 tables, at the start of each round: ")[:-1].split("; ")
+    labels = [c["label"] for c in mov["columns"]]
+    assert len(labels) == len(parts) == 4  # home play, two scored rounds, after the last
+    away = 0
+    for i, (label, part) in enumerate(zip(labels, parts, strict=True)):
+        cells = [row["cells"][i] for row in mov["seating"]]
+        players = sum(c["players"] for c in cells)
+        assert players == 15 and part.startswith(f"{label}, 15 players"), part
+        if ":" in part:  # the parts as heard, an aside in brackets left out, add up
+            heard = re.sub(r" \([^)]*\)", "", part.split(": ", 1)[1])
+            assert sum(int(x) for x in re.findall(r"(?:^|, | and )(\d+) ", heard)) == 15, part
+    for label, part in zip(labels, parts, strict=True):
+        said = SEATED_AS.fullmatch(part)
+        assert said and said["label"] == label, part
+        n = {k: int(v or 0) for k, v in said.groupdict().items() if k != "label"}
+        if said["back"]:
+            assert n["back"] <= n["movers"] == n["up"] + n["down"]
+        away += n["away"]
+    # After two movements some sat where the first one had taken them.
+    assert away

@@ -1622,13 +1622,14 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
 def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     """The class's view folds its seating counts past twelve tables under this line."""
 
-    def seat(players, up=0, down=0, home=0, joined=0):
+    def seat(players, up=0, down=0, home=0, away=0, joined=0):
         return {
             "players": players,
             "up": up,
             "down": down,
             "home": home,
             "back": 0,
+            "away": away,
             "joined": joined,
         }
 
@@ -1639,8 +1640,14 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     ]
     assert report.seating_summary(columns, seating) == (
         "2 tables, at the start of each round: Round 1, 7 players, all at their home table;"
-        " Round 2, 9 players: 3 had moved up, 1 down and 5 at their home table"
+        " Round 2, 9 players: 3 had moved up, 1 down and 5 stayed at their home table"
         " (1 joined during it)."
+    )
+    # Those who stayed where an earlier move took them: a part of their own.
+    seating[0]["cells"][1] = seat(6, up=1, down=1, home=2, away=2)
+    assert report.seating_summary(columns, seating).endswith(
+        " Round 2, 11 players: 3 had moved up, 1 down, 5 stayed at their home table and 2 at"
+        " another table, where an earlier move had taken them (1 joined during it)."
     )
     alone = [{"table": 1, "cells": [seat(1, home=1), seat(0)]}]
     assert report.seating_summary(columns, alone) == (
@@ -1650,10 +1657,11 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
 
 
 def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
-    """A mover who came back to their home table is counted as moved and as at home:
+    """A mover who came back to their home table was counted as moved and as at home:
     "2 had moved up, 2 down and 3 at their home table" of 4 players added up to 7.
-    The line says how many of those at home moved back there, as each cell does
-    (_seat_counts: a chip both local and with an arrow)."""
+    The line counts them among the movers and says how many of those moved back home
+    (_seat_counts: a chip both local and with an arrow); "stayed at their home table"
+    is those who did not move."""
     chips = [
         {"arrow": "up", "local": True, "joined": False},
         {"arrow": "up", "local": False, "joined": False},
@@ -1662,7 +1670,15 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
         {"arrow": "", "local": True, "joined": False},
     ]
     counts = report._seat_counts(chips)
-    assert counts == {"players": 5, "up": 2, "down": 2, "home": 3, "back": 2, "joined": 0}
+    assert counts == {
+        "players": 5,
+        "up": 2,
+        "down": 2,
+        "home": 3,
+        "back": 2,
+        "away": 0,
+        "joined": 0,
+    }
     columns = [{"label": "Round 2"}, {"label": "Round 3"}]
     seating = [
         {"table": 1, "cells": [counts, report._seat_counts(chips[1:2] + chips[3:])]},
@@ -1670,8 +1686,8 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
     ]
     assert report.seating_summary(columns, seating) == (
         "2 tables, at the start of each round: Round 2, 6 players: 3 had moved up, 2 down"
-        " and 4 at their home table, 3 of them moved back there; Round 3, 3 players: 1 had"
-        " moved up, 1 down and 1 at their home table."
+        " (3 of the 5 back at their home table) and 1 stayed at their home table; Round 3,"
+        " 3 players: 1 had moved up, 1 down and 1 stayed at their home table."
     )
 
 

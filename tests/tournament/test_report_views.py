@@ -951,7 +951,8 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     """The class's view (the projector) has a 13-row table of counts per round, and one
     of how many sat at each table: past twelve tables each folds under a line of its
     totals, the figures of its "All tables" row, or its cells added up (a player who
-    moved back to their home table counted as moved and at home: said so in both). No
+    moved back to their home table counted as moved and at home in a cell, once in the
+    line; those there since an earlier move counted too). No
     CSV is named: the class's view links none."""
     html = fac.get(f"/workshops/{thirteen.pk}/report/?view=class").content.decode()
     assert_links_land(html)
@@ -1007,13 +1008,22 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         players = added(r"<strong>(\d+)</strong> players?")
         up, down = added(r"(\d+) moved up"), added(r"(\d+) moved down")
         home, back = added(r"(\d+) at home"), added(r"\((\d+) moved back\)")
+        away = added(r"(\d+) here since an earlier move")
+        # Each player in one part of the cell (those who moved back home are counted as
+        # moved and as at home: said so).
+        assert up + down + home - back + away == players
         said = f"{col['label']}, {players} players"
         if home == players and not back:
             assert re.search(re.escape(f"{said}, all at their home table") + "[;.]", line), line
         else:
-            # (Those who moved back home are counted as moved and as at home: said so.)
-            back = f", {back} of them moved back there" if back else ""
-            said += f": {up} had moved up, {down} down and {home} at their home table{back}"
+            # The line counts each once: those back home among the movers.
+            parts = [f"{up} had moved up", f"{down} down"]
+            if back:
+                parts[1] += f" ({back} of the {up + down} back at their home table)"
+            parts.append(f"{home - back} stayed at their home table")
+            if away:
+                parts.append(f"{away} at another table, where an earlier move had taken them")
+            said += ": " + ", ".join(parts[:-1]) + " and " + parts[-1]
             assert re.search(re.escape(said) + "[;.]", line), (said, line)
     assert line.startswith("13 tables, at the start of each round: ") and "moved up" in line
     assert folds["clashes-by-table"][0].startswith("Each of the 13 tables, round by round")
