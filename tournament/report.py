@@ -2663,6 +2663,15 @@ FOLD_PLAYERS = 60
 FOLD_TABLES = 12
 
 
+def listed(lead: str, items: list[str], after: str = "") -> dict:
+    """A summary that is a list, round by round: on the page a short `lead` sentence, a
+    list of `items` and the sentence `after` it (40 tables over six rounds made one
+    sentence 14 lines of a phone); `line`, the same words in one sentence."""
+    after = after.strip()
+    line = f"{lead} {'; '.join(items)}." + (f" {after}" if after else "")
+    return {"lead": lead, "items": items, "after": after, "line": line}
+
+
 def round_summary(rd: dict, *, disputes: bool) -> str:
     """A round's results in a line, for the report of a large class that folds them
     table by table: the class view's totals (the "All tables" row, the moves after)."""
@@ -2686,8 +2695,9 @@ def round_summary(rd: dict, *, disputes: bool) -> str:
     return line
 
 
-def clashes_summary(cl: dict, *, disputes: bool) -> str:
-    """Section 4's table of tricks, clashes and disputes per table and round in a line,
+def clashes_summary(cl: dict, *, disputes: bool) -> dict:
+    """Section 4's table of tricks, clashes and disputes per table and round, a line a
+    round (`listed`),
     for the report of a large class that folds it: each round's totals, and where a
     table had the most in a round. Home play shows no clash (one sheet a table); the
     rounds after movement show how many the newcomers brought."""
@@ -2707,14 +2717,15 @@ def clashes_summary(cl: dict, *, disputes: bool) -> str:
         if cut := sum(c["cut"] for c in cells):
             part += f", {_plural(cut, 'claim step')} cut short with no trick"
         parts.append(part)
-    line = f"{_plural(len(tables), 'table')}, round by round: {'; '.join(parts)}."
     what = "disputes" if disputes else "clashes"
     cells = [
         (t["table"], rd["label"], t["rounds"][i][what])
         for t in tables
         for i, rd in enumerate(rounds)
     ]
-    return line + _the_most(cells, what)
+    return listed(
+        f"{_plural(len(tables), 'table')}, round by round:", parts, _the_most(cells, what)
+    )
 
 
 def _the_most(cells: list[tuple[int, str, int]], what: str) -> str:
@@ -2754,9 +2765,10 @@ def _by_round(rows: list[dict]) -> dict[str, list[dict]]:
     return out
 
 
-def revokes_summary(rv: dict) -> str:
+def revokes_summary(rv: dict) -> dict:
     """Section 4's table of revokes and calls per round and table (All Fives), or of
-    the tricks judged differently (`table_decides`: 7Up7Down, referee mode), in a line,
+    the tricks judged differently (`table_decides`: 7Up7Down, referee mode), a line a
+    round (`listed`),
     for the report of a large class that folds it: each round's totals over the
     tables, and where a table had the most revokes (tricks judged differently) in a
     round."""
@@ -2778,15 +2790,16 @@ def revokes_summary(rv: dict) -> str:
                 part += f", {_plural(n['refused'], 'call')} refused"
         parts.append(part)
     tables = len({r["table"] for r in rows})
-    line = f"{_plural(tables, 'table')}, round by round: {'; '.join(parts)}."
     what, key = (
         ("tricks judged differently", "clashes") if rv["table_decides"] else ("revokes", "revokes")
     )
-    return line + _the_most([(r["table"], r["round"], r[key]) for r in rows], what)
+    most = _the_most([(r["table"], r["round"], r[key]) for r in rows], what)
+    return listed(f"{_plural(tables, 'table')}, round by round:", parts, most)
 
 
-def refusals_summary(rows: list[dict], *, by_whom: bool) -> str:
-    """Section 4's table of refused moves per round and table in a line, for the report
+def refusals_summary(rows: list[dict], *, by_whom: bool) -> dict:
+    """Section 4's table of refused moves per round and table, a line a round (`listed`),
+    for the report
     of a large class that folds it: each round's refusals over the tables (`by_whom`:
     how many by newcomers and by locals, which the class's view leaves out), and
     where a table had the most in a round."""
@@ -2799,8 +2812,8 @@ def refusals_summary(rows: list[dict], *, by_whom: bool) -> str:
             part += f" ({newcomers} by newcomers, {locals_} by locals)"
         parts.append(part)
     tables = len({r["table"] for r in rows})
-    line = f"{_plural(tables, 'table')}, round by round: {'; '.join(parts)}."
-    return line + _the_most([(r["table"], r["round"], r["refused"]) for r in rows], "refused moves")
+    most = _the_most([(r["table"], r["round"], r["refused"]) for r in rows], "refused moves")
+    return listed(f"{_plural(tables, 'table')}, round by round:", parts, most)
 
 
 def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict:
@@ -2964,8 +2977,9 @@ def for_the_class(rep: dict) -> dict:
     }
 
 
-def seating_summary(columns: list[dict], seating: list[dict]) -> str:
-    """The class's seating grid (counts per table and round) in a line, for the report
+def seating_summary(columns: list[dict], seating: list[dict]) -> dict:
+    """The class's seating grid (counts per table and round), a line a round (`listed`),
+    for the report
     of a large class that folds it: at each round's start how many played, and each of
     them once: moved up, moved down, stayed at their home table, or stayed at another
     table an earlier move had taken them to; of the movers, how many moved back home.
@@ -2991,7 +3005,7 @@ def seating_summary(columns: list[dict], seating: list[dict]) -> str:
         if n["joined"]:
             part += f" ({n['joined']} joined during it)"
         parts.append(part)
-    return f"{_plural(len(seating), 'table')}, at the start of each round: {'; '.join(parts)}."
+    return listed(f"{_plural(len(seating), 'table')}, at the start of each round:", parts)
 
 
 def _seat_counts(chips: list[dict]) -> dict:

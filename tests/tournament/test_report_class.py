@@ -401,7 +401,7 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     cell = re.search(r"<td>(.*?)</td>", html).group(1)
     said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
     assert said == "3 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
-    assert r["movement"]["seating_summary"].endswith(
+    assert r["movement"]["seating_summary"]["line"].endswith(
         "Round 3, 3 players: 1 had moved up, 1 down (1 of the 2 back at their home table)"
         " and 1 stayed at their home table."
     )
@@ -416,7 +416,7 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
         "4 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
         " 1 here since an earlier move"
     )
-    assert r["movement"]["seating_summary"].endswith(
+    assert r["movement"]["seating_summary"]["line"].endswith(
         "Round 3, 4 players: 1 had moved up, 1 down (1 of the 2 back at their home table),"
         " 1 stayed at their home table and 1 at another table, where an earlier move had"
         " taken them."
@@ -441,7 +441,7 @@ def test_the_class_seating_line_accounts_for_every_player_after_two_movements(ow
     w = bots_played(owner, name="Five", tables=5, seats=3, ticks=2, seed=4)
     rep = report.build_report(json.loads(json.dumps(export.workshop_document(w))), names=False)
     mov = rep["movement"]
-    line = mov["seating_summary"]
+    line = mov["seating_summary"]["line"]
     assert line.startswith("5 tables, at the start of each round: ") and line.endswith(".")
     parts = line.removeprefix("5 tables, at the start of each round: ")[:-1].split("; ")
     labels = [c["label"] for c in mov["columns"]]

@@ -1498,12 +1498,12 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
             {"table": 3, "rounds": [_clash_cell(1, 0), _clash_cell(7, 1, 1)]},
         ],
     }
-    assert report.clashes_summary(cl, disputes=True) == (
+    assert report.clashes_summary(cl, disputes=True)["line"] == (
         "3 tables, round by round: Round 1, 0 clashes in 19 tricks, 0 disputes;"
         " Round 2, 8 clashes in 27 tricks, 6 disputes (1 timed out), 1 claim step cut short"
         " with no trick. The most disputes at one table in a round: 3, at table 2 in Round 2."
     )
-    assert report.clashes_summary(cl, disputes=False) == (
+    assert report.clashes_summary(cl, disputes=False)["line"] == (
         "3 tables, round by round: Round 1, 0 clashes in 19 tricks;"
         " Round 2, 8 clashes in 27 tricks, 1 claim step cut short with no trick."
         " The most clashes at one table in a round: 4, at table 2 in Round 2."
@@ -1515,18 +1515,18 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
             {"table": n, "rounds": [_clash_cell(1, 1, 1), _clash_cell(1, 1, 1)]} for n in (1, 2)
         ],
     }
-    assert report.clashes_summary(tied, disputes=True).endswith(
+    assert report.clashes_summary(tied, disputes=True)["line"].endswith(
         "The most disputes at one table in a round: 1, at 2 tables in Round 1 and 2 tables"
         " in Round 2."
     )
     tied["by_table_round"] = tied["by_table_round"][:1]
-    assert report.clashes_summary(tied, disputes=True) == (
+    assert report.clashes_summary(tied, disputes=True)["line"] == (
         "1 table, round by round: Round 1, 1 clash in 1 trick, 1 dispute; Round 2, 1 clash"
         " in 1 trick, 1 dispute. The most disputes at one table in a round: 1, at table 1"
         " in Round 1 and table 1 in Round 2."
     )
     quiet = {**cl, "by_table_round": [{"table": 1, "rounds": [_clash_cell(0, 0)] * 2}]}
-    assert report.clashes_summary(quiet, disputes=True) == (
+    assert report.clashes_summary(quiet, disputes=True)["line"] == (
         "1 table, round by round: Round 1, 0 clashes in 0 tricks, 0 disputes;"
         " Round 2, 0 clashes in 0 tricks, 0 disputes."
     )
@@ -1559,13 +1559,13 @@ def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables(
     ]
     keys = [k for k in rows[0] if k not in ("round", "table")]
     rv = {"table_decides": False, "rows": rows, "totals": dict.fromkeys(keys, 0)}
-    assert report.revokes_summary(rv) == (
+    assert report.revokes_summary(rv)["line"] == (
         "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, 1 revoke"
         " (0 by newcomers): 1 called, 0 not called, 2 calls refused; Round 2, 7 of 19 tricks"
         " judged differently, 5 revokes (3 by newcomers): 1 called, 4 not called, 1 call"
         " refused. The most revokes at one table in a round: 3, at table 2 in Round 2."
     )
-    assert report.revokes_summary({**rv, "table_decides": True}) == (
+    assert report.revokes_summary({**rv, "table_decides": True})["line"] == (
         "2 tables, round by round: Round 1, 1 of 19 tricks judged differently; Round 2, 7 of"
         " 19 tricks judged differently. The most tricks judged differently at one table in a"
         " round: 4, at table 2 in Round 2."
@@ -1577,14 +1577,14 @@ def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables(
             {**r, "revokes": 0, "by_newcomers": 0, "upheld": 0, "unnoticed": 0} for r in rv["rows"]
         ],
     }
-    assert report.revokes_summary(calm).startswith(
+    assert report.revokes_summary(calm)["line"].startswith(
         "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, no revokes,"
         " 2 calls refused; Round 2, 7 of 19 tricks judged differently, no revokes, 1 call"
         " refused."
     )
     # Nothing judged differently: no table named.
     quiet = {**rv, "table_decides": True, "rows": [_revoke_row("Round 1", 1, 1, 0)]}
-    assert report.revokes_summary(quiet) == (
+    assert report.revokes_summary(quiet)["line"] == (
         "1 table, round by round: Round 1, 0 of 1 trick judged differently."
     )
 
@@ -1605,16 +1605,26 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
 
     rows = [row("Round 1", 1, 0, 2), row("Round 1", 2, 0, 1), row("Round 2", 1, 3, 0)]
     rows.append(row("Round 2", 2, 1, 2))
-    assert report.refusals_summary(rows, by_whom=True) == (
+    assert report.refusals_summary(rows, by_whom=True)["line"] == (
         "2 tables, round by round: Round 1, 3 moves refused (0 by newcomers, 3 by locals);"
         " Round 2, 6 moves refused (4 by newcomers, 2 by locals). The most refused moves at"
         " one table in a round: 3, at tables 1 and 2 in Round 2."
     )
-    assert report.refusals_summary(rows[:1], by_whom=False) == (
+    # On the page: a lead sentence, a line a round, and the most after them.
+    assert report.refusals_summary(rows, by_whom=True) == {
+        "lead": "2 tables, round by round:",
+        "items": [
+            "Round 1, 3 moves refused (0 by newcomers, 3 by locals)",
+            "Round 2, 6 moves refused (4 by newcomers, 2 by locals)",
+        ],
+        "after": "The most refused moves at one table in a round: 3, at tables 1 and 2 in Round 2.",
+        "line": report.refusals_summary(rows, by_whom=True)["line"],
+    }
+    assert report.refusals_summary(rows[:1], by_whom=False)["line"] == (
         "1 table, round by round: Round 1, 2 moves refused. The most refused moves at one"
         " table in a round: 2, at table 1 in Round 1."
     )
-    assert report.refusals_summary([row("Round 1", 1, 0, 0)], by_whom=False) == (
+    assert report.refusals_summary([row("Round 1", 1, 0, 0)], by_whom=False)["line"] == (
         "1 table, round by round: Round 1, 0 moves refused."
     )
 
@@ -1638,19 +1648,19 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
         {"table": 1, "cells": [seat(4, home=4), seat(4, up=1, down=1, home=2)]},
         {"table": 2, "cells": [seat(3, home=3), seat(5, up=2, home=3, joined=1)]},
     ]
-    assert report.seating_summary(columns, seating) == (
+    assert report.seating_summary(columns, seating)["line"] == (
         "2 tables, at the start of each round: Round 1, 7 players, all at their home table;"
         " Round 2, 9 players: 3 had moved up, 1 down and 5 stayed at their home table"
         " (1 joined during it)."
     )
     # Those who stayed where an earlier move took them: a part of their own.
     seating[0]["cells"][1] = seat(6, up=1, down=1, home=2, away=2)
-    assert report.seating_summary(columns, seating).endswith(
+    assert report.seating_summary(columns, seating)["line"].endswith(
         " Round 2, 11 players: 3 had moved up, 1 down, 5 stayed at their home table and 2 at"
         " another table, where an earlier move had taken them (1 joined during it)."
     )
     alone = [{"table": 1, "cells": [seat(1, home=1), seat(0)]}]
-    assert report.seating_summary(columns, alone) == (
+    assert report.seating_summary(columns, alone)["line"] == (
         "1 table, at the start of each round: Round 1, 1 player, the one at their home"
         " table; Round 2, 0 players."
     )
@@ -1684,7 +1694,7 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
         {"table": 1, "cells": [counts, report._seat_counts(chips[1:2] + chips[3:])]},
         {"table": 2, "cells": [report._seat_counts(chips[:1]), report._seat_counts([])]},
     ]
-    assert report.seating_summary(columns, seating) == (
+    assert report.seating_summary(columns, seating)["line"] == (
         "2 tables, at the start of each round: Round 2, 6 players: 3 had moved up, 2 down"
         " (3 of the 5 back at their home table) and 1 stayed at their home table; Round 3,"
         " 3 players: 1 had moved up, 1 down and 1 stayed at their home table."

@@ -813,6 +813,18 @@ def folds_of(html: str) -> dict[str, tuple[str, str, str]]:
     return found
 
 
+def listed_line(html: str, name: str) -> str:
+    """A summary the page shows as a lead sentence and a list, a line a round
+    (templates/report/_listed.html), read back as the one line report.listed's
+    `line` says, unescaped."""
+    block = re.search(rf'<div class="{name} listed">(.*?)</div>', html, re.S).group(1)
+    lead = re.search(r"<p>(.*?)</p>", block, re.S).group(1)
+    items = re.findall(r"<li>(.*?)</li>", block, re.S)
+    after = re.search(r"</ul>\s*<p>(.*?)</p>", block, re.S)
+    line = f"{lead} {'; '.join(items)}." + (f" {after.group(1)}" if after else "")
+    return html_lib.unescape(line)
+
+
 def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac, owner):
     """At 200 players (40 tables) the report was 60,000 px on a laptop, 115,000 on a
     phone: 120 result cards, a 7,900 px chart and a seating grid of 40 rows, 40 sheets
@@ -919,9 +931,9 @@ def test_past_twelve_tables_the_clash_table_folds_under_a_line_of_its_totals(fac
     assert summary == "Each of the 13 tables, round by round: tricks, clashes and disputes"
     assert note.startswith("The table of tricks, clashes and disputes per table and round is")
     assert note.endswith("or see tricks.csv.")
-    line = re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1)
-    assert line == html_escape(r["clashes"]["summary"])
-    assert html.index(line) < html.index('id="clashes-by-table"')
+    line = listed_line(html, "clashes-summary")
+    assert line == r["clashes"]["summary"]["line"]
+    assert html.index('class="clashes-summary') < html.index('id="clashes-by-table"')
     # The whole table is in the fold, and the line's figures are its cells added up.
     rows = re.findall(r'<tr><th scope="row">Table (\d+)</th>(.*?)</tr>', held)
     assert [int(n) for n, _ in rows] == list(range(1, 14))
@@ -993,10 +1005,10 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         # Said once, in the line: not again under the folded table.
         assert section.count("The last round: nobody moves after it.") == ("The last round" in line)
     # The seating: the grid folded, its line the cells added up, round by round.
-    line = re.search(r'<p class="seating-summary">(.*?)</p>', html).group(1)
+    line = listed_line(html, "seating-summary")
     summary, note, held = folds["class-seating"]
     assert summary == "Each of the 13 tables, round by round: how many sat there"
-    assert html.index(line) < html.index('id="class-seating"')
+    assert html.index('class="seating-summary') < html.index('id="class-seating"')
     rows = re.findall(r'<tr><th scope="row">Table \d+</th>(.*?)</tr>', held, re.S)
     assert len(rows) == 13
     for i, col in enumerate(r["movement"]["columns"]):
@@ -1117,8 +1129,8 @@ def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(
         assert summary == "Each of the 13 tables, round by round: revokes and calls"
         assert note.startswith("The table of revokes and calls per round and table is left out")
         assert note.endswith("or see revokes.csv.") if not view else ".csv" not in note
-        line = html_lib.unescape(re.search(r'<p class="revokes-summary">(.*?)</p>', html).group(1))
-        assert html.index('class="revokes-summary"') < html.index('id="revokes-by-table"')
+        line = listed_line(html, "revokes-summary")
+        assert html.index('class="revokes-summary') < html.index('id="revokes-by-table"')
         # Round, table, tricks, judged differently, revokes, by newcomers, called, not
         # called, calls refused: each round's added up, as the line says them.
         rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
@@ -1170,7 +1182,7 @@ def test_past_twelve_tables_judged_differently_and_refusals_fold_under_their_tot
             summary == "Each of the 13 tables, round by round: tricks and those judged differently"
         )
         assert note.endswith(" on screen before printing to include it.")
-        line = html_lib.unescape(re.search(r'<p class="revokes-summary">(.*?)</p>', html).group(1))
+        line = listed_line(html, "revokes-summary")
         rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
         assert len(rows) == 26
         tricks, judged = per_round(rows, 1), per_round(rows, 2)
@@ -1184,8 +1196,8 @@ def test_past_twelve_tables_judged_differently_and_refusals_fold_under_their_tot
         summary, note, held = folds["refusals-by-table"]
         assert summary == "Each of the 13 tables, round by round: moves refused"
         assert note.endswith("or see refusals.csv.") if not view else ".csv" not in note
-        line = html_lib.unescape(re.search(r'<p class="refusals-summary">(.*?)</p>', html).group(1))
-        assert html.index('class="refusals-summary"') < html.index('id="refusals-by-table"')
+        line = listed_line(html, "refusals-summary")
+        assert html.index('class="refusals-summary') < html.index('id="refusals-by-table"')
         rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
         assert len(rows) == 26
         refused = per_round(rows, 1)
@@ -1347,7 +1359,7 @@ def test_a_large_class_s_clash_line_names_its_ties_in_words(owner):
         ]
         cl["summary"] = report.clashes_summary(cl, disputes=True)
         html = render_to_string("report/page.html", {"r": r, "workshop": w})
-        return html_lib.unescape(re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1))
+        return listed_line(html, "clashes-summary")
 
     many = {(t, 1) for t in range(1, 7)} | {(t, 2) for t in range(7, 15)}
     assert line(many) == (
@@ -1373,6 +1385,43 @@ def test_a_large_class_s_clash_line_names_its_ties_in_words(owner):
     )
 
 
+def test_past_twelve_tables_a_round_by_round_line_is_a_lead_and_a_list(fac, thirteen):
+    """Past twelve tables the lines above the folded tables listed every round in one
+    sentence (over six rounds, 14 lines of a phone: found by a review). The page says a
+    short lead sentence, then a list of a line a round, then where the most were: in
+    that order for a screen reader, and printed (nothing of it folds)."""
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(thirteen))))
+    labels = [rd["label"] for rd in r["clashes"]["rounds"]]
+    columns = [c["label"] for c in r["movement"]["columns"]]
+    for view, blocks in (
+        ("", {"clashes-summary": ("round by round", labels)}),
+        (
+            "?view=class",
+            {
+                "clashes-summary": ("round by round", labels),
+                "seating-summary": ("at the start of each round", columns),
+            },
+        ),
+    ):
+        html = fac.get(f"/workshops/{thirteen.pk}/report/{view}").content.decode()
+        for name, (lead, rounds) in blocks.items():
+            block = re.search(
+                rf'<div class="{name} listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>\s*(?:<p>([^<]*)</p>)?',
+                html,
+                re.S,
+            )
+            assert block, (view, name)
+            assert block.group(1) == f"13 tables, {lead}:"
+            items = re.findall(r"<li>([^<]*)</li>", block.group(2))
+            assert [i.split(", ")[0] for i in items] == rounds and len(rounds) > 1
+            if name == "clashes-summary":
+                assert block.group(3).startswith("The most disputes at one table in a round: ")
+            # Before its fold, outside it: in view, and printed.
+            fold = "class-seating" if name == "seating-summary" else "clashes-by-table"
+            assert block.end() < html.index(f'id="{fold}"')
+            assert "<details" not in html[block.start() : block.end()]
+
+
 REFEREE_CELL = re.compile(
     r'<td><span class="muted">(\d+) clash(?:es)? in (\d+) tricks?'
     r"(?:; (\d+) timed out)?(?:; (\d+) cut short, no trick)?</span></td>"
@@ -1387,7 +1436,7 @@ def test_a_large_referee_class_s_clash_line_counts_clashes_not_disputes(fac, own
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
     summary, _note, held = folds_of(html)["clashes-by-table"]
     assert summary == "Each of the 13 tables, round by round: tricks, clashes"
-    line = html_lib.unescape(re.search(r'<p class="clashes-summary">(.*?)</p>', html).group(1))
+    line = listed_line(html, "clashes-summary")
     assert "dispute" not in line and "timed out" not in line, line
     rows = re.findall(r'<tr><th scope="row">Table (\d+)</th>(.*?)</tr>', held)
     assert [int(n) for n, _ in rows] == list(range(1, 14))
