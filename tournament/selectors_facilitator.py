@@ -968,10 +968,29 @@ def table_detail(workshop: Workshop, number: int, now=None) -> dict | None:
 PROJECTOR_NAMES = 60
 
 
+def projector_phase(phase: str, clock: dict | None) -> list[str]:
+    """The projector's phase line, in its parts (drawn with a dot between them).
+
+    Between rounds and in the debrief the round's label alone read as a round to come
+    ("Between rounds · Round 1": over, or next?). They are said as the phones and the
+    panel say them: the round over ("Round over", "Round 1 over"), the tournament over.
+    No next round is promised: the facilitator alone knows whether that was the last."""
+    if phase == Phase.DEBRIEF:
+        return ["The tournament is over"]
+    scored = clock is not None and clock["kind"] == RoundKind.SCORED
+    if phase == Phase.BETWEEN and scored:
+        return [f"{clock['label']} is over"]
+    if phase == Phase.ROUND and scored:
+        return [Phase(phase).label, clock["label"]]
+    return [Phase(phase).label]
+
+
 def projector(workshop: Workshop, now=None) -> dict:
     """The room's view. Reads names, counts, phase and clock only — see the module docstring."""
     now = now or timezone.now()
     rnd = _fresh_with_round(workshop)
+    clock = _clock(rnd, now)
+    phase_parts = projector_phase(workshop.phase, clock)
     people = list(
         Player.objects.filter(workshop=workshop, is_bot=False, has_left=False)
         .order_by("join_order")
@@ -988,12 +1007,13 @@ def projector(workshop: Workshop, now=None) -> dict:
         "game_title": kind_of(workshop).title,
         "phase": workshop.phase,
         "phase_label": Phase(workshop.phase).label,
+        "phase_parts": phase_parts,
         "joining_locked": workshop.joining_locked,
         "names": people[-PROJECTOR_NAMES:],
         "joined": len(people),
         "earlier": max(0, len(people) - PROJECTOR_NAMES),
         "bots": Player.objects.filter(workshop=workshop, is_bot=True, has_left=False).count(),
-        "round": _clock(rnd, now),
+        "round": clock,
         "tables": [
             {"number": n, "count": counts[pk], "seats": workshop.seats_per_table}
             for pk, n in workshop.tables.values_list("pk", "number")

@@ -914,6 +914,26 @@ def test_projector_of_the_study_phase_has_no_sheet(owner, fac):
     assert "Study the rules" in html and "Time is up" in html and 'class="proj-clock' not in html
 
 
+ROUND_1 = {"label": "Round 1", "kind": "scored"}
+
+
+@pytest.mark.parametrize(
+    ("phase", "clock", "parts"),
+    [
+        ("lobby", None, ["Lobby"]),
+        ("study", {"label": "Study", "kind": "study"}, ["Study the rules"]),
+        ("round", ROUND_1, ["Scored round", "Round 1"]),
+        # Over, not next: "Between rounds · Round 1" read either way.
+        ("between", ROUND_1, ["Round 1 is over"]),
+        # The end, as the phones and the panel say it: not "Debrief · Round 1".
+        ("debrief", ROUND_1, ["The tournament is over"]),
+        ("debrief", {"label": "Silent play", "kind": "home"}, ["The tournament is over"]),
+    ],
+)
+def test_the_projectors_phase_line_says_a_round_over_and_the_end(phase, clock, parts):
+    assert sf.projector_phase(phase, clock) == parts
+
+
 @pytest.mark.parametrize("view", ["panel", "projector", "table_detail"])
 def test_a_phase_change_committed_mid_render_is_not_shown_half_done(owner, monkeypatch, view):
     """The study starts (phase and round commit together) just after a render has
