@@ -22,7 +22,10 @@ PANEL_REGIONS = {
     "fac-movement": "facilitator/_movement.html",
     "fac-monitor": "facilitator/_monitor.html",
 }
-PROJECTOR_REGIONS = {"projector-live": "facilitator/_projector_live.html"}
+PROJECTOR_REGIONS = {
+    "projector-heading": "facilitator/_projector_heading.html",
+    "projector-live": "facilitator/_projector_live.html",
+}
 TABLE_REGIONS = {"fac-table": "facilitator/_table.html"}
 VIEWS = ("panel", "projector", "table")
 

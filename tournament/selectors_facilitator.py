@@ -991,6 +991,14 @@ def projector(workshop: Workshop, now=None) -> dict:
     rnd = _fresh_with_round(workshop)
     clock = _clock(rnd, now)
     phase_parts = projector_phase(workshop.phase, clock)
+    # The page's heading and its tab: how to join while one may, else the workshop
+    # and where it stands (a region of their own, kept live: they said "Join …" to
+    # the end of the debrief).
+    joining_open = not workshop.joining_locked and workshop.phase != Phase.DEBRIEF
+    if joining_open:
+        title = f"Join {workshop.name} · Barnga"
+    else:
+        title = f"{workshop.name} · {' · '.join(phase_parts)} · Barnga"
     people = list(
         Player.objects.filter(workshop=workshop, is_bot=False, has_left=False)
         .order_by("join_order")
@@ -1009,6 +1017,8 @@ def projector(workshop: Workshop, now=None) -> dict:
         "phase_label": Phase(workshop.phase).label,
         "phase_parts": phase_parts,
         "joining_locked": workshop.joining_locked,
+        "joining_open": joining_open,
+        "title": title,
         "names": people[-PROJECTOR_NAMES:],
         "joined": len(people),
         "earlier": max(0, len(people) - PROJECTOR_NAMES),

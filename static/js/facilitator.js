@@ -169,8 +169,16 @@
     if (window.htmx) window.htmx.process(next);
     if (!kept) refocus(next, focused);
     if (id === "fac-roster") showDots();
+    retitle(next);
     // A whole monitor, or a card that entered or left a dispute: shown or hidden at once.
     if (id === "fac-monitor" || id.startsWith("mt-card-")) onlyDisputes();
+  }
+  // A region that names the page (the projector's heading, data-title) keeps the tab's
+  // title in step, as a phone's screen does (table.js): drawn outside the live part, the
+  // tab said "Join …" to the end of the debrief.
+  function retitle(region) {
+    const title = region.dataset.title;
+    if (title && document.title !== title) document.title = title;
   }
   // The control with focus (a keyboard user's place) in a region about to be
   // replaced: by its id, else by its kind and words, nearest its old position.

@@ -268,3 +268,59 @@ def test_the_count_is_read_in_one_place_before_the_tables(
     assert page.inner_text(".proj-names-h").strip() == f"{tables * 5} joined"
     assert below_the_screen(page) == []
     page.context.close()
+
+
+HEADING = "() => document.querySelector('h1').textContent.trim()"
+
+
+def phase_reads(page, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('.proj-phase')?.textContent.trim() === t",
+        arg=text,
+        timeout=WAIT,
+    )
+
+
+def test_the_wall_says_a_round_over_and_the_tournament_over_and_its_title_follows(
+    facilitator_page, django_user_model
+):
+    """Between rounds the wall read "Between rounds · Round 1" (over, or next?) and in
+    the debrief "Debrief · Round 1"; its heading and tab said "Join …" to the end, as
+    they stood outside the part of the page kept live. They say what the phones and
+    the panel say: "Round 1 is over", "The tournament is over"; the title follows."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=FIRST[:3], tables=2, seats=4, facilitator=user, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    rnd = services.round_start(workshop_id=w.pk)
+    page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+    phase_reads(page, "Scored round · Round 1")
+    assert page.title() == "Join Test workshop · Barnga"
+    assert page.evaluate(HEADING) == "Join Test workshop"
+
+    services.round_end_now(round_id=rnd.pk)
+    phase_reads(page, "Round 1 is over")
+    assert page.title() == "Join Test workshop · Barnga"  # latecomers may still join
+    services.workshop_set_joining(workshop_id=w.pk, locked=True)
+    page.wait_for_function(
+        "() => document.title === 'Test workshop · Round 1 is over · Barnga'", timeout=WAIT
+    )
+    assert page.evaluate(HEADING) == "Test workshop: Round 1 is over"
+    assert page.locator("h1").count() == 1
+
+    services.workshop_start_debrief(workshop_id=w.pk)
+    phase_reads(page, "The tournament is over")
+    page.wait_for_function(
+        "() => document.title === 'Test workshop · The tournament is over · Barnga'",
+        timeout=WAIT,
+    )
+    assert page.evaluate(HEADING) == "Test workshop: The tournament is over"
+    assert_accessible(page, "projector, the tournament over")
+    # A reload draws what the pushes drew.
+    page.reload()
+    phase_reads(page, "The tournament is over")
+    assert page.title() == "Test workshop · The tournament is over · Barnga"
+    assert page.evaluate(HEADING) == "Test workshop: The tournament is over"
+    page.context.close()

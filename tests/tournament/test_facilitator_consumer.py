@@ -230,7 +230,7 @@ async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_
     await proj.connect()
     await table.connect()
     first = await regions(proj)
-    assert set(first["regions"]) == {"projector-live"}
+    assert set(first["regions"]) == {"projector-heading", "projector-live"}
     await regions(table)
     await play_a_while(w)
     proj_rest, table_msgs = await settle(proj, table)

@@ -934,6 +934,36 @@ def test_the_projectors_phase_line_says_a_round_over_and_the_end(phase, clock, p
     assert sf.projector_phase(phase, clock) == parts
 
 
+def test_the_projectors_heading_and_tab_say_join_only_while_one_may(owner, fac):
+    """The heading and the tab said "Join …" in the debrief and with joining locked."""
+    w = owned(owner, players=4, tables=1, seats=4)
+    name = w.name
+
+    def heading_and_title():
+        html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+        h1 = re.search(r'<h1 id="projector-heading"[^>]*data-title="([^"]*)">(.*?)</h1>', html)
+        assert h1, html
+        title = re.search(r"<title>(.*?)</title>", html).group(1)
+        assert title == h1.group(1)  # the tab the page draws is the one kept live
+        return re.sub(r"<[^>]+>", "", h1.group(2)), title
+
+    assert heading_and_title() == (f"Join {name}", f"Join {name} · Barnga")
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    assert heading_and_title() == (f"Join {name}", f"Join {name} · Barnga")
+    services.workshop_set_joining(workshop_id=w.pk, locked=True)
+    assert heading_and_title() == (
+        f"{name}: Round 1 is over",
+        f"{name} · Round 1 is over · Barnga",
+    )
+    services.workshop_set_joining(workshop_id=w.pk, locked=False)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    assert heading_and_title() == (
+        f"{name}: The tournament is over",
+        f"{name} · The tournament is over · Barnga",
+    )
+
+
 @pytest.mark.parametrize("view", ["panel", "projector", "table_detail"])
 def test_a_phase_change_committed_mid_render_is_not_shown_half_done(owner, monkeypatch, view):
     """The study starts (phase and round commit together) just after a render has
