@@ -436,11 +436,17 @@
   // by row: who joins is said, as a sighted facilitator sees the list grow.
   // Each row: the student's name (null for a bot) and when the seat last moved to a
   // new phone with its PIN ("" if never).
+  // The projector's lobby lists the students' names (data-name, unique in a workshop),
+  // the latest (selectors_facilitator.PROJECTOR_NAMES): one gone off it is no leave.
   function people() {
-    return new Map(Array.from(
+    const rows = Array.from(
       document.querySelectorAll("#fac-roster li.roster-row"),
       (li) => [li.id, li.querySelector(".dot.bot") ? null : { name: li.dataset.findText, moved: li.dataset.moved || "" }],
-    ));
+    );
+    document.querySelectorAll(".proj-names li[data-name]").forEach((li) => {
+      rows.push(["name:" + li.dataset.name, { name: li.dataset.name, moved: "" }]);
+    });
+    return new Map(rows);
   }
   function situation() {
     const status = document.querySelector("#fac-status[data-say], #fac-table[data-say]");
@@ -490,7 +496,9 @@
   function joinedText(before, now) {
     const names = joinedNames(before, now);
     if (!names.length) return "";
-    const students = Array.from(now.values()).filter(Boolean).length;
+    // (The projector lists only the latest names: its count is the list's data-joined.)
+    const list = document.querySelector(".proj-names[data-joined]");
+    const students = list ? Number(list.dataset.joined) : Array.from(now.values()).filter(Boolean).length;
     const who = names.length > 3 ? names.length + " players" : listText(names);
     return `${who} joined (${students} player${students === 1 ? "" : "s"}).`;
   }

@@ -324,3 +324,38 @@ def test_the_wall_says_a_round_over_and_the_tournament_over_and_its_title_follow
     assert page.title() == "Test workshop · The tournament is over · Barnga"
     assert page.evaluate(HEADING) == "Test workshop: The tournament is over"
     page.context.close()
+
+
+def test_a_screen_reader_hears_each_name_that_joins_the_lobby_once(
+    facilitator_page, django_user_model
+):
+    """The names list was the live region (aria-live), and each push put in a new list
+    whole: a live region that is itself new is often not announced at all. New names
+    are said in the page's own log, which stays, once each (a burst in one line)."""
+    w, page = projector_of_a_class(facilitator_page, django_user_model, FIRST[:3], tables=2)
+    page.evaluate(
+        """() => { window.heard = [];
+          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
+            (l) => window.heard.push(l.textContent))))
+          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
+    )
+    services.player_join(workshop_id=w.pk, name="Zoë")
+    page.wait_for_function("() => window.heard.includes('Zoë joined (4 players).')", timeout=WAIT)
+    for name in ("Uma", "Vic"):
+        services.player_join(workshop_id=w.pk, name=name)
+        page.wait_for_function(
+            f"() => document.querySelector('.proj-names').innerText.includes('{name}')",
+            timeout=WAIT,
+        )
+    page.wait_for_function(
+        "() => window.heard.includes('Uma and Vic joined (6 players).')", timeout=WAIT
+    )
+    page.wait_for_timeout(2500)  # (a line said twice would come after the burst's wait)
+    assert page.evaluate("() => window.heard") == [
+        "Zoë joined (4 players).",
+        "Uma and Vic joined (6 players).",
+    ]
+    # The list itself is no live region: it is new at each push.
+    assert page.locator("#projector-live [aria-live]").count() == 0
+    assert_accessible(page, "projector, the lobby")
+    page.context.close()
