@@ -761,6 +761,31 @@ def _public(state: State) -> dict:
     }
 
 
+def _previous_trick(state: State, seat: int) -> dict | None:
+    """The last deal's last trick, as ``seat`` saw it, from the next deal's cards until
+    its first trick is taken (None otherwise): that trick's last card scored the deal
+    and dealt the next at once, so it was never on the table. ``deal`` is its deal's
+    index, ``number`` its number in that deal.
+
+    Its cards are the ones played face up, but for the blind deal's last card: its
+    player never saw it (the trick, and the deal, ended as it was played), so to that
+    seat it is None. The others saw it on its player's forehead."""
+    if state.tricks or not state.history or state.phase == PHASE_OVER:
+        return None
+    record = state.history[-1]
+    trick = record.tricks[-1]
+    cards = [[s, c] for s, c in trick.cards]
+    if record.number == BLIND_DEAL and cards[-1][0] == seat:
+        cards[-1][1] = None
+    return {
+        "deal": record.number,
+        "number": len(record.tricks),
+        "leader": trick.leader,
+        "cards": cards,
+        "winner": trick.winner,
+    }
+
+
 def view(state: State, seat: int) -> dict:
     """What ``seat`` may see: its own hand (except in the blind deal), public facts only.
 
@@ -768,6 +793,7 @@ def view(state: State, seat: int) -> dict:
     holds every other seat's card (None for this seat) and, on its turn,
     ``can_play_blind`` is true. ``legal`` lists the cards it may play now and
     ``legal_bids`` the bids it may make now (empty when it is not its turn).
+    ``previous_trick``: the last deal's last trick until this deal's first is taken.
     """
     n = state.n_seats
     if not _is_int(seat) or not 0 <= seat < n:
@@ -788,6 +814,7 @@ def view(state: State, seat: int) -> dict:
         else []
     )
     out["can_play_blind"] = my_turn and blind and state.phase == PHASE_PLAY
+    out["previous_trick"] = _previous_trick(state, seat)
     return out
 
 

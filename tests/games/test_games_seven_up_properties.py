@@ -94,7 +94,16 @@ def no_leaks(state):
         json.dumps(v)
         if state.phase not in ("bid", "play"):
             continue
-        public = {k: x for k, x in v.items() if k != "sheet"}  # finished deals: all public
+        # Finished deals are public: the score sheet, and the last deal's last trick
+        # (played face up; its cards may be dealt again, to anyone).
+        public = {k: x for k, x in v.items() if k not in ("sheet", "previous_trick")}
+        previous = v["previous_trick"]
+        if previous is not None:
+            record = state.history[-1]
+            seen = [[s, c] for s, c in record.tricks[-1].cards]
+            if record.number == su.BLIND_DEAL and seen[-1][0] == seat:
+                seen[-1][1] = None  # its player never saw it: it ended the deal
+            assert previous["cards"] == seen and not state.tricks
         text = json.dumps(public)
         for other in _hidden_from(state, seat):
             for card in state.hands[other]:
