@@ -265,7 +265,7 @@ def _sheet_rows(v: dict, names: Sequence[str]) -> list[dict]:
 
 def _last_deal(v: dict, names: Sequence[str]) -> dict | None:
     """The deal scored last, for the line a screen reader hears when it ends (the next
-    deal's screen has neither its last trick nor its marks in view)."""
+    deal's screen has its marks in view only in the score sheet)."""
     if not v["sheet"]:
         return None
     r = v["sheet"][-1]
@@ -354,6 +354,21 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
                 for s, c in t["cards"]
             ],
         }
+    previous_trick = None
+    if v["previous_trick"]:
+        # The last deal's last trick (its card ended the deal): "Trick 7 of deal 1".
+        t = v["previous_trick"]
+        previous_trick = {
+            "number": t["number"],
+            "deal": t["deal"] + 1,
+            "winner": names[t["winner"]],
+            "winner_is_me": t["winner"] == me,
+            # card None: the blind deal's card this seat played last, never seen.
+            "cards": [
+                {"card": c, "name": names[s], "by": "you" if s == me else names[s], "me": s == me}
+                for s, c in t["cards"]
+            ],
+        }
     trump = v["trump"]
     totals = v["totals"]
     standings = sorted(range(n), key=lambda s: (-totals[s], s))
@@ -387,6 +402,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             for s, c in v["current"]
         ],
         "last_trick": last_trick,
+        "previous_trick": previous_trick,
         "last_deal": _last_deal(v, names),
         "names": list(names),
         "sheet_rows": _sheet_rows(v, names),

@@ -50,11 +50,14 @@
   // The lines' countdowns are left out (they change every second), and so is what
   // the screen hides from a screen reader (an emoji read out as "shushing face").
   // A line marked data-announce="first" (who took the trick just played) is said before
-  // the others (who leads the next one).
+  // the others (who leads the next one); one marked "earliest" before even those: 7Up's
+  // last deal's last trick, drawn under the hand where tricks are, came before the
+  // deal's score and the new deal, which head the screen.
   function announceLines(root) {
     const all = Array.from(root.querySelectorAll("[data-announce]"));
-    const ordered = all.filter((el) => el.dataset.announce === "first")
-      .concat(all.filter((el) => el.dataset.announce !== "first"));
+    const said = (at) => all.filter((el) => el.dataset.announce === at);
+    const ordered = said("earliest").concat(said("first"))
+      .concat(all.filter((el) => !["earliest", "first"].includes(el.dataset.announce)));
     return ordered.map((el) => {
       const copy = el.cloneNode(true);
       copy.querySelectorAll("[data-seconds], [aria-hidden=true]").forEach((c) => c.remove());

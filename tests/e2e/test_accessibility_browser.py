@@ -363,3 +363,65 @@ def test_a_five_tricks_games_last_trick_is_announced_with_how_its_dispute_ended(
     wait_announced(page, "Trick 1 won by")
     assert summary.count() == 0
     page.context.close()
+
+
+def test_a_7up_deals_last_trick_is_announced_before_its_score(live_server_url, browser, artifacts):
+    """A deal's last card scores it and deals the next at once: the phone went from
+    the last trick's cards on the table to the new deal's bids, and said "Deal 1
+    scored: …" but never who took that trick, nor its cards. Now the new deal's screen
+    shows it and says it first, in the trick line's words with the deal's number, until
+    the new deal's first trick is taken."""
+    import random
+
+    from phones import one_phone_at_a_round
+
+    from games import seven_up as su
+    from tournament import gamestate
+    from tournament.templatetags.cards import card_name
+
+    page, w, game = one_phone_at_a_round(
+        browser,
+        live_server_url,
+        name="Seven up last trick",
+        game="seven_up",
+        seats=3,
+        size={"width": 390, "height": 844},
+    )
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    rng = random.Random(4)
+
+    def play_until(until):
+        while not until(state := gamestate.load_state(game)):
+            action = su.choose_action(state, state.to_act, rng)
+            move = {k: v for k, v in action.items() if k != "seat"}
+            services.game_act(player_id=game.players[state.to_act], move=move)
+            game.refresh_from_db()
+        return state
+
+    state = play_until(lambda s: s.deal_no == 1)
+    last = state.history[0].tricks[-1]
+
+    def who(seat: int) -> str:
+        return "you" if game.players[seat] == ana else names[game.players[seat]]
+
+    played = ", ".join(f"{card_name(c)} by {who(s)}" for s, c in last.cards)
+    line = f"Trick 7 of deal 1 taken by {who(last.winner)}. Played: {played}."
+    wait_announced(page, f"{line} Deal 1 scored: ")
+    page.screenshot(path=str(artifacts / "seven-up-previous-trick.png"), full_page=True)
+    summary = page.locator("#screen .previous-trick summary")
+    assert summary.inner_text().split("\n")[0] == f"Trick 7 of deal 1 taken by {who(last.winner)}"
+    # Where a trick is shown: under the hand.
+    assert summary.bounding_box()["y"] > page.locator("#screen .hand").bounding_box()["y"]
+    summary.click()  # opened, the trick's cards with who played them
+    assert page.locator("#screen .previous-trick li").count() == 3
+    assert_accessible(page, "7Up7Down, the last deal's last trick opened")
+
+    # Still shown while the new deal's first trick is played, gone once it is taken.
+    play_until(lambda s: len(s.current) == 2)
+    page.wait_for_selector("#screen .trick .card >> nth=1", timeout=WAIT)
+    assert summary.count() == 1
+    play_until(lambda s: len(s.tricks) == 1)
+    wait_announced(page, "Trick 1 taken by")
+    assert summary.count() == 0
+    page.context.close()

@@ -70,7 +70,11 @@ def split_sheet(html: str) -> tuple[str, str]:
     """The screen without its score sheet, and the score sheet. The sheet names the
     trump cards of finished deals, which may be in anybody's hand now."""
     at = html.index('class="su-sheet"')
-    return html[:at], html[at:]
+    screen, sheet = html[:at], html[at:]
+    # Nor the last deal's last trick (shown until this deal's first is taken): its
+    # cards were played face up, and have been shuffled and dealt again since.
+    cut = screen.find('<details class="last-trick previous-trick"')
+    return (screen if cut < 0 else screen[:cut]), sheet
 
 
 def earlier_trumps(state) -> set[str]:

@@ -107,7 +107,11 @@ def split_sheet(html: str) -> tuple[str, str]:
     """The screen without its score sheet, and the score sheet. The sheet names the
     trump cards of finished deals, which may be in anybody's hand now."""
     at = html.index('<section class="su-sheet"')
-    return html[:at], html[at:]
+    screen, sheet = html[:at], html[at:]
+    # Nor the last deal's last trick (shown until this deal's first is taken): its
+    # cards were played face up, and have been shuffled and dealt again since.
+    cut = screen.find('<details class="last-trick previous-trick"')
+    return (screen if cut < 0 else screen[:cut]), sheet
 
 
 # ---------------------------------------------------------------- rules and presets
@@ -430,6 +434,7 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     pages = seat_html(game)
     trumps_so_far = {r.trump_card for r in state.history}
     for seat, page in enumerate(pages):
+        assert "previous-trick" in page  # the last deal's trick: split_sheet leaves it out
         html, sheet = split_sheet(page)
         own = state.hands[seat][0]
         assert "your card (unseen)" in html and "blind deal" in html
@@ -650,3 +655,78 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
     assert deal.startswith("Deal 2 of 14, ") and " cards each. " in deal, deal
     assert "·" not in deal and f"Trump: {suit}" in deal, deal
     assert html.index("Deal 1 scored") < html.index('<p class="su-deal"')
+
+
+PREVIOUS_TRICK = re.compile(
+    r'<details class="last-trick previous-trick">\s*<summary data-announce="earliest">(.*?)</summary>'
+    r"\s*<ul>(.*?)</ul>",
+    re.S,
+)
+
+
+def _previous_trick(html: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """The previous-trick section's line as heard, and its list's (who, card label)."""
+    found = PREVIOUS_TRICK.search(html)
+    if found is None:
+        return None
+    line = html_lib.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    cards = re.findall(r'<li>(.*?): <span[^>]*aria-label="([^"]+)"', found.group(2))
+    return line, [(re.sub(r"<[^>]+>", "", who), label) for who, label in cards]
+
+
+def test_a_deals_last_trick_is_shown_and_said_until_the_next_deals_first_is_taken():
+    """A deal's last card scores it and deals the next at once: the next deal's screen
+    had no last trick, so who took that trick, and its cards, were never shown nor said
+    to its players ("Deal 1 scored: …" only). The next deal's screen shows it, in the
+    trick line's words with the deal's number, said before the deal's score (the
+    browser test hears it), until its first trick is taken. The blind deal's is shown as each seat saw it: the card
+    played last, which ended the deal, was never seen by its player."""
+    w = seven_up_workshop(preset="classic", players=3, seats=3)
+    game = fix_seed(to_study(w), 12)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    state = play_until(game, lambda s: s.deal_no == 1)
+    assert state.phase == "bid" and not state.tricks
+    last = state.history[0].tricks[-1]
+    for seat, pid in enumerate(game.players):
+
+        def who(s, seat=seat):
+            return "you" if s == seat else names[game.players[s]]
+
+        html = html_for(pid)
+        played = ", ".join(f"{card_name(c)} by {who(s)}" for s, c in last.cards)
+        assert _previous_trick(html) == (
+            f"Trick 7 of deal 1 taken by {who(last.winner)}. Played: {played}.",
+            [("You" if s == seat else names[game.players[s]], card_name(c)) for s, c in last.cards],
+        ), html
+        # Where a trick is shown, under the hand (said first: data-announce="earliest",
+        # before the deal's score, which heads the screen).
+        assert html.index('<section class="hand"') < html.index("previous-trick")
+        assert html.index("previous-trick") < html.index('<section class="su-sheet"')
+    # Not to a student who did not play the deal: seated there, they watch it.
+    late.refresh_from_db()
+    assert late.table_id == game.table_id and late.pk not in game.players
+    assert _previous_trick(html_for(late.pk)) is None
+
+    # Shown while the new deal's first trick is played, gone once it is taken.
+    state = play_until(game, lambda s: len(s.current) == 2)
+    assert _previous_trick(html_for(game.players[0])) is not None
+    state = play_until(game, lambda s: len(s.tricks) == 1)
+    html = html_for(game.players[0])
+    assert _previous_trick(html) is None and "Trick 1 taken by" in html
+
+    # The blind deal: each seat sees the cards it saw face up.
+    state = play_until(game, lambda s: s.deal_no == su.BLIND_DEAL + 1)
+    (trick,) = state.history[su.BLIND_DEAL].tricks
+    last_seat = trick.cards[-1][0]
+    for seat, pid in enumerate(game.players):
+        line, cards = _previous_trick(html_for(pid))
+        assert line.startswith(f"Trick 1 of deal {su.BLIND_DEAL + 1} taken by "), line
+        for s, c in trick.cards:
+            who = "You" if s == seat else names[game.players[s]]
+            if s == seat == last_seat:
+                # Played unseen, and the trick ended with it: never on its table.
+                assert (who, "your card, unseen") in cards
+                assert card_name(c) not in line and "an unseen card by you" in line
+            else:
+                assert (who, card_name(c)) in cards
