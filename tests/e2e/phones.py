@@ -10,6 +10,46 @@ def join(page, url, code, name):
     page.wait_for_selector("#screen")
 
 
+# Each text the phone's toast (#toast) shows, kept in the page's window.__toasts as it
+# shows: a toast goes by itself after 4 s, or 1.5 s once a newer screen comes
+# (staleToast in static/js/table.js), and on a busy machine a wait for it that started
+# after that saw none (CI: "The connection dropped" of a move lost with its socket).
+TOASTS = """(() => {
+  const watch = () => {
+    const toast = document.getElementById("toast");
+    if (!toast || window.__toasts) return;
+    window.__toasts = [];
+    new MutationObserver(() => { if (!toast.hidden) window.__toasts.push(toast.textContent); })
+      .observe(toast, { attributes: true, childList: true, characterData: true, subtree: true });
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
+  else watch();
+})();"""
+
+
+def watch_toasts(page) -> None:
+    """From now on (and on each page `page` loads next) each toast shown is kept in
+    window.__toasts."""
+    page.add_init_script(script=TOASTS)
+    page.evaluate(TOASTS)
+
+
+def toasts(page) -> list[str]:
+    """The toasts `page` has shown since watch_toasts, in order."""
+    return page.evaluate("() => window.__toasts")
+
+
+def wait_toast(page, since: int, starts: str = "", timeout=8000) -> str:
+    """Until `page` has shown a toast beginning with `starts` after its first `since`
+    ones (len(toasts(page)) before the tap); returns that toast's text."""
+    page.wait_for_function(
+        "([n, s]) => window.__toasts.slice(n).some((t) => t.startsWith(s))",
+        arg=[since, starts],
+        timeout=timeout,
+    )
+    return next(t for t in toasts(page)[since:] if t.startswith(starts))
+
+
 def version(page) -> int:
     return int(page.locator("#screen").get_attribute("data-version"))
 

@@ -14,7 +14,7 @@ import threading
 from urllib.parse import urlsplit
 
 import pytest
-from phones import dealt_table
+from phones import dealt_table, wait_toast, watch_toasts
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -106,6 +106,7 @@ def test_a_card_tapped_on_a_dead_socket_is_said_and_can_be_played_again(phone, p
     page.wait_for_selector("#screen[data-phase=study] .whose strong", timeout=8000)
     card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
 
+    watch_toasts(page)
     assert proxy.blackhole() >= 3  # every phone's socket: open, and carrying nothing
     page.locator(f'.hand [data-card="{card}"]').click()
     # The tap was taken: the card is marked as on its way (and busy, to a screen reader).
@@ -113,7 +114,7 @@ def test_a_card_tapped_on_a_dead_socket_is_said_and_can_be_played_again(phone, p
     assert sending.get_attribute("aria-busy") == "true"
     # Within seconds, not the browser's minute: the phone says the move may not have
     # gone, and comes back on a new socket with the card still to play.
-    page.wait_for_selector("#toast:has-text('The connection dropped')", timeout=12000)
+    wait_toast(page, 0, "The connection dropped", timeout=12000)
     assert page.locator(".sending").count() == 0  # no longer said to be on its way
     assert gamestate.load_state(Game.objects.get(pk=game.pk)).current == ()
     # (After "Connected again.", said for 5 s.)

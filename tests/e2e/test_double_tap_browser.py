@@ -9,7 +9,14 @@ import json
 import random
 
 import pytest
-from phones import one_phone_at_a_round, version, wait_change, wait_version
+from phones import (
+    one_phone_at_a_round,
+    version,
+    wait_change,
+    wait_toast,
+    wait_version,
+    watch_toasts,
+)
 
 from games import five_tricks
 from tournament import gamestate, services
@@ -281,6 +288,7 @@ def test_another_messages_refusal_leaves_a_move_on_its_way_marked(live_server_ur
     page, w, ana, socket = at_a_claim_step(browser, live_server_url, "Refused other")
 
     socket.hold = True
+    watch_toasts(page)
     busy = "#screen .trick button.sending[aria-busy=true]"
     page.locator("#screen .trick button[data-action=claim] >> nth=0").click()
     page.wait_for_selector(busy, timeout=WAIT)
@@ -291,7 +299,7 @@ def test_another_messages_refusal_leaves_a_move_on_its_way_marked(live_server_ur
     )
     socket.wait_for(page, '"rate"')
     socket.release(lambda m: '"error"' in m)
-    page.wait_for_selector("#toast:has-text('Slow down')", timeout=WAIT)
+    wait_toast(page, 0, "Slow down", timeout=WAIT)
     assert page.locator(busy).count() == 1  # the claim is still on its way
     socket.release_all()
     page.wait_for_selector(".claim .mine", timeout=WAIT)

@@ -15,7 +15,15 @@ import re
 import time
 
 import pytest
-from phones import one_phone_at_a_round, table_version, version, wait_change, wait_version
+from phones import (
+    one_phone_at_a_round,
+    table_version,
+    toasts,
+    version,
+    wait_change,
+    wait_version,
+    watch_toasts,
+)
 
 from tournament import gamestate, selectors, services
 from tournament.models import Game, Player
@@ -106,18 +114,19 @@ def test_a_paused_phone_offers_no_move_and_plays_on_when_resumed(live_server_url
     # A tap on a card (and 3 Tricks' Pass) moves nothing: refused, and said so.
     # (Forced: Playwright taps no aria-disabled element; a finger does.)
     seq = Game.objects.get(pk=game.pk).seq
+    watch_toasts(page)
     card.click(force=True)
     if key == "three_tricks":
         assert card.get_attribute("aria-pressed") == "false"  # not picked
         control.click(force=True)
     # Answered (the refusal's toast) or, were the pause broken, applied.
     deadline = time.monotonic() + 5
-    while not page.locator("#toast:not([hidden])").count():
+    while not toasts(page):
         assert Game.objects.get(pk=game.pk).seq == seq, "a tap while paused was applied"
         assert time.monotonic() < deadline, "the tap was neither refused nor applied"
         page.wait_for_timeout(50)
     assert Game.objects.get(pk=game.pk).seq == seq
-    assert "paused the round" in page.locator("#toast").inner_text()
+    assert "paused the round" in toasts(page)[0], toasts(page)
 
     # Resumed: the screen is as it was before the pause, and the phone plays on.
     before = version(page)

@@ -10,7 +10,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from phones import one_phone_at_a_round, table_version, version, wait_change, wait_version
+from phones import (
+    one_phone_at_a_round,
+    table_version,
+    toasts,
+    version,
+    wait_change,
+    wait_toast,
+    wait_version,
+    watch_toasts,
+)
 from test_double_tap_browser import play_and_claim_until
 from test_paused_other_games_browser import to_anas_move
 
@@ -43,6 +52,7 @@ def moves_sent(page) -> list[dict]:
             sent.append(msg)
 
     page.on("websocket", lambda ws: ws.on("framesent", frame))
+    watch_toasts(page)
     page.reload()
     page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
     return sent
@@ -89,9 +99,9 @@ def test_a_move_tapped_while_paused_is_not_sent_and_the_pause_is_said(live_serve
     del sent[:]
     for tap in range(2):
         said = page.evaluate(SAID_AGAIN, ROUND_PAUSED)
+        shown = len(toasts(page))
         control.click(force=True)
-        page.wait_for_selector("#toast:not([hidden])", timeout=WAIT)
-        assert page.inner_text("#toast") == ROUND_PAUSED
+        assert wait_toast(page, shown, timeout=WAIT) == ROUND_PAUSED
         if tap:
             # The toast still shows the same words: an alert whose text is unchanged may
             # not be read again, so they are said in the page's log too.
@@ -158,9 +168,9 @@ def test_a_card_the_rules_forbid_is_still_sent_while_the_round_runs(live_server_
     assert tile.get_attribute("data-paused") is None
     seq = game.seq
     tile.click(force=True)
-    page.wait_for_selector("#toast:not([hidden])", timeout=WAIT)
+    refusal = wait_toast(page, 0, timeout=WAIT)
     assert [m.get("card") for m in sent if m["action"] != "sync"] == [card]
-    assert "paused" not in page.inner_text("#toast")
+    assert "paused" not in refusal
     assert Game.objects.get(pk=game.pk).seq == seq
     page.context.close()
 
@@ -190,8 +200,7 @@ def test_a_three_tricks_card_tapped_while_paused_says_the_pause(live_server_url,
 
     del sent[:]
     card.click(force=True)  # a finger taps what Playwright will not
-    page.wait_for_selector("#toast:not([hidden])", timeout=WAIT)
-    assert page.inner_text("#toast") == ROUND_PAUSED
+    assert wait_toast(page, 0, timeout=WAIT) == ROUND_PAUSED
     assert page.get_attribute("#toast", "role") == "alert"
     assert card.get_attribute("aria-pressed") == "false"  # not picked
     page.wait_for_timeout(300)

@@ -15,7 +15,15 @@ import time
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table, not_in_view, table_version, wait_version
+from phones import (
+    dealt_table,
+    not_in_view,
+    table_version,
+    toasts,
+    wait_toast,
+    wait_version,
+    watch_toasts,
+)
 from playwright.sync_api import expect
 
 from games import kinds
@@ -141,9 +149,10 @@ def test_three_phones_bid_and_play_the_blind_deal(live_server_url, phone, artifa
             # rule in full (at the top, read out), bids nothing, and keeps the refusal
             # for the debrief report. The dealer then bids again.
             before = game.seq
+            watch_toasts(page)
             hooked.click(force=True)  # aria-disabled: Playwright would wait for it
-            expect(page.locator("#toast")).to_contain_text("hook rule", timeout=5000)
-            assert "may not bid 5" in page.inner_text("#toast")
+            refusal = wait_toast(page, 0, timeout=5000)
+            assert "hook rule" in refusal and "may not bid 5" in refusal, toasts(page)
             assert page.locator("#toast").get_attribute("role") == "alert"
             (kept,) = RefusedAttempt.objects.filter(player_id=game.players[seat])
             assert kept.action == {"type": "bid", "seat": seat, "bid": 5}

@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from phones import one_phone_at_a_round, wait_version
+from phones import TOASTS, one_phone_at_a_round, wait_version
 from test_double_tap_browser import play_and_claim_until
 
 from tournament.models import Action, Player, Table
@@ -157,14 +157,6 @@ class Cut:
         self.heard = 0
         ws.on_message(to_server)
         server.on_message(to_page)
-
-
-TOASTS = """document.addEventListener("DOMContentLoaded", () => {
-  window.__toasts = [];
-  const toast = document.getElementById("toast");
-  new MutationObserver(() => { if (!toast.hidden) window.__toasts.push(toast.textContent); })
-    .observe(toast, { attributes: true, childList: true, characterData: true, subtree: true });
-});"""
 
 
 def test_a_move_lost_with_its_socket_is_said_and_can_be_made_again(live_server_url, browser):
