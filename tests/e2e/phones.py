@@ -50,6 +50,36 @@ def wait_toast(page, since: int, starts: str = "", timeout=8000) -> str:
     return next(t for t in toasts(page)[since:] if t.startswith(starts))
 
 
+# Each text the connection line (#connection) shows, kept in window.__lines as it
+# shows ("" when it hides): "Connected again." hides itself after 5 s, and on a busy
+# machine a wait for it that started late saw none.
+LINES = """(() => {
+  const el = document.getElementById("connection");
+  if (!el || window.__lines) return;
+  window.__lines = [];
+  new MutationObserver(() => window.__lines.push(el.hidden ? "" : el.textContent))
+    .observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+})();"""
+
+
+def watch_lines(page) -> None:
+    """From now on each text the loaded page's connection line shows is kept in
+    window.__lines."""
+    page.evaluate(LINES)
+
+
+def lines_shown(page) -> int:
+    """How many texts the connection line has shown since watch_lines."""
+    return page.evaluate("() => window.__lines.length")
+
+
+def wait_line(page, since: int, text: str, timeout=8000) -> None:
+    """Until the connection line has shown `text` after its first `since` texts."""
+    page.wait_for_function(
+        "([n, t]) => window.__lines.slice(n).includes(t)", arg=[since, text], timeout=timeout
+    )
+
+
 def version(page) -> int:
     return int(page.locator("#screen").get_attribute("data-version"))
 

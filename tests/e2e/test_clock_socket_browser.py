@@ -84,11 +84,9 @@ def lines(page) -> list[str]:
 
 
 def replaced(page) -> None:
-    """The new socket is open ("Connected again."), and the lost one was said."""
-    page.wait_for_function(
-        "() => document.getElementById('connection').textContent === 'Connected again.'",
-        timeout=WAIT,
-    )
+    """The new socket is open ("Connected again.", kept in window.__lines: it hides
+    itself after 5 s), and the lost one was said."""
+    page.wait_for_function("() => window.__lines.includes('Connected again.')", timeout=WAIT)
     assert "Reconnecting…" in lines(page), lines(page)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import one_phone_at_a_round
+from phones import lines_shown, one_phone_at_a_round, wait_line, watch_lines
 
 pytestmark = [pytest.mark.browser]
 OFFLINE = "Offline — waiting for the network…"
@@ -18,6 +18,7 @@ def test_offline_is_said_until_the_network_is_back(live_server_url, browser):
         browser, live_server_url, name="Offline", seats=4, size={"width": 390, "height": 844}
     )
     banner = page.locator("#connection")
+    watch_lines(page)
     page.context.set_offline(True)
     page.wait_for_function(
         "t => document.getElementById('connection').textContent === t", arg=OFFLINE
@@ -25,12 +26,10 @@ def test_offline_is_said_until_the_network_is_back(live_server_url, browser):
     page.wait_for_timeout(1500)  # the socket's close and a reconnect attempt or two
     assert banner.is_visible() and banner.inner_text() == OFFLINE
     assert_accessible(page, "phone, offline")
+    shown = lines_shown(page)
     page.context.set_offline(False)
     # Its return is said too, once, and then the line goes.
-    page.wait_for_function(
-        "() => document.getElementById('connection').textContent === 'Connected again.'",
-        timeout=15000,
-    )
+    wait_line(page, shown, "Connected again.", timeout=15000)
     banner.wait_for(state="hidden", timeout=15000)
     page.context.close()
 
