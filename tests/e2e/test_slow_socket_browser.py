@@ -21,8 +21,9 @@ WAIT = 8000
 
 # window.WebSocket on a slow network: it opens `open` ms after the real one (what the
 # server sends meanwhile waits too), what the server sends comes `down` ms late and
-# what the page sends goes `up` ms late, in order. What the page sends is kept in
-# window.__sent, each text the connection line shows in window.__lines; the sockets
+# what the page sends goes `up` ms late, in order; with `open` -1 it opens when the
+# test calls window.__open() (there once the real one is open). What the page sends is
+# kept in window.__sent, each text the connection line shows in window.__lines; the sockets
 # opened are counted in window.__opened.
 SLOW = """(() => {
   const [OPEN, DOWN, UP] = [%d, %d, %d];
@@ -34,13 +35,16 @@ SLOW = """(() => {
       this._open = false; this._early = [];
       const ws = this._ws = new Real(url);
       const take = (m) => { if (this._open && this.onmessage) this.onmessage(m); };
-      ws.onopen = (e) => setTimeout(() => {
-        if (ws.readyState !== Real.OPEN) return;
-        this._open = true;
-        window.__opened = (window.__opened || 0) + 1;
-        if (this.onopen) this.onopen(e);
-        for (const m of this._early.splice(0)) take(m);
-      }, OPEN);
+      ws.onopen = (e) => {
+        const open = () => {
+          if (ws.readyState !== Real.OPEN) return;
+          this._open = true;
+          window.__opened = (window.__opened || 0) + 1;
+          if (this.onopen) this.onopen(e);
+          for (const m of this._early.splice(0)) take(m);
+        };
+        if (OPEN < 0) window.__open = open; else setTimeout(open, OPEN);
+      };
       ws.onmessage = (e) => setTimeout(() => {
         if (this._open) take(e); else this._early.push(e);
       }, DOWN);
@@ -81,13 +85,18 @@ def anas_turn(live_server_url, browser, name):
 
 def test_a_move_tapped_while_the_socket_opens_goes_once_it_is_open(live_server_url, browser):
     page, ana, played = anas_turn(live_server_url, browser, "Late open")
-    page.add_init_script(script=SLOW % (2000, 0, 0))
-    page.reload()  # drawn by the server, its socket opening for 2 s
+    # Drawn by the server, its socket opening until the test opens it: one opening for
+    # a fixed 2 s could be open before the tap on a busy machine, and the move, sent
+    # and played at once, no longer marked when the test looked for it.
+    page.add_init_script(script=SLOW % (-1, 0, 0))
+    page.reload()
     card = page.locator("#screen .hand .card.legal").first
     name = card.get_attribute("data-card")
     card.click()
     assert page.evaluate("() => window.__sent.length") == 0  # not open yet...
     page.wait_for_selector(f'#screen .hand .card.sending[data-card="{name}"]', timeout=WAIT)
+    page.wait_for_function("() => window.__open", timeout=WAIT)
+    page.evaluate("() => window.__open()")
     # ...and played once it is (the card leaves the hand for the table).
     page.wait_for_selector(
         f'#screen .hand .card[data-card="{name}"]', state="detached", timeout=WAIT
