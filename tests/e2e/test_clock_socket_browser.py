@@ -21,7 +21,8 @@ from tournament.models import Action, Player, Table, Workshop
 pytestmark = [pytest.mark.browser]
 
 # Around the page's sockets (added after MOVABLE, so its lag and moved clock hold):
-# sockets made are counted in window.__opened, screens received ("view") in
+# sockets made are counted in window.__opened (when each was made, performance.now(), in
+# window.__openedAt), screens received ("view") in
 # window.__views, and pings that ask the time as they are sent in window.__pinged, the
 # last one's time (performance.now()) in window.__pingedAt. window.__cut() makes every
 # socket open now carry nothing either way and stay open, as a socket that died
@@ -32,10 +33,13 @@ WATCH = """(() => {
   const Real = window.WebSocket;
   const open = [];
   window.__opened = window.__views = window.__pinged = 0;
+  window.__openedAt = [];
   window.__lines = []; window.__toasts = [];
   window.__cut = () => { for (const s of open) s.__dead = true; };
   window.WebSocket = class extends Real {
-    constructor(...args) { super(...args); window.__opened++; open.push(this); }
+    constructor(...args) {
+      super(...args); window.__opened++; window.__openedAt.push(performance.now()); open.push(this);
+    }
     set onmessage(handler) {
       super.onmessage = (e) => {
         if (this.__dead) return;
@@ -146,8 +150,11 @@ def test_a_clock_set_back_while_a_ping_waits_on_a_dead_socket(live_server_url, b
     page.evaluate("() => window.__cut()")
     next_check(page)
     page.evaluate("() => { window.__shift = -60000; }")
-    # The answer's wait (6 s) from the ping, and a margin for the new socket's opening.
-    page.wait_for_function("() => window.__opened === 2", timeout=8000)
+    page.wait_for_function("() => window.__opened === 2", timeout=20_000)
+    # The answer's wait (6 s) from the ping, and a margin: timed in the page, as a
+    # wait from here also counted the test's own steps, slow on a busy machine.
+    took = page.evaluate("() => window.__openedAt[1] - window.__pingedAt")
+    assert took < 8000, took
     replaced(page)
     page.context.close()
 
@@ -163,10 +170,16 @@ def test_a_phone_waking_on_a_dead_socket_replaces_it_at_once(live_server_url, br
     performance.now() alone would leave it, nor 6 s for the sync's answer (before, the
     device's clock said a minute silent at the next check, 0 to 10 s later)."""
     page = watched_phone(browser, live_server_url, "Woken")
-    page.evaluate("() => { window.__cut(); window.__shift = 60000; }")
+    slept = page.evaluate(
+        "() => { window.__cut(); window.__shift = 60000; return performance.now(); }"
+    )
     if seen_again:
         page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("() => window.__opened === 2", timeout=5000)
+    page.wait_for_function("() => window.__opened === 2", timeout=20_000)
+    # Within 5 s of the step, timed in the page (a wait from here also counted the
+    # test's own steps, slow on a busy machine).
+    took = page.evaluate("s => window.__openedAt[1] - s", slept)
+    assert took < 5000, took
     replaced(page)
     page.context.close()
 
