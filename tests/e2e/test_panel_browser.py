@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from axe_check import assert_accessible
+from django.db import transaction
 
 from tournament import gamestate, services
 from tournament.models import Player
@@ -730,9 +731,14 @@ def test_a_table_waiting_for_a_phone_not_connected_is_shown_and_said_at_the_top(
     services.player_set_connected(player_id=first.pk, connected=True)
     page.wait_for_selector("#fac-status .waiting-line", state="detached", timeout=8000)
     assert "waiting" not in (card.get_attribute("class") or "")
-    # Disputes at all six tables at once: a count.
-    for t in tables:
-        open_dispute(set_seat_sheets(t, [HIGH, HIGH, HIGH, LOW]))
+    # Disputes at all six tables at once: a count. Told to the page together (in one
+    # transaction: its pushes go once it commits): opened one after another, a busy
+    # machine could put 2 s between two of them, and each was then said on its own
+    # ("Dispute at table 1." ... "Dispute at table 6.", as 2.5 s put between them
+    # showed; a full run under load failed at the line below).
+    with transaction.atomic():
+        for t in tables:
+            open_dispute(set_seat_sheets(t, [HIGH, HIGH, HIGH, LOW]))
     said(page, "Disputes at 6 tables.")
     # The status names them, opened one after another, each a link to its card.
     disputes = page.locator("#fac-status .disputes-line")
