@@ -249,9 +249,25 @@ DUMP_PAGE_SECONDS = 3.0
 DUMP_SECONDS = 20.0
 # The screen as one JSON string: a string result stays with Playwright's driver, so
 # reading it (json_value) asks the page nothing more.
-SCREEN_JSON = """() => { const s = document.getElementById('screen');
-   return JSON.stringify(s ? [s.dataset.version, s.dataset.wversion, s.dataset.phase,
-                              s.innerText] : null); }"""
+# A phone's screen (versions, phase, text), or a page without one (the panel, the
+# projector, the report) by its text; then what came and went that a failure may turn
+# on: the connection line, the toast, the panel's spoken log, and the logs some tests
+# keep in the page (window.__toasts, __lines, __said). A panel test's failure had
+# dumped "None".
+SCREEN_JSON = """() => {
+  const s = document.getElementById('screen');
+  const main = s ? null : document.body;
+  const text = (id) => { const el = document.getElementById(id);
+    return el ? (el.hidden ? '(hidden) ' : '') + el.textContent.trim() : undefined; };
+  const log = document.getElementById('fac-announce');
+  return JSON.stringify({
+    screen: s ? [s.dataset.version, s.dataset.wversion, s.dataset.phase, s.innerText] : null,
+    page: main ? main.innerText.slice(0, 3000) : undefined,
+    connection: text('connection'), toast: text('toast'),
+    said: log ? Array.from(log.children, (l) => l.textContent) : undefined,
+    toasts: window.__toasts, lines: window.__lines, saidAll: window.__said,
+  });
+}"""
 
 
 def dump_pages(
@@ -281,7 +297,11 @@ def dump_pages(
             else:
                 try:
                     handle = page.wait_for_function(SCREEN_JSON, timeout=left * 1000, polling=100)
-                    screen = json.loads(handle.json_value())
+                    read = json.loads(handle.json_value())
+                    screen = "\n".join(
+                        [repr(read.pop("screen"))]
+                        + [f"{key}: {value!r}" for key, value in read.items() if value is not None]
+                    )
                 except PlaywrightTimeoutError:
                     stuck += 1
                     screen = f"unreadable: no answer in {left:.1f} s (a script loop?)"

@@ -129,3 +129,31 @@ def test_a_failing_test_with_a_stuck_page_ends_and_the_next_one_has_a_browser(tm
     text = (artifacts / "failed-test_fails_with_a_page_stuck.txt").read_text()
     assert "Healthy table 4" in text
     assert "unreadable: no answer in 3.0 s" in text
+
+
+@BOUNDED
+def test_a_page_without_a_screen_is_dumped_by_its_text_and_what_came_and_went(browser, tmp_path):
+    """A panel test's failure dumped "None" (the panel has no #screen): the page's
+    text and its spoken log are written; on a phone, the toast and the connection line,
+    hidden or not, and the logs a test keeps in the page."""
+    panel = browser.new_context().new_page()
+    panel.set_content(
+        "<main><h1>Round 1</h1><p>Disputes at 2 tables</p></main>"
+        '<div id="fac-announce"><p>Dispute at table 1.</p><p>Dispute at table 2.</p></div>'
+    )
+    phone = browser.new_context().new_page()
+    phone.set_content(
+        HEALTHY + '<p id="toast" hidden>The connection dropped.</p><p id="connection"></p>'
+    )
+    phone.evaluate("() => { window.__toasts = ['The connection dropped.']; }")
+    dump = tmp_path / "dump.txt"
+    assert dump_pages(browser, dump, page_seconds=2, total_seconds=10) == 0
+    first, second = dump.read_text().split("--- context ")[1:]
+    assert "None\npage: 'Round 1\\n\\nDisputes at 2 tables" in first
+    assert "said: ['Dispute at table 1.', 'Dispute at table 2.']" in first
+    assert "['7', None, 'play', 'Healthy table 4']" in second
+    assert "toast: '(hidden) The connection dropped.'" in second
+    assert "connection: ''" in second
+    assert "toasts: ['The connection dropped.']" in second
+    panel.context.close()
+    phone.context.close()
