@@ -922,6 +922,10 @@ def test_a_watcher_sees_each_7up_bid_as_it_is_made_and_hears_it_once():
             "–" if b is None else str(b) for b in state.bids
         ]
         said = BID_SAID.findall(bids.group(1))
+        # Read on from the list, the bid just made is a sentence of its own.
+        listed = bids.group(1).split('<span class="visually-hidden" data-announce')
+        if len(listed) > 1:
+            assert re.sub(r"<[^>]+>", "", listed[0]).rstrip().endswith("."), listed[0]
         made = [s for s, b in enumerate(state.bids) if b is not None]
         if made and not state.tricks and not state.current:
             latest = (state.dealer + len(made)) % 3
