@@ -50,6 +50,7 @@ __all__ = [
     "DealRecord",
     "State",
     "DEAL_SIZES",
+    "last_deal_trick",
     "BLIND_DEAL",
     "deal_size",
     "seeded_deal",
@@ -770,7 +771,15 @@ def _previous_trick(state: State, seat: int) -> dict | None:
     Its cards are the ones played face up, but for the blind deal's last card: its
     player never saw it (the trick, and the deal, ended as it was played), so to that
     seat it is None. The others saw it on its player's forehead."""
-    if state.tricks or not state.history or state.phase == PHASE_OVER:
+    if state.tricks or state.phase == PHASE_OVER:
+        return None
+    return last_deal_trick(state, seat)
+
+
+def last_deal_trick(state: State, seat: int) -> dict | None:
+    """The last finished deal's last trick as ``seat`` saw it (``_previous_trick``'s
+    shape), whatever came after it: at the match's end, its last card."""
+    if not state.history:
         return None
     record = state.history[-1]
     trick = record.tricks[-1]

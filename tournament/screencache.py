@@ -238,7 +238,7 @@ def _followed_move(part: dict, move: dict) -> dict | None:
         )
         # Finished by a move: also the last game anyone played in.
         # Its last trick is shown on the next game's first screens (selectors).
-        final = state if kind.records_tricks else None
+        final = state if kind.keeps_final_state else None
         return dict(
             part,
             game=None,

@@ -295,16 +295,16 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
 
 
 def _previous_state(latest, game, state):
-    """The engine state a Five Tricks game ended in, while its last trick may still be
-    shown (previous_trick): until the next game's first trick is taken. None for a
-    game cut short (its last trick taken was shown while it was played, and the trick
-    in progress was never taken) and for the other kinds. Loaded only then: a game
-    with tricks taken needs no other game's state."""
+    """The engine state a Five Tricks or 7Up game ended in, while its last trick may
+    still be shown (previous_trick, unheard_end): until the next game's first trick
+    is taken. None for a game cut short (its last trick taken was shown while it was
+    played, and the trick in progress was never taken) and for the other kinds.
+    Loaded only then: a game with tricks taken needs no other game's state."""
     if latest is None or latest.state != GameState.OVER:
         return None
-    if not gamestate.kind_of(latest).records_tricks:
+    if not gamestate.kind_of(latest).keeps_final_state:
         return None
-    if state is not None and (not gamestate.kind_of(game).records_tricks or state.completed):
+    if state is not None and gamestate.kind_of(game).first_trick_taken(state):
         return None
     return gamestate.load_state(latest)
 
@@ -338,6 +338,22 @@ def _previous_trick(player: Player, previous: tuple, final, state, names: dict) 
         "cards": [{"name": name(s), "card": c, "me": s == seat} for s, c in last["cards"]],
         "how": _settled(final.completed[-1]),
     }
+
+
+def _unheard_end(player: Player, previous: tuple, final, state, names: dict, kind) -> dict | None:
+    """What the last move of the game before this one did, on the screen of one of its
+    players, from that seat's view of the game as it ended (`final`), while the game
+    now played (`state`; None: none yet) has no trick taken (kind.unheard_end: 7Up's
+    last trick and last deal's score, never seen nor said)."""
+    if final is None or previous is None:
+        return None
+    if state is not None and kind.first_trick_taken(state):
+        return None
+    _number, _state, players, *_ = previous
+    if player.pk not in players:
+        return None
+    seat_names = [names.get(pid, "?") for pid in players]
+    return kind.unheard_end(final, players.index(player.pk), names=seat_names)
 
 
 def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) -> dict:
@@ -387,6 +403,7 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
         "dealt_in": None,
         "watched_end": None,
         "previous_trick": None,
+        "unheard_end": None,
     }
     arrived = (wpart.get("arrivals") or {}).get(player.pk)
     if (
@@ -426,9 +443,15 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "ended": _ended(previous, tpart, kinds.get(workshop.game)),
         }
     if previous is not None and workshop.phase in PLAY_PHASES and "watching" not in ctx:
-        ctx["previous_trick"] = _previous_trick(
-            player, previous, tpart.get("previous_state"), tpart["state"], tpart["names"]
-        )
+        final = tpart.get("previous_state")
+        if kinds.get(workshop.game).records_tricks:
+            ctx["previous_trick"] = _previous_trick(
+                player, previous, final, tpart["state"], tpart["names"]
+            )
+        else:
+            ctx["unheard_end"] = _unheard_end(
+                player, previous, final, tpart["state"], tpart["names"], kinds.get(workshop.game)
+            )
     if previous is not None and ctx["game"] is None:
         ctx["watched_end"] = _watched_end(
             player, previous, tpart, rnd, table, kinds.get(workshop.game)

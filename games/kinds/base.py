@@ -57,6 +57,9 @@ class GameKind:
     # table's (a revoke), which the others may call; ``rule_breaks`` lists both (the
     # report's section 4, revokes.csv). In referee mode the log holds neither.
     records_revokes: ClassVar[bool] = False
+    # The state a game ended in is kept for its players' next screens (selectors'
+    # previous_trick, unheard_end): its last move's trick was never on a screen.
+    keeps_final_state: ClassVar[bool] = False
     # The action types a phone may send through ``{"action": "act"}``.
     move_types: ClassVar[tuple[str, ...]] = ()
     # Moves every seat may make at once (All Fives' revoke calls), as Five Tricks'
@@ -273,6 +276,18 @@ class GameKind:
     def spectator(self, state, *, names: Sequence[str]) -> dict:
         """What the facilitator's monitor shows of a table (everything)."""
         raise NotImplementedError
+
+    def unheard_end(self, state, seat: int, *, names: Sequence[str]) -> dict | None:
+        """For a player of a game just ended (``state``: as it ended), what its last
+        move did that no screen of that game showed: the move ended the game and the
+        phone went on to "Last game" (and the next deal) at once. None: nothing (the
+        default; Five Tricks' last trick is selectors' ``previous_trick``)."""
+        return None
+
+    def first_trick_taken(self, state) -> bool:
+        """Whether a game in progress has had a trick taken: until then the last
+        game's end (``unheard_end``, ``previous_trick``) stays on its players' screens."""
+        return True
 
     def new_hand(self, state, *, names: Sequence[str]) -> dict | None:
         """For a student watching the game (tournament.selectors.watching): once a hand

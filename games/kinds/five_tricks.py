@@ -40,6 +40,7 @@ class FiveTricks(GameKind):
     score_label = "tricks"
     per_seat_rules = True
     records_tricks = True
+    keeps_final_state = True
     presets = PRESETS
     preset_titles = PRESET_TITLES
 
@@ -103,6 +104,9 @@ class FiveTricks(GameKind):
 
     def in_dispute(self, state) -> bool:
         return state.phase == "claim" and bool(state.dispute)
+
+    def first_trick_taken(self, state) -> bool:
+        return bool(state.completed)
 
     def progress(self, state) -> int:
         return len(state.completed)

@@ -432,6 +432,7 @@ class SevenUp(GameKind):
     score_label = "points"
     per_seat_rules = False
     records_tricks = False
+    keeps_final_state = True
     move_types = ("bid", "play", "play_blind")
     template = "play/games/seven_up.html"
     presets = PRESETS
@@ -563,6 +564,18 @@ class SevenUp(GameKind):
 
     def screen(self, state, seat: int, *, names: Sequence[str]) -> dict:
         return screen_context(su.view(state, seat), names)
+
+    def unheard_end(self, state, seat: int, *, names: Sequence[str]) -> dict | None:
+        """The last deal's last trick and the deal's score: its card ended the game,
+        and the phone went from "your turn" to "Last game" (its points only)."""
+        v = su.view(state, seat)
+        ctx = screen_context({**v, "previous_trick": su.last_deal_trick(state, seat)}, names)
+        if ctx["previous_trick"] is None and ctx["last_deal"] is None:
+            return None
+        return {"previous_trick": ctx["previous_trick"], "last_deal": ctx["last_deal"]}
+
+    def first_trick_taken(self, state) -> bool:
+        return state.deal_no > 0 or bool(state.tricks)
 
     def spectator(self, state, *, names: Sequence[str]) -> dict:
         v = su.spectator_view(state)
