@@ -985,7 +985,9 @@ def _public_calls(calls: Iterable[Call]) -> list[dict]:
 
 def _public_history(history: Iterable[HandResult]) -> list[dict]:
     # Numbers only: the cards of earlier hands come from other decks and may sit
-    # in someone's hand now, so a view never repeats them.
+    # in someone's hand now, so a view never repeats them. Who took the last trick
+    # (its card scored the hand at once, so no screen of that hand showed it) is
+    # no card.
     return [
         {
             "hand": h.hand,
@@ -1000,6 +1002,8 @@ def _public_history(history: Iterable[HandResult]) -> list[dict]:
             "penalties": list(h.penalties),
             "scores": list(h.scores),
             "barred": list(h.barred),
+            "tricks_played": len(h.tricks),
+            "last_winner": h.tricks[-1].winner if h.tricks else None,
         }
         for h in history
     ]

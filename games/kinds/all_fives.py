@@ -449,6 +449,14 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             "trump_name": SUIT_NAMES[h["trump"]],
             "trump_symbol": SUIT_SYMBOLS[h["trump"]],
             "took_one": h["took_one"],
+            # Its last trick: who took it, never said (it scored the hand at once).
+            "last_trick": None
+            if h["last_winner"] is None
+            else {
+                "number": h["tricks_played"],
+                "winner": names[h["last_winner"]],
+                "winner_is_me": h["last_winner"] == seat,
+            },
             "rows": [
                 {
                     "name": names[s],

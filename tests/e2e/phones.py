@@ -80,6 +80,24 @@ def wait_line(page, since: int, text: str, timeout=8000) -> None:
     )
 
 
+# Each line the phone's announcer (#announce) says, kept in window.__heard: the lines
+# leave #announce after some seconds.
+HEARD = """(() => { window.__heard = [];
+  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach(
+    (n) => window.__heard.push(n.textContent))))
+    .observe(document.getElementById('announce'), { childList: true }); })();"""
+
+
+def watch_heard(page) -> None:
+    """From now on each line the loaded page says is kept in window.__heard."""
+    page.evaluate(HEARD)
+
+
+def heard(page) -> list[str]:
+    """The lines `page` has said since watch_heard, in order."""
+    return page.evaluate("() => window.__heard")
+
+
 def version(page) -> int:
     return int(page.locator("#screen").get_attribute("data-version"))
 

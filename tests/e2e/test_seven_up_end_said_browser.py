@@ -8,19 +8,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from phones import join, table_version, wait_version
+from phones import heard, join, table_version, wait_version, watch_heard
 
 from games import seven_up as su
 from tournament import gamestate, services
 from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
-
-# Each line #announce says, kept in window.__heard (lines leave it after some seconds).
-HEARD = """(() => { window.__heard = [];
-  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach(
-    (n) => window.__heard.push(n.textContent))))
-    .observe(document.getElementById('announce'), { childList: true }); })();"""
 
 
 def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
@@ -56,7 +50,7 @@ def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
                 break
         move()
     wait_version(page, table_version(game), timeout=8000)
-    page.evaluate(HEARD)
+    watch_heard(page)
     move()
     page.wait_for_function(
         "() => window.__heard.some((l) => l.includes('Last game'))", timeout=8000
@@ -66,7 +60,7 @@ def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
     names = [Player.objects.get(pk=pid).name for pid in game.players]
     ana = names.index("Ana")
     said = lambda seat: "you" if seat == ana else names[seat]  # noqa: E731
-    heard = " ".join(page.evaluate("window.__heard"))
+    said_all = " ".join(heard(page))
     trick = (
         f"Trick {su.DEAL_SIZES[-1]} of deal {su.N_DEALS} "
         f"taken by {said(last.tricks[-1].winner)}. Played: "
@@ -80,9 +74,9 @@ def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
         )
 
     score = f"Deal {su.N_DEALS} scored: " + "; ".join(row(s) for s in range(3)) + "."
-    assert trick in heard, heard
-    assert score in heard, heard
+    assert trick in said_all, said_all
+    assert score in said_all, said_all
     # In order (the trick, the deal's score, the game's end), each said once.
-    at = [heard.index(trick), heard.index(score), heard.index("Last game")]
-    assert at == sorted(at), heard
-    assert heard.count(trick) == heard.count(score) == 1, heard
+    at = [said_all.index(trick), said_all.index(score), said_all.index("Last game")]
+    assert at == sorted(at), said_all
+    assert said_all.count(trick) == said_all.count(score) == 1, said_all

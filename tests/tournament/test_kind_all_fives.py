@@ -1014,11 +1014,18 @@ def test_a_new_hands_trump_and_the_last_hands_points_are_heard():
     done = state.history[0]
     names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
     html = screen_html(game.players[0])
+    # Who took the hand's last trick first: its card scored the hand at once.
     found = re.search(
-        r'<p class="visually-hidden" data-announce="first">(Hand 1 scored: .*?)</p>', html
+        r'<p class="visually-hidden" data-announce="first">'
+        r"Trick (\d+) won by (.*?)\. (Hand 1 scored: .*?)</p>",
+        html,
     )
     assert found, html
-    scored = re.sub(r"</?bdi>", "", found.group(1))
+    last = done.tricks[-1].winner
+    taker = "you" if last == 0 else names[game.players[last]]
+    assert int(found.group(1)) == len(done.tricks), found.group(0)
+    assert re.sub(r"</?bdi>", "", found.group(2)) == taker, found.group(0)
+    scored = re.sub(r"</?bdi>", "", found.group(3))
     for s, pid in enumerate(game.players):
         who = "you" if s == 0 else names[pid]
         assert f"{who} {done.points[s]}" in scored and f"total {done.scores[s]}" in scored, scored
