@@ -309,22 +309,37 @@ def _previous_state(latest, game, state):
     return gamestate.load_state(latest)
 
 
-def _previous_trick(player: Player, previous: tuple, final, state, names: dict) -> dict | None:
-    """The last trick of the game before this one (`final`: the state it ended in), on
-    the screen of one of its players while the game now played (`state`) has no trick
-    taken: that trick's claim ended the game and dealt the next at once, so who took
-    it, and how a dispute on it ended, was never shown nor said (each other trick is,
-    on the screens after it, until the next one is taken). In the shape and words of
-    game_screen's `last_trick`, from that seat's view of the game, with its number
-    and the trick's. Also while no game follows it (`state` None): the screen between
-    a game's end and the next deal, where a socket following the moves shows it
-    first. For its players only: its cards were played face up to them."""
-    if final is None or previous is None or (state is not None and state.completed):
-        return None
+def _last_games_end(player: Player, previous: tuple, final, state, names: dict, kind) -> dict:
+    """What the last move of the game before this one did, on the screen of one of its
+    players (`final`: the state that game ended in), while the game now played
+    (`state`; None: none yet) has no trick taken: that move ended the game and the
+    phone went on at once, so it was never shown nor said. Also while no game follows
+    it: the screen between a game's end and the next deal, where a socket following
+    the moves shows it first. For its players only: its cards were played face up to
+    them. The screen's `previous_trick` (Five Tricks) or `unheard_end` (the kind's
+    own: 7Up's last trick and last deal's score); empty when there is none."""
+    if final is None or previous is None:
+        return {}
+    if state is not None and kind.first_trick_taken(state):
+        return {}
     number, _state, players, *_ = previous
-    if player.pk not in players or not final.completed:
-        return None
+    if player.pk not in players:
+        return {}
     seat = players.index(player.pk)
+    if kind.records_tricks:
+        return {"previous_trick": _previous_trick(final, seat, number, players, names)}
+    seat_names = [names.get(pid, "?") for pid in players]
+    return {"unheard_end": kind.unheard_end(final, seat, names=seat_names)}
+
+
+def _previous_trick(final, seat: int, number: int, players: list, names: dict) -> dict | None:
+    """A Five Tricks game's last trick (game `number`, `final` the state it ended in)
+    from `seat`'s view, in the shape and words of game_screen's `last_trick`, with the
+    game's number and the trick's: its claim ended the game and dealt the next at once,
+    so who took it, and how a dispute on it ended, was never shown nor said (each
+    other trick is, on the screens after it, until the next one is taken)."""
+    if not final.completed:
+        return None
     last = five_tricks.view(final, seat)["tricks"][-1]
 
     def name(s: int) -> str:
@@ -338,22 +353,6 @@ def _previous_trick(player: Player, previous: tuple, final, state, names: dict) 
         "cards": [{"name": name(s), "card": c, "me": s == seat} for s, c in last["cards"]],
         "how": _settled(final.completed[-1]),
     }
-
-
-def _unheard_end(player: Player, previous: tuple, final, state, names: dict, kind) -> dict | None:
-    """What the last move of the game before this one did, on the screen of one of its
-    players, from that seat's view of the game as it ended (`final`), while the game
-    now played (`state`; None: none yet) has no trick taken (kind.unheard_end: 7Up's
-    last trick and last deal's score, never seen nor said)."""
-    if final is None or previous is None:
-        return None
-    if state is not None and kind.first_trick_taken(state):
-        return None
-    _number, _state, players, *_ = previous
-    if player.pk not in players:
-        return None
-    seat_names = [names.get(pid, "?") for pid in players]
-    return kind.unheard_end(final, players.index(player.pk), names=seat_names)
 
 
 def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) -> dict:
@@ -443,15 +442,16 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "ended": _ended(previous, tpart, kinds.get(workshop.game)),
         }
     if previous is not None and workshop.phase in PLAY_PHASES and "watching" not in ctx:
-        final = tpart.get("previous_state")
-        if kinds.get(workshop.game).records_tricks:
-            ctx["previous_trick"] = _previous_trick(
-                player, previous, final, tpart["state"], tpart["names"]
+        ctx.update(
+            _last_games_end(
+                player,
+                previous,
+                tpart.get("previous_state"),
+                tpart["state"],
+                tpart["names"],
+                kinds.get(workshop.game),
             )
-        else:
-            ctx["unheard_end"] = _unheard_end(
-                player, previous, final, tpart["state"], tpart["names"], kinds.get(workshop.game)
-            )
+        )
     if previous is not None and ctx["game"] is None:
         ctx["watched_end"] = _watched_end(
             player, previous, tpart, rnd, table, kinds.get(workshop.game)
