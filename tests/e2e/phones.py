@@ -131,9 +131,10 @@ def wait_change(page, before: int, timeout=5000):
     wait_version(page, before + 1, timeout=timeout)
 
 
-def dealt_table(live_server_url, phone, workshop, names):
-    """A phone per name joins `workshop`, everyone is seated at home and the study
-    phase deals. Returns the pages by name, the game and its players' names by seat."""
+def dealt_table(live_server_url, phone, workshop, names, others=()):
+    """A phone per name joins `workshop`, then each of `others` through the services
+    (no phone), everyone is seated at home and the study phase deals. Returns the
+    pages by name, the game and its players' names by seat."""
     from tournament import services
     from tournament.models import Game, GameState, Player
 
@@ -141,6 +142,8 @@ def dealt_table(live_server_url, phone, workshop, names):
     for name in names:
         pages[name] = phone()
         join(pages[name], live_server_url, workshop.code, name)
+    for name in others:
+        services.player_join(code=workshop.code, name=name)
     services.players_seat_home(workshop_id=workshop.pk)
     services.workshop_start_study(workshop_id=workshop.pk)
     game = Game.objects.get(state=GameState.PLAYING)

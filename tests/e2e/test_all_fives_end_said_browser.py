@@ -8,11 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from phones import heard, join, table_version, wait_version, watch_heard
+from phones import dealt_table, heard, table_version, wait_version, watch_heard
 
 from games import all_fives as af
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 
@@ -21,13 +20,8 @@ def test_the_hands_last_trick_is_said_before_its_score(live_server_url, phone):
     w = services.workshop_create(
         name="All Fives end said", game="all_fives", table_count=1, seats_per_table=3, seed=5
     )
-    page = phone()
-    join(page, live_server_url, w.code, "Ana")
-    for name in ("Bea", "Cai"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
+    pages, game, names = dealt_table(live_server_url, phone, w, ["Ana"], others=("Bea", "Cai"))
+    page = pages["Ana"]
     rng = random.Random(5)
 
     def state_now():
@@ -56,7 +50,6 @@ def test_the_hands_last_trick_is_said_before_its_score(live_server_url, phone):
         "() => window.__heard.some((l) => l.includes('Hand 1 scored'))", timeout=8000
     )
     scored = state_now().history[0]
-    names = [Player.objects.get(pk=pid).name for pid in game.players]
     winner = scored.tricks[-1].winner
     said = "you" if names[winner] == "Ana" else names[winner]
     said_all = " ".join(heard(page))

@@ -47,6 +47,20 @@ def projector_of_a_class(facilitator_page, django_user_model, names, tables):
     return w, facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
 
 
+def projector_at_a_bots_round(facilitator_page, django_user_model, **workshop):
+    """A workshop (`workshop`: make_workshop's arguments) whose empty seats bots fill, at
+    its first scored round, and its facilitator's projector page on a 1280x720 screen:
+    the workshop, the round and the page."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(facilitator=user, bots_enabled=True, **workshop)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    rnd = services.round_start(workshop_id=w.pk)
+    return w, rnd, facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+
+
 def test_sixty_names_and_twelve_tables_fit_the_projector(facilitator_page, django_user_model):
     names = [f"{FIRST[i % 20]} {'ABC'[i // 20]}" for i in range(60)]
     w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=12)
@@ -109,16 +123,9 @@ def test_forty_tables_in_a_round_with_bots_fit_the_projector(facilitator_page, d
     stand beside it, so the clock took a line of its own and "5 joined · 195 bots" was
     cut off at the screen's foot (a review at 1280x720: 758 px of page on 720). The
     count stands beside the clock instead; nothing is below the screen's edge."""
-    user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = make_workshop(
-        names=FIRST[:5], tables=40, seats=5, seed=3, facilitator=user, bots_enabled=True
+    w, rnd, page = projector_at_a_bots_round(
+        facilitator_page, django_user_model, names=FIRST[:5], tables=40, seats=5, seed=3
     )
-    services.players_seat_home(workshop_id=w.pk)
-    services.bots_fill(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    rnd = services.round_start(workshop_id=w.pk)
-    page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
     page.wait_for_selector(".proj-clock", timeout=WAIT)
     assert page.inner_text(".proj-phase").strip() == "Scored round · Round 1"
     assert page.locator(".proj-tables li").count() == 40
@@ -288,14 +295,9 @@ def test_the_wall_says_a_round_over_and_the_tournament_over_and_its_title_follow
     the debrief "Debrief · Round 1"; its heading and tab said "Join …" to the end, as
     they stood outside the part of the page kept live. They say what the phones and
     the panel say: "Round 1 is over", "The tournament is over"; the title follows."""
-    user = django_user_model.objects.create_user("fac", password="unused-here")
-    w = make_workshop(names=FIRST[:3], tables=2, seats=4, facilitator=user, bots_enabled=True)
-    services.players_seat_home(workshop_id=w.pk)
-    services.bots_fill(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    rnd = services.round_start(workshop_id=w.pk)
-    page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+    w, rnd, page = projector_at_a_bots_round(
+        facilitator_page, django_user_model, names=FIRST[:3], tables=2, seats=4
+    )
     phase_reads(page, "Scored round · Round 1")
     assert page.title() == "Join Test workshop · Barnga"
     assert page.evaluate(HEADING) == "Join Test workshop"

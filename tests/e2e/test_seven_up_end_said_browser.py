@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from phones import heard, join, table_version, wait_version, watch_heard
+from phones import dealt_table, heard, table_version, wait_version, watch_heard
 
 from games import seven_up as su
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
+from tournament.models import Game
 
 pytestmark = [pytest.mark.browser]
 
@@ -23,13 +23,8 @@ def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
     w = services.workshop_create(
         name="7Up end said", game="seven_up", table_count=1, seats_per_table=3, seed=3
     )
-    page = phone()
-    join(page, live_server_url, w.code, "Ana")
-    for name in ("Bea", "Cai"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    game = Game.objects.get(state=GameState.PLAYING)
+    pages, game, names = dealt_table(live_server_url, phone, w, ["Ana"], others=("Bea", "Cai"))
+    page = pages["Ana"]
     rng = random.Random(5)
 
     def move():
@@ -57,7 +52,6 @@ def test_the_last_trick_and_the_last_deals_score_are_said_before_the_games_end(
     )
     ended = gamestate.load_state(Game.objects.get(pk=game.pk))
     last = ended.history[-1]
-    names = [Player.objects.get(pk=pid).name for pid in game.players]
     ana = names.index("Ana")
     said = lambda seat: "you" if seat == ana else names[seat]  # noqa: E731
     said_all = " ".join(heard(page))
