@@ -377,7 +377,9 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     """The class's seating grid counts a player who moved back to their home table
     under "moved up" (or down) and under "at home": the cell says how many of those
     at home moved back, as the line above the grid does (report.seating_summary), so
-    that "1 moved up, 1 moved down, 2 at home" at a table of three adds up."""
+    that "1 moved up, 1 moved down, 2 at home" at a table of three adds up: "2 at
+    home, 1 of them moved back home" (it said "2 at home (1 moved back)", and a review
+    could not tell whether that one was a fifth player or which of the movers)."""
     from django.template.loader import render_to_string
 
     chips = [
@@ -400,7 +402,7 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     html = render_to_string("report/_class_movement.html", {"r": r})
     cell = re.search(r"<td>(.*?)</td>", html).group(1)
     said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
-    assert said == "3 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
+    assert said == "3 players ↑ 1 moved up ↓ 1 moved down 2 at home, 1 of them moved back home"
     assert r["movement"]["seating_summary"]["line"].endswith(
         "Round 3, 3 players: 1 had moved up, 1 down (1 of the 2 back at their home table)"
         " and 1 stayed at their home table."
@@ -413,7 +415,7 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     cell = re.search(r"<td>(.*?)</td>", html).group(1)
     said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
     assert said == (
-        "4 players ↑ 1 moved up ↓ 1 moved down 2 at home (1 moved back)"
+        "4 players ↑ 1 moved up ↓ 1 moved down 2 at home, 1 of them moved back home"
         " 1 here since an earlier move"
     )
     assert r["movement"]["seating_summary"]["line"].endswith(

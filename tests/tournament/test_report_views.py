@@ -1019,7 +1019,7 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
 
         players = added(r"<strong>(\d+)</strong> players?")
         up, down = added(r"(\d+) moved up"), added(r"(\d+) moved down")
-        home, back = added(r"(\d+) at home"), added(r"\((\d+) moved back\)")
+        home, back = added(r"(\d+) at home"), added(r", (\d+) of them moved back home")
         away = added(r"(\d+) here since an earlier move")
         # Each player in one part of the cell (those who moved back home are counted as
         # moved and as at home: said so).
