@@ -2048,17 +2048,18 @@ def _questions(data: dict, *, feel: str, notice_section: str, act_section: str) 
     ]
 
 
-def pairs_summary(pairs: list[dict], *, order: list[str] = (), aside: str = "") -> str:
-    """The reveal's pairs of neighbouring tables counted per rule, in a line (a large
+def pairs_summary(pairs: list[dict], *, order: list[str] = (), aside: str = "") -> dict:
+    """The reveal's pairs of neighbouring tables counted per rule (`listed`: a large
     class's report folds the list, a line a pair: 39 at 40 tables; its guide says it
-    so): "All 39 pairs of neighbouring tables differed, rule by rule: ace in 14 pairs,
-    …". A rule's title comes first, never after "in" ("14 in which card wins", "3 in a
-    block matches by" read wrong), and without brackets (a title may have its own);
-    the rules in `order` (the knobs, as the rules table's rows go). `aside` follows
-    "differed"."""
+    in one line): "All 39 pairs of neighbouring tables differed, rule by rule:", then
+    "ace in 14 pairs", … a rule a line (in one sentence, four rules were 4 lines of a
+    phone). A rule's title comes first, never after "in" ("14 in which card wins", "3
+    in a block matches by" read wrong), and without brackets (a title may have its
+    own); the rules in `order` (the knobs, as the rules table's rows go). `aside`
+    follows "differed". No pair or one rule: a sentence, no list."""
     differed = [p for p in pairs if p["knobs"]]
     if not differed:
-        return f"All {len(pairs)} pairs of neighbouring tables played the same rules."
+        return listed(f"All {len(pairs)} pairs of neighbouring tables played the same rules.", [])
     said = f"{len(differed)} of the {len(pairs)}"
     if len(differed) == len(pairs):
         said = f"All {len(pairs)}"
@@ -2066,16 +2067,16 @@ def pairs_summary(pairs: list[dict], *, order: list[str] = (), aside: str = "") 
     if len(differed) == 1:
         # The one pair named, as a small class's guide names each.
         p = differed[0]
-        return f"{said} (tables {p['a']} and {p['b']}), in: {', '.join(p['titles']).lower()}."
+        titles = ", ".join(p["titles"]).lower()
+        return listed(f"{said} (tables {p['a']} and {p['b']}), in: {titles}.", [])
     per_rule = Counter(k for p in differed for k in p["knobs"])
     title = {k: t.lower() for p in differed for k, t in zip(p["knobs"], p["titles"], strict=True)}
     if len(per_rule) == 1:
-        return f"{said}{aside}, in one rule only: {title[next(iter(per_rule))]}."
+        return listed(f"{said}{aside}, in one rule only: {title[next(iter(per_rule))]}.", [])
     place = {k: i for i, k in enumerate(order)}
     knobs = sorted(per_rule, key=lambda k: place.get(k, len(place)))  # (stable otherwise)
-    counts = [f"{title[k]} in {per_rule[k]}" for k in knobs]
-    counts[0] = f"{title[knobs[0]]} in {_plural(per_rule[knobs[0]], 'pair')}"
-    return f"{said}{aside}, rule by rule: {said_as_list(counts)}."
+    counts = [f"{title[k]} in {_plural(per_rule[k], 'pair')}" for k in knobs]
+    return listed(f"{said}{aside}, rule by rule:", counts)
 
 
 def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
@@ -2090,7 +2091,7 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
                 rev["pairs"],
                 order=[row["knob"] for row in rev["rows"]],
                 aside=" (the report's section 1 lists each pair)",
-            )
+            )["line"]
         )
     else:
         for p in differed:
@@ -2664,12 +2665,14 @@ FOLD_TABLES = 12
 
 
 def listed(lead: str, items: list[str], after: str = "") -> dict:
-    """A summary that is a list, round by round: on the page a short `lead` sentence, a
-    list of `items` and the sentence `after` it (40 tables over six rounds made one
-    sentence 14 lines of a phone); `line`, the same words in one sentence."""
+    """A summary that is a list, round by round (or rule by rule): on the page a short
+    `lead` sentence, a list of `items` and the sentence `after` it (40 tables over six
+    rounds made one sentence 14 lines of a phone); `line`, the same words in one
+    sentence, where one line is wanted (the guide's bullets). With no `items`, the
+    lead is a sentence of its own, no list after it."""
     after = after.strip()
-    line = f"{lead} {'; '.join(items)}." + (f" {after}" if after else "")
-    return {"lead": lead, "items": items, "after": after, "line": line}
+    line = f"{lead} {'; '.join(items)}." if items else lead
+    return {"lead": lead, "items": items, "after": after, "line": f"{line} {after}".strip()}
 
 
 def round_summary(rd: dict, *, disputes: bool) -> str:

@@ -1703,29 +1703,39 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
 
 def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
     """Past twelve tables section 1's list of pairs of neighbouring tables (a line a
-    pair) folds under this line; the guide says it too. A rule's title comes first,
-    its count after it: "12 in which card wins" and "3 in a block matches by" read
-    wrong. Where every pair differed it says "All 12", not "12 of the 12"."""
+    pair) folds under this summary; the guide says it too, in one line. A rule's title
+    comes first, its count after it: "12 in which card wins" and "3 in a block matches
+    by" read wrong. Where every pair differed it says "All 12", not "12 of the 12".
+    Rule by rule, a lead and a list, a rule a line (one sentence of four rules was four
+    lines of a phone); no list for one rule or one pair."""
 
     def pair(a, *titles):
         return {"a": a, "b": a + 1, "knobs": list(titles), "titles": list(titles)}
 
+    def said(s: dict) -> tuple:
+        return s["lead"], s["items"]
+
     pairs = [pair(1, "Ace", "Which card wins"), pair(2), pair(3, "Ace"), pair(4, "Ace")]
-    assert report.pairs_summary(pairs) == (
-        "3 of the 4 pairs of neighbouring tables differed, rule by rule: ace in 3 pairs and"
-        " which card wins in 1."
+    assert said(report.pairs_summary(pairs)) == (
+        "3 of the 4 pairs of neighbouring tables differed, rule by rule:",
+        ["ace in 3 pairs", "which card wins in 1 pair"],
     )
-    assert report.pairs_summary([p for p in pairs if p["knobs"]]) == (
-        "All 3 pairs of neighbouring tables differed, rule by rule: ace in 3 pairs and which"
-        " card wins in 1."
+    assert report.pairs_summary(pairs)["line"] == (
+        "3 of the 4 pairs of neighbouring tables differed, rule by rule: ace in 3 pairs;"
+        " which card wins in 1 pair."
+    )
+    assert said(report.pairs_summary([p for p in pairs if p["knobs"]])) == (
+        "All 3 pairs of neighbouring tables differed, rule by rule:",
+        ["ace in 3 pairs", "which card wins in 1 pair"],
     )
     blocks = [pair(1, "A block matches by"), pair(2), pair(3, "A block matches by")]
-    assert report.pairs_summary(blocks, aside=" (section 1 lists each pair)") == (
+    assert said(report.pairs_summary(blocks, aside=" (section 1 lists each pair)")) == (
         "2 of the 3 pairs of neighbouring tables differed (section 1 lists each pair), in"
-        " one rule only: a block matches by."
+        " one rule only: a block matches by.",
+        [],
     )
     one = [pair(1), pair(2, "Swap at most", "Drawing stops at"), pair(3)]
-    assert report.pairs_summary(one, aside=" (section 1 lists each pair)") == (
+    assert report.pairs_summary(one, aside=" (section 1 lists each pair)")["line"] == (
         "1 of the 3 pairs of neighbouring tables differed (tables 2 and 3), in: swap at"
         " most, drawing stops at."
     )
@@ -1734,12 +1744,17 @@ def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
     late = [pair(1, "Points a trick bid (made exactly)"), pair(2, "Ace"), pair(3, "Ace")]
     for p in late:
         p["knobs"] = [{"Ace": "ace"}.get(t, "points") for t in p["titles"]]
-    assert report.pairs_summary(late, order=["ace", "points"]) == (
-        "All 3 pairs of neighbouring tables differed, rule by rule: ace in 2 pairs and"
-        " points a trick bid (made exactly) in 1."
+    assert said(report.pairs_summary(late, order=["ace", "points"])) == (
+        "All 3 pairs of neighbouring tables differed, rule by rule:",
+        ["ace in 2 pairs", "points a trick bid (made exactly) in 1 pair"],
     )
     same = [{**p, "knobs": [], "titles": []} for p in pairs]
-    assert report.pairs_summary(same) == "All 4 pairs of neighbouring tables played the same rules."
+    assert report.pairs_summary(same) == {
+        "lead": "All 4 pairs of neighbouring tables played the same rules.",
+        "items": [],
+        "after": "",
+        "line": "All 4 pairs of neighbouring tables played the same rules.",
+    }
 
 
 def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_in():
@@ -1763,8 +1778,8 @@ def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_i
     assert report._expect_lines(rev, mov, played) == [
         played,
         "10 of the 12 pairs of neighbouring tables differed (the report's section 1 lists"
-        " each pair), rule by rule: ace in 8 pairs, which card wins in 8 and following the"
-        " lead in 6.",
+        " each pair), rule by rule: ace in 8 pairs; which card wins in 8 pairs; following"
+        " the lead in 6 pairs.",
     ]
     twelve = report._expect_lines({**rev, "pairs": pairs(12)}, mov, played)
     assert twelve[1:3] == [

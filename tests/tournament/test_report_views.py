@@ -821,7 +821,9 @@ def listed_line(html: str, name: str) -> str:
     lead = re.search(r"<p>(.*?)</p>", block, re.S).group(1)
     items = re.findall(r"<li>(.*?)</li>", block, re.S)
     after = re.search(r"</ul>\s*<p>(.*?)</p>", block, re.S)
-    line = f"{lead} {'; '.join(items)}." + (f" {after.group(1)}" if after else "")
+    line = (
+        lead + (f" {'; '.join(items)}." if items else "") + (f" {after.group(1)}" if after else "")
+    )
     return html_lib.unescape(line)
 
 
@@ -889,16 +891,23 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
         assert sorted(re.findall(r"<bdi>([^<]+)</bdi>", held)) == seated and seated
     assert '<table class="moves">' in folds["every-move"][2]
     # Reveal: the knob table in view, the pairs of neighbouring tables (a line a pair)
-    # folded under a line counting them per rule, the sheets folded.
+    # folded under a lead and a list counting them, a rule a line, the sheets folded.
     pairs = r["reveal"]["pairs"]
     summary, note, held = folds["every-pair"]
     assert summary == "Each of the 12 pairs of neighbouring tables"
     assert held.count("<li>Tables ") == len(pairs) == 12
-    line = re.search(r'<p class="pairs-summary">(.*?)</p>', html).group(1)
-    assert line == html_escape(r["reveal"]["pairs_summary"])
     order = [row["knob"] for row in r["reveal"]["rows"]]
-    assert r["reveal"]["pairs_summary"] == report.pairs_summary(pairs, order=order)
-    assert html.index('<table class="knobs">') < html.index(line) < html.index('id="every-pair"')
+    said = report.pairs_summary(pairs, order=order)
+    assert r["reveal"]["pairs_summary"] == said and len(said["items"]) > 1
+    assert listed_line(html, "pairs-summary") == said["line"]
+    block = re.search(r'<div class="pairs-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>', html)
+    assert block.group(1).endswith(" pairs of neighbouring tables differed, rule by rule:")
+    assert re.findall(r"<li>([^<]*)</li>", block.group(2)) == [
+        html_escape(i) for i in said["items"]
+    ]
+    assert all(re.fullmatch(r"[^;]+ in \d+ pairs?", i) for i in said["items"]), said
+    at = block.start()
+    assert html.index('<table class="knobs">') < at < html.index('id="every-pair"')
     assert '<ul class="pairs">' in held and html.count('<ul class="pairs">') == 1
     assert html.index('<table class="knobs">') < html.index('id="every-sheet"')
     sheets = folds["every-sheet"][2]
