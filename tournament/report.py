@@ -2675,27 +2675,53 @@ def listed(lead: str, items: list[str], after: str = "") -> dict:
     return {"lead": lead, "items": items, "after": after, "line": f"{line} {after}".strip()}
 
 
-def round_summary(rd: dict, *, disputes: bool) -> str:
-    """A round's results in a line, for the report of a large class that folds them
-    table by table: the class view's totals (the "All tables" row, the moves after)."""
+def round_summary(rd: dict, *, disputes: bool) -> dict:
+    """A round's results (`listed`), for the report of a large class that folds them
+    table by table: the class view's totals (the "All tables" row, the moves after):
+    "40 tables, 200 players:", then "120 games (3 cut short)", "45 disputes", "moves
+    after it: 80 up, 80 down, 40 stayed", then what decided them. In one sentence it
+    was six lines of a phone. One thing said (a round still being played): a sentence."""
     counts = _round_counts(rd)
     total = counts["total"]
-    line = (
-        f"{_plural(len(counts['tables']), 'table')}, {_plural(total['players'], 'player')}: "
-        f"{_plural(total['games_played'], 'game')}"
-    )
+    lead = f"{_plural(len(counts['tables']), 'table')}, {_plural(total['players'], 'player')}:"
+    games = _plural(total["games_played"], "game")
     if total["games_cut"]:
-        line += f" ({total['games_cut']} cut short)"
+        games += f" ({total['games_cut']} cut short)"
+    parts = [games]
     if disputes:
-        line += f", {_plural(total['disputes'], 'dispute')}"
-    line += "."
-    if counts["after"]:
-        line += " " + counts["after"]
+        parts.append(_plural(total["disputes"], "dispute"))
+    after = ""
+    if rd["moved"]:
+        parts.append(
+            f"moves after it: {total['up']} up, {total['down']} down, {total['stayed']} stayed"
+        )
+        if total["left"]:
+            parts.append(f"{total['left']} left the workshop")
+        after = _after_notes(total)
     elif rd["last"]:
-        line += " The last round: nobody moves after it."
+        after = "The last round: nobody moves after it."
     elif rd["scored"] and rd["finished"]:
-        line += " Movement was not applied after this round."
-    return line
+        after = "Movement was not applied after this round."
+    if len(parts) == 1:
+        return listed(f"{lead} {parts[0]}.", [], after)
+    return listed(lead, parts, after)
+
+
+def _after_notes(total: dict) -> str:
+    """What decided a round's moves and stays, as a sentence ("" if nothing did): the
+    name among equal games won, the facilitator."""
+    notes = []
+    if total["by_name"]:
+        notes.append(
+            f"{total['by_name']} of these moves or stays {'was' if total['by_name'] == 1 else 'were'}"
+            " decided by name among equal games won"
+        )
+    if total["changed"]:
+        notes.append(
+            f"{total['changed']} {'was' if total['changed'] == 1 else 'were'} changed by the"
+            " facilitator"
+        )
+    return f"{'; '.join(notes)}." if notes else ""
 
 
 def clashes_summary(cl: dict, *, disputes: bool) -> dict:

@@ -1433,8 +1433,8 @@ def test_a_bot_in_a_seat_is_said_to_play_while_they_were_away_by_the_time_away_i
 
 
 def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
-    """A large class's report folds a round's tables and keeps this line in view: the
-    totals of the class's "All tables" row and its words for the moves after."""
+    """A large class's report folds a round's tables and keeps this summary in view: the
+    totals of the class's "All tables" row and the moves after, a lead and a list."""
 
     def table(n, moved, games=1, cut=0, disputes=0):
         return {
@@ -1459,21 +1459,46 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
             table(2, ["up", ""]),
         ],
     }
-    assert report.round_summary(rd, disputes=True) == (
-        "2 tables, 6 players: 4 games (1 cut short), 2 disputes. After Round 1: 2 players"
-        " moved up, 1 moved down and 3 stayed (1 changed by the facilitator)."
+    # On the page a lead and a list (in one sentence it was six lines of a phone at 40
+    # tables), what decided the moves after it.
+    said = report.round_summary(rd, disputes=True)
+    assert {k: said[k] for k in ("lead", "items", "after")} == {
+        "lead": "2 tables, 6 players:",
+        "items": ["4 games (1 cut short)", "2 disputes", "moves after it: 2 up, 1 down, 3 stayed"],
+        "after": "1 was changed by the facilitator.",
+    }
+    for t in rd["tables"]:
+        for p in t["players"]:
+            p["by_name"] = True
+        t["players"][-1]["moved"] = "left"
+    said = report.round_summary(rd, disputes=False)
+    assert said["items"] == [
+        "4 games (1 cut short)",
+        "moves after it: 2 up, 0 down, 2 stayed",
+        "2 left the workshop",
+    ]
+    assert said["after"] == (
+        "6 of these moves or stays were decided by name among equal games won; 1 was changed"
+        " by the facilitator."
     )
+    # One thing to say: a sentence, no list of one.
     last = {**rd, "label": "Round 2", "moved": False, "last": True, "tables": [table(1, [""])]}
-    assert report.round_summary(last, disputes=False) == (
-        "1 table, 1 player: 1 game. The last round: nobody moves after it."
-    )
-    assert report.round_summary({**last, "last": False}, disputes=False).endswith(
-        " Movement was not applied after this round."
+    assert report.round_summary(last, disputes=False) == {
+        "lead": "1 table, 1 player: 1 game.",
+        "items": [],
+        "after": "The last round: nobody moves after it.",
+        "line": "1 table, 1 player: 1 game. The last round: nobody moves after it.",
+    }
+    assert report.round_summary({**last, "last": False}, disputes=True)["line"] == (
+        "1 table, 1 player: 1 game; 0 disputes. Movement was not applied after this round."
     )
     # A round still being played: nothing said of moves.
-    assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == (
-        "1 table, 1 player: 1 game."
-    )
+    assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == {
+        "lead": "1 table, 1 player: 1 game.",
+        "items": [],
+        "after": "",
+        "line": "1 table, 1 player: 1 game.",
+    }
 
 
 def _clash_cell(tricks, clashes, disputes=0, timeouts=0, cut=0):

@@ -855,9 +855,9 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
         section = section.split("</section>", 1)[0]
         summary, note, held = folds[f"res-{rd['round']}-tables"]
         assert summary == f"{rd['label']}: each of the 13 tables, its players and games"
-        line = re.search(r'<p class="round-summary">(.*?)</p>', section).group(1)
-        assert line == html_escape(rd["summary"]) and line.startswith("13 tables, 39 players: ")
-        assert section.index(line) < section.index("<details")
+        line = listed_line(section, "round-summary")
+        assert line == rd["summary"]["line"] and line.startswith("13 tables, 39 players: ")
+        assert section.index('class="round-summary listed"') < section.index("<details")
         assert held.count('<div class="result-card">') == 13
         assert section.count('<div class="result-card">') == 13
         assert note.endswith("or see games.csv.")
@@ -997,20 +997,26 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     for rd in r["results"]:
         section = html.split(f'<section class="round" aria-labelledby="res-{rd["round"]}">')[1]
         section = section.split("</section>", 1)[0]
-        line = re.search(r'<p class="round-summary">(.*?)</p>', section).group(1)
+        line = listed_line(section, "round-summary")
         summary, note, held = folds[f"res-{rd['round']}-tables"]
         assert summary == f"{rd['label']}: each of the 13 tables, its games, disputes and moves"
-        assert section.index(line) < section.index("<details")
+        assert section.index('class="round-summary listed"') < section.index("<details")
         assert len(re.findall(r'<th scope="row">Table \d+</th>', held)) == 13
         foot = re.search(r"<tfoot><tr><th scope=\"row\">All tables</th>(.*?)</tr>", held).group(1)
         players, games, disputes, up, down, stayed = (
             int(x) for x in re.findall(r"<td>(\d+)", foot)
         )
-        assert line.startswith(f"13 tables, {players} players: {games} game{'s' * (games != 1)}"), (
-            line
+        # A lead, then a line each: games, disputes, the moves after it.
+        block = re.search(
+            r'<div class="round-summary listed"><p>([^<]*)</p>(.*?)</div>', section, re.S
         )
-        assert f", {disputes} dispute" in line and players == 39
-        assert f"{up} players moved up, {down} moved down and {stayed} stayed" in line
+        assert block.group(1) == f"13 tables, {players} players:" and players == 39
+        items = re.findall(r"<li>([^<]*)</li>", block.group(2))
+        cut = re.search(r"\((\d+) cut short\)", foot)
+        said = f"{games} game{'s' * (games != 1)}" + (f" ({cut.group(1)} cut short)" if cut else "")
+        assert items[:2] == [said, f"{disputes} dispute{'s' * (disputes != 1)}"]
+        if rd["moved"]:
+            assert items[2] == f"moves after it: {up} up, {down} down, {stayed} stayed"
         # Said once, in the line: not again under the folded table.
         assert section.count("The last round: nobody moves after it.") == ("The last round" in line)
     # The seating: the grid folded, its line the cells added up, round by round.
