@@ -21,6 +21,7 @@ import pygal
 from pygal.style import Style
 
 from tournament.names import said_as_list
+from tournament.report import listed
 
 # Okabe & Ito's palette, readable with every common kind of colour blindness.
 PALETTE = (
@@ -507,19 +508,27 @@ def paths_chart(movement: dict, names: dict[int, str], *, folded: bool = False) 
         )
         + "."
     )
+    summary = None
     if len(alt) > ALT_MAX:
-        alt = _paths_summary(steps, movement, names, len(tables), folded=folded)
+        summary = _paths_summary(
+            f"Line chart: {title.lower()}", movement, names, len(tables), folded=folded
+        )
+        alt = summary["line"]
     return {
         **_finish(chart, title, alt),
+        # The summary (report.listed), where the alt text is one: a folded chart's is
+        # shown above it as a lead and a list (one sentence was 470 characters).
+        "summary": summary,
         "tall": chart.config.height > chart.config.width * PRINT_FIT,
         "bot_seats": any(journeys[pid].get("bot_cols") for pid in players),
     }
 
 
 def _paths_summary(
-    steps: str, movement: dict, names: dict[int, str], tables: int, *, folded: bool = False
-) -> str:
-    """How many changed tables at each step, how many never did, who moved most;
+    chart: str, movement: dict, names: dict[int, str], tables: int, *, folded: bool = False
+) -> dict:
+    """How many changed tables at each step, how many never did, who moved most
+    (`listed`: a lead, a step a line, the rest after; `chart` says what the chart is);
     the seating table under the chart (`folded`: a folded one per round after it, the
     chart folded too) and the per-player table have every journey."""
     columns, journeys, players = movement["columns"], movement["journeys"], movement["players"]
@@ -537,10 +546,8 @@ def _paths_summary(
     moves = {pid: sum(moved(pid, c) for c in range(1, len(columns))) for pid in players}
     top = max(moves.values())
     stayed = sum(not n for n in moves.values())
-    said = f"{steps}: {len(players)} players at {tables} tables. Changed tables: " + ", ".join(
-        changed
-    )
-    said += f". {stayed} never changed tables"
+    lead = f"{chart}: {len(players)} players at {tables} tables. Changed tables:"
+    said = f"{stayed} never changed tables"
     if top:
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
         said += f"; the most moves, {top}, by {_names_said(most)}"
@@ -560,7 +567,7 @@ def _paths_summary(
         )
     else:
         where = f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"
-    return said + where + f" and each player's journey in “{PLAYERS_TABLE}”."
+    return listed(lead, changed, said + where + f" and each player's journey in “{PLAYERS_TABLE}”.")
 
 
 def all_charts(report: dict) -> dict:

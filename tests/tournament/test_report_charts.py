@@ -253,15 +253,29 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
     mov, names = movement(40, 5, rounds=2)
     for pid in mov["players"]:
         mov["journeys"][pid]["text"] = " → ".join(str(t) for t in mov["journeys"][pid]["tables"])
-    paths = report_charts.paths_chart(mov, names)["alt"]
+    chart = report_charts.paths_chart(mov, names)
+    paths = chart["alt"]
     assert len(paths) <= report_charts.ALT_MAX, len(paths)
     assert paths.startswith(
-        "Line chart: where each player sat, round by round (At home, Round 1 and Round 2): "
-        "200 players at 40 tables. Changed tables: "
+        "Line chart: where each player sat, round by round: 200 players at 40 tables."
+        " Changed tables: "
     ), paths
     seats = [mov["journeys"][pid]["tables"] for pid in mov["players"]]
     moved = [sum(s[c] != s[c - 1] for s in seats) for c in (1, 2)]
-    assert f"{moved[0]} from At home to Round 1, {moved[1]} from Round 1 to Round 2." in paths
+    # Shown above a folded chart: a lead, a step a line (one sentence of 470
+    # characters was a list in a sentence), the rest after; the alt text its `line`.
+    summary = chart["summary"]
+    assert summary["lead"] == (
+        "Line chart: where each player sat, round by round: 200 players at 40 tables."
+        " Changed tables:"
+    )
+    assert summary["items"] == [
+        f"{moved[0]} from At home to Round 1",
+        f"{moved[1]} from Round 1 to Round 2",
+    ]
+    assert summary["after"].startswith(f"{sum(len(set(s)) == 1 for s in seats)} never changed")
+    assert summary["line"] == paths
+    assert f"{moved[0]} from At home to Round 1; {moved[1]} from Round 1 to Round 2." in paths
     stayed = sum(len(set(s)) == 1 for s in seats)
     assert f" {stayed} never changed tables; the most moves, 2, by Player " in paths
     assert "“Seating at the start of each round”" in paths and "“Per player”" in paths
@@ -285,7 +299,7 @@ def test_a_large_class_s_alt_texts_are_a_summary_and_say_where_the_numbers_are()
         tables = mov["journeys"][pid]["tables"]
         tables[1] = tables[0]
     paths = report_charts.paths_chart(mov, names)["alt"]
-    assert "Changed tables: nobody from At home to Round 1, " in paths, paths
+    assert "Changed tables: nobody from At home to Round 1; " in paths, paths
 
     # Round 2: table 39 had none, the others 5 (the workshop of the review); Round 1:
     # table 7 had the most.

@@ -1335,7 +1335,7 @@ def test_the_paths_chart_gives_the_bot_only_the_rounds_it_sat_in_a_returned_play
     assert all(not mv["journeys"][p]["bot_cols"] for p in (2, 3, 4))
     # The long alt's summary says the same.
     said = report_charts._paths_summary("Steps", mv, names, 2)
-    assert "A bot sat in the seat of a player who left: Ana's in Round 2." in said
+    assert "A bot sat in the seat of a player who left: Ana's in Round 2." in said["after"]
 
     # Gone again during Round 3 (still gone): the bot did not sit down at Round 3's
     # start, so still "in Round 2" (the columns are the rounds' starts).

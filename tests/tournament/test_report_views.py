@@ -678,7 +678,7 @@ def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, o
     ]
     # Past twelve tables the movement chart is folded, its summary in view above it
     # (the image's own text then points back to it instead of repeating it).
-    alts += [html_lib.unescape(s) for s in re.findall(r'<p class="chart-summary">(.*?)</p>', page)]
+    alts.append(listed_line(page, "chart-summary"))
     summed = [alt for alt in alts if "“" in alt]
     assert any(a.startswith("Line chart: where each player sat") for a in summed), alts
     assert any(a.startswith("Bar chart: disputes per table and round, 15 tables.") for a in summed)
@@ -862,13 +862,28 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
         assert section.count('<div class="result-card">') == 13
         assert note.endswith("or see games.csv.")
     # Movement: the chart folded, its alt text in view before it.
-    chart_line = re.search(r'<p class="chart-summary">(.*?)</p>', html).group(1)
+    # A lead, a line for each step between two columns (one sentence of 470 characters
+    # at 200 players was a list in a sentence), the rest after.
+    block = re.search(
+        r'<div class="chart-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>\s*<p>([^<]*)</p>',
+        html,
+        re.S,
+    )
+    assert block.group(1) == (
+        "Line chart: where each player sat, round by round: 39 players at 13 tables."
+        " Changed tables:"
+    )
+    steps = re.findall(r"<li>([^<]*)</li>", block.group(2))
+    assert [re.sub(r"^(\d+|nobody) ", "", i) for i in steps] == [
+        f"from {a['label']} to {b['label']}" for a, b in zip(columns, columns[1:], strict=False)
+    ]
+    chart_line = html_lib.unescape(block.group(3))
+    assert " never changed tables" in chart_line
     summary, note, held = folds["movement-chart"]
     assert summary == "Show the chart, a line for each of the 39 players"
-    assert chart_line.startswith("Line chart: where each player")
     # Heard once: opened, the chart's own text points back to the line (it repeated it).
-    assert chart_line not in held and re.search(r'alt="[^"]*: summed up above"', held)
-    assert html.index(chart_line) < html.index('id="movement-chart"')
+    assert block.group(3) not in held and re.search(r'alt="[^"]*: summed up above"', held)
+    assert block.end() < html.index('id="movement-chart"')
     # It names the tables that hold who sat where: each round's, folded after the chart
     # (it said "under the chart", where the chart and the seating are both folded).
     assert "under the chart" not in chart_line
