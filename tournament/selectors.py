@@ -574,7 +574,13 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
         return
     ctx["games_won"] = mine["games_won"]
     if rnd.movement_applied_at is not None and table is not None:
-        ctx["moved"] = {"from": mine["table"], "to": table.number}
+        ctx["moved"] = {
+            "from": mine["table"],
+            "to": table.number,
+            # Who sits there now, in seat order: a student looks for faces, not only
+            # for a table's number.
+            "with": [n["name"] for n in ctx["neighbours"] if n["id"] != player.pk],
+        }
 
 
 # What the seat awaited is doing, where a game's step is not a card to play.

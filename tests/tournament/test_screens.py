@@ -666,11 +666,12 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     moved = {m["player"]: m for m in rnd.movement_preview["moves"]}
     assert moved[winner]["to"] == 2
     after = seat_screen(winner)
-    assert "<strong>Go to table 2.</strong> You move up from table 1." in after
+    assert '<p class="moved go-to"><strong>Go to table 2.</strong></p>' in after
+    assert "You move up from table 1. At table 2: " in after
     assert "You won 1 game this round." in after
     stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
     # Nor does the movement applied (it may be the last round's, for the report).
-    assert "You stay at table 1." in seat_screen(stayer.pk)
+    assert "You stay at table 1. With you: " in seat_screen(stayer.pk)
     assert "next round" not in seat_screen(stayer.pk) and "next round" not in after
     assert "Wait there for the facilitator." in after
     # In the next round the phone still says so (one asleep between rounds, or a

@@ -1,0 +1,153 @@
+"""A workshop's phases on three phones of one table, as heard and seen: from the lobby
+through study, silent play and round 1 to the movement (Mia moves up, Ana stays, Zed
+moves down), round 2 at the new tables and the debrief.
+
+At the movement the phone said "Go to table 3." in the notice's body text, under a
+bigger "Round over", and never who sits at that table: a student across the room had
+to come close to read where to go, and then to ask who to sit with. The move is now
+the notice's biggest line, in view without scrolling, with who is at the table."""
+
+from __future__ import annotations
+
+import pytest
+from phones import heard, join, wait_version, watch_heard
+
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player, Round, Table
+
+pytestmark = [pytest.mark.browser]
+
+SEATING = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
+PHONES = ["Ana", "Mia", "Zed"]
+WAIT = 8000
+
+
+def one_trick(workshop, winner_name="Mia"):
+    """Each table's first trick, every seat claiming the same winner: Mia at her
+    table (she wins its one game, cut by the round's end), seat 0 elsewhere."""
+    for game in Game.objects.filter(table__workshop=workshop, state=GameState.PLAYING):
+        state = gamestate.load_state(game)
+        while state.phase == "play":
+            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+            services.game_play(player_id=game.players[state.to_act], card=card)
+            game.refresh_from_db()
+            state = gamestate.load_state(game)
+        named = {Player.objects.get(pk=pid).name: pid for pid in game.players}
+        winner = named.get(winner_name, game.players[0])
+        for pid in game.players:
+            services.game_claim(player_id=pid, winner_player_id=winner)
+
+
+def settle(pages, workshop):
+    """Until every phone shows its table's latest version and the workshop's."""
+    for name, page in pages.items():
+        table = Player.objects.get(name=name, workshop=workshop).table
+        wait_version(page, Table.objects.get(pk=table.pk).version, timeout=WAIT)
+        w = workshop.__class__.objects.get(pk=workshop.pk).version
+        page.wait_for_function(
+            "v => Number(document.getElementById('screen').dataset.wversion) >= v",
+            arg=w,
+            timeout=WAIT,
+        )
+
+
+def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines(
+    live_server_url, phone
+):
+    w = services.workshop_create(name="Moves", table_count=3, seats_per_table=3, seed=4)
+    pages = {}
+    for name in ["Ana", "Ben", "Cat", "Dan", "Eve", "Fox", "Gil", "Mia", "Zed"]:
+        if name in PHONES:
+            pages[name] = phone()
+            join(pages[name], live_server_url, w.code, name)
+            watch_heard(pages[name])
+        else:
+            services.player_join(code=w.code, name=name)
+    ids = dict(Player.objects.values_list("name", "pk"))
+    services.players_seat_home(
+        workshop_id=w.pk, assignment={ids[n]: t for t, ns in SEATING.items() for n in ns}
+    )
+    services.workshop_start_study(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=study] .sheet", timeout=WAIT)
+    services.workshop_start_home(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=home] .silence", timeout=WAIT)
+        # RULES.md: the rules are hidden once the study ends.
+        assert page.locator(".sheet").count() == 0
+    services.round_start(workshop_id=w.pk)
+    one_trick(w)
+    settle(pages, w)
+    for page in pages.values():
+        assert page.locator(".sheet").count() == 0
+    round1 = Round.objects.get(workshop=w, scored_number=1)
+    services.round_end_now(round_id=round1.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+    services.movement_apply(round_id=round1.pk)
+    settle(pages, w)
+    at = {n: Player.objects.get(name=n).table.number for n in PHONES}
+    assert at == {"Ana": 2, "Mia": 3, "Zed": 1}
+
+    def others_at(name):
+        me = Player.objects.get(name=name)
+        return [p.name for p in Player.objects.filter(table=me.table).order_by("seat") if p != me]
+
+    def and_list(names):
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    for name, table in (("Mia", 3), ("Zed", 1)):
+        page = pages[name]
+        go = page.locator("#screen .go-to")
+        assert go.count() == 1, page.inner_text("#screen")
+        assert go.inner_text().strip() == f"Go to table {table}."
+        # Readable at arm's length: the notice's biggest line, in view unscrolled.
+        size = go.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        heading = page.locator("#screen .notice h2").evaluate(
+            "el => parseFloat(getComputedStyle(el).fontSize)"
+        )
+        assert size >= 32 and size > heading, (size, heading)
+        box = go.bounding_box()
+        assert page.evaluate("() => window.scrollY") == 0
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+        there = f"At table {table}: {and_list(others_at(name))}."
+        assert there in page.inner_text("#screen")
+        said = " ".join(heard(page))
+        assert said.count(f"Go to table {table}.") == 1, said
+        assert said.index(f"Go to table {table}.") < said.index(there), said
+    stay = f"You stay at table 2. With you: {and_list(others_at('Ana'))}."
+    assert stay in pages["Ana"].inner_text("#screen")
+    assert stay in " ".join(heard(pages["Ana"]))
+    assert pages["Ana"].locator("#screen .go-to").count() == 0
+
+    # Round 2: the move is said once in all, before the new table's first lines, and
+    # nothing of the last table is said there.
+    before = {n: len(heard(p)) for n, p in pages.items()}
+    services.round_start(workshop_id=w.pk)
+    settle(pages, w)
+    for name, page in pages.items():
+        page.wait_for_function("n => window.__heard.length > n", arg=before[name], timeout=WAIT)
+    for name, table, way in (("Mia", 3, "up"), ("Zed", 1, "down")):
+        lines = heard(pages[name])
+        said = " ".join(lines)
+        assert said.count(f"Go to table {table}.") == 1, said
+        new = " ".join(lines[before[name] :])
+        arrived = f"You moved {way} to table {table} (from table 2)."
+        assert new.startswith(f"Scored round, table {table}."), new
+        assert arrived in new, new
+        first_move = min(new.index(x) for x in ("Your turn", "leads.", "is playing") if x in new)
+        assert new.index(arrived) < first_move, new
+        assert not any(n in new for n in PHONES if n != name), new
+    for page in pages.values():
+        assert page.locator(".sheet").count() == 0
+
+    round2 = Round.objects.get(workshop=w, scored_number=2)
+    services.round_end_now(round_id=round2.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
+        page.wait_for_function(
+            "() => window.__heard.some((l) => l.startsWith('The tournament is over.'))",
+            timeout=WAIT,
+        )
