@@ -101,7 +101,7 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         page = pages[name]
         go = page.locator("#screen .go-to")
         assert go.count() == 1, page.inner_text("#screen")
-        assert go.inner_text().strip() == f"Go to table {table}."
+        assert go.inner_text().strip().replace("\xa0", " ") == f"Go to table {table}."
         # Readable at arm's length: the notice's biggest line, in view unscrolled.
         size = go.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
         heading = page.locator("#screen .notice h2").evaluate(
@@ -111,6 +111,15 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         box = go.bounding_box()
         assert page.evaluate("() => window.scrollY") == 0
         assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+        # One line on smaller phones too: "3." alone on a second line read as a table.
+        for size in ({"width": 360, "height": 640}, {"width": 320, "height": 568}):
+            page.set_viewport_size(size)
+            high, font = go.evaluate(
+                "el => [el.getBoundingClientRect().height,"
+                " parseFloat(getComputedStyle(el).fontSize)]"
+            )
+            assert high < 1.5 * font and font >= 24, (size, high, font)
+        page.set_viewport_size({"width": 390, "height": 844})
         there = f"At table {table}: {and_list(others_at(name))}."
         assert there in page.inner_text("#screen")
         said = " ".join(heard(page))
