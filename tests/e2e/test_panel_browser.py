@@ -302,9 +302,17 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     assert page.evaluate("() => window.heard") == ["4 players joined (16 players)."]
     # A seat brought back with its PIN on another phone is said, as its row shows it.
     uma = Player.objects.get(workshop=w, name="Uma")
+    rows = page.locator("#fac-roster li.roster-row").count()
+    count = page.inner_text("#fac-status")
+    assert "16 players" in count
     services.player_rejoin(code=w.code, name="Uma", pin=uma.pin)
     said(page, "Uma is back on a new phone.")
     assert page.locator(f"#player-{uma.pk} .badge").inner_text() == "on a new phone"
+    # The same player, the same row: no second row of Uma's, the count as it was.
+    assert page.locator("#fac-roster li.roster-row").count() == rows
+    assert page.locator("#fac-roster li.roster-row", has_text="Uma").count() == 1
+    assert page.inner_text("#fac-status") == count
+    assert not [line for line in page.evaluate("() => window.heard") if "Uma joined" in line]
     rnd = to_scored_round(w)
     said(page, "Now: Scored round, Round 1.")
     # Seen with more than a minute left, the round's last minute is said once.
@@ -323,6 +331,13 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     page.wait_for_function(f"() => ({LAST_SAID})().startsWith('Yan joined')", timeout=8000)
     services.player_rejoin(code=w.code, name="Vic", pin=fresh(vic).pin)
     said(page, "Vic is back on a new phone.")
+    # Back in the roster once, and counted again (17 with Yan).
+    assert page.locator("#fac-roster li.roster-row", has_text="Vic").count() == 1
+    page.wait_for_function(
+        "() => document.getElementById('fac-status').innerText.includes('17 players')",
+        timeout=8000,
+    )
+    assert not [line for line in page.evaluate("() => window.heard") if "Vic joined" in line]
     page.context.close()
 
 

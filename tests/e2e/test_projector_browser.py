@@ -361,3 +361,62 @@ def test_a_screen_reader_hears_each_name_that_joins_the_lobby_once(
     assert page.locator("#projector-live [aria-live]").count() == 0
     assert_accessible(page, "projector, the lobby")
     page.context.close()
+
+
+def test_a_seat_moved_to_another_phone_with_its_pin_is_no_join(facilitator_page, django_user_model):
+    """A student whose phone died takes their seat back on another with the rejoin PIN:
+    the same player, not a new one. The projector's log does not say they joined, and
+    the count stays; in a round, back after their seat was skipped, they are counted
+    once again, and nothing is said of them either (the projector lists names only in
+    the lobby). The panel says "… is back on a new phone." (test_panel_browser)."""
+    from tournament.models import Player
+
+    w, page = projector_of_a_class(facilitator_page, django_user_model, FIRST[:3], tables=2)
+    page.evaluate(
+        """() => { window.heard = [];
+          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
+            (l) => window.heard.push(l.textContent))))
+          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
+    )
+    services.player_join(workshop_id=w.pk, name="Zoë")
+    page.wait_for_function("() => window.heard.includes('Zoë joined (4 players).')", timeout=WAIT)
+    for name in ("Zoë", FIRST[0]):
+        p = Player.objects.get(workshop=w, name=name)
+        services.player_rejoin(code=w.code, name=name, pin=p.pin)
+    # A join after them: its line comes after anything the rejoins made the page say.
+    services.player_join(workshop_id=w.pk, name="Uma")
+    page.wait_for_function("() => window.heard.includes('Uma joined (5 players).')", timeout=WAIT)
+    page.wait_for_timeout(2500)  # (a line said twice would come after the burst's wait)
+    assert page.evaluate("() => window.heard") == [
+        "Zoë joined (4 players).",
+        "Uma joined (5 players).",
+    ]
+    assert page.inner_text("h2.proj-names-h").strip() == "5 joined"
+    assert page.locator(".proj-names li[data-name]").count() == 5
+
+    # In a round: one leaves, the seat skipped, and comes back with the PIN.
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_function(
+        "() => document.querySelector('.proj-phase')?.textContent.includes('Round 1')",
+        timeout=WAIT,
+    )
+    heard = len(page.evaluate("() => window.heard"))
+    chen = Player.objects.get(workshop=w, name="Chen")
+    services.player_leave(player_id=chen.pk, policy="skip")
+    page.wait_for_function(
+        "() => document.querySelector('.proj-names-h')?.textContent.trim() === '4 joined'",
+        timeout=WAIT,
+    )
+    services.player_rejoin(code=w.code, name="Chen", pin=chen.pin)
+    page.wait_for_function(
+        "() => document.querySelector('.proj-names-h')?.textContent.trim() === '5 joined'",
+        timeout=WAIT,
+    )
+    page.wait_for_timeout(2500)
+    assert not [line for line in page.evaluate("() => window.heard")[heard:] if "joined" in line]
+    seats = page.locator(".proj-tables .visually-hidden").all_inner_texts()
+    assert sum(int(s.split()[0]) for s in seats) == 5, seats
+    page.context.close()
