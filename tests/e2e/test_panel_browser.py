@@ -802,3 +802,48 @@ def test_a_roster_held_while_the_facilitator_types_keeps_the_newer_dot(
     assert page.locator(dot).get_attribute("class") == "dot off"
     assert page.locator(f"#player-{ana.pk} .who > .conn").text_content() == "(not connected)"
     page.context.close()
+
+
+def in_view(page, locator) -> bool:
+    """Wholly inside the window, as it is scrolled now (within a pixel: a heading
+    scrolled to stands at -0.2 px on a phone's screen of two pixels to one)."""
+    b = box(locator)
+    size = page.viewport_size
+    return b["y"] >= -1 and b["y"] + b["height"] <= size["height"] + 1 and b["x"] >= 0
+
+
+@pytest.mark.parametrize("screen", ["phone", "laptop"])
+def test_from_a_table_far_down_the_monitor_the_clocks_controls_are_one_tap_away(
+    facilitator_page, django_user_model, screen
+):
+    """A conference: 200 players at 40 tables. The status's "table 37" took the
+    facilitator to its card, 14,000 px down a phone's page (4,300 on a laptop), and
+    Pause, +1 minute and End now were all that way back up. A link back to them stays
+    at the foot of the screen while the monitor is in view."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=200, tables=40, seats=5, seed=3, facilitator=user)
+    phones_on(w)
+    to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[36], [HIGH, HIGH, HIGH, LOW, LOW]))
+    context = {"viewport": {"width": 1280, "height": 800}} if screen == "laptop" else {}
+    page = panel(facilitator_page, user, w, **context)
+    back = page.get_by_role("link", name="Back to the clock and controls")
+    assert not in_view(page, back)  # the controls are in view: no need of it
+    page.locator("#fac-status .disputes-line").get_by_role(
+        "link", name="table 37 in the Tables list"
+    ).click()
+    page.wait_for_function("() => location.hash === '#mt-37'")
+    assert in_view(page, page.locator("#mt-37"))
+    assert not in_view(page, page.locator("#do-pause"))
+    assert in_view(page, back)
+    # It covers no card's heading it was taken to.
+    assert box(back)["y"] > box(page.locator("#mt-37"))["y"] + box(page.locator("#mt-37"))["height"]
+    back.click()
+    page.wait_for_function("() => location.hash === '#fac-status'")
+    for control in ("#do-pause", "#do-extend", "#do-end-now"):
+        assert in_view(page, page.locator(control)), control
+    # Halfway down the monitor, scrolled to by hand: still there.
+    page.locator("#mt-20").scroll_into_view_if_needed()
+    assert in_view(page, back)
+    assert_accessible(page, f"panel, forty tables, {screen}")
+    page.context.close()
