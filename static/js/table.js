@@ -50,9 +50,10 @@
   // The lines' countdowns are left out (they change every second), and so is what
   // the screen hides from a screen reader (an emoji read out as "shushing face").
   // A line marked data-announce="first" (who took the trick just played) is said before
-  // the others (who leads the next one); one marked "earliest" before even those: 7Up's
-  // last deal's last trick, drawn under the hand where tricks are, came before the
-  // deal's score and the new deal, which head the screen.
+  // the others (who leads the next one); one marked "earliest" before even those: how
+  // the last game ended (7Up's last deal's last trick and score, Five Tricks' last
+  // trick, who won it), drawn under the hand, came before the new deal, which heads
+  // the screen.
   function announceLines(root) {
     const all = Array.from(root.querySelectorAll("[data-announce]"));
     const said = (at) => all.filter((el) => el.dataset.announce === at);

@@ -410,9 +410,10 @@ def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
     game.refresh_from_db()
     assert game.winners == [leader]
     html = seat_screen(me)
+    # Said before the game dealt after it ("earliest"): its lines come first on the screen.
     assert (
-        '<p class="last-game" data-announce="first">Last game<span class="visually-hidden"> (game 1)'
-        f"</span>: won by <bdi>{names[leader]}</bdi>"
+        '<p class="last-game" data-announce="earliest">Last game<span class="visually-hidden">'
+        f" (game 1)</span>: won by <bdi>{names[leader]}</bdi>"
     ) in html
     # The winner's own line calls them "you", not by their own name; the emoji is seen,
     # not read out ('party popper').
@@ -1440,7 +1441,7 @@ def test_a_game_cut_when_a_player_left_is_not_said_to_one_the_movement_brought()
 
 
 PREVIOUS_TRICK = re.compile(
-    r'<details class="last-trick previous-trick">\s*<summary data-announce="first">(.*?)</summary>'
+    r'<details class="last-trick previous-trick">\s*<summary data-announce="earliest">(.*?)</summary>'
     r"\s*<ul>(.*?)</ul>",
     re.S,
 )
@@ -1498,7 +1499,7 @@ def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_take
             ("You" if s == seat else f"<bdi>{names[game.players[s]]}</bdi>", card_name(c))
             for s, c in taken.cards
         ]
-        # Said before the last-game line (both "first"), as a trick's line is.
+        # Said before the last-game line (both "earliest"), as a trick's line is.
         assert html.index("previous-trick") < html.index('<p class="last-game"')
     # Only its players: the student who watched it hears "Game N is over" instead.
     assert PREVIOUS_TRICK.search(seat_screen(late.pk)) is None

@@ -1,0 +1,73 @@
+"""What a screen reader hears as an All Fives game ends (a player reaches 61 as a
+hand is scored) and the next game is dealt: who won and the final points, once,
+before the new game's first line ("Hand 1, Bea deals, to 61."). A phone following
+the moves gets the game's end and the new deal as two screens and said them in that
+order; one that got them as one screen (its socket back after a moment offline,
+asleep) said the new hand first and who won the last game after it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from phones import dealt_table, heard, table_version, wait_version, watch_heard
+
+from games import all_fives as af
+from tournament import gamestate, services
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_who_won_and_the_final_points_are_said_once_before_the_next_game(live_server_url, phone):
+    w = services.workshop_create(
+        name="All Fives game end", game="all_fives", table_count=1, seats_per_table=3, seed=5
+    )
+    pages, game, names = dealt_table(live_server_url, phone, w, ["Ana", "Bea"], others=("Cai",))
+    rng = random.Random(5)
+
+    def state_now():
+        game.refresh_from_db()
+        return gamestate.load_state(game)
+
+    def moves(state):
+        # The seat to act's own moves (a stand, a take-one, a card), never a call.
+        v = af.view(state, state.to_act)
+        return [
+            {k: x for k, x in a.items() if k != "seat"}
+            for a in v["actions"]
+            if a["type"] != "call_revoke"
+        ]
+
+    def ending(state):
+        # The move that ends the game, if the seat to act has one.
+        for move in moves(state):
+            after, _ = af.apply(state, {**move, "seat": state.to_act})
+            if after.phase == af.PHASE_OVER:
+                return move, after
+        return None
+
+    # Every move but the game's last, from the test process.
+    while (end := ending(state := state_now())) is None:
+        services.game_act(player_id=game.players[state.to_act], move=rng.choice(moves(state)))
+    move, over = end
+    for page in pages.values():
+        wait_version(page, table_version(game), timeout=8000)
+        watch_heard(page)
+    # Ana's phone is offline as the game ends: back, it gets the new game's screen only.
+    pages["Ana"].context.set_offline(True)
+    services.game_act(player_id=game.players[state.to_act], move=move)
+    pages["Ana"].context.set_offline(False)
+    winners = [names[s] for s in over.winners]
+    assert len(winners) == 1, winners
+    for name, page in pages.items():
+        page.wait_for_function(
+            "() => window.__heard.some((l) => l.includes('Hand 1, '))", timeout=15000
+        )
+        page.wait_for_timeout(500)  # a later screen says none of it again
+        said = ["you" if n == name else n for n in names]
+        won = f"Last game (game 1): won by {said[over.winners[0]]}."
+        points = "Points: " + ", ".join(f"{said[s]} {over.scores[s]}" for s in range(3)) + "."
+        said_all = " ".join(heard(page))
+        assert f"{won} {points}" in said_all, (name, said_all)
+        assert said_all.count("Last game") == 1, (name, said_all)
+        assert said_all.index(won) < said_all.index("Hand 1, "), (name, said_all)
