@@ -332,15 +332,23 @@ def _last_games_end(player: Player, previous: tuple, final, state, names: dict, 
     return {"unheard_end": kind.unheard_end(final, seat, names=seat_names)}
 
 
-def _previous_trick(final, seat: int, number: int, players: list, names: dict) -> dict | None:
+def _previous_trick(
+    final, seat: int | None, number: int, players: list, names: dict
+) -> dict | None:
     """A Five Tricks game's last trick (game `number`, `final` the state it ended in)
     from `seat`'s view, in the shape and words of game_screen's `last_trick`, with the
     game's number and the trick's: its claim ended the game and dealt the next at once,
     so who took it, and how a dispute on it ended, was never shown nor said (each
-    other trick is, on the screens after it, until the next one is taken)."""
+    other trick is, on the screens after it, until the next one is taken). `seat`
+    None: for a student who watched the game, from what anyone at the table saw (its
+    cards face up, who took it), nobody "you"."""
     if not final.completed:
         return None
-    last = five_tricks.view(final, seat)["tricks"][-1]
+    if seat is None:
+        t = final.completed[-1]
+        last = {"winner": t.winner, "cards": t.cards}
+    else:
+        last = five_tricks.view(final, seat)["tricks"][-1]
 
     def name(s: int) -> str:
         return names.get(players[s], "?")
@@ -441,6 +449,14 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
             "number": game.number,
             "ended": _ended(previous, tpart, kinds.get(workshop.game)),
         }
+        # Five Tricks: the last trick of the game they watched, as its players hear it
+        # (the claim on it ended the game and dealt them in at once: they heard every
+        # other trick taken, not that one), until their game's first trick is taken.
+        final = tpart.get("previous_state")
+        if final is not None and kinds.get(workshop.game).records_tricks:
+            ctx["previous_trick"] = _previous_trick(
+                final, None, previous[0], previous[2], tpart["names"]
+            )
     if previous is not None and workshop.phase in PLAY_PHASES and "watching" not in ctx:
         ctx.update(
             _last_games_end(

@@ -120,7 +120,7 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
 
     # The game over: Dev is dealt in, and hears first, once, who won the game watched
     # (its players' phones said "Last game: won by Bea"; Dev heard only "Game 1 is
-    # over") and that their own game has started.
+    # over") and that their own game has started, after who took its last trick.
     number = game.number
     heard = len(dev.evaluate(SAID))
     while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
@@ -132,7 +132,7 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     won_by = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1 else winners)
     line = f"Game {number} is over: won by {won_by}. Your game starts: you play in game "
     last = dev.evaluate(SAID)[-1]
-    assert last.startswith(line), last
+    assert last.startswith("Trick 7 of game ") and f". {line}" in last, last
     dev.wait_for_timeout(500)  # a later screen says nothing of it again
     assert said_since(dev, heard).count(f"Game {number} is over") == 1
 
@@ -208,6 +208,37 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_serve
     said = said_since(dev, heard)
     line = f"Game {game.number} is over, cut short: won by {winner}."
     assert said.count(line) == 1 and said.index(line) < said.index("Time is up"), said
+
+
+def test_a_watcher_dealt_in_hears_the_watched_games_last_trick_first(live_server_url, phone):
+    """The watched game's last claim ended it and dealt the watcher in at once: they
+    heard each trick taken but the last, then "Game 1 is over: won by Cai", while its
+    players heard "Trick 7 of game 1 won by Cai" first. The watcher, who saw its cards
+    laid face up, hears it too, once, before how the game ended, in the players' words
+    for those at the table (nobody is "you": the watcher played no card of it)."""
+    dev, game = seated_during_a_game(live_server_url, phone)
+    dev.evaluate("() => window.__heard = []")
+    dev.evaluate(
+        "() => new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach("
+        "(n) => window.__heard.push(n.textContent))))"
+        ".observe(document.getElementById('announce'), { childList: true })"
+    )
+    while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
+        one_move(game)
+    dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
+    dev.wait_for_timeout(500)  # a later screen says none of it again
+    game.refresh_from_db()
+    final = gamestate.load_state(game)
+    taken = final.completed[-1]
+    said = " ".join(dev.evaluate("() => window.__heard"))
+    trick = (
+        f"Trick {len(final.completed)} of game {game.number} won by {name_at(game, taken.winner)}"
+    )
+    assert said.count(trick) == 1, said
+    assert said.index(trick) < said.index(f"Game {game.number} is over"), said
+    # Seen too, with its cards, as its players see it.
+    shown = dev.locator("#screen .previous-trick li").all_inner_texts()
+    assert len(shown) == len(taken.cards) and not any(s.startswith("You") for s in shown), shown
 
 
 def test_a_watched_dispute_and_its_end_are_each_said_once(live_server_url, phone):

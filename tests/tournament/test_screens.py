@@ -1453,8 +1453,8 @@ def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_take
     new game's screen had no last trick, so who took it, and how a dispute on it
     ended, was never shown nor said. Its players' phones show it, in the words of the
     trick line (with the game's number), before the last-game line (both said
-    first, in that order), until the new game's first trick is taken; not to a
-    student who only watched that game."""
+    earliest, in that order), until the new game's first trick is taken; so does the
+    phone of a student who watched that game and is dealt into the next."""
     w, rnd, (t1,) = scored(4, 1)
     game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
     names = dict(Player.objects.filter(table=t1).values_list("pk", "name"))
@@ -1501,8 +1501,12 @@ def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_take
         ]
         # Said before the last-game line (both "earliest"), as a trick's line is.
         assert html.index("previous-trick") < html.index('<p class="last-game"')
-    # Only its players: the student who watched it hears "Game N is over" instead.
-    assert PREVIOUS_TRICK.search(seat_screen(late.pk)) is None
+    # The student who watched it, dealt in, sees and hears it too, in its players'
+    # words for those at the table: nobody is "you" (they played no card of it).
+    found = PREVIOUS_TRICK.findall(seat_screen(late.pk))
+    winner = f"<bdi>{names[game.players[taken.winner]]}</bdi>"
+    assert [line for line, _ in found] == [f"Trick 7 of game {game.number} won by {winner}{how}"]
+    assert "You" not in found[0][1] and "you" not in found[0][0]
 
     # Shown as the new game's first trick is played, gone once it is taken.
     play_one(new)
