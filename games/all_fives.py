@@ -1028,6 +1028,10 @@ def view(state: State, seat: int) -> dict:
         "n_seats": n,
         "mode": config.mode,
         "target": config.target,
+        # What an upheld call costs, as every study sheet says: the revoker loses
+        # them ("lose") or every other seat gains them ("bonus").
+        "revoke_penalty": config.revoke_penalty,
+        "revoke_style": config.revoke_style,
         "phase": state.phase,
         "to_act": state.to_act,
         "hand_no": state.hand_no,

@@ -661,6 +661,9 @@ def watching(game, state, names: dict) -> dict:
             "accused": seat_names[c["accused"]],
             "trick": c["trick"] + 1,
             "upheld": c["upheld"],
+            # What it cost ("Bea loses 3 points"), as the players' phones say it.
+            "points": view["config"]["revoke_penalty"],
+            "bonus": view["config"]["revoke_style"] == "bonus",
         }
     claiming = glance["records_tricks"] and glance["phase"] == "claim"
     return {

@@ -438,6 +438,9 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             "accused_is_me": c["accused"] == seat,
             "upheld": c["upheld"],
             "trick": c["trick"] + 1,
+            # What it cost, said with the verdict: the score beside a name changes unsaid.
+            "points": v["revoke_penalty"],
+            "bonus": v["revoke_style"] == "bonus",
         }
         for c in v["calls"]
     ]

@@ -523,7 +523,7 @@ def test_a_revoke_call_and_its_verdict_reach_a_student_watching_the_game():
     bdi = {n: f"<bdi>{n}</bdi>" for n in names}
     assert WATCHING_CALL.findall(section) == [
         f"{bdi[names[caller]]} called a revoke on {bdi[names[r_seat]]} (trick 1): "
-        f"upheld, {bdi[names[r_seat]]} loses points."
+        f"upheld, {bdi[names[r_seat]]} loses 3 points."
     ], section
     assert taken in section  # unchanged, so not said again
 
@@ -1132,3 +1132,22 @@ def test_progress_counts_a_finished_games_last_hand_once():
         state, _ = KIND.apply(state, action)
     assert all_fives.is_over(state) and state.tricks, "the game did not end"
     assert KIND.progress(state) == sum(len(h.tricks) for h in state.history)
+
+
+@pytest.mark.parametrize(
+    ("accused", "points", "bonus", "said"),
+    [
+        ("Bea", 3, False, "Bea loses 3 points"),
+        ("you", 3, False, "you lose 3 points"),
+        ("Bea", 1, False, "Bea loses 1 point"),
+        ("Bea", 3, True, "3 points to each player but Bea"),
+        ("you", 0, False, "no points lost"),
+    ],
+)
+def test_what_an_upheld_call_costs_is_said_as_the_game_counts_it(accused, points, bonus, said):
+    """The verdict said "Bea loses points": how many, and who gains them where the
+    others do (revoke_style "bonus"), in the words after "upheld, "."""
+    from django.template import engines
+
+    macro = engines["jinja2"].env.get_template("play/_said.html").module.revoke_cost
+    assert str(macro(accused, points, bonus)) == said
