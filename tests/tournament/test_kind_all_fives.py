@@ -1151,3 +1151,56 @@ def test_what_an_upheld_call_costs_is_said_as_the_game_counts_it(accused, points
 
     macro = engines["jinja2"].env.get_template("play/_said.html").module.revoke_cost
     assert str(macro(accused, points, bonus)) == said
+
+
+def _heard(line: str) -> str:
+    """A line's text as a screen reader hears it (drawn-only parts left out)."""
+    line = re.sub(r'<span aria-hidden="true">.*?</span>', "", line, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", line)).strip()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("redealt", [False, True])
+def test_running_the_cards_is_said_as_what_changed_not_the_hand_again(redealt):
+    """After a run the hand's line, its trump new, was said whole again ("Hand 1, Bea
+    deals, to 61. Trump: hearts."). The hand's line is said at the hand's start only;
+    a run says what changed: the turn-ups set aside and the new trump, and a pack
+    that ran out, that every hand was dealt again (then nothing may be set aside)."""
+    w = af_workshop(players=2)
+    study(w)
+    game = game_at(tables_of(w)[0])
+
+    def run(state):
+        state, _ = KIND.apply(state, {"type": "beg", "seat": state.eldest})
+        state, _ = KIND.apply(state, {"type": "run", "seat": state.dealer})
+        return state
+
+    def wanted(state):
+        if state.phase != "beg":
+            return False
+        after = run(state)
+        return bool(after.redeals) == redealt and (not redealt or not after.set_aside)
+
+    game = set_seed(game, find_seed(game, wanted, tries=20000))
+    state = state_of(game)
+    act(game, state.eldest, {"type": "beg"})
+    act(game, state.dealer, {"type": "run"})
+    after = state_of(game)
+    html = screen_html(game.players[0])
+    said = [_heard(x) for x in re.findall(r'<p [^>]*data-announce="first">(.*?)</p>', html, re.S)]
+    assert not any(x.startswith("Hand 1") for x in said), said
+    trump = f"Trump is now {SUIT_NAMES[after.trump]}."
+    if redealt:
+        assert f"The pack ran out: all dealt again. {trump}" in said, said
+    else:
+        aside = ", ".join(card_name(c) for c in after.set_aside)
+        assert f"Cards run: set aside {aside}. {trump}" in said, said
+    # The next hand's line is said again.
+    rng = random.Random(5)
+    while not (state := state_of(game)).history:
+        seat = KIND.to_act(state)[0]
+        action = KIND.bot_action(state, seat, rng)
+        act(game, seat, {k: v for k, v in action.items() if k != "seat"})
+    html = screen_html(game.players[0])
+    said = [_heard(x) for x in re.findall(r'<p [^>]*data-announce="first">(.*?)</p>', html, re.S)]
+    assert any(x.startswith("Hand 2, ") for x in said), said
