@@ -369,6 +369,14 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
                 for s, c in t["cards"]
             ],
         }
+    latest_bid = None
+    made = sum(b is not None for b in bids)
+    if phase in ("bid", "play") and made and not v["tricks"] and not v["current"]:
+        # The bid just made, said once to every seat (the dealer's last one too, at
+        # the deal's first lead): bidding runs clockwise from the dealer's left, so
+        # the latest bidder is the dealer's `made`th seat on (the kind's `bids`).
+        s = (v["dealer"] + made) % n
+        latest_bid = {"name": names[s], "me": s == me, "bid": bids[s]}
     trump = v["trump"]
     totals = v["totals"]
     standings = sorted(range(n), key=lambda s: (-totals[s], s))
@@ -390,6 +398,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         "bid_buttons": bid_buttons,
         "forbidden_bid": v["forbidden_bid"],
         "bids_total": sum(b for b in bids if b is not None),
+        "latest_bid": latest_bid,
         "hook": v["rules"].get("hook", True),
         "hand": hand,
         "hand_hidden": v["hand_hidden"],

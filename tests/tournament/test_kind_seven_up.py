@@ -619,22 +619,32 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
     seat_name = [names[pid] for pid in game.players]
     whose = r'<p class="whose" data-announce>'
 
-    # Bidding: the bids so far, the seat's own as "you".
+    # Bidding: the bid just made, on its own line (the seat's own as "You"), then the
+    # total so far; not the list of bids again at each bid.
     state = play_until(game, lambda s: s.phase == "bid" and s.bids.count(None) == 2)
     bid = [(s, b) for s, b in enumerate(state.bids) if b is not None]
     (s0, b0), (s1, b1) = bid
+    latest = (state.dealer + 2) % len(game.players)
     for seat, pid in enumerate(game.players):
-        said = _said(whose, html_for(pid))
-        a, b = ("you" if s == seat else seat_name[s] for s in (s0, s1))
+        html = html_for(pid)
+        said = _said(whose, html)
         tricks = f"{state.cards} trick{'s' if state.cards != 1 else ''}"
-        assert f"Bids: {a} {b0}, {b} {b1}; {b0 + b1} bid for {tricks}." in said, said
+        assert said.endswith(f". {b0 + b1} bid for {tricks}."), said
+        assert "Bids:" not in said, said
+        who = "You" if seat == latest else seat_name[latest]
+        line = _said(r'<p class="visually-hidden su-latest-bid" data-announce="first">', html)
+        assert line == f"{who} bid {state.bids[latest]}.", line
 
-    # The deal's first lead: every bid, the last one included.
+    # The deal's first lead: the dealer's bid, just made, then every bid, once.
     state = play_until(game, lambda s: s.phase == "play" and not s.current and not s.tricks)
-    said = _said(whose, html_for(game.players[0]))
+    html = html_for(game.players[0])
+    said = _said(whose, html)
     words = ", ".join(f"{'you' if s == 0 else seat_name[s]} {b}" for s, b in enumerate(state.bids))
     tricks = f"{state.cards} trick{'s' if state.cards != 1 else ''}"
     assert f"Bids: {words}; {sum(state.bids)} bid for {tricks}." in said, said
+    dealer = "You" if state.dealer == 0 else seat_name[state.dealer]
+    line = _said(r'<p class="visually-hidden su-latest-bid" data-announce="first">', html)
+    assert line == f"{dealer} bid {state.bids[state.dealer]}.", line
 
     # The next deal: the last deal's score first, then the deal and its trump.
     state = play_until(game, lambda s: len(s.history) == 1 and s.phase == "bid")
