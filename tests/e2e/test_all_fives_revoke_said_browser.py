@@ -13,7 +13,7 @@ from phones import heard, join, table_version, wait_version, watch_heard
 from games import all_fives as af
 from games import kinds
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Player
+from tournament.models import Game, GameState, Player, Table
 
 pytestmark = [pytest.mark.browser]
 
@@ -26,16 +26,17 @@ def test_an_upheld_call_and_what_it_costs_are_said_once_to_every_seat(live_serve
     for name in ("Ana", "Bea", "Cai"):
         pages[name] = phone()
         join(pages[name], live_server_url, w.code, name)
+    # The table follows suit, and Bea learned to play any card: her card off the led
+    # suit while she holds it is a revoke the others may call.
+    rules = kinds.get("all_fives").default_rules()
+    Table.objects.filter(workshop=w).update(rules={**rules, "follow": "suit"})
     services.players_seat_home(workshop_id=w.pk)
-    # Bea learned to play any card, her table follows suit: her card off the led suit
-    # while she holds it is a revoke the others may call.
-    rules = {**kinds.get("all_fives").default_rules(), "follow": "any"}
-    Player.objects.filter(workshop=w, name="Bea").update(rules=rules)
+    Player.objects.filter(workshop=w, name="Bea").update(rules={**rules, "follow": "any"})
     services.workshop_start_study(workshop_id=w.pk)
     game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
     names = [Player.objects.get(pk=pid).name for pid in game.players]
     bea = names.index("Bea")
-    assert game.table.rules["follow"] != "any"
+    assert game.table_rules["follow"] == "suit" and game.seat_rules[bea]["follow"] == "any"
     rng = random.Random(3)
     # Each seat's own moves (never a call), until a trick Bea revoked in is over.
     while True:
