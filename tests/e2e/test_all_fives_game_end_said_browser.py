@@ -18,11 +18,15 @@ from tournament import gamestate, services
 pytestmark = [pytest.mark.browser]
 
 
-def test_who_won_and_the_final_points_are_said_once_before_the_next_game(live_server_url, phone):
+@pytest.mark.parametrize("offline", [False, True], ids=["following", "back-online"])
+def test_who_won_and_the_final_points_are_said_once_before_the_next_game(
+    live_server_url, phone, offline
+):
     w = services.workshop_create(
         name="All Fives game end", game="all_fives", table_count=1, seats_per_table=3, seed=5
     )
-    pages, game, names = dealt_table(live_server_url, phone, w, ["Ana", "Bea"], others=("Cai",))
+    pages, game, names = dealt_table(live_server_url, phone, w, ["Ana"], others=("Bea", "Cai"))
+    page = pages["Ana"]
     rng = random.Random(5)
 
     def state_now():
@@ -50,24 +54,21 @@ def test_who_won_and_the_final_points_are_said_once_before_the_next_game(live_se
     while (end := ending(state := state_now())) is None:
         services.game_act(player_id=game.players[state.to_act], move=rng.choice(moves(state)))
     move, over = end
-    for page in pages.values():
-        wait_version(page, table_version(game), timeout=8000)
-        watch_heard(page)
-    # Ana's phone is offline as the game ends: back, it gets the new game's screen only.
-    pages["Ana"].context.set_offline(True)
+    wait_version(page, table_version(game), timeout=8000)
+    watch_heard(page)
+    # Offline as the game ends, the phone gets the new game's screen only when back.
+    page.context.set_offline(offline)
     services.game_act(player_id=game.players[state.to_act], move=move)
-    pages["Ana"].context.set_offline(False)
-    winners = [names[s] for s in over.winners]
-    assert len(winners) == 1, winners
-    for name, page in pages.items():
-        page.wait_for_function(
-            "() => window.__heard.some((l) => l.includes('Hand 1, '))", timeout=15000
-        )
-        page.wait_for_timeout(500)  # a later screen says none of it again
-        said = ["you" if n == name else n for n in names]
-        won = f"Last game (game 1): won by {said[over.winners[0]]}."
-        points = "Points: " + ", ".join(f"{said[s]} {over.scores[s]}" for s in range(3)) + "."
-        said_all = " ".join(heard(page))
-        assert f"{won} {points}" in said_all, (name, said_all)
-        assert said_all.count("Last game") == 1, (name, said_all)
-        assert said_all.index(won) < said_all.index("Hand 1, "), (name, said_all)
+    page.context.set_offline(False)
+    assert len(over.winners) == 1, over.winners
+    page.wait_for_function(
+        "() => window.__heard.some((l) => l.includes('Hand 1, '))", timeout=15000
+    )
+    page.wait_for_timeout(500)  # a later screen says none of it again
+    said = ["you" if n == "Ana" else n for n in names]
+    won = f"Last game (game 1): won by {said[over.winners[0]]}."
+    points = "Points: " + ", ".join(f"{said[s]} {over.scores[s]}" for s in range(3)) + "."
+    said_all = " ".join(heard(page))
+    assert f"{won} {points}" in said_all, said_all
+    assert said_all.count("Last game") == 1, said_all
+    assert said_all.index(won) < said_all.index("Hand 1, "), said_all
