@@ -24,17 +24,22 @@ WAIT = 8000
 # what the page sends goes `up` ms late, in order; with `open` -1 it opens when the
 # test calls window.__open() (there once the real one is open). What the page sends is
 # kept in window.__sent, each text the connection line shows in window.__lines; the sockets
-# opened are counted in window.__opened.
+# opened are counted in window.__opened, the answers with the server's time the page has
+# taken in window.__answers.
 SLOW = """(() => {
   const [OPEN, DOWN, UP] = [%d, %d, %d];
   const Real = window.WebSocket;
-  window.__sent = []; window.__lines = [];
+  window.__sent = []; window.__lines = []; window.__answers = 0;
   class Slow {
     constructor(url) {
       this.onopen = this.onmessage = this.onclose = this.onerror = null;
       this._open = false; this._early = [];
       const ws = this._ws = new Real(url);
-      const take = (m) => { if (this._open && this.onmessage) this.onmessage(m); };
+      const take = (m) => {
+        if (!this._open || !this.onmessage) return;
+        this.onmessage(m);
+        if (JSON.parse(m.data).now !== undefined) window.__answers++;  // the time, taken
+      };
       ws.onopen = (e) => {
         const open = () => {
           if (ws.readyState !== Real.OPEN) return;
