@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from phones import (
@@ -172,11 +173,7 @@ class HeldSocket:
         now comes after them."""
         before = len(self.actions("gesture"))
         page.evaluate("() => document.querySelector('.palette [data-gesture]').click()")
-        for _ in range(50):
-            if len(self.actions("gesture")) > before:
-                return
-            page.wait_for_timeout(100)
-        raise AssertionError("the gesture sent did not come")
+        until(page, lambda: len(self.actions("gesture")) > before, "the gesture sent did not come")
 
     def tap_twice_more(self, page, control: str, busy: str) -> None:
         """`control` tapped with the server's messages held back (a slow connection),
@@ -195,11 +192,17 @@ class HeldSocket:
         self.release_all()
 
     def wait_for(self, page, text):
-        for _ in range(50):
-            if any(text in str(m) for _, m in self.held):
-                return
-            page.wait_for_timeout(100)
-        raise AssertionError(f"no {text} from the server")
+        until(page, lambda: any(text in str(m) for _, m in self.held), f"no {text} from the server")
+
+
+def until(page, check, failure: str, timeout: float = 15) -> None:
+    """Until `check()` holds, letting the page's socket's messages reach the test
+    meanwhile, up to `timeout` s of the clock (50 waits of 100 ms, about 5 s, were
+    beaten by a busy machine's late frames), else a failure saying `failure`."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(50)
 
 
 def routed(page) -> HeldSocket:

@@ -120,7 +120,7 @@ def test_a_paused_phone_offers_no_move_and_plays_on_when_resumed(live_server_url
         assert card.get_attribute("aria-pressed") == "false"  # not picked
         control.click(force=True)
     # Answered (the refusal's toast) or, were the pause broken, applied.
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15  # (5 s were beaten by a busy machine's stall)
     while not toasts(page):
         assert Game.objects.get(pk=game.pk).seq == seq, "a tap while paused was applied"
         assert time.monotonic() < deadline, "the tap was neither refused nor applied"

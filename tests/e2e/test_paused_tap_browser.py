@@ -8,6 +8,7 @@ page sends are counted on its websocket. Chromium."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from phones import (
@@ -61,10 +62,9 @@ def moves_sent(page) -> list[dict]:
 def wait_sent(page, sent: list[dict], count: int) -> None:
     """Until `count` messages are in `sent`, then half a second more for any beyond
     them: Playwright hands the page's frames over as it can, late on a busy machine
-    (a fixed 300 ms found none yet)."""
-    for _ in range(100):
-        if len(sent) >= count:
-            break
+    (a fixed 300 ms found none yet; 100 waits of 50 ms, about 5 s, could be beaten too)."""
+    deadline = time.monotonic() + 15
+    while len(sent) < count and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     page.wait_for_timeout(500)
 
