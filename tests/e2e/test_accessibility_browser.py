@@ -27,6 +27,14 @@ pytestmark = [pytest.mark.browser]
 WAIT = 8000
 
 
+# Each gesture chip put on the reactions row from now on stays there when its time is
+# up (4 s: table.js removes it), kept in window.__heldChips until the test removes it.
+HOLD_CHIPS = """() => { window.__heldChips = [];
+  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((chip) => {
+    chip.remove = () => { window.__heldChips.push(chip); };
+  }))).observe(document.querySelector('.reactions'), { childList: true }); }"""
+
+
 def announced(page) -> str:
     """The line said last (#announce is a log: each line is added after the last)."""
     return page.evaluate(
@@ -202,7 +210,10 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     claims = announced(seats[0]).split("Claims: ")[1]
     assert claims.count(" won") == 4 and "you say" in claims, claims
     # A gesture is seen as its emoji and heard as words in the table's reactions log.
+    # (The chip is held on the row while it is read and checked: it leaves after 4 s,
+    # and on a busy machine it could be gone before the reads.)
     sender = next(n for n, p in pages.items() if p is seats[1])
+    seats[0].evaluate(HOLD_CHIPS)
     seats[1].get_by_role("button", name="Stop", exact=True).click()
     seats[0].wait_for_selector(".reactions .reaction", timeout=WAIT)
     assert seats[0].inner_text(".reactions").strip().startswith(f"✋ {sender}")
@@ -211,6 +222,7 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     heard = seats[0].locator(".reactions").aria_snapshot()
     assert f"{sender}: Stop" in heard and "✋" not in heard, heard
     assert_accessible(seats[0], "phone, dispute")
+    seats[0].evaluate("() => window.__heldChips.forEach((c) => Element.prototype.remove.call(c))")
     # Every seat's claim is in words for a screen reader, not an arrow.
     heard = seats[0].locator("#screen .seats").aria_snapshot()
     assert heard.count("says the trick went to") == 4 and "→" not in heard, heard
