@@ -739,10 +739,19 @@ class WorkshopMachine(RuleBasedStateMachine):
         report.build_report(doc)
 
 
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
+STEPS = int(os.environ.get("FUZZ_STEPS", "40"))
+# The run's time limit follows the steps it makes, not the suite's 300 s: 20 examples of
+# 40 steps took 24 s on an idle 2-core machine and 173 s with both cores kept busy (as
+# CI's are, tests in parallel), and once went past the 300 s and failed; a larger run
+# (FUZZ_EXAMPLES=300) could never finish within it. A step that hangs still fails it.
+SECONDS_PER_STEP = 1.0
+
+
 def run_machine(fixed_game=None, examples=None, steps=None):
     clock = Clock()
-    examples = examples or int(os.environ.get("FUZZ_EXAMPLES", "20"))
-    steps = steps or int(os.environ.get("FUZZ_STEPS", "40"))
+    examples = examples or EXAMPLES
+    steps = steps or STEPS
 
     class Machine(WorkshopMachine):
         pass
@@ -772,6 +781,7 @@ def run_machine(fixed_game=None, examples=None, steps=None):
     "game",
     [g.strip() for g in os.environ.get("FUZZ_GAME", "").split(",") if g.strip()] or [None],
 )
+@pytest.mark.timeout(max(300, EXAMPLES * STEPS * SECONDS_PER_STEP))
 def test_fuzz_workshop(game):
     STATS.clear()
     try:
