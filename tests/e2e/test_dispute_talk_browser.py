@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from axe_check import assert_accessible
 from phones import first_round, join, not_in_view, play_until, touch_phone, version, wait_change
+from test_pad_browser import watch_reactions
 
 from tournament import gamestate, services
 from tournament.models import Game, GameState
@@ -122,8 +123,10 @@ def test_a_dispute_brings_the_gestures_and_pad_under_the_claim(live_server_url, 
     for name in ("Bea", "Cai"):
         assert pages[name].evaluate("() => document.activeElement.dataset.gesture") == stop, name
     assert dev.evaluate(PAD_DRAWN)
+    # (Read from what the row showed, kept as it came: the chip leaves after 4 s.)
+    watch_reactions(sideways)
     pages["Bea"].keyboard.press("Enter")
-    sideways.wait_for_selector(".reactions .reaction:has-text('Bea')", timeout=WAIT)
+    sideways.wait_for_function("() => window.__seen.some((s) => s.includes('Bea'))", timeout=WAIT)
 
     # Ana and Dev give in: the trick is settled, the section goes back to the
     # screen's foot, the hand is where the palette was, and Dev's pad is as he left it.
