@@ -5,7 +5,9 @@ moves down), round 2 at the new tables and the debrief.
 At the movement the phone said "Go to table 3." in the notice's body text, under a
 bigger "Round over", and never who sits at that table: a student across the room had
 to come close to read where to go, and then to ask who to sit with. The move is now
-the notice's biggest line, in view without scrolling, with who is at the table."""
+the notice's biggest line, in view without scrolling, with who is at the table. The movement applied is heard for what it adds only: the
+notice, said as one block, was heard whole again ("Round over. You won 1 game this
+round." a second time)."""
 
 from __future__ import annotations
 
@@ -85,10 +87,18 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
     services.round_end_now(round_id=round1.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+    ended = {n: len(heard(p)) for n, p in pages.items()}
     services.movement_apply(round_id=round1.pk)
     settle(pages, w)
     at = {n: Player.objects.get(name=n).table.number for n in PHONES}
     assert at == {"Ana": 2, "Mia": 3, "Zed": 1}
+    # What the movement says is only what it adds: "Round over. You won 1 game this
+    # round." was said again with it, the notice being said as one block.
+    for name, page in pages.items():
+        page.wait_for_function("n => window.__heard.length > n", arg=ended[name], timeout=WAIT)
+    applied = {n: " ".join(heard(p)[ended[n] :]) for n, p in pages.items()}
+    for name, said in applied.items():
+        assert "Round over" not in said and "You won" not in said, (name, said)
 
     def others_at(name):
         me = Player.objects.get(name=name)
@@ -127,7 +137,7 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         assert said.index(f"Go to table {table}.") < said.index(there), said
     stay = f"You stay at table 2. With you: {and_list(others_at('Ana'))}."
     assert stay in pages["Ana"].inner_text("#screen")
-    assert stay in " ".join(heard(pages["Ana"]))
+    assert applied["Ana"] == stay, applied["Ana"]
     assert pages["Ana"].locator("#screen .go-to").count() == 0
 
     # Round 2: the move is said once in all, before the new table's first lines, and
