@@ -7,7 +7,8 @@ bigger "Round over", and never who sits at that table: a student across the room
 to come close to read where to go, and then to ask who to sit with. The move is now
 the notice's biggest line, in view without scrolling, with who is at the table. The movement applied is heard for what it adds only: the
 notice, said as one block, was heard whole again ("Round over. You won 1 game this
-round." a second time)."""
+round." a second time), and the heading of one sent elsewhere names the table they
+are at until they walk ("Between rounds, table 3." was said before "Go to table 3.")."""
 
 from __future__ import annotations
 
@@ -129,12 +130,34 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
                 " parseFloat(getComputedStyle(el).fontSize)]"
             )
             assert high < 1.5 * font and font >= 24, (size, high, font)
+            bar = page.locator("#screen .going").evaluate(
+                "el => [el.getBoundingClientRect().right <= innerWidth,"
+                " el.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(el).fontSize)]"
+            )
+            assert bar == [True, True], (size, bar)
         page.set_viewport_size({"width": 390, "height": 844})
         there = f"At table {table}: {and_list(others_at(name))}."
         assert there in page.inner_text("#screen")
         said = " ".join(heard(page))
         assert said.count(f"Go to table {table}.") == 1, said
         assert said.index(f"Go to table {table}.") < said.index(there), said
+        # Still at table 2 until they walk: the heading says so and is not said again
+        # (it said "Between rounds, table 3." before "Go to table 3."), the bar shows both.
+        assert (
+            applied[name]
+            == f"Go to table {table}. {there}".replace(
+                there, f"You move {'up' if table > 2 else 'down'} from table 2. {there}"
+            )
+            + " Wait there for the facilitator."
+        ), applied[name]
+        assert page.inner_text("#screen h1") == "Between rounds, table 2"
+        seen = page.locator("#screen .going").evaluate(
+            "el => { const c = el.cloneNode(true);"
+            " c.querySelectorAll('.visually-hidden').forEach((x) => x.remove());"
+            " return c.textContent.replace(/\\s+/g, ' ').trim(); }"
+        )
+        assert seen == f"Table 2 → Table {table}", seen
+        assert page.locator("#screen .where").inner_text() == f"Table {table}"
     stay = f"You stay at table 2. With you: {and_list(others_at('Ana'))}."
     assert stay in pages["Ana"].inner_text("#screen")
     assert applied["Ana"] == stay, applied["Ana"]
