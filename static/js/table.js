@@ -297,7 +297,9 @@
     const also = resumed ? [was.resumedSaid] : [];
     // A latecomer's "I have read my rules" takes the sheet away, which says nothing;
     // so does their first move in a scored round, untapped (services.play folds it).
-    if (was.lateRules && !current.querySelector(".late-rules") && was.phase === current.dataset.phase) {
+    // In silent play the screen's own line says so as the sheet goes (.rules-away).
+    if (was.lateRules && !current.querySelector(".late-rules") && was.phase === current.dataset.phase
+      && !current.querySelector(".rules-away")) {
       also.push(rulesReadTapped
         ? "Your rules are put away: you play from memory, as everyone does."
         : "Your rules are folded away: play on.");

@@ -8,7 +8,9 @@ to come close to read where to go, and then to ask who to sit with. The move is 
 the notice's biggest line, in view without scrolling, with who is at the table. The movement applied is heard for what it adds only: the
 notice, said as one block, was heard whole again ("Round over. You won 1 game this
 round." a second time), and the heading of one sent elsewhere names the table they
-are at until they walk ("Between rounds, table 3." was said before "Go to table 3.")."""
+are at until they walk ("Between rounds, table 3." was said before "Go to table 3.").
+Study and silent play each say as they start what they change for the student: the
+phase's name alone was said, and the rules went away at silent play unsaid."""
 
 from __future__ import annotations
 
@@ -55,6 +57,14 @@ def settle(pages, workshop):
         )
 
 
+def said_start(page, words):
+    """Until `page` has said a line beginning with `words` (then what follows: whose
+    turn); the phase's lines are said once, in one line."""
+    page.wait_for_function(
+        "w => window.__heard.some((l) => l.startsWith(w + ' '))", arg=words, timeout=WAIT
+    )
+
+
 def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines(
     live_server_url, phone
 ):
@@ -71,14 +81,23 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
     services.players_seat_home(
         workshop_id=w.pk, assignment={ids[n]: t for t, ns in SEATING.items() for n in ns}
     )
+    # Each phase's start says what it changes for the student (RULES.md §2), once:
+    # only the phase's name was said, and the rules went away at silent play unsaid.
+    study = "Study the rules, table 2. Your rules are below. You may talk; these games don't count."
+    home = (
+        "Silent play at home tables, table 2. Silence — gestures and drawings only."
+        " Your rules are put away: play from memory. These games still don't count."
+    )
     services.workshop_start_study(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=study] .sheet", timeout=WAIT)
+        said_start(page, study)
     services.workshop_start_home(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=home] .silence", timeout=WAIT)
         # RULES.md: the rules are hidden once the study ends.
         assert page.locator(".sheet").count() == 0
+        said_start(page, home)
     services.round_start(workshop_id=w.pk)
     one_trick(w)
     settle(pages, w)
@@ -183,6 +202,9 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         assert not any(n in new for n in PHONES if n != name), new
     for page in pages.values():
         assert page.locator(".sheet").count() == 0
+        said = " ".join(heard(page))
+        times = {x: said.count(x) for x in ("You may talk", "put away", "don't count")}
+        assert times == {"You may talk": 1, "put away": 1, "don't count": 2}, said
 
     round2 = Round.objects.get(workshop=w, scored_number=2)
     services.round_end_now(round_id=round2.pk)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import join, play_until, touch_phone, version, wait_change
+from phones import heard, join, play_until, touch_phone, version, wait_change, watch_heard
 
 from tournament import services
 from tournament.models import Game, GameState, Player
@@ -194,4 +194,27 @@ def test_a_latecomer_who_never_taps_has_the_sheet_folded_at_their_first_move(
     page.reload()
     page.wait_for_selector("#screen[data-phase=round]")
     assert page.locator("#screen details.sheet").count() == 0
+    page.context.close()
+
+
+def test_a_latecomer_in_silent_play_hears_the_rules_put_away_once(live_server_url, browser):
+    """Joining in silent play and tapping "I have read my rules": the screen's line for
+    silent play ("Your rules are put away: play from memory…") comes as the sheet goes,
+    and the tap's own line said the same again after it."""
+    w = services.workshop_create(name="Late home", table_count=1, seats_per_table=5, seed=3)
+    for name in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=name)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    page = touch_phone(browser, {"width": 360, "height": 640})
+    join(page, live_server_url, w.code, "Ana")
+    page.wait_for_selector("#screen[data-phase=home] details.sheet[open]", timeout=8000)
+    watch_heard(page)
+    page.get_by_role("button", name="I have read my rules").click()
+    page.wait_for_selector("#screen details.sheet", state="detached", timeout=8000)
+    page.wait_for_function("() => window.__heard.length > 0", timeout=8000)
+    said = " ".join(heard(page))
+    assert said.count("put away") == 1, said
+    assert "Your rules are put away: play from memory. These games still don't count." in said
     page.context.close()
