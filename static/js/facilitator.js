@@ -29,6 +29,27 @@
     });
   }
 
+  // ---- a player's tools (rename, remove, PIN): drawn when their box opens
+  // The roster's rows carry them in a <template> (_roster.html): 200 rows' forms in
+  // the page froze the panel for 1 to 2.4 s at each push of the list (Chromium's
+  // autofill lays the page out again for each form with a text field).
+  function fillTools(box) {
+    const tpl = box.querySelector(":scope > template[data-tools]");
+    if (!tpl) return;
+    tpl.replaceWith(tpl.content);
+    // A box in a region not yet put in is set up with that region (swapRegion).
+    if (!box.isConnected) return;
+    fixForms(box);
+    if (window.htmx) window.htmx.process(box);
+  }
+  // Before the box opens (a click, or Enter or Space on its summary), so its first
+  // control is there for the Tab that follows; and a box opened otherwise.
+  document.addEventListener("click", (e) => {
+    const summary = e.target.closest && e.target.closest("summary");
+    if (summary && summary.parentElement.tagName === "DETAILS") fillTools(summary.parentElement);
+  }, true);
+  document.addEventListener("toggle", (e) => { if (e.target.open) fillTools(e.target); }, true);
+
   // ---- edits in progress
   // A player's table: chosen from a list, or typed as a number (past 12 tables).
   // (A list of selectors joined by ", ": swapRegion adds a [form=…] to each.)
@@ -140,7 +161,10 @@
     // Keep open <details> open (rename boxes, settings).
     current.querySelectorAll("details[open][id]").forEach((d) => {
       const again = next.querySelector("#" + CSS.escape(d.id));
-      if (again) again.open = true;
+      if (again) {
+        again.open = true;
+        fillTools(again); // before its edits are carried into it, and its focus found
+      }
     });
     // A name filter keeps what was typed, and hides the new rows that do not match.
     const finding = Array.from(current.querySelectorAll("input[data-find]"), (i) => [i.id, i.value]);

@@ -1806,3 +1806,47 @@ def test_the_monitor_is_its_frame_and_one_card_per_table_whatever_the_names(owne
     for ident, html in cards.items():
         back = back.replace(f'<article id="{ident}"></article>', html)
     assert back == whole
+
+
+def test_a_pushed_roster_carries_each_players_tools_unbuilt(owner):
+    """The roster pushed to the panel has no form in it outside a <template>: each
+    player's rename, PIN and remove are drawn when their box opens (facilitator.js).
+    With the forms in the page, a push of 200 rows froze the panel 1 to 2.4 s
+    (Chromium's autofill laid the page out again for each form with a text field)."""
+    from html.parser import HTMLParser
+
+    from tournament import regions
+
+    w = owned(owner, players=14, tables=3, seats=5)
+    to_scored_round(w)
+    roster = regions.render("panel", w.pk, owner)["fac-roster"]
+
+    class Forms(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.depth, self.outside, self.inside = 0, [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "template":
+                self.depth += 1
+            elif tag in ("form", "input", "button"):
+                a = dict(attrs)
+                (self.inside if self.depth else self.outside).append(
+                    (tag, a.get("id") or a.get("name"))
+                )
+
+        def handle_endtag(self, tag):
+            if tag == "template":
+                self.depth -= 1
+
+    seen = Forms()
+    seen.feed(roster)
+    # Outside the templates: the name filter (past 12 rows), nothing else.
+    assert seen.outside == [("input", "find-roster")]
+    players = Player.objects.filter(workshop=w, is_bot=False)
+    assert len(players) == 14
+    for p in players:
+        assert ("form", f"rename-form-{p.pk}") in seen.inside
+        assert ("input", f"rename-{p.pk}") in seen.inside
+        assert ("button", f"do-rename-{p.pk}") in seen.inside
+    assert sum(1 for tag, _ in seen.inside if tag == "form") == 14 * 3
