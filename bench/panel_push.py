@@ -1,0 +1,164 @@
+"""What a late join costs the facilitator's panel at a conference's size, in a browser.
+
+    .venv/bin/python bench/panel_push.py [--players 200] [--tables 40] [--joins 3]
+
+A late join (as a removal, a rename or a PIN rejoin) pushes the panel its whole
+Players list. This starts one Daphne process on this settings' database (set
+REDIS_URL: the joins are made here and must reach the server's sockets), puts
+`--players` players at `--tables` tables of 5 in a scored round, opens the panel in
+Chromium at a phone's size (BARNGA_CHROMIUM names the executable; else Playwright's
+own), and makes `--joins` late joins, 4 s apart. For each it reads from the page the
+push that carried the list (its size) and the page's long tasks (the main thread busy
+over 50 ms: a panel that does not answer a tap). Prints one JSON line: the push's
+size, each join's long tasks in ms, and the longest.
+
+Before the players' tools were drawn on opening their box (_roster.html), a push of
+200 rows froze this machine's panel 1.0 to 2.4 s, about 250 ms after it came:
+Chromium's autofill (a task posted from autofill_agent.cc,
+ExtractFormsAndNotifyPasswordAutofillAgent) laid the whole page out again for each of
+the 200 rename forms. The figures are the machine's: run it on a quiet one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# In the page before its own script: each push's size, and every long task.
+WATCH = """
+window.__pushes = [];
+window.__longtasks = [];
+new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__longtasks.push(Math.round(e.duration))))
+  .observe({entryTypes: ['longtask']});
+const d = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+Object.defineProperty(WebSocket.prototype, 'onmessage', {
+  configurable: true,
+  get() { return d.get.call(this); },
+  set(fn) { d.set.call(this, (e) => {
+    let regions = [];
+    try { regions = Object.keys(JSON.parse(e.data).regions || {}); } catch (x) {}
+    window.__pushes.push({bytes: e.data.length, regions});
+    fn(e);
+  }); },
+});
+"""
+
+
+def workshop(players: int, tables: int, facilitator):
+    from tournament import services
+    from tournament.models import Player
+
+    w = services.workshop_create(
+        name=f"Panel push {time.strftime('%H:%M:%S')}",
+        table_count=tables,
+        seats_per_table=5,
+        round_seconds=3600,
+        study_seconds=3600,
+        home_seconds=3600,
+        facilitator=facilitator,
+    )
+    for i in range(players):
+        services.player_join(workshop_id=w.pk, name=f"Player {i + 1}")
+    Player.objects.filter(workshop=w).update(connected=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    return w
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--joins", type=int, default=3)
+    args = parser.parse_args()
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
+    # Playwright's sync API runs an event loop in this thread; the joins made between
+    # its calls are ordinary blocking ORM calls (as in tests/e2e/conftest.py).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    from tournament import services
+    from tournament.loadtest import servers
+
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
+        raise SystemExit("the joins made here must reach the server: set REDIS_URL")
+    user = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
+    w = workshop(args.players, args.tables, user)
+    client = Client()
+    client.force_login(user)
+    session = client.cookies["sessionid"].value
+
+    port = servers.free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_dir = Path(tempfile.mkdtemp(prefix="barnga-panel-push-"))
+    proc = servers.start_daphne(port, {"LOG_LEVEL": "WARNING"}, log_dir / "daphne.log")
+    runs = []
+    try:
+        servers.wait_healthy(url, proc, timeout=60)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=os.environ.get("BARNGA_CHROMIUM") or None,
+                args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
+            )
+            try:
+                ctx = browser.new_context(
+                    viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+                )
+                ctx.add_cookies([{"name": "sessionid", "value": session, "url": url}])
+                ctx.add_init_script(WATCH)
+                page = ctx.new_page()
+                page.goto(f"{url}/workshops/{w.pk}/")
+                page.wait_for_selector("#fac-live[data-updated]", timeout=60000)
+                page.wait_for_timeout(3000)
+                for i in range(args.joins):
+                    page.evaluate("() => { __pushes.length = 0; __longtasks.length = 0; }")
+                    services.player_join(workshop_id=w.pk, name=f"Late {i + 1}")
+                    page.wait_for_timeout(4000)
+                    seen = page.evaluate("() => ({pushes: __pushes, longtasks: __longtasks})")
+                    roster = [p for p in seen["pushes"] if "fac-roster" in p["regions"]]
+                    runs.append(
+                        {
+                            "push_bytes": roster[0]["bytes"] if roster else None,
+                            "longtasks_ms": seen["longtasks"],
+                        }
+                    )
+            finally:
+                browser.close()
+    finally:
+        servers.stop(proc)
+    longest = max((max(r["longtasks_ms"], default=0) for r in runs), default=0)
+    print(
+        json.dumps(
+            {
+                "players": args.players,
+                "tables": args.tables,
+                "push_bytes": max((r["push_bytes"] or 0 for r in runs), default=0),
+                "longest_freeze_ms": longest,
+                "joins": runs,
+            }
+        ),
+        flush=True,
+    )
+    return 0 if all(r["push_bytes"] for r in runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
