@@ -161,7 +161,9 @@ if REDIS_URL and CHANNEL_LAYER in ("pipelined", "pubsub"):
 elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' RedisChannelLayer, without its loss of a message popped
+            # as a socket closes (tournament/layers.py).
+            "BACKEND": "tournament.layers.KeepingRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 # The default capacity (100) silently drops group messages under load.

@@ -1,4 +1,6 @@
-"""The channel layer of several web processes: Redis pub/sub, with pipelined publishes.
+"""The channel layer of several web processes: Redis pub/sub, with pipelined publishes
+(and channels-redis' list-based layer, CHANNEL_LAYER=core, made to lose no message
+when a socket closes: KeepingRedisChannelLayer below).
 
 channels-redis' RedisPubSubChannelLayer publishes one message per round trip to
 Redis, under one lock per process. Every action sends two group messages (its
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 
+from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 MAX_BATCH = 500
@@ -69,3 +72,53 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):
         if publisher is None:
             publisher = shard._barnga_publisher = _Publisher(shard)
         await publisher.publish(channel, self.serialize(message))
+
+
+# channels-redis' own script (RedisChannelLayer._brpop_with_clean): what a receive popped
+# and did not finish with goes back to the channel, in order.
+_RESTORE_BACKUP = """
+    local backed_up = redis.call('ZRANGE', ARGV[2], 0, -1, 'WITHSCORES')
+    for i = #backed_up, 1, -2 do
+        redis.call('ZADD', ARGV[1], backed_up[i], backed_up[i - 1])
+    end
+    redis.call('DEL', ARGV[2])
+"""
+
+
+class KeepingRedisChannelLayer(RedisChannelLayer):
+    """RedisChannelLayer whose receive, cancelled while it waits on Redis, loses nothing.
+
+    Every socket of a process shares one Redis inbox, and one socket's receive at a
+    time pops it (BZPOPMIN) for all of them. When that socket closed, its receive was
+    cancelled, and a message Redis had popped for it meanwhile, for any socket of the
+    process, was dropped with the reply: another phone, open all along, missed that
+    version (and stayed on it until the next change). Here the pop runs on, shielded
+    from the cancellation, and what it pops goes back to the inbox with its score, in
+    its place, for the next receive. (Overrides a private method of channels-redis
+    4.3, whose version pyproject pins below 5.)"""
+
+    async def _brpop_with_clean(self, index, channel, timeout):
+        connection = self.connection(index)
+        await connection.eval(_RESTORE_BACKUP, 0, channel, self._backup_channel_name(channel))
+        pop = asyncio.ensure_future(connection.bzpopmin(channel, timeout=timeout))
+        try:
+            result = await asyncio.shield(pop)
+        except asyncio.CancelledError:
+            pop.add_done_callback(lambda done: self._put_back(connection, channel, done))
+            raise
+        if result is None:
+            return None
+        _, member, timestamp = result
+        await connection.zadd(self._backup_channel_name(channel), {member: float(timestamp)})
+        return member
+
+    def _put_back(self, connection, channel, pop: asyncio.Future) -> None:
+        if pop.cancelled() or pop.exception() is not None or pop.result() is None:
+            return
+        _, member, timestamp = pop.result()
+        task = asyncio.ensure_future(connection.zadd(channel, {member: float(timestamp)}))
+        _put_back_tasks.add(task)
+        task.add_done_callback(_put_back_tasks.discard)
+
+
+_put_back_tasks: set[asyncio.Task] = set()  # held until done (the loop keeps weak ones)

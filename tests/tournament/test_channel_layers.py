@@ -124,3 +124,46 @@ def test_each_parallel_worker_has_a_redis_database_of_its_own(redis_url):
         assert redis_url.endswith(f"/{int(worker.removeprefix('gw'))}")
     else:  # no shared Redis: each worker started a redis-server of its own
         assert redis_url.startswith("redis://127.0.0.1:") and redis_url.endswith("/0")
+
+
+async def test_a_socket_closing_as_a_message_comes_loses_no_one_elses(redis_url, monkeypatch):
+    """All sockets of a process share one Redis inbox in the list-based layer, and one
+    of them at a time waits on it (BZPOPMIN) for all. A socket that closed while it was
+    the one waiting had its receive cancelled with a message already popped for the
+    others: the message was gone, and a phone that stayed open missed that version
+    (seen once in a browser test: a phone left on a game's end, its table's next deal
+    never pushed). The layer the settings pick for CHANNEL_LAYER=core puts it back."""
+    import importlib
+    import threading
+    import time
+
+    config = project_layers(monkeypatch, REDIS_URL=redis_url, CHANNEL_LAYER="core")["default"]
+    module, _, name = config["BACKEND"].rpartition(".")
+    layer = getattr(importlib.import_module(module), name)(
+        **{**config["CONFIG"], "prefix": "closing"}
+    )
+    group = "table_closing"
+    closing, staying = await layer.new_channel(), await layer.new_channel()
+    for channel in (closing, staying):
+        await layer.group_add(group, channel)
+    waiting = asyncio.ensure_future(layer.receive(closing))
+    await asyncio.sleep(0.3)  # it holds the process's receive, blocked in BZPOPMIN
+    other = asyncio.ensure_future(layer.receive(staying))
+    await asyncio.sleep(0.1)
+
+    def send_from_another_process():
+        sender = RedisChannelLayer(hosts=[redis_url], prefix="closing")
+        asyncio.run(sender.group_send(group, {"type": "table.changed", "version": 275}))
+
+    # Sent while this loop is held up (a busy server): the popped reply waits unread
+    # until the socket's close cancels its receive.
+    thread = threading.Thread(target=send_from_another_process)
+    thread.start()
+    thread.join()
+    time.sleep(0.2)
+    waiting.cancel()
+    try:
+        got = await asyncio.wait_for(other, 2)  # the layer's own wait (5 s) is longer
+    finally:
+        await layer.flush()
+    assert got["version"] == 275
