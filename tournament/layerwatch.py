@@ -19,9 +19,14 @@ which consumers already serialise. With the in-memory layer this does nothing.
 A change can also be committed and never announced: its process died between the
 commit and the publish. Every BARNGA_VERSION_CHECK_SECONDS each process reads the
 current versions of the tables and workshops its sockets show (`_watch_versions`);
-a version the database had at one check that none of the process's sockets has
-heard of by the next one is re-read and shown (a message in flight arrives well
-within that time, so normal traffic causes no extra reads).
+a version the database had at one check that a socket showing that table or
+workshop has not heard of by the next one is re-read and shown to it (a message in
+flight arrives well within that time, so normal traffic causes no extra reads).
+Socket by socket, not the newest any socket heard: one socket may miss a message
+the others got (the list-based layer lost a message popped as another socket
+closed), and a phone that reconnected meanwhile, sent the screen whole, hid that
+miss from a check that took the newest (a phone left on a game's end, the next
+deal shown to its neighbour only).
 """
 
 from __future__ import annotations
@@ -122,13 +127,16 @@ def _phones(members) -> list:
 
 
 def _heard(members) -> tuple[dict, dict]:
-    """The newest table and workshop versions this process's sockets have heard of."""
+    """Per table and workshop, the version the socket furthest behind there has heard
+    of (each socket's newest, of what it was sent and what it was told of)."""
     tables: dict[int, int] = {}
     workshops: dict[int, int] = {}
     for c in members:
         if c.table_id:
-            tables[c.table_id] = max(tables.get(c.table_id, -1), c.want_v, c.shown_v)
-        workshops[c.workshop_id] = max(workshops.get(c.workshop_id, -1), c.want_w, c.shown_w)
+            v = max(c.want_v, c.shown_v)
+            tables[c.table_id] = min(tables.get(c.table_id, v), v)
+        w = max(c.want_w, c.shown_w)
+        workshops[c.workshop_id] = min(workshops.get(c.workshop_id, w), w)
     return tables, workshops
 
 
@@ -140,21 +148,23 @@ async def check_versions(suspects: tuple[dict, dict]) -> tuple[dict, dict]:
     members = _phones(_open_members())  # registered once their player is known (connect)
     if not members:
         return {}, {}
-    heard_t, heard_w = _heard(members)
-    lost_t = {t: v for t, v in suspects[0].items() if heard_t.get(t, v) < v}
-    lost_w = {w: v for w, v in suspects[1].items() if heard_w.get(w, v) < v}
-    if lost_t or lost_w:
+    behind_t = [c for c in members if max(c.want_v, c.shown_v) < suspects[0].get(c.table_id, -1)]
+    behind_w = [c for c in members if max(c.want_w, c.shown_w) < suspects[1].get(c.workshop_id, -1)]
+    if behind_t or behind_w:
         log.warning(
-            "versions never announced: tables %s, workshops %s; showing them",
-            sorted(lost_t),
-            sorted(lost_w),
+            "versions never announced to %d socket(s): tables %s, workshops %s; showing them",
+            len({id(c) for c in behind_t + behind_w}),
+            sorted({c.table_id for c in behind_t}),
+            sorted({c.workshop_id for c in behind_w}),
         )
-        for c in members:
-            if c.table_id in lost_t:
-                c.request_view(v=lost_t[c.table_id])
-            if c.workshop_id in lost_w:
-                c.request_view(w=lost_w[c.workshop_id])
-    tables, workshops = await in_db_thread(read_versions)(sorted(heard_t), sorted(heard_w))
+        for c in behind_t:
+            c.request_view(v=suspects[0][c.table_id])
+        for c in behind_w:
+            c.request_view(w=suspects[1][c.workshop_id])
+    tables, workshops = await in_db_thread(read_versions)(
+        sorted({c.table_id for c in members if c.table_id}),
+        sorted({c.workshop_id for c in members}),
+    )
     heard_t, heard_w = _heard(members)  # messages that came in meanwhile
     return (
         {t: v for t, v in tables.items() if heard_t.get(t, -1) < v},

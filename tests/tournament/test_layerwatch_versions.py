@@ -55,3 +55,43 @@ async def test_a_change_never_announced_is_shown_with_a_facilitator_connected(wa
     assert (await receive_type(phone, "view"))["v"] == shown + 1
     await phone.disconnect()
     await fac.disconnect()
+
+
+async def test_a_phone_that_missed_a_change_its_neighbour_got_is_shown_it(watched):
+    """One socket of a table missed a message the others got (the list-based layer
+    lost one as another socket closed). The check took the newest version any socket
+    of the table had heard, so the neighbour's hid the miss: seen once, a phone left
+    on a game's end while the phone beside it, reconnected, showed the next deal."""
+    from channels.layers import get_channel_layer
+
+    from tournament.broadcast import table_group
+
+    await session_cookie("ada")  # the facilitator's account
+    w = await owned_workshop("ada", players=4, tables=1)
+    await database_sync_to_async(to_scored_round)(w)
+    (table,) = await database_sync_to_async(tables_of)(w)
+    ana, bea = await database_sync_to_async(lambda: list(Player.objects.filter(table=table)[:2]))()
+    phones = {p.name: phone_socket(p) for p in (ana, bea)}
+    for phone in phones.values():
+        assert (await phone.connect())[0]
+    shown = (await receive_type(phones[ana.name], "view"))["v"]
+    assert (await receive_type(phones[bea.name], "view"))["v"] == shown
+    sockets = {c.player_id: c for c in layerwatch._open_members() if hasattr(c, "player_id")}
+
+    # A change whose message reaches Ana's socket only.
+    layer = get_channel_layer()
+    await layer.group_discard(table_group(table.pk), sockets[bea.pk].channel_name)
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
+    await layer.group_send(
+        table_group(table.pk), {"type": "table.changed", "table": table.pk, "version": shown + 1}
+    )
+    assert (await receive_type(phones[ana.name], "view"))["v"] == shown + 1
+    assert await phones[bea.name].receive_nothing(timeout=0.3)
+
+    suspects = await layerwatch.check_versions(({}, {}))
+    assert suspects[0] == {table.pk: shown + 1}
+    await layerwatch.check_versions(suspects)
+    assert (await receive_type(phones[bea.name], "view"))["v"] == shown + 1
+    assert await phones[ana.name].receive_nothing(timeout=0.3)  # it had it
+    for phone in phones.values():
+        await phone.disconnect()
