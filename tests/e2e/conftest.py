@@ -137,18 +137,29 @@ def pytest_runtest_teardown(item, nextitem):
         _stop_servers()
 
 
+def _server_capacity() -> int:
+    """The channel capacity the server's settings take (barnga.settings: CHANNEL_CAPACITY)."""
+    from barnga.env import env_int
+
+    return env_int("CHANNEL_CAPACITY", 5000)
+
+
 @pytest.fixture
 def live_server_url(transactional_db, settings, redis_url, _daphne_servers):
     """The server and this test process share the database file and a Redis channel
     layer, so what the test changes through services reaches the phones. Both use
-    channels-redis' list-based layer (CHANNEL_LAYER=core): this process is not an
-    ASGI server; the default pub/sub layer is exercised by the two-process tests.
+    channels-redis' list-based layer (CHANNEL_LAYER=core; the server its subclass
+    that loses no message as a socket closes, tournament.layers): this process is not
+    an ASGI server; the default pub/sub layer is exercised by the two-process tests.
+    This process sends with the server's capacity: at channels-redis' default (100) a
+    group message to a phone whose inbox had grown past it (its server stalled) would
+    be dropped silently.
     The server is this worker's (see _daphne_servers); a test that sets the bots'
     delays in its environment first gets one started with them."""
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
+            "CONFIG": {"hosts": [redis_url], "capacity": _server_capacity()},
         }
     }
     db_path = settings.DATABASES["default"]["NAME"]
