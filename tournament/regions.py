@@ -18,6 +18,7 @@ from tournament import selectors_facilitator as sf
 
 PANEL_REGIONS = {
     "fac-status": "facilitator/_status.html",
+    "fac-settings": "facilitator/_settings.html",  # in the status's box: see its template
     "fac-roster": "facilitator/_roster.html",
     "fac-movement": "facilitator/_movement.html",
     "fac-monitor": "facilitator/_monitor.html",

@@ -16,7 +16,7 @@ from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, 
 
 from barnga.asgi import application
 from tournament import gamestate, services
-from tournament.models import Game, GameState, Workshop
+from tournament.models import Game, GameState, Player, Workshop
 from tournament.templatetags.cards import card_face
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -129,7 +129,13 @@ async def test_own_workshop_gets_a_snapshot_of_every_panel_region():
     assert (await comm.connect())[0]
     snap = await regions(comm)
     assert snap["force"] is True
-    assert set(snap["regions"]) == {"fac-status", "fac-roster", "fac-movement", "fac-monitor"}
+    assert set(snap["regions"]) == {
+        "fac-status",
+        "fac-settings",
+        "fac-roster",
+        "fac-movement",
+        "fac-monitor",
+    }
     assert (
         'id="fac-roster"' in snap["regions"]["fac-roster"]
         and "P03" in snap["regions"]["fac-roster"]
@@ -341,7 +347,7 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all(s
     comm = communicator(w.pk, cookie)
     await comm.connect()
     first = await regions(comm)
-    assert len(first["regions"]) == 4
+    assert len(first["regions"]) == 5
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
     pushed = await regions(comm)
     assert "fac-roster" in pushed["regions"]
@@ -357,7 +363,7 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all(s
     assert [m for m in await settle(comm) if m["t"] == "regions"] == []
     await comm.send_json_to({"action": "sync"})
     again = await regions(comm)
-    assert again["force"] is True and len(again["regions"]) == 4
+    assert again["force"] is True and len(again["regions"]) == 5
     await comm.disconnect()
 
 
@@ -446,7 +452,7 @@ async def test_a_page_that_says_what_it_holds_is_not_sent_it_again(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=3, tables=2)
     have = await panel_have("ada", w.pk)
-    assert have.count(":") == 4
+    assert have.count(":") == 5
     comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
     assert (await comm.connect())[0]
     # One message that says the page is live and holds it all: no region in it.
@@ -464,7 +470,7 @@ async def test_a_page_that_says_what_it_holds_is_not_sent_it_again(settle):
     for bad in ("fac-status:nothex,fac-roster", "x" * 500, ""):
         comm = communicator(w.pk, cookie, query=f"view=panel&have={bad}")
         await comm.connect()
-        assert len((await regions(comm))["regions"]) == 4
+        assert len((await regions(comm))["regions"]) == 5
         await comm.disconnect()
 
 
@@ -683,7 +689,13 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
     comm = communicator(w.pk, cookie)
     await comm.connect()
     first = await regions(comm)
-    assert set(first["regions"]) == {"fac-status", "fac-roster", "fac-movement", "fac-monitor"}
+    assert set(first["regions"]) == {
+        "fac-status",
+        "fac-settings",
+        "fac-roster",
+        "fac-movement",
+        "fac-monitor",
+    }
     page = first["regions"]
     assert page["fac-monitor"].count('<article id="mt-card-') == 6
 
@@ -757,4 +769,58 @@ async def test_a_page_that_holds_the_monitor_is_sent_a_moved_tables_card_alone(s
     pushed = [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
     assert pushed and all("fac-monitor" not in p for p in pushed), [list(p) for p in pushed]
     assert {k for p in pushed for k in p if k.startswith("mt-")} == {"mt-card-2"}
+    await comm.disconnect()
+
+
+async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheets(settle):
+    """The status was pushed whole at each pause, resume and +1 minute, and it held the
+    folded settings and all 40 tables' secret sheets (9.4 kB; 187 ms of script on a slow
+    phone). The sheets are a region of their own now (fac-settings), in the same box:
+    a pause sends the clock and its controls alone, without a word of any sheet, and
+    the page put together from the pushes is still what a fresh render shows."""
+    from facilitator_helpers import put_in
+
+    from tournament import regions as live_regions
+    from tournament import selectors_facilitator as sf
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=200, tables=40, seats=5)
+    rnd = await database_sync_to_async(to_scored_round)(w)
+    # Every phone there (no line of 40 tables waiting for theirs).
+    await database_sync_to_async(Player.objects.filter(workshop_id=w.pk).update)(connected=True)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    page = (await regions(comm))["regions"]
+    sheets = await database_sync_to_async(lambda: sf.panel(Workshop.objects.get(pk=w.pk)))()
+    lines = [f"Table {t['number']}: {t['sheet']}" for t in sheets["tables"]]
+    assert len(lines) == 40 and all(line in "".join(page.values()) for line in lines)
+
+    @database_sync_to_async
+    def fresh():
+        return live_regions.render("panel", w.pk, User.objects.get(username="ada"))
+
+    def same(page, whole):
+        settled = live_regions.settled
+        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
+
+    steps = {
+        "pause": lambda: services.round_pause(round_id=rnd.pk),
+        "+1 minute": lambda: services.round_extend(round_id=rnd.pk, seconds=60),
+        "resume": lambda: services.round_resume(round_id=rnd.pk),
+    }
+    for step, call in steps.items():
+        await database_sync_to_async(call)()
+        got = [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
+        status = [p["fac-status"] for p in got if "fac-status" in p]
+        assert status, (step, [list(p) for p in got])
+        assert not any("fac-settings" in p for p in got), step
+        for html in status:
+            assert "secret sheets" not in html and not any(line in html for line in lines)
+            assert len(html) < 3000, (step, len(html))  # (about 2.3 kB)
+        for pushed in got:
+            page = put_in(page, pushed)
+        assert same(page, await fresh()), step
+    # The sheets are still in the page, in the box under the clock, as the page draws it.
+    assert 'id="settings-details"' in page["fac-settings"]
+    assert all(line in page["fac-settings"] for line in lines)
     await comm.disconnect()
