@@ -183,6 +183,10 @@ class AllFives(GameKind):
     per_seat_rules = True
     records_tricks = False
     records_revokes = True
+    # The card that scores a game's last hand ends it: that hand's last trick and score
+    # are said on the next screens (unheard_end), as any other hand's are on the next
+    # hand's.
+    keeps_final_state = True
     move_types = all_fives.ACTION_TYPES  # stand, beg, take_one, run, play, call_revoke
     # A call changes scores and who may win the hand, not what anyone may play or call
     # (a second call on the same card is refused by the engine, saying so).
@@ -349,6 +353,15 @@ class AllFives(GameKind):
     def screen(self, state, seat: int, *, names: Sequence[str]) -> dict:
         return screen_context(all_fives.view(state, seat), names)
 
+    def unheard_end(self, state, seat: int, *, names: Sequence[str]) -> dict | None:
+        """The last hand's last trick and score: its last card ended the game, and the
+        phone went from the turn to "Last game" (the totals only)."""
+        last_hand = _last_hand(all_fives.view(state, seat), names)
+        return {"last_hand": last_hand} if last_hand else None
+
+    def first_trick_taken(self, state) -> bool:
+        return bool(state.history) or bool(state.tricks)
+
     def spectator(self, state, *, names: Sequence[str]) -> dict:
         return {**all_fives.spectator_view(state), "names": list(names)}
 
@@ -398,6 +411,39 @@ def _named_cards(cards, names, me: int) -> list[dict]:
     ]
 
 
+def _last_hand(v: dict, names: Sequence[str]) -> dict | None:
+    """The hand last scored, from one seat's view: its last trick's taker and each
+    seat's points (None before the first hand is scored)."""
+    if not v["history"]:
+        return None
+    seat, n = v["seat"], v["n_seats"]
+    h = v["history"][-1]
+    return {
+        "hand": h["hand"],
+        "trump_name": SUIT_NAMES[h["trump"]],
+        "trump_symbol": SUIT_SYMBOLS[h["trump"]],
+        "took_one": h["took_one"],
+        # Its last trick: who took it, never shown (its last card scored the hand).
+        "last_trick": None
+        if h["last_winner"] is None
+        else {
+            "number": h["tricks_played"],
+            "winner": names[h["last_winner"]],
+            "winner_is_me": h["last_winner"] == seat,
+        },
+        "rows": [
+            {
+                "name": names[s],
+                "me": s == seat,
+                "points": h["points"][s],
+                "penalty": h["penalties"][s],
+                "score": h["scores"][s],
+            }
+            for s in range(n)
+        ],
+    }
+
+
 def screen_context(v: dict, names: Sequence[str]) -> dict:
     """The phone's context from one seat's view only (never the state)."""
     seat, n = v["seat"], v["n_seats"]
@@ -444,33 +490,6 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         }
         for c in v["calls"]
     ]
-    last_hand = None
-    if v["history"]:
-        h = v["history"][-1]
-        last_hand = {
-            "hand": h["hand"],
-            "trump_name": SUIT_NAMES[h["trump"]],
-            "trump_symbol": SUIT_SYMBOLS[h["trump"]],
-            "took_one": h["took_one"],
-            # Its last trick: who took it, never said (it scored the hand at once).
-            "last_trick": None
-            if h["last_winner"] is None
-            else {
-                "number": h["tricks_played"],
-                "winner": names[h["last_winner"]],
-                "winner_is_me": h["last_winner"] == seat,
-            },
-            "rows": [
-                {
-                    "name": names[s],
-                    "me": s == seat,
-                    "points": h["points"][s],
-                    "penalty": h["penalties"][s],
-                    "score": h["scores"][s],
-                }
-                for s in range(n)
-            ],
-        }
     phase = v["phase"]
     return {
         "seat": seat,
@@ -513,7 +532,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         "last_trick": last_trick,
         "tricks_done": len(v["tricks"]),
         "calls": calls,
-        "last_hand": last_hand,
+        "last_hand": _last_hand(v, names),
         "winners": [names[s] for s in v["winners"]] if v["winners"] is not None else None,
         # The phone calls its own player "you" (as the other games do): "you and Bea".
         # Said as "Ana, Bea and you" (the template's bdi_and: each name set apart).

@@ -1,9 +1,12 @@
 """What a screen reader hears as an All Fives game ends (a player reaches 61 as a
-hand is scored) and the next game is dealt: who won and the final points, once,
+hand is scored) and the next game is dealt: who took the final hand's last trick,
+that hand's score, who won and the final points, each once and in that order,
 before the new game's first line ("Hand 1, Bea deals, to 61."). A phone following
 the moves gets the game's end and the new deal as two screens and said them in that
 order; one that got them as one screen (its socket back after a moment offline,
-asleep) said the new hand first and who won the last game after it."""
+asleep) said the new hand first and who won the last game after it. The last
+trick and the hand's score were said nowhere: the card that scored the hand ended
+the game, and the phone went from the turn to "Last game" at once."""
 
 from __future__ import annotations
 
@@ -68,7 +71,19 @@ def test_who_won_and_the_final_points_are_said_once_before_the_next_game(
     said = ["you" if n == "Ana" else n for n in names]
     won = f"Last game (game 1): won by {said[over.winners[0]]}."
     points = "Points: " + ", ".join(f"{said[s]} {over.scores[s]}" for s in range(3)) + "."
+    last = over.history[-1]
+    trick = f"Trick {len(last.tricks)} won by {said[last.tricks[-1].winner]}."
+
+    def row(s: int) -> str:
+        penalty = f" (penalty {last.penalties[s]})" if last.penalties[s] else ""
+        return f"{said[s]} {last.points[s]}{penalty}, total {last.scores[s]}"
+
+    scored = f"Hand {last.hand} scored: " + "; ".join(row(s) for s in range(3)) + "."
     said_all = " ".join(heard(page))
     assert f"{won} {points}" in said_all, said_all
+    assert f"{trick} {scored}" in said_all, said_all
     assert said_all.count("Last game") == 1, said_all
-    assert said_all.index(won) < said_all.index("Hand 1, "), said_all
+    assert said_all.count(trick) == said_all.count(scored) == 1, said_all
+    # In order: the last trick, the hand's score, the game's end, then the new game.
+    at = [said_all.index(x) for x in (trick, scored, won, "Hand 1, ")]
+    assert at == sorted(at), said_all
