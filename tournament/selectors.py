@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import five_tricks, kinds
+from games.kinds.all_fives import bars_anew
 from tournament import gamestate, names, rawsql, timing
 from tournament.models import (
     CutBy,
@@ -652,10 +653,11 @@ def watching(game, state, names: dict) -> dict:
         last = {"who": seat_names[last_move["seat"]], "did": words}
     # All Fives: a revoke called on the trick just taken (until the next lead), the
     # latest one, with its verdict: public at the table (the players' list of calls).
-    on_last = [c for c in view.get("calls") or [] if c["trick"] == taken - 1]
+    calls = view.get("calls") or []
+    on_last = [i for i, c in enumerate(calls) if c["trick"] == taken - 1]
     call = None
     if on_last and last is not None and not glance["current"] and new_hand is None:
-        c = on_last[-1]
+        c = calls[on_last[-1]]
         call = {
             "caller": seat_names[c["caller"]],
             "accused": seat_names[c["accused"]],
@@ -664,6 +666,8 @@ def watching(game, state, names: dict) -> dict:
             # What it cost ("Bea loses 3 points"), as the players' phones say it.
             "points": view["config"]["revoke_penalty"],
             "bonus": view["config"]["revoke_style"] == "bonus",
+            # And that it bars them from winning on this hand, with the first one upheld.
+            "bars": bars_anew(calls, on_last[-1]),
         }
     claiming = glance["records_tricks"] and glance["phase"] == "claim"
     return {

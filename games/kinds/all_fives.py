@@ -411,6 +411,14 @@ def _named_cards(cards, names, me: int) -> list[dict]:
     ]
 
 
+def bars_anew(calls: Sequence[dict], i: int) -> bool:
+    """Whether call ``i`` of a hand's ``calls`` (a view's) bars its accused from
+    winning the game on this hand (RULES.md: an upheld call does), said with its
+    verdict: upheld, and the first upheld call on that seat this hand."""
+    c = calls[i]
+    return c["upheld"] and not any(e["upheld"] and e["accused"] == c["accused"] for e in calls[:i])
+
+
 def _last_hand(v: dict, names: Sequence[str]) -> dict | None:
     """The hand last scored, from one seat's view: its last trick's taker and each
     seat's points (None before the first hand is scored)."""
@@ -487,8 +495,10 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
             # What it cost, said with the verdict: the score beside a name changes unsaid.
             "points": v["revoke_penalty"],
             "bonus": v["revoke_style"] == "bonus",
+            # Its other effect, said once: seen only as the "revoke called" badge.
+            "bars": bars_anew(v["calls"], i),
         }
-        for c in v["calls"]
+        for i, c in enumerate(v["calls"])
     ]
     phase = v["phase"]
     return {

@@ -1,7 +1,8 @@
 """What each seat's screen reader hears as a revoke call is upheld: the call, the
 verdict and what it costs, once. The line said "upheld, Bea loses points": how many
 was heard nowhere (the score beside the name changed unsaid), though a called revoke
-costs 3 (RULES.md, All Fives: "the revoker loses 3 points")."""
+costs 3 (RULES.md, All Fives: "the revoker loses 3 points"); nor that Bea "cannot
+win the game on that hand" (only a "revoke called" badge showed it)."""
 
 from __future__ import annotations
 
@@ -60,10 +61,11 @@ def test_an_upheld_call_and_what_it_costs_are_said_once_to_every_seat(live_serve
         page.wait_for_timeout(300)  # nothing of it said again
         who = "You" if name == caller else caller
         if name == "Bea":
-            line = f"{who} called a revoke on you (trick {trick}): upheld, you lose 3 points."
+            line = f"{who} called a revoke on you (trick {trick}): upheld, you lose 3 points and cannot win on this hand."
         else:
-            line = f"{who} called a revoke on Bea (trick {trick}): upheld, Bea loses 3 points."
+            line = f"{who} called a revoke on Bea (trick {trick}): upheld, Bea loses 3 points and cannot win on this hand."
         said = " ".join(heard(page))
         assert said.count(line) == 1 and said.count("a revoke on") == 1, (name, said)
+        assert said.count("cannot win") == 1, (name, said)
     game.refresh_from_db()
     assert gamestate.load_state(game).scores[bea] == state.scores[bea] - af.REVOKE_PENALTY

@@ -523,7 +523,7 @@ def test_a_revoke_call_and_its_verdict_reach_a_student_watching_the_game():
     bdi = {n: f"<bdi>{n}</bdi>" for n in names}
     assert WATCHING_CALL.findall(section) == [
         f"{bdi[names[caller]]} called a revoke on {bdi[names[r_seat]]} (trick 1): "
-        f"upheld, {bdi[names[r_seat]]} loses 3 points."
+        f"upheld, {bdi[names[r_seat]]} loses 3 points and cannot win on this hand."
     ], section
     assert taken in section  # unchanged, so not said again
 
@@ -1135,22 +1135,44 @@ def test_progress_counts_a_finished_games_last_hand_once():
 
 
 @pytest.mark.parametrize(
-    ("accused", "points", "bonus", "said"),
+    ("accused", "points", "bonus", "bars", "said"),
     [
-        ("Bea", 3, False, "Bea loses 3 points"),
-        ("you", 3, False, "you lose 3 points"),
-        ("Bea", 1, False, "Bea loses 1 point"),
-        ("Bea", 3, True, "3 points to each player but Bea"),
-        ("you", 0, False, "no points lost"),
+        ("Bea", 3, False, False, "Bea loses 3 points"),
+        ("you", 3, False, False, "you lose 3 points"),
+        ("Bea", 1, False, False, "Bea loses 1 point"),
+        ("Bea", 3, True, False, "3 points to each player but Bea"),
+        ("you", 0, False, False, "no points lost"),
+        ("Bea", 3, False, True, "Bea loses 3 points and cannot win on this hand"),
+        ("you", 3, False, True, "you lose 3 points and cannot win on this hand"),
+        ("Bea", 3, True, True, "3 points to each player but Bea; Bea cannot win on this hand"),
+        ("you", 0, False, True, "no points lost; you cannot win on this hand"),
     ],
 )
-def test_what_an_upheld_call_costs_is_said_as_the_game_counts_it(accused, points, bonus, said):
+def test_what_an_upheld_call_costs_is_said_as_the_game_counts_it(
+    accused, points, bonus, bars, said
+):
     """The verdict said "Bea loses points": how many, and who gains them where the
-    others do (revoke_style "bonus"), in the words after "upheld, "."""
+    others do (revoke_style "bonus"), in the words after "upheld, "; and, where the
+    call bars them, that they cannot win on this hand (shown only as a badge)."""
     from django.template import engines
 
     macro = engines["jinja2"].env.get_template("play/_said.html").module.revoke_cost
-    assert str(macro(accused, points, bonus)) == said
+    assert str(macro(accused, points, bonus, bars)) == said
+
+
+def test_only_the_first_upheld_call_on_a_seat_in_a_hand_says_it_bars_them():
+    """A second upheld call on the same seat bars nothing new (RULES.md: the revoker
+    "cannot win the game on that hand", once barred all hand); a call not upheld bars
+    nobody; an upheld one on another seat bars that seat."""
+    from games.kinds.all_fives import bars_anew
+
+    calls = [
+        {"accused": 1, "upheld": True},
+        {"accused": 2, "upheld": False},
+        {"accused": 1, "upheld": True},
+        {"accused": 2, "upheld": True},
+    ]
+    assert [bars_anew(calls, i) for i in range(4)] == [True, False, False, True]
 
 
 def _heard(line: str) -> str:
