@@ -296,10 +296,11 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
 
 
 def _previous_state(latest, game, state):
-    """The engine state a Five Tricks or 7Up game ended in, while its last trick may
-    still be shown (previous_trick, unheard_end): until the next game's first trick
-    is taken. None for a game cut short (its last trick taken was shown while it was
-    played, and the trick in progress was never taken) and for the other kinds.
+    """The engine state a Five Tricks, 7Up or All Fives game ended in (its kind's
+    keeps_final_state), while its last trick may still be shown (previous_trick,
+    unheard_end): until the next game's first trick is taken. None for a game cut
+    short (its last trick taken was shown while it was played, and the trick in
+    progress was never taken) and for the other kinds.
     Loaded only then: a game with tricks taken needs no other game's state."""
     if latest is None or latest.state != GameState.OVER:
         return None
@@ -318,7 +319,8 @@ def _last_games_end(player: Player, previous: tuple, final, state, names: dict, 
     it: the screen between a game's end and the next deal, where a socket following
     the moves shows it first. For its players only: its cards were played face up to
     them. The screen's `previous_trick` (Five Tricks) or `unheard_end` (the kind's
-    own: 7Up's last trick and last deal's score); empty when there is none."""
+    own: 7Up's last trick and last deal's score, All Fives' last hand's last trick and
+    score); empty when there is none."""
     if final is None or previous is None:
         return {}
     if state is not None and kind.first_trick_taken(state):
