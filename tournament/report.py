@@ -3083,27 +3083,30 @@ def _round_counts(rd: dict) -> dict:
         **{k: rd[k] for k in ("round", "label", "kind", "scored", "moved", "finished", "last")},
         "tables": tables,
         "total": total,
-        "after": _after_words(rd, total) if rd["moved"] else "",
+        "after": _after_words(rd, total) if rd["moved"] else None,
     }
 
 
-def _after_words(rd: dict, total: dict) -> str:
-    """ "After Round 1: 4 players moved up, 4 moved down and 10 stayed …": the class's
-    words for the movement a round's results made."""
-    said = (
-        f"After {rd['label']}: {_plural(total['up'], 'player')} moved up, "
-        f"{total['down']} moved down and {total['stayed']} stayed"
-    )
+def _after_words(rd: dict, total: dict) -> dict:
+    """The class's words for the movement a round's results made (`listed`): "After
+    Round 1:", then "4 players moved up", "4 moved down", "10 stayed", and what decided
+    them after the list (_after_notes). Past FOLD_TABLES tables the page shows the lead
+    and the list: at 40 tables, with the notes, one sentence was six lines of a phone
+    a round. Up to there the sentence, `line`: "After Round 1: 4 players moved up, 4
+    moved down and 10 stayed." (listed's own line joins the items with ";")."""
+    lead = f"After {rd['label']}:"
+    parts = [
+        f"{_plural(total['up'], 'player')} moved up",
+        f"{total['down']} moved down",
+        f"{total['stayed']} stayed",
+    ]
     if total["left"]:
-        said += f"; {total['left']} left the workshop"
-    notes = []
-    if total["by_name"]:
-        notes.append(
-            f"{total['by_name']} of these moves or stays decided by name among equal games won"
-        )
-    if total["changed"]:
-        notes.append(f"{total['changed']} changed by the facilitator")
-    return said + (f" ({'; '.join(notes)})" if notes else "") + "."
+        parts.append(f"{total['left']} left the workshop")
+    notes = _after_notes(total)
+    return {
+        **listed(lead, parts, notes),
+        "line": f"{lead} {said_as_list(parts)}. {notes}".strip(),
+    }
 
 
 def _class_lines(rep: dict) -> list[str]:

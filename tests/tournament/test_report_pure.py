@@ -1501,6 +1501,67 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
     }
 
 
+def test_the_class_views_moves_after_a_round_are_a_lead_and_a_list():
+    """Section 2 of the class's view says under the seating grid how many moved after
+    each round. At 40 tables, with what decided them, one sentence was six lines of a
+    390-px phone a round: past twelve tables the page shows a lead and a line a part
+    (report.listed), what decided them after the list; up to there, `line`, the
+    sentence it was."""
+
+    def table(n, moved, edited=(), by_name=()):
+        return {
+            "table": n,
+            "games_played": 1,
+            "games_cut": 0,
+            "none_dealt": False,
+            "games": [{"disputes": 0}],
+            "players": [
+                {"moved": m, "edited": i in edited, "by_name": i in by_name}
+                for i, m in enumerate(moved)
+            ],
+        }
+
+    rd = {
+        "round": 3,
+        "label": "Round 1",
+        "kind": "scored",
+        "scored": True,
+        "moved": True,
+        "finished": True,
+        "last": False,
+        "tables": [table(1, ["up", "", "", "down"]), table(2, ["up", "", "down", ""])],
+    }
+    after = report._round_counts(rd)["after"]
+    assert (after["lead"], after["items"], after["after"]) == (
+        "After Round 1:",
+        ["2 players moved up", "2 moved down", "4 stayed"],
+        "",
+    )
+    assert after["line"] == "After Round 1: 2 players moved up, 2 moved down and 4 stayed."
+    # Who left, and what decided the moves: the notes after the list, a sentence.
+    rd["tables"] = [
+        table(1, ["up", "", "left", "down"], edited=(3,), by_name=(0, 1)),
+        table(2, ["up", "", "down", ""], by_name=(2,)),
+    ]
+    after = report._round_counts(rd)["after"]
+    assert after["items"] == [
+        "2 players moved up",
+        "2 moved down",
+        "3 stayed",
+        "1 left the workshop",
+    ]
+    notes = (
+        "3 of these moves or stays were decided by name among equal games won; 1 was"
+        " changed by the facilitator."
+    )
+    assert after["after"] == notes
+    assert after["line"] == (
+        f"After Round 1: 2 players moved up, 2 moved down, 3 stayed and 1 left the workshop. {notes}"
+    )
+    # No movement applied: nothing to say.
+    assert report._round_counts({**rd, "moved": False})["after"] is None
+
+
 def _clash_cell(tricks, clashes, disputes=0, timeouts=0, cut=0):
     return {
         "tricks": tricks,

@@ -995,6 +995,7 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     folds = folds_of(html)
     r = report.build_report(json.loads(json.dumps(export.workshop_document(thirteen))))
     rounds = [rd["round"] for rd in r["results"]]
+    moves_after = []
     assert sorted(folds) == sorted(
         [
             "every-pair",
@@ -1032,8 +1033,28 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         assert items[:2] == [said, f"{disputes} dispute{'s' * (disputes != 1)}"]
         if rd["moved"]:
             assert items[2] == f"moves after it: {up} up, {down} down, {stayed} stayed"
+            moves_after.append(
+                (
+                    f"After {rd['label']}:",
+                    [f"{up} player{'s' * (up != 1)} moved up", f"{down} moved down"]
+                    + [f"{stayed} stayed"],
+                )
+            )
         # Said once, in the line: not again under the folded table.
         assert section.count("The last round: nobody moves after it.") == ("The last round" in line)
+    # Under the seating, the moves after each round: a lead and a line a part (one
+    # sentence with what decided them was six lines of a phone a round), what decided
+    # them after the list; the rounds' own lines say the same figures.
+    movement = html.split('id="h-movement"')[1].split("</section>", 1)[0]
+    afters = re.findall(
+        r'<div class="after-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>(.*?)</div>',
+        movement,
+        re.S,
+    )
+    assert [(a, re.findall(r"<li>([^<]*)</li>", b)) for a, b, _ in afters] == moves_after
+    assert moves_after and all(
+        re.fullmatch(r"(\s*<p>[^<]+</p>)*\s*", notes) for *_, notes in afters
+    ), afters
     # The seating: the grid folded, its line the cells added up, round by round.
     line = listed_line(html, "seating-summary")
     summary, note, held = folds["class-seating"]
