@@ -2664,15 +2664,24 @@ FOLD_PLAYERS = 60
 FOLD_TABLES = 12
 
 
-def listed(lead: str, items: list[str], after: str = "") -> dict:
+def listed(lead: str, items: list[str], after: str | list[str] = "") -> dict:
     """A summary that is a list, round by round (or rule by rule): on the page a short
     `lead` sentence, a list of `items` and the sentence `after` it (40 tables over six
-    rounds made one sentence 14 lines of a phone); `line`, the same words in one
-    sentence, where one line is wanted (the guide's bullets). With no `items`, the
-    lead is a sentence of its own, no list after it."""
-    after = after.strip()
+    rounds made one sentence 14 lines of a phone), or the short sentences, a
+    paragraph each (`after_paragraphs`; `after`, them in one); `line`, the same words
+    in one sentence, where one line is wanted (the guide's bullets). With no `items`,
+    the lead is a sentence of its own, no list after it."""
+    paragraphs = [p.strip() for p in ([after] if isinstance(after, str) else after)]
+    paragraphs = [p for p in paragraphs if p]
+    after = " ".join(paragraphs)
     line = f"{lead} {'; '.join(items)}." if items else lead
-    return {"lead": lead, "items": items, "after": after, "line": f"{line} {after}".strip()}
+    return {
+        "lead": lead,
+        "items": items,
+        "after": after,
+        "after_paragraphs": paragraphs,
+        "line": f"{line} {after}".strip(),
+    }
 
 
 def round_summary(rd: dict, *, disputes: bool) -> dict:

@@ -547,27 +547,30 @@ def _paths_summary(
     top = max(moves.values())
     stayed = sum(not n for n in moves.values())
     lead = f"{chart}: {len(players)} players at {tables} tables. Changed tables:"
-    said = f"{stayed} never changed tables"
+    # After the list, a short sentence a paragraph: in one paragraph of about 250
+    # characters a teacher looked for who never moved and where the tables are.
+    after = [f"{stayed} never changed tables."]
     if top:
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
-        said += f"; the most moves, {top}, by {_names_said(most)}"
+        after.append(f"The most moves, {top}, by {_names_said(most)}.")
     bots = [
         f"{names.get(pid, '?')}'s {_bot_when(columns, journeys[pid])}"
         for pid in players
         if journeys[pid].get("bot_cols")
     ]
     if bots:
-        said += f". A bot sat in the seat of a player who left: {said_as_list(bots)}"
+        after.append(f"A bot sat in the seat of a player who left: {said_as_list(bots)}.")
     if folded:
         # Past FOLD_TABLES this is read above the folded chart, and the seating is
         # one folded table per round, each captioned "Seating at …: Round 1".
-        where = (
-            f". Who sat where is in the tables “{SEATING_TABLE}”, one a round, folded"
-            " after the chart,"
+        after.append(
+            f"Who sat where is in the tables “{SEATING_TABLE}”, one a round, folded after"
+            " the chart."
         )
     else:
-        where = f". Who sat where is in the table “{SEATING_TABLE}” under the chart,"
-    return listed(lead, changed, said + where + f" and each player's journey in “{PLAYERS_TABLE}”.")
+        after.append(f"Who sat where is in the table “{SEATING_TABLE}” under the chart.")
+    after.append(f"Each player's journey is in “{PLAYERS_TABLE}”.")
+    return listed(lead, changed, after)
 
 
 def all_charts(report: dict) -> dict:

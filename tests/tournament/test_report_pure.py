@@ -1487,6 +1487,7 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
         "lead": "1 table, 1 player: 1 game.",
         "items": [],
         "after": "The last round: nobody moves after it.",
+        "after_paragraphs": ["The last round: nobody moves after it."],
         "line": "1 table, 1 player: 1 game. The last round: nobody moves after it.",
     }
     assert report.round_summary({**last, "last": False}, disputes=True)["line"] == (
@@ -1497,6 +1498,7 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
         "lead": "1 table, 1 player: 1 game.",
         "items": [],
         "after": "",
+        "after_paragraphs": [],
         "line": "1 table, 1 player: 1 game.",
     }
 
@@ -1704,6 +1706,9 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
             "Round 2, 6 moves refused (4 by newcomers, 2 by locals)",
         ],
         "after": "The most refused moves at one table in a round: 3, at tables 1 and 2 in Round 2.",
+        "after_paragraphs": [
+            "The most refused moves at one table in a round: 3, at tables 1 and 2 in Round 2."
+        ],
         "line": report.refusals_summary(rows, by_whom=True)["line"],
     }
     assert report.refusals_summary(rows[:1], by_whom=False)["line"] == (
@@ -1839,6 +1844,7 @@ def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
         "lead": "All 4 pairs of neighbouring tables played the same rules.",
         "items": [],
         "after": "",
+        "after_paragraphs": [],
         "line": "All 4 pairs of neighbouring tables played the same rules.",
     }
 

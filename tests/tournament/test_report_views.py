@@ -820,10 +820,9 @@ def listed_line(html: str, name: str) -> str:
     block = re.search(rf'<div class="{name} listed">(.*?)</div>', html, re.S).group(1)
     lead = re.search(r"<p>(.*?)</p>", block, re.S).group(1)
     items = re.findall(r"<li>(.*?)</li>", block, re.S)
-    after = re.search(r"</ul>\s*<p>(.*?)</p>", block, re.S)
-    line = (
-        lead + (f" {'; '.join(items)}." if items else "") + (f" {after.group(1)}" if after else "")
-    )
+    # What follows the list: a paragraph, or a short sentence a paragraph.
+    after = re.findall(r"<p>(.*?)</p>", block.split("</ul>", 1)[1], re.S) if items else []
+    line = lead + (f" {'; '.join(items)}." if items else "") + "".join(f" {p}" for p in after)
     return html_lib.unescape(line)
 
 
@@ -865,7 +864,7 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
     # A lead, a line for each step between two columns (one sentence of 470 characters
     # at 200 players was a list in a sentence), the rest after.
     block = re.search(
-        r'<div class="chart-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>\s*<p>([^<]*)</p>',
+        r'<div class="chart-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>((?:\s*<p>[^<]*</p>)+)',
         html,
         re.S,
     )
@@ -877,18 +876,23 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
     assert [re.sub(r"^(\d+|nobody) ", "", i) for i in steps] == [
         f"from {a['label']} to {b['label']}" for a, b in zip(columns, columns[1:], strict=False)
     ]
-    chart_line = html_lib.unescape(block.group(3))
-    assert " never changed tables" in chart_line
+    # After the list, a short sentence a paragraph (one paragraph of about 250
+    # characters held who never moved, who moved most and where the tables are).
+    closing = [html_lib.unescape(p) for p in re.findall(r"<p>([^<]*)</p>", block.group(3))]
+    assert re.fullmatch(r"\d+ never changed tables\.", closing[0]), closing
+    assert closing[-1] == "Each player's journey is in “Per player”.", closing
+    assert all(len(p) <= 110 for p in closing), closing
+    chart_line = " ".join(closing)
     summary, note, held = folds["movement-chart"]
     assert summary == "Show the chart, a line for each of the 39 players"
     # Heard once: opened, the chart's own text points back to the line (it repeated it).
-    assert block.group(3) not in held and re.search(r'alt="[^"]*: summed up above"', held)
+    assert closing[0] not in held and re.search(r'alt="[^"]*: summed up above"', held)
     assert block.end() < html.index('id="movement-chart"')
     # It names the tables that hold who sat where: each round's, folded after the chart
     # (it said "under the chart", where the chart and the seating are both folded).
     assert "under the chart" not in chart_line
     named = re.search(
-        r"Who sat where is in the tables “(.*?)”, one a round, folded after the chart",
+        r"Who sat where is in the tables “(.*?)”, one a round, folded after the chart\.",
         chart_line,
     )
     assert named, chart_line
