@@ -414,9 +414,14 @@ def test_a_seating_cell_says_how_many_at_home_had_moved_back_there():
     html = render_to_string("report/_class_movement.html", {"r": r})
     cell = re.search(r"<td>(.*?)</td>", html).group(1)
     said = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+    # Said as the line says it ("1 here since an earlier move" left a teacher asking
+    # what had happened to that one), and so does the caption.
     assert said == (
         "4 players ↑ 1 moved up ↓ 1 moved down 2 at home, 1 of them moved back home"
-        " 1 here since an earlier move"
+        " 1 stayed where an earlier move took them"
+    )
+    assert re.search(
+        r"<caption>[^<]*, and how many stayed where an earlier move had taken them</caption>", html
     )
     assert r["movement"]["seating_summary"]["line"].endswith(
         "Round 3, 4 players: 1 had moved up, 1 down (1 of the 2 back at their home table),"

@@ -992,7 +992,7 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
     of how many sat at each table: past twelve tables each folds under a line of its
     totals, the figures of its "All tables" row, or its cells added up (a player who
     moved back to their home table counted as moved and at home in a cell, once in the
-    line; those there since an earlier move counted too). No
+    line; those who stayed where an earlier move took them counted too). No
     CSV is named: the class's view links none."""
     html = fac.get(f"/workshops/{thirteen.pk}/report/?view=class").content.decode()
     assert_links_land(html)
@@ -1075,7 +1075,7 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         players = added(r"<strong>(\d+)</strong> players?")
         up, down = added(r"(\d+) moved up"), added(r"(\d+) moved down")
         home, back = added(r"(\d+) at home"), added(r", (\d+) of them moved back home")
-        away = added(r"(\d+) here since an earlier move")
+        away = added(r"(\d+) stayed where an earlier move took them")
         # Each player in one part of the cell (those who moved back home are counted as
         # moved and as at home: said so).
         assert up + down + home - back + away == players
