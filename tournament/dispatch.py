@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import time
 
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
@@ -59,14 +60,29 @@ async def dispatch_in_turn(sources, dispatch) -> None:
                 await task
 
 
+def stamped(receive):
+    """`receive` whose socket frames ("websocket.receive") say when they arrived
+    ("arrived": time.monotonic()), taken from the socket as they come, not when the
+    consumer gets to them: a limit on how fast a phone sends counts them then."""
+
+    async def arrived():
+        message = await receive()
+        if message.get("type") == "websocket.receive":
+            message = {**message, "arrived": time.monotonic()}
+        return message
+
+    return arrived
+
+
 class InTurnDispatchMixin:
     """AsyncConsumer.__call__ with `dispatch_in_turn` in place of await_many_dispatch
-    (for async consumers: `base_send` is the server's send as it is)."""
+    (for async consumers: `base_send` is the server's send as it is). The socket's
+    frames are stamped with their arrival (`stamped`)."""
 
     async def __call__(self, scope, receive, send):
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
+        sources = [stamped(receive)]
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)

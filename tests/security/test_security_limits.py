@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -273,3 +274,95 @@ def test_the_client_address_is_the_hop_our_own_proxies_wrote(
     settings.TRUST_PROXY, settings.PROXY_HOPS = trust, hops
     request = RequestFactory().get("/", REMOTE_ADDR="10.1.1.1", HTTP_X_FORWARDED_FOR=forwarded)
     assert ratelimit.client_address(request) == address
+
+
+async def _phone(w):
+    comm = WebsocketCommunicator(
+        application,
+        "/ws/play/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
+        ],
+    )
+    assert (await comm.connect())[0]
+    while (await comm.receive_json_from(timeout=3))["t"] != "view":
+        pass
+    return comm
+
+
+async def _replies(comm, count: int) -> list[dict]:
+    """The socket's next messages, up to `count` gestures' echoes or a refusal, each
+    given 10 s (a busy machine; phone_settle gives a message 1 s)."""
+    got: list[dict] = []
+    while sum(m["t"] == "gesture" for m in got) < count and not any(m["t"] == "error" for m in got):
+        got.append(await comm.receive_json_from(timeout=10))
+    return got
+
+
+def _slow_gestures(monkeypatch, seconds):
+    """Each gesture stored `seconds(n)` late (n: 0 for the first): a busy server."""
+    real, calls = services.gesture_make, []
+
+    def slow(**kwargs):
+        time.sleep(seconds(len(calls)))
+        calls.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "gesture_make", slow)
+
+
+@pytest.mark.asyncio
+async def test_a_burst_is_refused_though_the_server_handles_it_slowly(
+    settings, monkeypatch, phone_settle
+):
+    """The messages a phone sends are counted as they arrive: handled one at a time
+    on a busy server (120 ms each here), a burst of 25 sent at once was never more
+    than 10 a second as handled, so all were stored and none refused (a browser test
+    waited in vain for "Slow down")."""
+    settings.BARNGA_WS_RATE = 10
+    w = await database_sync_to_async(world)()
+    comm = await _phone(w)
+    before = await database_sync_to_async(snapshot)()
+    _slow_gestures(monkeypatch, lambda n: 0.12)
+    for i in range(25):
+        await comm.send_to(
+            text_data=json.dumps({"action": "gesture", "kind": "smile", "id": f"b{i}"})
+        )
+    replies = await _replies(comm, 25)
+    await asyncio.sleep(1.1)  # phone_settle's ping in a new window
+    replies += await phone_settle(comm)
+    rate = [r for r in replies if r.get("code") == "rate"]
+    assert [r["id"] for r in rate] == ["b10"], replies
+    after = await database_sync_to_async(snapshot)()
+    assert len(after["Gesture"]) - len(before["Gesture"]) == 10
+    await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_messages_sent_apart_are_not_one_burst_after_a_stall(
+    settings, monkeypatch, phone_settle
+):
+    """A server stalled (the first gesture 1.5 s in the database here) handles what a
+    phone sent meanwhile at once: 16 messages sent over more than a second, 8 at a
+    time, were taken for one burst, the 11th refused and the rest dropped (a move
+    among them lost without a word, and its phone gave the socket up)."""
+    settings.BARNGA_WS_RATE = 10
+    w = await database_sync_to_async(world)()
+    comm = await _phone(w)
+    before = await database_sync_to_async(snapshot)()
+    _slow_gestures(monkeypatch, lambda n: 1.5 if n == 0 else 0)
+    for batch in range(2):
+        for i in range(8):
+            await comm.send_to(
+                text_data=json.dumps({"action": "gesture", "kind": "smile", "id": f"s{batch}{i}"})
+            )
+        await asyncio.sleep(1.1)
+    replies = await _replies(comm, 16)
+    assert [r for r in replies if r["t"] == "error"] == []
+    replies += await phone_settle(comm)
+    assert [r for r in replies if r["t"] == "error"] == []
+    after = await database_sync_to_async(snapshot)()
+    assert len(after["Gesture"]) - len(before["Gesture"]) == 16
+    await comm.disconnect()

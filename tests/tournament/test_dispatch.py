@@ -164,10 +164,11 @@ def test_the_mixin_still_does_what_channels_call_does():
         == {"scope", "channel_layer", "channel_name", "channel_receive", "base_send"}
     )
     # Theirs wraps a sync consumer's send and loops with await_many_dispatch; ours
-    # serves async consumers and loops with dispatch_in_turn.
+    # serves async consumers, loops with dispatch_in_turn, and stamps the socket's
+    # frames with their arrival (the phone's rate limit counts them then).
     assert (
         theirs_calls - {"async_to_sync", "await_many_dispatch"}
-        == ours_calls - {"dispatch_in_turn", "suppress", "append"}
+        == ours_calls - {"dispatch_in_turn", "suppress", "append", "stamped"}
         == {"get_channel_layer", "new_channel", "partial"}
     )
     assert theirs_stops == ours_stops == {"StopConsumer"}
