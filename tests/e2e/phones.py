@@ -80,17 +80,18 @@ def wait_line(page, since: int, text: str, timeout=8000) -> None:
     )
 
 
-# Each line the phone's announcer (#announce) says, kept in window.__heard: the lines
-# leave #announce after some seconds.
-HEARD = """(() => { window.__heard = [];
+# Each line a live region says (a phone's #announce, the panel's and the projector's
+# #fac-announce), kept in window.__heard: the lines leave the region after some seconds.
+HEARD = """(id) => { window.__heard = [];
   new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach(
     (n) => window.__heard.push(n.textContent))))
-    .observe(document.getElementById('announce'), { childList: true }); })();"""
+    .observe(document.getElementById(id), { childList: true }); }"""
 
 
-def watch_heard(page) -> None:
-    """From now on each line the loaded page says is kept in window.__heard."""
-    page.evaluate(HEARD)
+def watch_heard(page, region: str = "announce") -> None:
+    """From now on each line the loaded page's live region `region` (its id) says is
+    kept in window.__heard."""
+    page.evaluate(HEARD, region)
 
 
 def heard(page) -> list[str]:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table, one_phone_at_a_round, table_version, wait_version
+from phones import (
+    dealt_table,
+    heard,
+    one_phone_at_a_round,
+    table_version,
+    wait_version,
+    watch_heard,
+)
 
 from tournament import gamestate, services
 
@@ -316,11 +323,7 @@ def test_a_revoke_call_is_heard_without_the_trick_said_again(live_server_url, ph
     state = gamestate.load_state(game)
     pages[seat_names[state.eldest]].get_by_role("button", name="Stand", exact=True).click()
     for page in pages.values():
-        page.evaluate(
-            "() => { window.heard = []; new MutationObserver((ms) => ms.forEach((m) =>"
-            " m.addedNodes.forEach((n) => window.heard.push(n.textContent))))"
-            ".observe(document.getElementById('announce'), { childList: true }); }"
-        )
+        watch_heard(page)
     game.refresh_from_db()
     for _ in range(2):
         state = gamestate.load_state(game)
@@ -335,14 +338,14 @@ def test_a_revoke_call_is_heard_without_the_trick_said_again(live_server_url, ph
     assert len(state.tricks) == 1 and state.calls_open
     caller = pages[seat_names[1 - state.tricks[0].winner]]
     for page in pages.values():
-        page.wait_for_function("() => window.heard.some((l) => l.includes('Trick 1 '))")
-        said = page.evaluate("() => window.heard.filter((l) => l.includes('Trick 1 '))")
+        page.wait_for_function("() => window.__heard.some((l) => l.includes('Trick 1 '))")
+        said = page.evaluate("() => window.__heard.filter((l) => l.includes('Trick 1 '))")
         assert len(said) == 1 and "You may call a revoke until the next lead." in said[0], said
     target = table_version(game) + 1
     caller.locator(".af-revoke .af-call").first.click()
     for page in pages.values():
         wait_version(page, target)
-        page.wait_for_function("() => window.heard.some((l) => l.includes('a revoke on'))")
-        heard = page.evaluate("() => window.heard")
-        assert sum("Trick 1 " in line for line in heard) == 1, heard
-        assert "(trick 1): " in heard[-1] and "Played:" not in heard[-1], heard
+        page.wait_for_function("() => window.__heard.some((l) => l.includes('a revoke on'))")
+        said = heard(page)
+        assert sum("Trick 1 " in line for line in said) == 1, said
+        assert "(trick 1): " in said[-1] and "Played:" not in said[-1], said

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from axe_check import assert_accessible
 from django.db import transaction
+from phones import heard, watch_heard
 
 from tournament import gamestate, services
 from tournament.models import Player
@@ -286,12 +287,7 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     phones_on(w)
     # A burst of joins is one line once it settles, not a line per update, each
     # cutting off the last.
-    page.evaluate(
-        """() => { window.heard = [];
-          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
-            (l) => window.heard.push(l.textContent))))
-          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
-    )
+    watch_heard(page, "fac-announce")
     for name in ("Uma", "Vic", "Wes", "Xan"):
         player = services.player_join(workshop_id=w.pk, name=name)
         Player.objects.filter(pk=player.pk).update(connected=True)
@@ -299,7 +295,7 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
             f"() => document.getElementById('fac-roster').innerText.includes('{name}')"
         )
     said(page, "4 players joined (16 players).")
-    assert page.evaluate("() => window.heard") == ["4 players joined (16 players)."]
+    assert heard(page) == ["4 players joined (16 players)."]
     # A seat brought back with its PIN on another phone is said, as its row shows it.
     uma = Player.objects.get(workshop=w, name="Uma")
     rows = page.locator("#fac-roster li.roster-row").count()
@@ -312,7 +308,7 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
     assert page.locator("#fac-roster li.roster-row").count() == rows
     assert page.locator("#fac-roster li.roster-row", has_text="Uma").count() == 1
     assert page.inner_text("#fac-status") == count
-    assert not [line for line in page.evaluate("() => window.heard") if "Uma joined" in line]
+    assert not [line for line in heard(page) if "Uma joined" in line]
     rnd = to_scored_round(w)
     said(page, "Now: Scored round, Round 1.")
     # Seen with more than a minute left, the round's last minute is said once.
@@ -337,7 +333,7 @@ def test_a_screen_reader_hears_who_joins_a_disputes_end_and_the_last_minute(
         "() => document.getElementById('fac-status').innerText.includes('17 players')",
         timeout=8000,
     )
-    assert not [line for line in page.evaluate("() => window.heard") if "Vic joined" in line]
+    assert not [line for line in heard(page) if "Vic joined" in line]
     page.context.close()
 
 
@@ -353,22 +349,14 @@ def test_a_screen_reader_on_a_table_page_hears_the_phase_and_its_dispute(
     rnd = to_scored_round(w)  # study, home play, then round 1: each may be said
     said(page, "Now: Scored round, Round 1.")
     # From here, every announcement is kept.
-    page.evaluate(
-        """() => {
-        window.heard = [];
-        const region = document.getElementById("fac-announce");
-        new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach(
-          (line) => window.heard.push(line.textContent)))
-        ).observe(region, { childList: true });
-        }"""
-    )
+    watch_heard(page, "fac-announce")
     t1, t2 = tables_of(w)
     open_dispute(set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW]))
     open_dispute(set_seat_sheets(t2, [HIGH, HIGH, HIGH, LOW]))
     said(page, "Dispute at table 2.")
     services.round_pause(round_id=rnd.pk)
     said(page, "Now: Scored round, Round 1 paused.")
-    assert page.evaluate("() => window.heard") == [
+    assert heard(page) == [
         "Dispute at table 2.",
         "Now: Scored round, Round 1 paused.",
     ]

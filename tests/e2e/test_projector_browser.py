@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from axe_check import assert_accessible
+from phones import heard, watch_heard
 
 from tournament import services
 
@@ -352,14 +353,9 @@ def test_a_screen_reader_hears_each_name_that_joins_the_lobby_once(
     whole: a live region that is itself new is often not announced at all. New names
     are said in the page's own log, which stays, once each (a burst in one line)."""
     w, page = projector_of_a_class(facilitator_page, django_user_model, FIRST[:3], tables=2)
-    page.evaluate(
-        """() => { window.heard = [];
-          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
-            (l) => window.heard.push(l.textContent))))
-          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
-    )
+    watch_heard(page, "fac-announce")
     services.player_join(workshop_id=w.pk, name="Zoë")
-    page.wait_for_function("() => window.heard.includes('Zoë joined (4 players).')", timeout=WAIT)
+    page.wait_for_function("() => window.__heard.includes('Zoë joined (4 players).')", timeout=WAIT)
     for name in ("Uma", "Vic"):
         services.player_join(workshop_id=w.pk, name=name)
         page.wait_for_function(
@@ -367,10 +363,10 @@ def test_a_screen_reader_hears_each_name_that_joins_the_lobby_once(
             timeout=WAIT,
         )
     page.wait_for_function(
-        "() => window.heard.includes('Uma and Vic joined (6 players).')", timeout=WAIT
+        "() => window.__heard.includes('Uma and Vic joined (6 players).')", timeout=WAIT
     )
     page.wait_for_timeout(2500)  # (a line said twice would come after the burst's wait)
-    assert page.evaluate("() => window.heard") == [
+    assert heard(page) == [
         "Zoë joined (4 players).",
         "Uma and Vic joined (6 players).",
     ]
@@ -389,22 +385,17 @@ def test_a_seat_moved_to_another_phone_with_its_pin_is_no_join(facilitator_page,
     from tournament.models import Player
 
     w, page = projector_of_a_class(facilitator_page, django_user_model, FIRST[:3], tables=2)
-    page.evaluate(
-        """() => { window.heard = [];
-          new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach(
-            (l) => window.heard.push(l.textContent))))
-          .observe(document.getElementById('fac-announce'), { childList: true }); }"""
-    )
+    watch_heard(page, "fac-announce")
     services.player_join(workshop_id=w.pk, name="Zoë")
-    page.wait_for_function("() => window.heard.includes('Zoë joined (4 players).')", timeout=WAIT)
+    page.wait_for_function("() => window.__heard.includes('Zoë joined (4 players).')", timeout=WAIT)
     for name in ("Zoë", FIRST[0]):
         p = Player.objects.get(workshop=w, name=name)
         services.player_rejoin(code=w.code, name=name, pin=p.pin)
     # A join after them: its line comes after anything the rejoins made the page say.
     services.player_join(workshop_id=w.pk, name="Uma")
-    page.wait_for_function("() => window.heard.includes('Uma joined (5 players).')", timeout=WAIT)
+    page.wait_for_function("() => window.__heard.includes('Uma joined (5 players).')", timeout=WAIT)
     page.wait_for_timeout(2500)  # (a line said twice would come after the burst's wait)
-    assert page.evaluate("() => window.heard") == [
+    assert heard(page) == [
         "Zoë joined (4 players).",
         "Uma joined (5 players).",
     ]
@@ -420,7 +411,7 @@ def test_a_seat_moved_to_another_phone_with_its_pin_is_no_join(facilitator_page,
         "() => document.querySelector('.proj-phase')?.textContent.includes('Round 1')",
         timeout=WAIT,
     )
-    heard = len(page.evaluate("() => window.heard"))
+    before = len(heard(page))
     chen = Player.objects.get(workshop=w, name="Chen")
     services.player_leave(player_id=chen.pk, policy="skip")
     page.wait_for_function(
@@ -433,7 +424,7 @@ def test_a_seat_moved_to_another_phone_with_its_pin_is_no_join(facilitator_page,
         timeout=WAIT,
     )
     page.wait_for_timeout(2500)
-    assert not [line for line in page.evaluate("() => window.heard")[heard:] if "joined" in line]
+    assert not [line for line in heard(page)[before:] if "joined" in line]
     seats = page.locator(".proj-tables .visually-hidden").all_inner_texts()
     assert sum(int(s.split()[0]) for s in seats) == 5, seats
     page.context.close()
