@@ -8,14 +8,12 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from security_world import world
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import snapshot
 
-from barnga.asgi import application
 from tournament import names, services
-from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Player
 
 pytestmark = [
@@ -205,22 +203,19 @@ def test_locked_workshop_refuses_joins():
     assert r.status_code == 302
 
 
+async def _phone(w):
+    """The student's phone socket, connected, its first screen received."""
+    comm = phone_socket(w.student)
+    assert (await comm.connect())[0]
+    await receive_type(comm, "view")
+    return comm
+
+
 @pytest.mark.asyncio
 async def test_websocket_flood_gets_one_refusal_and_the_socket_lives(settings, phone_settle):
     settings.BARNGA_WS_RATE = 10
     w = await database_sync_to_async(world)()
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
-        ],
-    )
-    assert (await comm.connect())[0]
-    while (await comm.receive_json_from(timeout=3))["t"] != "view":
-        pass
+    comm = await _phone(w)
     before = await database_sync_to_async(snapshot)()
     for i in range(200):
         await comm.send_to(
@@ -274,22 +269,6 @@ def test_the_client_address_is_the_hop_our_own_proxies_wrote(
     settings.TRUST_PROXY, settings.PROXY_HOPS = trust, hops
     request = RequestFactory().get("/", REMOTE_ADDR="10.1.1.1", HTTP_X_FORWARDED_FOR=forwarded)
     assert ratelimit.client_address(request) == address
-
-
-async def _phone(w):
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
-        ],
-    )
-    assert (await comm.connect())[0]
-    while (await comm.receive_json_from(timeout=3))["t"] != "view":
-        pass
-    return comm
 
 
 async def _replies(comm, count: int) -> list[dict]:
