@@ -30,6 +30,23 @@ def studying(browser, live_server_url, name: str, size=PHONE):
     return page, w, study
 
 
+def joining_late(browser, live_server_url, name: str, phase: str):
+    """Ana's phone (360x640), joining a table of Bo, Cai and Dev once the study is over:
+    in silent play (`phase` "home") or in Round 1 ("round"), her sheet open."""
+    w = services.workshop_create(name=name, table_count=1, seats_per_table=5, seed=3)
+    for other in ("Bo", "Cai", "Dev"):
+        services.player_join(code=w.code, name=other)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    if phase == "round":
+        services.round_start(workshop_id=w.pk)
+    page = touch_phone(browser, {"width": 360, "height": 640})
+    join(page, live_server_url, w.code, "Ana")
+    page.wait_for_selector(f"#screen[data-phase={phase}] details.sheet[open]", timeout=8000)
+    return page, w
+
+
 def test_the_rules_stay_as_the_student_left_them_while_the_table_practises(
     live_server_url, browser
 ):
@@ -107,16 +124,7 @@ def test_the_study_status_bar_is_one_row_upright(live_server_url, browser, size)
 def test_a_student_who_comes_after_the_study_reads_their_rules_first(live_server_url, browser):
     """Joining in a scored round, the phone says so at the top and shows the student's
     own sheet, open, until they tap "I have read my rules": then it goes, for good."""
-    w = services.workshop_create(name="Latecomer", table_count=1, seats_per_table=5, seed=3)
-    for name in ("Bo", "Cai", "Dev"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
-    page = touch_phone(browser, {"width": 360, "height": 640})
-    join(page, live_server_url, w.code, "Ana")
-    page.wait_for_selector("#screen[data-phase=round] details.sheet[open]", timeout=8000)
+    page, w = joining_late(browser, live_server_url, "Latecomer", "round")
     assert "You joined after the others studied the rules" in page.inner_text(".late-rules")
     assert "until you have read them" in page.inner_text("details.sheet summary")
     page.locator("details.pin-show summary").click()  # the rejoin PIN, shown
@@ -201,15 +209,7 @@ def test_a_latecomer_in_silent_play_hears_the_rules_put_away_once(live_server_ur
     """Joining in silent play and tapping "I have read my rules": the screen's line for
     silent play ("Your rules are put away: play from memory…") comes as the sheet goes,
     and the tap's own line said the same again after it."""
-    w = services.workshop_create(name="Late home", table_count=1, seats_per_table=5, seed=3)
-    for name in ("Bo", "Cai", "Dev"):
-        services.player_join(code=w.code, name=name)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    page = touch_phone(browser, {"width": 360, "height": 640})
-    join(page, live_server_url, w.code, "Ana")
-    page.wait_for_selector("#screen[data-phase=home] details.sheet[open]", timeout=8000)
+    page, _ = joining_late(browser, live_server_url, "Late home", "home")
     watch_heard(page)
     page.get_by_role("button", name="I have read my rules").click()
     page.wait_for_selector("#screen details.sheet", state="detached", timeout=8000)
