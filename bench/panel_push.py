@@ -28,12 +28,14 @@ import secrets
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-# In the page before its own script: each push's size, and every long task.
+# In the page before its own script: each push's size, its regions and the time its
+# handler took (the regions put in, the clocks restarted), and every long task.
 WATCH = """
 window.__pushes = [];
 window.__longtasks = [];
@@ -44,10 +46,12 @@ Object.defineProperty(WebSocket.prototype, 'onmessage', {
   configurable: true,
   get() { return d.get.call(this); },
   set(fn) { d.set.call(this, (e) => {
+    const t0 = performance.now();
+    fn(e);
+    const ms = performance.now() - t0;
     let regions = [];
     try { regions = Object.keys(JSON.parse(e.data).regions || {}); } catch (x) {}
-    window.__pushes.push({bytes: e.data.length, regions});
-    fn(e);
+    window.__pushes.push({bytes: e.data.length, regions, script_ms: Math.round(ms * 10) / 10});
   }); },
 });
 """
@@ -76,41 +80,36 @@ def workshop(players: int, tables: int, facilitator):
     return w
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--tables", type=int, default=40)
-    parser.add_argument("--joins", type=int, default=3)
-    args = parser.parse_args()
-
+def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "barnga.settings")
-    # Playwright's sync API runs an event loop in this thread; the joins made between
+    # Playwright's sync API runs an event loop in this thread; the changes made between
     # its calls are ordinary blocking ORM calls (as in tests/e2e/conftest.py).
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     import django
 
     django.setup()
+
+
+@contextmanager
+def panel_page(w, user, *, slowdown: float | None = None, load_timeout: int = 60000):
+    """The facilitator's panel of workshop `w`, logged in as `user`, open in Chromium
+    at a phone's size (its CPU slowed `slowdown` times) on one Daphne process of its
+    own, WATCH in the page, 3 s after it was live."""
     from django.conf import settings
-    from django.contrib.auth import get_user_model
     from django.test import Client
     from playwright.sync_api import sync_playwright
 
-    from tournament import services
     from tournament.loadtest import servers
 
     if settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
-        raise SystemExit("the joins made here must reach the server: set REDIS_URL")
-    user = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
-    w = workshop(args.players, args.tables, user)
+        raise SystemExit("the changes made here must reach the server: set REDIS_URL")
     client = Client()
     client.force_login(user)
     session = client.cookies["sessionid"].value
-
     port = servers.free_port()
     url = f"http://127.0.0.1:{port}"
-    log_dir = Path(tempfile.mkdtemp(prefix="barnga-panel-push-"))
+    log_dir = Path(tempfile.mkdtemp(prefix="barnga-panel-bench-"))
     proc = servers.start_daphne(port, {"LOG_LEVEL": "WARNING"}, log_dir / "daphne.log")
-    runs = []
     try:
         servers.wait_healthy(url, proc, timeout=60)
         with sync_playwright() as pw:
@@ -125,25 +124,60 @@ def main() -> int:
                 ctx.add_cookies([{"name": "sessionid", "value": session, "url": url}])
                 ctx.add_init_script(WATCH)
                 page = ctx.new_page()
+                if slowdown:
+                    cdp = ctx.new_cdp_session(page)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
                 page.goto(f"{url}/workshops/{w.pk}/")
-                page.wait_for_selector("#fac-live[data-updated]", timeout=60000)
+                page.wait_for_selector("#fac-live[data-updated]", timeout=load_timeout)
                 page.wait_for_timeout(3000)
-                for i in range(args.joins):
-                    page.evaluate("() => { __pushes.length = 0; __longtasks.length = 0; }")
-                    services.player_join(workshop_id=w.pk, name=f"Late {i + 1}")
-                    page.wait_for_timeout(4000)
-                    seen = page.evaluate("() => ({pushes: __pushes, longtasks: __longtasks})")
-                    roster = [p for p in seen["pushes"] if "fac-roster" in p["regions"]]
-                    runs.append(
-                        {
-                            "push_bytes": roster[0]["bytes"] if roster else None,
-                            "longtasks_ms": seen["longtasks"],
-                        }
-                    )
+                yield page
             finally:
                 browser.close()
     finally:
         servers.stop(proc)
+
+
+def measured(page, change, wait_ms: int) -> dict:
+    """What the page saw of `change()` (made here) within `wait_ms`: its pushes and
+    its long tasks."""
+    page.evaluate("() => { __pushes.length = 0; __longtasks.length = 0; }")
+    change()
+    page.wait_for_timeout(wait_ms)
+    return page.evaluate("() => ({pushes: __pushes, longtasks: __longtasks})")
+
+
+def bench_user():
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--joins", type=int, default=3)
+    args = parser.parse_args()
+    django_setup()
+    from tournament import services
+
+    user = bench_user()
+    w = workshop(args.players, args.tables, user)
+    runs = []
+    with panel_page(w, user) as page:
+        for i in range(args.joins):
+            seen = measured(
+                page,
+                lambda i=i: services.player_join(workshop_id=w.pk, name=f"Late {i + 1}"),
+                4000,
+            )
+            roster = [p for p in seen["pushes"] if "fac-roster" in p["regions"]]
+            runs.append(
+                {
+                    "push_bytes": roster[0]["bytes"] if roster else None,
+                    "longtasks_ms": seen["longtasks"],
+                }
+            )
     longest = max((max(r["longtasks_ms"], default=0) for r in runs), default=0)
     print(
         json.dumps(
