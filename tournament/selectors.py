@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import five_tricks, kinds
-from games.kinds.all_fives import bars_anew
+from games.kinds.all_fives import call_said
 from tournament import gamestate, names, rawsql, timing
 from tournament.models import (
     CutBy,
@@ -659,18 +659,14 @@ def watching(game, state, names: dict) -> dict:
     on_last = [i for i, c in enumerate(calls) if c["trick"] == taken - 1]
     call = None
     if on_last and last is not None and not glance["current"] and new_hand is None:
-        c = calls[on_last[-1]]
-        call = {
-            "caller": seat_names[c["caller"]],
-            "accused": seat_names[c["accused"]],
-            "trick": c["trick"] + 1,
-            "upheld": c["upheld"],
-            # What it cost ("Bea loses 3 points"), as the players' phones say it.
-            "points": view["config"]["revoke_penalty"],
-            "bonus": view["config"]["revoke_style"] == "bonus",
-            # And that it bars them from winning on this hand, with the first one upheld.
-            "bars": bars_anew(calls, on_last[-1]),
-        }
+        # In the players' words ("upheld, Bea loses 3 points and cannot win …").
+        call = call_said(
+            calls,
+            on_last[-1],
+            seat_names,
+            penalty=view["config"]["revoke_penalty"],
+            style=view["config"]["revoke_style"],
+        )
     claiming = glance["records_tricks"] and glance["phase"] == "claim"
     return {
         "number": glance["number"],

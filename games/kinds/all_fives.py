@@ -419,6 +419,26 @@ def bars_anew(calls: Sequence[dict], i: int) -> bool:
     return c["upheld"] and not any(e["upheld"] and e["accused"] == c["accused"] for e in calls[:i])
 
 
+def call_said(
+    calls: Sequence[dict], i: int, names: Sequence[str], *, penalty: int, style: str
+) -> dict:
+    """Call ``i`` of a hand's ``calls`` (a view's) in the words a phone says it with,
+    a player's or a watcher's: who called it on whom, on which trick, its verdict,
+    what an upheld one cost (``penalty`` points, ``style`` "lose" or "bonus": the
+    score beside a name changes unsaid) and whether it bars the accused from winning
+    on this hand (seen only as the "revoke called" badge)."""
+    c = calls[i]
+    return {
+        "caller": names[c["caller"]],
+        "accused": names[c["accused"]],
+        "trick": c["trick"] + 1,
+        "upheld": c["upheld"],
+        "points": penalty,
+        "bonus": style == "bonus",
+        "bars": bars_anew(calls, i),
+    }
+
+
 def _last_hand(v: dict, names: Sequence[str]) -> dict | None:
     """The hand last scored, from one seat's view: its last trick's taker and each
     seat's points (None before the first hand is scored)."""
@@ -486,17 +506,9 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         }
     calls = [
         {
-            "caller": names[c["caller"]],
-            "accused": names[c["accused"]],
+            **call_said(v["calls"], i, names, penalty=v["revoke_penalty"], style=v["revoke_style"]),
             "caller_is_me": c["caller"] == seat,
             "accused_is_me": c["accused"] == seat,
-            "upheld": c["upheld"],
-            "trick": c["trick"] + 1,
-            # What it cost, said with the verdict: the score beside a name changes unsaid.
-            "points": v["revoke_penalty"],
-            "bonus": v["revoke_style"] == "bonus",
-            # Its other effect, said once: seen only as the "revoke called" badge.
-            "bars": bars_anew(v["calls"], i),
         }
         for i, c in enumerate(v["calls"])
     ]
