@@ -6,13 +6,16 @@
 #      echo storing each message (--baseline-store),
 #   3. 200 joins within 10 s, 4. 500 sockets dropped at once,
 #   5. one timer tick with 300 finished workshops in the database,
-#   6. the other games at a human pace, 600 players each (loadtest --game).
+#   6. the other games at a human pace, 600 players each (loadtest --game),
+#   7. the facilitator's panel at 200 players in Chromium: its first load, a late
+#      join's push (bench/panel_push.py) and a pause's, the CPU slowed as a phone's
+#      (bench/panel_pause.py); each deletes its workshop afterwards.
 # Prints each benchmark's JSON line, with the machine, to stdout and to
 # bench/results/figures-<date>.txt. Run it on a quiet machine: the figures are
 # the machine's, not the app's alone.
 #
 #   bash bench/figures.sh            # everything (about 12 minutes)
-#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick, games)
+#   bash bench/figures.sh load       # only 1 (or: fast, joins, reconnect, tick, games, panel)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The locked dependencies, and the servers it runs from Debian's packages, as the test
@@ -133,5 +136,10 @@ if [ "$ONLY" = all ] || [ "$ONLY" = games ]; then
     run "game-$game" "$PY" manage.py loadtest --players "${GAME_PLAYERS:-600}" --seconds 30 \
       --think-ms 1000 --servers 2 --game "$game"
   done
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = panel ]; then
+  # 100 of the 200 phones away: the status then names the tables waiting for one.
+  run panel-push "$PY" bench/panel_push.py --players 200 --tables 40 --away 100
+  run panel-pause "$PY" bench/panel_pause.py --players 200 --tables 40 --away 100
 fi
 echo "# written to $OUT" >&2

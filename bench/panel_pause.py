@@ -34,18 +34,21 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--pauses", type=int, default=3)
     parser.add_argument("--slowdown", type=float, default=4)
+    parser.add_argument("--away", type=int, default=0, help="players whose phone is away")
     args = parser.parse_args()
-    from panel_push import bench_user, django_setup, measured, panel_page, workshop
+    from panel_push import bench_workshop, django_setup, measured, panel_page
 
     django_setup()
     from tournament import services
     from tournament.models import Round
 
-    user = bench_user()
-    w = workshop(args.players, args.tables, user)
-    rnd = Round.objects.filter(workshop=w).order_by("-pk").first()
     runs = []
-    with panel_page(w, user, slowdown=args.slowdown, load_timeout=120000) as page:
+    with (
+        bench_workshop(args.players, args.tables, away=args.away) as (w, user),
+        panel_page(w, user, slowdown=args.slowdown, load_timeout=120000) as page,
+    ):
+        loaded = page.first_load
+        rnd = Round.objects.filter(workshop=w).order_by("-pk").first()
         steps = [("pause", services.round_pause), ("resume", services.round_resume)]
         for _ in range(args.pauses):
             for name, step in steps:
@@ -66,6 +69,8 @@ def main() -> int:
                 "players": args.players,
                 "tables": args.tables,
                 "slowdown": args.slowdown,
+                "away": args.away,
+                "first_load": loaded,
                 "status_bytes": max((r["status_bytes"] or 0 for r in runs), default=0),
                 "script_ms": max((r["script_ms"] or 0 for r in runs), default=0),
                 "longest_freeze_ms": max(

@@ -1,6 +1,6 @@
 """What a late join costs the facilitator's panel at a conference's size, in a browser.
 
-    .venv/bin/python bench/panel_push.py [--players 200] [--tables 40] [--joins 3]
+    .venv/bin/python bench/panel_push.py [--players 200] [--tables 40] [--joins 3] [--away 0]
 
 A late join (as a removal, a rename or a PIN rejoin) pushes the panel its whole
 Players list. This starts one Daphne process on this settings' database (set
@@ -9,8 +9,11 @@ REDIS_URL: the joins are made here and must reach the server's sockets), puts
 Chromium at a phone's size (BARNGA_CHROMIUM names the executable; else Playwright's
 own), and makes `--joins` late joins, 4 s apart. For each it reads from the page the
 push that carried the list (its size) and the page's long tasks (the main thread busy
-over 50 ms: a panel that does not answer a tap). Prints one JSON line: the push's
-size, each join's long tasks in ms, and the longest.
+over 50 ms: a panel that does not answer a tap). Prints one JSON line: the first
+load (the page's HTML bytes, its elements, the long tasks until 3 s after it was
+live), the push's size, each join's long tasks in ms, and the longest. `--away`
+players' phones are not connected (their tables wait, said in the status). The
+workshop and its facilitator are deleted afterwards, and the server's log with them.
 
 Before the players' tools were drawn on opening their box (_roster.html), a push of
 200 rows froze this machine's panel 1.0 to 2.4 s, about 250 ms after it came:
@@ -25,6 +28,7 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -57,7 +61,9 @@ Object.defineProperty(WebSocket.prototype, 'onmessage', {
 """
 
 
-def workshop(players: int, tables: int, facilitator):
+def workshop(players: int, tables: int, facilitator, *, away: int = 0):
+    """A scored round of `players` at `tables` tables of 5; `away` of them, spread over
+    the tables, with their phone not connected (a table whose turn is one waits)."""
     from tournament import services
     from tournament.models import Player
 
@@ -73,11 +79,32 @@ def workshop(players: int, tables: int, facilitator):
     for i in range(players):
         services.player_join(workshop_id=w.pk, name=f"Player {i + 1}")
     Player.objects.filter(workshop=w).update(connected=True)
+    if away:
+        ids = list(Player.objects.filter(workshop=w).order_by("pk").values_list("pk", flat=True))
+        step = max(1, len(ids) // away)
+        Player.objects.filter(pk__in=ids[::step][:away]).update(connected=False)
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     services.workshop_start_home(workshop_id=w.pk)
     services.round_start(workshop_id=w.pk)
     return w
+
+
+@contextmanager
+def bench_workshop(players: int, tables: int, *, away: int = 0):
+    """`workshop`'s workshop and its facilitator, both deleted afterwards: a bench run
+    leaves nothing in the database it ran on (it left a workshop of 200 each time)."""
+    from tournament import services
+
+    user = bench_user()
+    w = None
+    try:
+        w = workshop(players, tables, user, away=away)
+        yield w, user
+    finally:
+        if w is not None:
+            services.workshop_delete(workshop_id=w.pk, facilitator=user)
+        user.delete()
 
 
 def django_setup() -> None:
@@ -108,7 +135,7 @@ def panel_page(w, user, *, slowdown: float | None = None, load_timeout: int = 60
     session = client.cookies["sessionid"].value
     port = servers.free_port()
     url = f"http://127.0.0.1:{port}"
-    log_dir = Path(tempfile.mkdtemp(prefix="barnga-panel-bench-"))
+    log_dir = Path(tempfile.mkdtemp(prefix="barnga-panel-bench-"))  # removed afterwards
     proc = servers.start_daphne(port, {"LOG_LEVEL": "WARNING"}, log_dir / "daphne.log")
     try:
         servers.wait_healthy(url, proc, timeout=60)
@@ -127,14 +154,32 @@ def panel_page(w, user, *, slowdown: float | None = None, load_timeout: int = 60
                 if slowdown:
                     cdp = ctx.new_cdp_session(page)
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-                page.goto(f"{url}/workshops/{w.pk}/")
+                response = page.goto(f"{url}/workshops/{w.pk}/")
                 page.wait_for_selector("#fac-live[data-updated]", timeout=load_timeout)
                 page.wait_for_timeout(3000)
+                page.first_load = first_load(page, len(response.body()))
                 yield page
             finally:
                 browser.close()
     finally:
         servers.stop(proc)
+        proc.wait(timeout=30)
+        shutil.rmtree(log_dir, ignore_errors=True)
+
+
+def first_load(page, html_bytes: int) -> dict:
+    """The page as it came: its HTML's size, its elements, the pushes its socket
+    brought when it went live and the long tasks until now (3 s after)."""
+    return page.evaluate(
+        """(bytes) => ({
+        html_bytes: bytes,
+        elements: document.getElementsByTagName('*').length,
+        pushes_bytes: __pushes.map((p) => p.bytes),
+        longtasks_ms: __longtasks.slice(),
+        longest_ms: Math.max(0, ...__longtasks),
+      })""",
+        html_bytes,
+    )
 
 
 def measured(page, change, wait_ms: int) -> dict:
@@ -157,14 +202,17 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--joins", type=int, default=3)
+    parser.add_argument("--away", type=int, default=0, help="players whose phone is away")
     args = parser.parse_args()
     django_setup()
     from tournament import services
 
-    user = bench_user()
-    w = workshop(args.players, args.tables, user)
     runs = []
-    with panel_page(w, user) as page:
+    with (
+        bench_workshop(args.players, args.tables, away=args.away) as (w, user),
+        panel_page(w, user) as page,
+    ):
+        loaded = page.first_load
         for i in range(args.joins):
             seen = measured(
                 page,
@@ -184,6 +232,7 @@ def main() -> int:
             {
                 "players": args.players,
                 "tables": args.tables,
+                "first_load": loaded,
                 "push_bytes": max((r["push_bytes"] or 0 for r in runs), default=0),
                 "longest_freeze_ms": longest,
                 "joins": runs,
