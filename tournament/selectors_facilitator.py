@@ -50,6 +50,9 @@ ROSTER_UNFOLDED = 60
 TABLES_TO_PICK = 12
 # The status line of disputes names this many tables, then says how many more.
 DISPUTES_NAMED = 8
+# The status line of tables waiting for a phone names this many, then says how many
+# more: naming all 40 (about 6 kB) went out with every pause, resume and +1 minute.
+WAITING_NAMED = 5
 # Past this many tables the monitor offers "Show only tables in dispute": 40 tables
 # with 31 in dispute were cards over five screens (on a phone, a card is a third of one).
 DISPUTES_ONLY_PAST = 6
@@ -351,6 +354,7 @@ def panel(workshop: Workshop, now=None, *, roster: bool = True) -> dict:
         else None,
         "monitor": (tables_now := monitor(workshop, rnd=rnd, now=now)),
         "disputes_now": disputes_now(tables_now),
+        "waiting_now": waiting_now(tables_now),
         "disputes_only": len(tables_now) > DISPUTES_ONLY_PAST,
     }
     return ctx
@@ -541,10 +545,11 @@ def monitor(workshop: Workshop, *, rnd: Round | None = None, now=None) -> list[d
         awaited = next(
             (p for p in seated[table.pk] if glance and p["id"] == glance["awaited"]), None
         )
+        # Paused too: nothing at the table moves once it resumes, and a pause changed
+        # every such card (a pause at 20 waiting tables pushed them all, 50 kB).
         stalled = (
             awaited is not None
-            and rnd is not None
-            and rnd.state == RoundState.RUNNING
+            and in_round
             and not (awaited["connected"] or awaited["is_bot"] or awaited["has_left"])
         )
         out.append(
@@ -591,6 +596,16 @@ def disputes_now(tables: list[dict], *, named: int = DISPUTES_NAMED) -> dict | N
     undated = sorted(t["number"] for t in at if t["dispute_since"] is None)
     numbers = [t["number"] for t in dated] + undated
     return {"count": len(numbers), "named": numbers[:named], "more": max(0, len(numbers) - named)}
+
+
+def waiting_now(tables: list[dict], *, named: int = WAITING_NAMED) -> dict | None:
+    """The tables of `monitor` waiting for a phone not connected, for the panel's status
+    line: how many, the first `named` as (number, whose phone), and how many more (their
+    cards say so in the monitor). None: no table waits."""
+    at = [(t["number"], t["waiting_for"]) for t in tables if t["waiting_for"]]
+    if not at:
+        return None
+    return {"count": len(at), "named": at[:named], "more": max(0, len(at) - named)}
 
 
 def _games_note(done: int, cut: int) -> str:

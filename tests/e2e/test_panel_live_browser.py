@@ -317,36 +317,41 @@ def test_a_card_pushed_while_the_monitor_is_held_is_not_undone_when_it_is_put_in
     facilitator_page, django_user_model
 ):
     """A move at one table sends its card alone (consumers_facilitator). A whole
-    monitor held back under a press (the resumed round's), then a card put in at once
-    beside the press: the monitor put in on release has that card as it came, not as
-    it was before the move."""
+    monitor held back under a press (every phone come back: no table waits now), then
+    a card put in at once beside the press: the monitor put in on release has that
+    card as it came, not as it was before the move."""
+    from django.db import transaction
+
+    from tournament import broadcast
+    from tournament.models import Player
+
     user = django_user_model.objects.create_user("fac", password="unused-here")
     w = make_workshop(players=16, tables=4, seats=4, seed=3, facilitator=user)
-    rnd = to_scored_round(w)
-    services.round_pause(round_id=rnd.pk)
+    to_scored_round(w)
+    Player.objects.filter(workshop=w).update(connected=False)
     page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
     mini = "n => document.querySelectorAll('#mt-card-3 .mini-card').length === n"
     page.wait_for_function(mini, arg=0, timeout=8000)
+    assert page.locator("#fac-monitor [data-waiting]").count() == 4
     # A press on the monitor's heading: in the monitor, in no card.
     page.locator("#monitor-h").scroll_into_view_if_needed()
     page.locator("#monitor-h").evaluate("el => { el.dataset.pressed = 'yes'; }")
     b = page.locator("#monitor-h").bounding_box()
     page.mouse.move(b["x"] + 5, b["y"] + b["height"] / 2)
     page.mouse.down()
-    services.round_resume(round_id=rnd.pk)
-    # Resumed, every table waits for a phone: the whole monitor comes, and is held.
-    page.wait_for_function(
-        "() => !!document.querySelector('#fac-status [data-running=\"1\"]')",
-        timeout=8000,
-    )
-    assert page.locator("#fac-monitor [data-waiting]").count() == 0
+    # Every phone back, every card changed: the whole monitor comes, and is held.
+    with transaction.atomic():
+        Player.objects.filter(workshop=w).update(connected=True)
+        broadcast.workshop_changed_on_commit(workshop_id=w.pk, version=10**6, phones=False)
+    page.wait_for_selector("#fac-status .waiting-line", state="detached", timeout=8000)
+    assert page.locator("#fac-monitor [data-waiting]").count() == 4
     assert page.locator("[data-pressed=yes]").count() == 1  # held: the same heading
     game = game_at(tables_of(w)[2])
     five_tricks_step(game)
     page.wait_for_function(mini, arg=1, timeout=8000)  # its card alone, put in at once
     page.mouse.up()
     page.wait_for_function(
-        "() => document.querySelectorAll('#fac-monitor [data-waiting]').length === 4",
+        "() => document.querySelectorAll('#fac-monitor [data-waiting]').length === 0",
         timeout=8000,
     )
     assert page.locator("#mt-card-3 .mini-card").count() == len(state_of(game).current) == 1
@@ -665,7 +670,7 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
 
     # The waiting line's link to a hidden card (no phone is connected here: every table
     # waits) shows that card and brings it into view.
-    link = page.locator("#fac-status .waiting-line a").last
+    link = page.locator('#fac-status .waiting-line a[href^="#mt-"]').last
     number = int(link.get_attribute("href").removeprefix("#mt-"))
     assert number not in page.evaluate(SHOWN)
     link.click()
@@ -678,10 +683,10 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     assert 0 <= top < LAPTOP["viewport"]["height"], top
     box.focus()
 
-    # A pause changes every card: the whole monitor comes, and the box, still focused
-    # and checked, still hides them (but the card the address still names).
+    # The round's end changes every card: the whole monitor comes, and the box, still
+    # focused and checked, still hides them (but the card the address still names).
     page.evaluate("() => { document.querySelector('#fac-monitor .tables').mine = 'yes'; }")
-    services.round_pause(round_id=rnd.pk)
+    services.round_end_now(round_id=rnd.pk)
     page.wait_for_function(
         "() => !document.querySelector('#fac-monitor .tables').mine", timeout=8000
     )

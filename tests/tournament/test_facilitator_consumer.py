@@ -674,8 +674,8 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
 async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up(settle):
     """A move at one table of 40 sent the whole monitor (84 kB, twice a second while the
     tables play). Now a push whose monitor changed in a few cards carries those cards
-    alone, each a whole region (`mt-card-N`); a change to most cards (a pause) or a
-    sync sends the monitor whole. Whatever came, the page put together from the pushes
+    alone, each a whole region (`mt-card-N`); a change to most cards (a round's end)
+    or a sync sends the monitor whole, and a pause sends none. Whatever came, the page put together from the pushes
     (as facilitator.js does: each region by its id, a card inside the monitor) is
     exactly what a fresh whole render shows."""
     from facilitator_helpers import put_in
@@ -732,17 +732,24 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
             sent.append(pushed)
         assert same(page, await fresh()), numbers
 
-    # Every card changes with a pause (no table waits for a phone then): the whole monitor.
+    # A pause changes no card (a table waiting for a phone waits through it): no card.
     await database_sync_to_async(services.round_pause)(round_id=rnd.pk)
     got = await pushes()
-    assert any("fac-monitor" in p for p in got), [list(p) for p in got]
-    assert not any(k.startswith("mt-card-") for p in got for k in p)
+    assert got and not any(k.startswith("mt-") for p in got for k in p), [list(p) for p in got]
     for pushed in got:
         page = put_in(page, pushed)
     assert same(page, await fresh())
     await database_sync_to_async(services.round_resume)(round_id=rnd.pk)
     await moves({2, 6}, True)
     for pushed in await pushes():
+        page = put_in(page, pushed)
+    assert same(page, await fresh())
+    # Every card changes as the round ends: the whole monitor.
+    await database_sync_to_async(services.round_end_now)(round_id=rnd.pk)
+    got = await pushes()
+    assert any("fac-monitor" in p for p in got), [list(p) for p in got]
+    assert not any(k.startswith("mt-card-") for p in got for k in p)
+    for pushed in got:
         page = put_in(page, pushed)
     assert same(page, await fresh())
     # A sync is everything again, the monitor whole.
@@ -823,4 +830,46 @@ async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheet
     # The sheets are still in the page, in the box under the clock, as the page draws it.
     assert 'id="settings-details"' in page["fac-settings"]
     assert all(line in page["fac-settings"] for line in lines)
+    await comm.disconnect()
+
+
+async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settle):
+    """With no phone connected every table of 40 waits for one. A pause cleared each
+    card's wait and a resume put it back: both pushed the status with every card (at
+    20 waiting tables 50 and 58 kB, bench/panel_pause.py), and the status named all 40
+    tables (6 kB). Now a table waits through a pause as before it, so a pause and a
+    resume send the clock alone, and the status names five tables and counts the rest."""
+    from facilitator_helpers import put_in
+
+    from tournament import regions as live_regions
+
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=200, tables=40, seats=5)
+    rnd = await database_sync_to_async(to_scored_round)(w)
+    await database_sync_to_async(Player.objects.filter(workshop_id=w.pk).update)(connected=False)
+    comm = communicator(w.pk, cookie)
+    await comm.connect()
+    page = (await regions(comm))["regions"]
+    assert page["fac-monitor"].count("data-waiting=") == 40
+
+    @database_sync_to_async
+    def fresh():
+        return live_regions.render("panel", w.pk, User.objects.get(username="ada"))
+
+    def same(page, whole):
+        settled = live_regions.settled
+        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
+
+    for step, call in (("pause", services.round_pause), ("resume", services.round_resume)):
+        await database_sync_to_async(call)(round_id=rnd.pk)
+        got = [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
+        assert [list(p) for p in got] == [["fac-status"]], (step, [list(p) for p in got])
+        status = got[0]["fac-status"]
+        line = status[status.index('class="warn waiting-line"') :].split("</p>")[0]
+        assert "Waiting for phones not connected at 40 tables:</strong>" in line, line
+        assert line.count('href="#mt-') == 5, line
+        assert '<a href="#fac-monitor">35 more in the Tables list</a>' in line, line
+        assert len(status) < 3500, (step, len(status))
+        page = put_in(page, got[0])
+        assert same(page, await fresh()), step
     await comm.disconnect()

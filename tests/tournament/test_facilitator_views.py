@@ -795,8 +795,8 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
 def test_the_monitor_marks_a_table_whose_turn_is_a_phone_not_connected(owner, fac):
     """A table whose turn is a student whose phone is not connected plays nothing until
     it is back (a review's class lost a table for a round to one dead phone, shown only
-    as a dot, the same dot as a seat a bot now plays). Not while the round is paused,
-    nor in a claim step (its time limit decides), nor for a seat a bot plays."""
+    as a dot, the same dot as a seat a bot now plays). While the round is paused too
+    (it waits once resumed; a pause redrew every such card), not in a claim step (its time limit decides), nor for a seat a bot plays."""
     w = owned(owner, players=8, tables=2, leave_policy="bot")
     rnd = to_scored_round(w)
     Player.objects.filter(workshop=w).update(connected=True)
@@ -823,7 +823,7 @@ def test_the_monitor_marks_a_table_whose_turn_is_a_phone_not_connected(owner, fa
     Player.objects.filter(pk=other).update(connected=False)
     assert waiting() == [(1, turn.name)]
     services.round_pause(round_id=rnd.pk)
-    assert waiting() == []
+    assert waiting() == [(1, turn.name)]
     services.round_resume(round_id=rnd.pk)
     assert waiting() == [(1, turn.name)]
     # Gone, with a bot playing the seat: a bot's dot, not "not connected"; no wait.
