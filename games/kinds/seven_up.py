@@ -376,7 +376,7 @@ def screen_context(v: dict, names: Sequence[str]) -> dict:
         # the deal's first lead): bidding runs clockwise from the dealer's left, so
         # the latest bidder is the dealer's `made`th seat on (the kind's `bids`).
         s = (v["dealer"] + made) % n
-        latest_bid = {"name": names[s], "me": s == me, "bid": bids[s]}
+        latest_bid = {"seat": s, "name": names[s], "me": s == me, "bid": bids[s]}
     trump = v["trump"]
     totals = v["totals"]
     standings = sorted(range(n), key=lambda s: (-totals[s], s))

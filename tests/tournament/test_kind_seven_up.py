@@ -635,13 +635,18 @@ def test_bids_the_new_deals_trump_and_the_last_deals_score_are_heard():
         line = _said(r'<p class="visually-hidden su-latest-bid" data-announce="first">', html)
         assert line == f"{who} bid {state.bids[latest]}.", line
 
-    # The deal's first lead: the dealer's bid, just made, then every bid, once.
+    # The deal's first lead: the dealer's bid, just made, then the others', once (the
+    # dealer's again in the list was heard twice in one line), and the total.
     state = play_until(game, lambda s: s.phase == "play" and not s.current and not s.tricks)
     html = html_for(game.players[0])
     said = _said(whose, html)
-    words = ", ".join(f"{'you' if s == 0 else seat_name[s]} {b}" for s, b in enumerate(state.bids))
+    words = ", ".join(
+        f"{'you' if s == 0 else seat_name[s]} {b}"
+        for s, b in enumerate(state.bids)
+        if s != state.dealer
+    )
     tricks = f"{state.cards} trick{'s' if state.cards != 1 else ''}"
-    assert f"Bids: {words}; {sum(state.bids)} bid for {tricks}." in said, said
+    assert f"Other bids: {words}; {sum(state.bids)} bid for {tricks}." in said, said
     dealer = "You" if state.dealer == 0 else seat_name[state.dealer]
     line = _said(r'<p class="visually-hidden su-latest-bid" data-announce="first">', html)
     assert line == f"{dealer} bid {state.bids[state.dealer]}.", line
