@@ -332,7 +332,8 @@ def _last_games_end(player: Player, previous: tuple, final, state, names: dict, 
     if kind.records_tricks:
         return {"previous_trick": _previous_trick(final, seat, number, players, names)}
     seat_names = [names.get(pid, "?") for pid in players]
-    return {"unheard_end": kind.unheard_end(final, seat, names=seat_names)}
+    end = kind.unheard_end(final, seat, names=seat_names)
+    return {"unheard_end": end and {**end, "game": number}}
 
 
 def _previous_trick(

@@ -11,7 +11,9 @@ once and in that order, before the new game's first line ("Hand 1, Bea deals, to
 screens and said them in that order; one that got them as one screen (its socket back
 after a moment offline, asleep) said the new hand first and who won the last game
 after it. The last trick and the hand's score were said nowhere: the card that scored
-the hand ended the game, and the phone went from the turn to "Last game" at once."""
+the hand ended the game, and the phone went from the turn to "Last game" at once.
+That hand's points are shown too, in the table each earlier hand's are shown in under
+the next hand: a sighted student saw none of what was said."""
 
 from __future__ import annotations
 
@@ -127,3 +129,16 @@ def test_who_won_and_the_final_points_are_said_once_before_the_next_game(
     # In order: the last trick, the hand's score, the game's end, then the new game.
     at = [said_all.index(x) for x in (trick, scored, won, "Hand 1, ")]
     assert at == sorted(at), said_all
+    # What is said is shown, as each earlier hand's points are under the next hand: the
+    # final hand's table was on no screen, the next game's has no hand of its own yet.
+    box = page.locator("#screen .af-last-hand")
+    assert box.count() == 1, page.inner_text("#screen")
+    assert box.evaluate("el => el.open"), box.inner_html()
+    summary = box.locator("summary").inner_text().replace("\xa0", " ")
+    assert summary.startswith(f"Hand {last.hand} of game 1 ("), summary
+    shown = [r.split("\t") for r in box.locator("tbody tr").all_inner_texts()]
+    assert shown == [
+        [names[s], str(last.points[s]), str(last.penalties[s] or "–"), str(last.scores[s])]
+        for s in range(3)
+    ], shown
+    assert box.is_visible()
