@@ -10,7 +10,8 @@ notice, said as one block, was heard whole again ("Round over. You won 1 game th
 round." a second time), and the heading of one sent elsewhere names the table they
 are at until they walk ("Between rounds, table 3." was said before "Go to table 3.").
 Study and silent play each say as they start what they change for the student: the
-phase's name alone was said, and the rules went away at silent play unsaid."""
+phase's name alone was said, and the rules went away at silent play unsaid. The
+silence is not said again as round 2 starts."""
 
 from __future__ import annotations
 
@@ -200,6 +201,13 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         first_move = min(new.index(x) for x in ("Your turn", "leads.", "is playing") if x in new)
         assert new.index(arrived) < first_move, new
         assert not any(n in new for n in PHONES if n != name), new
+    # The silence is said as silent play starts and as the round ends ("still"), not
+    # again as round 2 starts ("gestures and drawings only" came after "still").
+    for name, page in pages.items():
+        new = " ".join(heard(page)[before[name] :])
+        assert "Silence" not in new, (name, new)
+        said = " ".join(heard(page))
+        assert said.count("Silence — gestures and drawings only.") == 1, (name, said)
     for page in pages.values():
         assert page.locator(".sheet").count() == 0
         said = " ".join(heard(page))
