@@ -11,7 +11,8 @@ round." a second time), and the heading of one sent elsewhere names the table th
 are at until they walk ("Between rounds, table 3." was said before "Go to table 3.").
 Study and silent play each say as they start what they change for the student: the
 phase's name alone was said, and the rules went away at silent play unsaid. The
-silence is not said again as round 2 starts."""
+round's end is heard from "Round over" (it came after the heading, the last game and
+the silence), and the silence is not said again as round 2 starts."""
 
 from __future__ import annotations
 
@@ -105,10 +106,26 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
     for page in pages.values():
         assert page.locator(".sheet").count() == 0
     round1 = Round.objects.get(workshop=w, scored_number=1)
+    begun = {n: len(heard(p)) for n, p in pages.items()}
     services.round_end_now(round_id=round1.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+        page.wait_for_function(
+            "() => window.__heard.some((l) => l.includes('Round over'))", timeout=WAIT
+        )
     ended = {n: len(heard(p)) for n, p in pages.items()}
+    # The round's end is heard news first: that it is over, how they did, where they go;
+    # then how the game it cut ended, and the silence, still, last. "Round over" came
+    # after the phase's heading, the last game's line and the silence.
+    for name, page in pages.items():
+        said = " ".join(heard(page)[begun[name] :])
+        won = "1 game" if name == "Mia" else "0 games"
+        assert said.startswith(
+            f"Round over. You won {won} this round. Wait for the facilitator: if there is"
+            " another round, you may move to another table. Last game (game 1), cut short:"
+        ), said
+        assert said.endswith(" Silence — no talking, still."), said
+        assert "Between rounds" not in said, said
     services.movement_apply(round_id=round1.pk)
     settle(pages, w)
     at = {n: Player.objects.get(name=n).table.number for n in PHONES}

@@ -667,7 +667,10 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     moved = {m["player"]: m for m in rnd.movement_preview["moves"]}
     assert moved[winner]["to"] == 2
     after = seat_screen(winner)
-    assert '<p class="moved go-to" data-announce><strong>Go to table&nbsp;2.</strong></p>' in after
+    assert (
+        '<p class="moved go-to" data-announce="first"><strong>Go to table&nbsp;2.</strong></p>'
+        in after
+    )
     assert "You move up from table 1. At table 2: " in after
     assert "You won 1 game this round." in after
     stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
