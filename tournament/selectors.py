@@ -427,6 +427,10 @@ def compose_screen(player: Player, wpart: dict, tpart: dict | None, now=None) ->
     if tpart is None:
         return ctx
     ctx["neighbours"] = list(tpart["neighbours"])
+    if workshop.phase == Phase.DEBRIEF:
+        # Nobody plays at a table any more: the screen sends them to the facilitator,
+        # without the last game's line nor a watched game's end (the report has them).
+        return ctx
     game = tpart["game"]
     if game is not None and player.pk in game.players:
         # Paused, the claim's time limit stands still (resuming moves it on by the

@@ -12,7 +12,8 @@ are at until they walk ("Between rounds, table 3." was said before "Go to table 
 Study and silent play each say as they start what they change for the student: the
 phase's name alone was said, and the rules went away at silent play unsaid. The
 round's end is heard from "Round over" (it came after the heading, the last game and
-the silence), and the silence is not said again as round 2 starts."""
+the silence), the silence not again as round 2 starts, and the debrief shows no table
+and no last game."""
 
 from __future__ import annotations
 
@@ -231,12 +232,22 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
         times = {x: said.count(x) for x in ("You may talk", "put away", "don't count")}
         assert times == {"You may talk": 1, "put away": 1, "don't count": 2}, said
 
-    round2 = Round.objects.get(workshop=w, scored_number=2)
-    services.round_end_now(round_id=round2.pk)
+    # The facilitator ends the tournament in round 2, a trick played at each table.
+    one_trick(w)
+    settle(pages, w)
+    before = {n: len(heard(p)) for n, p in pages.items()}
     services.workshop_start_debrief(workshop_id=w.pk)
-    for page in pages.values():
+    over = (
+        "The tournament is over. Thank you for playing."
+        " Listen to the facilitator: the debrief starts now."
+    )
+    for name, page in pages.items():
         page.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
-        page.wait_for_function(
-            "() => window.__heard.some((l) => l.startsWith('The tournament is over.'))",
-            timeout=WAIT,
-        )
+        page.wait_for_function("n => window.__heard.length > n", arg=before[name], timeout=WAIT)
+        page.wait_for_timeout(300)  # nothing more said
+        # At the debrief nobody sits at a table nor plays a game: the bar showed
+        # "Table 2", and the game the debrief cut was said before "The tournament is
+        # over" and shown under it.
+        assert " ".join(heard(page)[before[name] :]) == over, (name, heard(page))
+        assert page.inner_text("#screen .status") == "Debrief", page.inner_text("#screen")
+        assert page.locator("#screen .last-game, #screen .watched-end").count() == 0
