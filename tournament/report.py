@@ -2702,7 +2702,8 @@ def round_summary(rd: dict, *, disputes: bool) -> dict:
     after = ""
     if rd["moved"]:
         parts.append(
-            f"moves after it: {total['up']} up, {total['down']} down, {total['stayed']} stayed"
+            f"moves after it: {total['up'] or 'none'} up, {total['down'] or 'none'} down,"
+            f" {total['stayed'] or 'none'} stayed"
         )
         if total["left"]:
             parts.append(f"{total['left']} left the workshop")
@@ -3032,11 +3033,16 @@ def seating_summary(columns: list[dict], seating: list[dict]) -> dict:
         if n["players"] and n["home"] == n["players"] and not n["back"]:
             part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
         elif n["players"]:
-            down = f"{n['down']} down"
-            if n["back"]:
-                down += f" ({n['back']} of the {n['up'] + n['down']} back at their home table)"
-            said = [f"{n['up']} had moved up", down]
-            said.append(f"{n['home'] - n['back']} stayed at their home table")
+            # "nobody", not "0": "0 had moved up, 2 down" (and with nobody moved, the
+            # round after one whose movement was not applied, one part says so).
+            if n["up"] or n["down"]:
+                down = f"{n['down'] or 'nobody'} down"
+                if n["back"]:
+                    down += f" ({n['back']} of the {n['up'] + n['down']} back at their home table)"
+                said = [f"{n['up'] or 'nobody'} had moved up", down]
+            else:
+                said = ["nobody had moved up or down"]
+            said.append(f"{n['home'] - n['back'] or 'nobody'} stayed at their home table")
             if n["away"]:
                 said.append(f"{n['away']} at another table, where an earlier move had taken them")
             part += ": " + said_as_list(said)
@@ -3104,11 +3110,7 @@ def _after_words(rd: dict, total: dict) -> dict:
     a round. Up to there the sentence, `line`: "After Round 1: 4 players moved up, 4
     moved down and 10 stayed." (listed's own line joins the items with ";")."""
     lead = f"After {rd['label']}:"
-    parts = [
-        f"{_plural(total['up'], 'player')} moved up",
-        f"{total['down']} moved down",
-        f"{total['stayed']} stayed",
-    ]
+    parts = _moves_said(total["up"], total["down"], total["stayed"])
     if total["left"]:
         parts.append(f"{total['left']} left the workshop")
     notes = _after_notes(total)
@@ -3116,6 +3118,26 @@ def _after_words(rd: dict, total: dict) -> dict:
         **listed(lead, parts, notes),
         "line": f"{lead} {said_as_list(parts)}. {notes}".strip(),
     }
+
+
+def _moves_said(up: int, down: int, stayed: int) -> list[str]:
+    """How many moved up, moved down and stayed, as a person says it: "4 players moved
+    up", "4 moved down", "10 stayed" (the noun once, with the first number), a count of
+    none "nobody moved up" (it read "0 players moved up"), and "nobody moved up or
+    down" for both."""
+    if not (up or down):
+        return [
+            "nobody moved up or down",
+            f"{_plural(stayed, 'player') if stayed else 'nobody'} stayed",
+        ]
+    parts, noun = [], True
+    for n, what in ((up, "moved up"), (down, "moved down"), (stayed, "stayed")):
+        if not n:
+            parts.append(f"nobody {what}")
+            continue
+        parts.append(f"{_plural(n, 'player') if noun else n} {what}")
+        noun = False
+    return parts
 
 
 def _class_lines(rep: dict) -> list[str]:

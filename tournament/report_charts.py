@@ -574,7 +574,9 @@ def _paths_summary(
     lead = f"{chart}: {len(players)} players at {tables} tables. Changed tables:"
     # After the list, a short sentence a paragraph: in one paragraph of about 250
     # characters a teacher looked for who never moved and where the tables are.
-    after = [f"{stayed} never changed tables."]
+    after = [
+        f"{stayed} never changed tables." if stayed else "Everyone changed tables at least once."
+    ]
     if top:
         most = [names.get(pid, "?") for pid in players if moves[pid] == top]
         after.append(f"The most moves, {top}, by {_names_said(most)}.")

@@ -382,3 +382,18 @@ def test_names_in_an_alt_text_summary_are_never_and_1_others():
     assert _names_said(["Ana", "Bo", "Cai", "Dev"]) == "Ana, Bo, Cai and Dev"
     assert _names_said(["Ana", "Bo", "Cai", "Dev", "Eve"]) == "Ana, Bo, Cai and 2 others"
     assert _names_said(["Ana"]) == "Ana"
+
+
+def test_a_summary_where_everyone_moved_says_so_not_0_never_changed():
+    """Every player changed tables: the summary read "0 never changed tables."."""
+    players = list(range(1, 21))
+    mov = {
+        "columns": [{"label": "Round 1"}, {"label": "Round 2"}],
+        "players": players,
+        "grid": [{"table": 1}, {"table": 2}],
+        "journeys": {p: {"tables": [1, 2] if p <= 10 else [2, 1], "text": ""} for p in players},
+    }
+    chart = report_charts.paths_chart(mov, {p: f"A rather long name {p:02d}" for p in players})
+    closing = chart["summary"]["after_paragraphs"]
+    assert closing[0] == "Everyone changed tables at least once.", closing
+    assert "never changed" not in chart["alt"]

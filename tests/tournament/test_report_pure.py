@@ -1474,7 +1474,7 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
     said = report.round_summary(rd, disputes=False)
     assert said["items"] == [
         "4 games (1 cut short)",
-        "moves after it: 2 up, 0 down, 2 stayed",
+        "moves after it: 2 up, none down, 2 stayed",
         "2 left the workshop",
     ]
     assert said["after"] == (
@@ -1790,6 +1790,64 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
         " (3 of the 5 back at their home table) and 1 stayed at their home table; Round 3,"
         " 3 players: 1 had moved up, 1 down and 1 stayed at their home table."
     )
+
+
+def test_the_movers_are_counted_as_a_person_says_it_nobody_not_0():
+    """Section 2 read "After Round 1: 0 players moved up, 2 moved down and 4 stayed"
+    and "0 had moved up, 2 down": a count of none is "nobody", and "player" is said
+    once, with the first number (report._moves_said)."""
+
+    def after(*moved):
+        rd = {
+            "round": 3,
+            "label": "Round 1",
+            "kind": "scored",
+            "scored": True,
+            "moved": True,
+            "finished": True,
+            "last": False,
+            "tables": [
+                {
+                    "table": 1,
+                    "games_played": 1,
+                    "games_cut": 0,
+                    "none_dealt": False,
+                    "games": [{"disputes": 0}],
+                    "players": [{"moved": m, "edited": False, "by_name": False} for m in moved],
+                }
+            ],
+        }
+        return report._round_counts(rd)["after"]
+
+    said = after("down", "down", "", "", "", "")
+    assert said["items"] == ["nobody moved up", "2 players moved down", "4 stayed"]
+    assert said["line"] == "After Round 1: nobody moved up, 2 players moved down and 4 stayed."
+    said = after("up", "", "")
+    assert said["line"] == "After Round 1: 1 player moved up, nobody moved down and 2 stayed."
+    said = after("", "", "")
+    assert said["line"] == "After Round 1: nobody moved up or down and 3 players stayed."
+    said = after("up", "down")
+    assert said["line"] == "After Round 1: 1 player moved up, 1 moved down and nobody stayed."
+    # The seating line: "nobody had moved up", never "0 had moved up" nor "0 stayed".
+    chip = {"up": {"arrow": "up", "local": False, "joined": False}}
+    chip["down"] = {**chip["up"], "arrow": "down"}
+    chip["home"] = {"arrow": "", "local": True, "joined": False}
+    chip["away"] = {"arrow": "", "local": False, "joined": False}
+
+    def seated(*cells):
+        columns = [{"label": f"Round {i}"} for i in range(1, len(cells) + 1)]
+        seating = [
+            {"table": 1, "cells": [report._seat_counts([chip[c] for c in cell]) for cell in cells]}
+        ]
+        return report.seating_summary(columns, seating)["items"]
+
+    assert seated(["down", "down", "home"], ["up", "away"], ["home", "away"]) == [
+        "Round 1, 3 players: nobody had moved up, 2 down and 1 stayed at their home table",
+        "Round 2, 2 players: 1 had moved up, nobody down, nobody stayed at their home table"
+        " and 1 at another table, where an earlier move had taken them",
+        "Round 3, 2 players: nobody had moved up or down, 1 stayed at their home table and 1"
+        " at another table, where an earlier move had taken them",
+    ]
 
 
 def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():

@@ -746,6 +746,24 @@ def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
     assert_links_land(html)
 
 
+def test_a_large_class_s_one_move_is_said_in_the_singular():
+    """Past twelve tables the list of moves folds under "All 1 moves between rounds"
+    where there was one (found reading the movement section for plural slips)."""
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    move = {"label": "Round 1", "name": "Ana", "from": 1, "to": 2, "direction": "up"}
+    r["folded"] = True
+    r["movement"]["listed"] = [{**move, "by_name": False, "edited": False}]
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    summary, note, held = folds_of(html)["every-move"]
+    assert summary == "The one move between rounds"
+    assert note.startswith("The list of the one move is left out of print: open “The one")
+    r["movement"]["listed"] *= 2
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
+    assert folds_of(html)["every-move"][0] == "All 2 moves between rounds"
+
+
 def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest():
     """At 200 players the per-player table was 12,800 px of the report, drawn open
     (found by a review); players.csv holds the same figures. Past sixty players the
