@@ -2974,6 +2974,8 @@ def for_the_class(rep: dict) -> dict:
             "columns": mov["columns"],
             "seating": seating,
             "seating_summary": seating_summary(mov["columns"], seating),
+            # Movement applied after a round: its counts are in that round's line.
+            "moved": any(rd["moved"] for rd in rep["results"]),
         },
         # Each round's line: counts only (round_summary), for a large class's fold.
         "results": [{**_round_counts(rd), "summary": rd["summary"]} for rd in rep["results"]],
@@ -3105,10 +3107,10 @@ def _round_counts(rd: dict) -> dict:
 def _after_words(rd: dict, total: dict) -> dict:
     """The class's words for the movement a round's results made (`listed`): "After
     Round 1:", then "4 players moved up", "4 moved down", "10 stayed", and what decided
-    them after the list (_after_notes). Past FOLD_TABLES tables the page shows the lead
-    and the list: at 40 tables, with the notes, one sentence was six lines of a phone
-    a round. Up to there the sentence, `line`: "After Round 1: 4 players moved up, 4
-    moved down and 10 stayed." (listed's own line joins the items with ";")."""
+    them after the list (_after_notes). Section 2 shows the sentence, `line`: "After
+    Round 1: 4 players moved up, 4 moved down and 10 stayed." (listed's own line joins
+    the items with ";"), up to FOLD_TABLES tables; past them each round's line in section
+    3 (round_summary) says these figures, and section 2 says where they are."""
     lead = f"After {rd['label']}:"
     parts = _moves_said(total["up"], total["down"], total["stayed"])
     if total["left"]:

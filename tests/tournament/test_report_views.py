@@ -1054,29 +1054,23 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         said = f"{games} game{'s' * (games != 1)}" + (f" ({cut.group(1)} cut short)" if cut else "")
         assert items[:2] == [said, f"{disputes} dispute{'s' * (disputes != 1)}"]
         if rd["moved"]:
-            assert items[2] == f"moves after it: {up} up, {down} down, {stayed} stayed"
-            moves_after.append(
-                (
-                    f"After {rd['label']}:",
-                    [f"{up} player{'s' * (up != 1)} moved up", f"{down} moved down"]
-                    + [f"{stayed} stayed"],
-                )
-            )
+            said = f"{up or 'none'} up, {down or 'none'} down, {stayed or 'none'} stayed"
+            assert items[2] == f"moves after it: {said}"
+            moves_after.append(said)
         # Said once, in the line: not again under the folded table.
         assert section.count("The last round: nobody moves after it.") == ("The last round" in line)
-    # Under the seating, the moves after each round: a lead and a line a part (one
-    # sentence with what decided them was six lines of a phone a round), what decided
-    # them after the list; the rounds' own lines say the same figures.
+    # Section 2 said each round's moves again under the seating, a list a round, the
+    # same figures as the rounds' lines in section 3 (and by-name notes): it now says
+    # where they are, once, and no figure of them.
     movement = html.split('id="h-movement"')[1].split("</section>", 1)[0]
-    afters = re.findall(
-        r'<div class="after-summary listed"><p>([^<]*)</p>\s*<ul>(.*?)</ul>(.*?)</div>',
+    assert moves_after and "after-summary" not in movement
+    assert "After Round" not in movement.split("</details>")[-1]
+    assert re.search(
+        r'<p class="after-pointer">How many moved up, moved down or stayed after each round,'
+        r' and what decided it, is in <a href="#results">3 Results</a>, under each round\.</p>',
         movement,
-        re.S,
     )
-    assert [(a, re.findall(r"<li>([^<]*)</li>", b)) for a, b, _ in afters] == moves_after
-    assert moves_after and all(
-        re.fullmatch(r"(\s*<p>[^<]+</p>)*\s*", notes) for *_, notes in afters
-    ), afters
+    assert "decided by name" not in movement
     # The seating: the grid folded, its line the cells added up, round by round.
     line = listed_line(html, "seating-summary")
     summary, note, held = folds["class-seating"]
