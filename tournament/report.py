@@ -1310,6 +1310,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         },
         "origins": {k: sum(1 for d in disputes if d["origin"] == k) for k in ORIGINS},
         "support": {k: sum(1 for d in disputes if d["support"] == k) for k in SUPPORT},
+        # The disputes that ended with a winner, whose sheets the origins count.
+        "with_winner": sum(1 for d in disputes if d["origin"] in ORIGINS),
         "matrix": matrix,
         "by_table_round": by_table_round,
         "rounds": [{"round": rn, "label": ix.label(rn)} for rn in rounds_with_games],

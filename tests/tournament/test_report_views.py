@@ -764,6 +764,46 @@ def test_a_large_class_s_one_move_is_said_in_the_singular():
     assert folds_of(html)["every-move"][0] == "All 2 moves between rounds"
 
 
+def test_disputes_without_a_winner_are_not_timed_nor_counted_in_zeros():
+    """Read as an instructor would, a class whose disputes were all cut short (or are
+    open) read "Time to resolve (settled or timed out): median — s, mean — s, longest
+    — s" and two lines counting the winners' sheets, eight zeros: it says there was
+    no winner instead. A dispute that ended with a winner is timed and counted."""
+    w = make_workshop(players=4, tables=1)
+    to_scored_round(w)
+    open_dispute(set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW]))
+    r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
+    assert r["clashes"]["dispute_count"] == 1 and r["clashes"]["with_winner"] == 0
+
+    def facts(r) -> str:
+        html = render_to_string("report/page.html", {"r": r, "workshop": w})
+        return re.search(r'<ul class="facts">(.*?)</ul>', html, re.S).group(1)
+
+    said = facts(r)
+    assert "—" not in said and "Time to resolve" not in said and "The winner was" not in said
+    assert (
+        "<li>The dispute ended without a winner (cut short, or still open): it has no time"
+        " to resolve and no winning sheet.</li>"
+    ) in said
+    two = {**r["clashes"], "disputes": r["clashes"]["disputes"] * 2, "dispute_count": 2}
+    assert "<li>No dispute ended with a winner (each was cut short, or is still open)" in facts(
+        {**r, "clashes": two}
+    )
+    # One settled: its time and its sheets said, the no-winner line not.
+    settled = {
+        **r["clashes"],
+        "with_winner": 1,
+        "duration": {"count": 1, "median": 12.0, "mean": 12.0, "max": 12.0},
+        "support": {**r["clashes"]["support"], "majority": 1},
+        "origins": {**r["clashes"]["origins"], "local": 1},
+    }
+    said = facts({**r, "clashes": settled})
+    assert "median 12.0 s, mean 12.0 s, longest 12.0 s" in said
+    assert "most players' sheets at the table in <strong>1</strong>" in said
+    assert "only by the locals' sheet in <strong>1</strong>" in said
+    assert "without a winner" not in said
+
+
 def test_past_sixty_players_the_per_player_table_shows_twenty_and_folds_the_rest():
     """At 200 players the per-player table was 12,800 px of the report, drawn open
     (found by a review); players.csv holds the same figures. Past sixty players the
