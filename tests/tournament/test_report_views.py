@@ -1565,3 +1565,11 @@ def test_a_large_referee_class_s_clash_line_counts_clashes_not_disputes(fac, own
     # (Named table by table, each table's rounds in turn, as the line names them.)
     by_table = [(labels[i], [n, c[i][0]]) for n, c in cells.items() for i in range(2)]
     the_most_said(by_table, 1, "clashes", line)
+
+
+def test_a_workshop_of_bots_only_is_headed_by_its_bots_not_0_players(fac, played):
+    """The header counted people first: a bots-only run read "0 players and 6 bots"."""
+    html = fac.get(f"/workshops/{played.pk}/report/").content.decode()
+    head = html.split('<header class="report-head">')[1].split("</header>")[0]
+    assert "0 players" not in head
+    assert re.search(r"· 6 bots, no students\s*·", head), head
