@@ -312,6 +312,61 @@ def test_cli_accepts_shorthand_actions_and_reports_per_hand_results(tmp_path):
     assert hand["tricks"][0] == {"leader": 1, "cards": ["AS", "5S"], "winner": 1}
 
 
+def test_replay_record_reports_scored_hands_and_the_hand_in_progress_alike():
+    """A record's hands: a scored one and the one in progress share keys and their order
+    (the command prints them), the unscored hand with no points yet."""
+    from test_games_all_fives import HANDS, WHOLE_HAND, stack
+
+    doc = {
+        "game": "all_fives",
+        "players": 2,
+        "dealer": 0,
+        "decks": [stack(0, HANDS, "2S")],
+        "actions": ["stand", *WHOLE_HAND, "beg", "take_one"],
+    }
+    out = af.replay_record(doc)
+    keys = ["hand", "dealer", "trump", "begged", "took_one", "runs", "redeals", "tricks"]
+    keys += ["calls", "points", "penalties", "barred", "scores", "complete"]
+    scored, playing = out["hands"]
+    assert list(scored) == keys and list(playing) == keys
+    assert scored["tricks"][0] == {"leader": 1, "cards": ["AS", "5S"], "winner": 1}
+    assert len(scored["tricks"]) == 6
+    assert {k: v for k, v in scored.items() if k != "tricks"} == {
+        "hand": 1,
+        "dealer": 0,
+        "trump": "S",
+        "begged": False,
+        "took_one": False,
+        "runs": 0,
+        "redeals": 0,
+        "calls": [],
+        "points": [0, 22],
+        "penalties": [0, 0],
+        "barred": [False, False],
+        "scores": [0, 22],
+        "complete": True,
+    }
+    # Hand 2 comes from the seed's second deck (seed 0 with explicit decks): the
+    # dealer moves on, eldest (seat 0) begs and the dealer gives them one point.
+    assert playing == {
+        "hand": 2,
+        "dealer": 1,
+        "trump": af.seeded_deck(0, 1)[12][-1],
+        "begged": True,
+        "took_one": True,
+        "runs": 0,
+        "redeals": 0,
+        "tricks": [],
+        "calls": [],
+        "points": None,
+        "penalties": [0, 0],
+        "barred": [False, False],
+        "scores": [1, 22],
+        "complete": False,
+    }
+    assert out["complete"] is False and out["winners"] == [1]
+
+
 def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
     doc = {
         "game": "all_fives",
