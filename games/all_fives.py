@@ -495,8 +495,6 @@ def new_game(
         if type(dealer) is not int or not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}.")
         cut = ()
-    deck = _next_deck(seed, explicit, 0)
-    hands, turn_up, stock = _fresh_deal(deck, dealer, n)
     return State(
         config=config,
         seed=seed,
@@ -504,30 +502,39 @@ def new_game(
         decks_used=1,
         cut=cut,
         hand_no=1,
-        dealer=dealer,
-        hands=hands,
-        stock=stock,
-        turn_up=turn_up,
-        set_aside=(),
-        first_trump=turn_up[-1],
-        trump=turn_up[-1],
-        begged=False,
-        took_one=False,
-        runs=0,
-        redeals=0,
-        phase=PHASE_BEG,
-        leader=(dealer + 1) % n,
-        current=(),
-        current_revokes=(),
-        tricks=(),
-        calls=(),
-        penalties=(0,) * n,
-        barred=(False,) * n,
         scores=(0,) * n,
         history=(),
         winners=(),
         seq=0,
+        **_new_hand(_next_deck(seed, explicit, 0), dealer, n),
     )
+
+
+def _new_hand(deck: Sequence[str], dealer: int, n: int) -> dict:
+    """A fresh hand's fields: ``dealer`` deals ``deck``, its turn-up is trump, eldest
+    stands or begs; no trick, call or penalty yet. The first hand and every next one."""
+    hands, turn_up, stock = _fresh_deal(deck, dealer, n)
+    return {
+        "dealer": dealer,
+        "hands": hands,
+        "stock": stock,
+        "turn_up": turn_up,
+        "set_aside": (),
+        "first_trump": turn_up[-1],
+        "trump": turn_up[-1],
+        "begged": False,
+        "took_one": False,
+        "runs": 0,
+        "redeals": 0,
+        "phase": PHASE_BEG,
+        "leader": (dealer + 1) % n,
+        "current": (),
+        "current_revokes": (),
+        "tricks": (),
+        "calls": (),
+        "penalties": (0,) * n,
+        "barred": (False,) * n,
+    }
 
 
 # ---------------------------------------------------------------- pure scoring
@@ -878,34 +885,17 @@ def _score_hand(state: State, events: list[dict]) -> tuple[State, list[dict]]:
         return over, events
     dealer = (state.dealer + 1) % n
     deck = _next_deck(state.seed, state.explicit_decks, state.decks_used)
-    hands, turn_up, stock = _fresh_deal(deck, dealer, n)
     new = replace(
         state,
         decks_used=state.decks_used + 1,
         hand_no=state.hand_no + 1,
-        dealer=dealer,
-        hands=hands,
-        stock=stock,
-        turn_up=turn_up,
-        set_aside=(),
-        first_trump=turn_up[-1],
-        trump=turn_up[-1],
-        begged=False,
-        took_one=False,
-        runs=0,
-        redeals=0,
-        phase=PHASE_BEG,
-        leader=(dealer + 1) % n,
-        current=(),
-        current_revokes=(),
-        tricks=(),
-        calls=(),
-        penalties=(0,) * n,
-        barred=(False,) * n,
         scores=scores,
         history=history,
+        **_new_hand(deck, dealer, n),
     )
-    events.append({"type": "hand_dealt", "hand": new.hand_no, "dealer": dealer, "turn_up": turn_up})
+    events.append(
+        {"type": "hand_dealt", "hand": new.hand_no, "dealer": dealer, "turn_up": new.turn_up}
+    )
     return new, events
 
 
@@ -1278,7 +1268,7 @@ def replay_record(doc: dict) -> dict:
             raise RecordError(f"actions[{at}]: {exc.reason}", at) from None
     hands = [_hand_record(h) for h in state.history]
     if state.phase != PHASE_OVER:
-        hands.append(_hand_record(None, state))
+        hands.append(_hand_record(state))
     return {
         "game": GAME,
         "hands": hands,
@@ -1286,29 +1276,11 @@ def replay_record(doc: dict) -> dict:
     }
 
 
-def _hand_record(h: HandResult | None, state: State | None = None) -> dict:
-    if h is None:  # the hand in progress
-        return {
-            "hand": state.hand_no,
-            "dealer": state.dealer,
-            "trump": state.trump,
-            "begged": state.begged,
-            "took_one": state.took_one,
-            "runs": state.runs,
-            "redeals": state.redeals,
-            "tricks": [
-                {"leader": t.leader, "cards": [c for _, c in t.cards], "winner": t.winner}
-                for t in state.tricks
-            ],
-            "calls": _public_calls(state.calls),
-            "points": None,
-            "penalties": list(state.penalties),
-            "barred": list(state.barred),
-            "scores": list(state.scores),
-            "complete": False,
-        }
+def _hand_record(h: HandResult | State) -> dict:
+    """A scored hand, or (``h`` a State) the hand in progress: no points yet."""
+    scored = isinstance(h, HandResult)
     return {
-        "hand": h.hand,
+        "hand": h.hand if scored else h.hand_no,
         "dealer": h.dealer,
         "trump": h.trump,
         "begged": h.begged,
@@ -1320,9 +1292,9 @@ def _hand_record(h: HandResult | None, state: State | None = None) -> dict:
             for t in h.tricks
         ],
         "calls": _public_calls(h.calls),
-        "points": list(h.points),
+        "points": list(h.points) if scored else None,
         "penalties": list(h.penalties),
         "barred": list(h.barred),
         "scores": list(h.scores),
-        "complete": True,
+        "complete": scored,
     }
