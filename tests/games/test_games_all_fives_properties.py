@@ -411,6 +411,41 @@ def test_replay_document_errors_are_replay_errors():
     assert info.value.payload["at"] == 0
 
 
+def _over_record():
+    state, log = af.play_game(af.Config.uniform(af.Sheet(), 2), 4)
+    doc = {"game": "all_fives", "players": 2, "seed": 4, "actions": [*log, "stand"]}
+    return doc, len(log)
+
+
+@pytest.mark.parametrize(
+    "actions, at, message",
+    [
+        ("stand", None, "actions must be a list."),
+        (
+            [{"type": "jump"}],
+            0,
+            "actions[0]: unknown action type 'jump' "
+            "(known: stand, beg, take_one, run, play, call_revoke).",
+        ),
+        ([5], 0, "actions[0] must be a card, an action word or an action object."),
+        (["XX"], 0, "actions[0]: 'XX' is neither a card nor one of beg, run, stand, take_one."),
+    ],
+)
+def test_replay_record_refuses_a_bad_action_list_by_its_index(actions, at, message):
+    doc = {"game": "all_fives", "players": 2, "seed": 1, "actions": actions}
+    with pytest.raises(af.RecordError) as info:
+        af.replay_record(doc)
+    assert str(info.value) == message and info.value.at == at
+
+
+def test_replay_record_refuses_an_action_after_the_game_is_over():
+    doc, at = _over_record()
+    with pytest.raises(af.RecordError) as info:
+        af.replay_record(doc)
+    assert str(info.value) == f"actions[{at}]: the game is already over."
+    assert info.value.at == at
+
+
 def test_engine_imports_without_django():
     code = (
         "import sys; sys.modules['django'] = None\n"

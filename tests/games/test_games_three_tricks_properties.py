@@ -366,3 +366,35 @@ def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     proc = run_cli(doc, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == output
+
+
+@pytest.mark.parametrize(
+    "actions, at, message",
+    [
+        ("pass", None, "actions must be a list."),
+        (
+            [{"type": "jump"}],
+            0,
+            "actions[0]: unknown action type 'jump' (known: lay, block, pass, swap).",
+        ),
+        ([5], 0, 'actions[0] must be "pass" or an action object.'),
+        (["AS"], 0, 'actions[0] must be "pass" or an action object.'),
+    ],
+)
+def test_replay_record_refuses_a_bad_action_list_by_its_index(actions, at, message):
+    doc = {"game": "three_tricks", "seed": 1, "actions": actions}
+    with pytest.raises(tt.RecordError) as info:
+        tt.replay_record(doc)
+    assert str(info.value) == message and info.value.at == at
+
+
+def test_replay_record_refuses_an_action_after_the_game_is_over_and_defaults_seats():
+    state, log = tt.play_game(tt.Config(), 3)
+    # Seats left out are the seat to act's: the same game replays without them.
+    seatless = [{k: v for k, v in a.items() if k != "seat"} for a in log]
+    out = tt.replay_record({"game": "three_tricks", "seed": 3, "actions": seatless})
+    assert out["winners"] == tt.result(state)["winners"]
+    with pytest.raises(tt.RecordError) as info:
+        tt.replay_record({"game": "three_tricks", "seed": 3, "actions": [*log, "pass"]})
+    assert str(info.value) == f"actions[{len(log)}]: the game is already over."
+    assert info.value.at == len(log)
