@@ -44,6 +44,7 @@ from functools import lru_cache
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction
+from .records import RecordError, action_object, check_record_keys, replay_actions
 from .tricks import ACE_VALUES, WINS_VALUES, TrickRules, legal_cards, rank_order, trick_winner
 
 __all__ = [
@@ -95,14 +96,6 @@ _SEED_TAG = "all_fives"
 _CUT_ORDER = {
     r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))
 }
-
-
-class RecordError(ValueError):
-    """A replay record that cannot be replayed; ``at`` indexes the refused action, if any."""
-
-    def __init__(self, message: str, at: int | None = None):
-        super().__init__(message)
-        self.at = at
 
 
 # ---------------------------------------------------------------- sheets and config
@@ -1221,15 +1214,7 @@ def _record_action(raw: object, state: State, at: int) -> dict:
                 at,
             ) from None
     if isinstance(raw, dict):
-        action = dict(raw)
-        if action.get("type") not in ACTION_TYPES:
-            raise RecordError(
-                f"actions[{at}]: unknown action type {action.get('type')!r} "
-                f"(known: {', '.join(ACTION_TYPES)}).",
-                at,
-            )
-        action.setdefault("seat", state.to_act)
-        return action
+        return action_object(raw, state.to_act, at, ACTION_TYPES)
     raise RecordError(f"actions[{at}] must be a card, an action word or an action object.", at)
 
 
@@ -1238,11 +1223,7 @@ def replay_record(doc: dict) -> dict:
 
     Raises RecordError: malformed input, or an illegal action (``at`` set).
     """
-    unknown = sorted(set(doc) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"Unknown key(s) for all_fives: {', '.join(unknown)}.")
-    if "actions" not in doc:
-        raise RecordError("Missing key 'actions'.")
+    check_record_keys(doc, RECORD_KEYS, GAME)
     try:
         config = Config.from_dict({k: doc[k] for k in CONFIG_KEYS if k in doc})
     except (ValueError, TypeError) as exc:
@@ -1255,17 +1236,9 @@ def replay_record(doc: dict) -> dict:
         state = new_game(config, seed=seed, dealer=doc.get("dealer"), decks=decks)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    actions = doc["actions"]
-    if not isinstance(actions, list):
-        raise RecordError("actions must be a list.")
-    for at, raw in enumerate(actions):
-        if state.phase == PHASE_OVER:
-            raise RecordError(f"actions[{at}]: the game is already over.", at)
-        action = _record_action(raw, state, at)
-        try:
-            state, _ = apply(state, action)
-        except IllegalAction as exc:
-            raise RecordError(f"actions[{at}]: {exc.reason}", at) from None
+    state = replay_actions(
+        state, doc["actions"], apply=apply, is_over=is_over, record_action=_record_action
+    )
     hands = [_hand_record(h) for h in state.history]
     if state.phase != PHASE_OVER:
         hands.append(_hand_record(state))

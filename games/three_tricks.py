@@ -40,6 +40,7 @@ from itertools import combinations
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction
+from .records import RecordError, action_object, check_record_keys, replay_actions
 
 __all__ = [
     "IllegalAction",
@@ -84,14 +85,6 @@ _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _PLURAL = {"2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
            "8": "eights", "9": "nines", "10": "tens", "J": "jacks", "Q": "queens", "K": "kings",
            "A": "aces"}  # fmt: skip
-
-
-class RecordError(ValueError):
-    """A replay record that cannot be replayed; ``at`` indexes the refused action, if any."""
-
-    def __init__(self, message: str, at: int | None = None):
-        super().__init__(message)
-        self.at = at
 
 
 # ---------------------------------------------------------------- config
@@ -913,15 +906,7 @@ def _record_action(raw: object, state: State, at: int) -> dict:
     if isinstance(raw, str) and raw.strip().lower() == "pass":
         return {"type": "pass", "seat": state.to_act}
     if isinstance(raw, dict):
-        action = dict(raw)
-        if action.get("type") not in ACTION_TYPES:
-            raise RecordError(
-                f"actions[{at}]: unknown action type {action.get('type')!r} "
-                f"(known: {', '.join(ACTION_TYPES)}).",
-                at,
-            )
-        action.setdefault("seat", state.to_act)
-        return action
+        return action_object(raw, state.to_act, at, ACTION_TYPES)
     raise RecordError(f'actions[{at}] must be "pass" or an action object.', at)
 
 
@@ -930,11 +915,7 @@ def replay_record(doc: dict) -> dict:
 
     Raises RecordError: malformed input, or an illegal action (``at`` set).
     """
-    unknown = sorted(set(doc) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"Unknown key(s) for three_tricks: {', '.join(unknown)}.")
-    if "actions" not in doc:
-        raise RecordError("Missing key 'actions'.")
+    check_record_keys(doc, RECORD_KEYS, GAME)
     try:
         config = Config.from_dict(doc.get("rules") or {})
     except (ValueError, TypeError) as exc:
@@ -952,17 +933,9 @@ def replay_record(doc: dict) -> dict:
         )
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    actions = doc["actions"]
-    if not isinstance(actions, list):
-        raise RecordError("actions must be a list.")
-    for at, raw in enumerate(actions):
-        if state.phase == PHASE_OVER:
-            raise RecordError(f"actions[{at}]: the game is already over.", at)
-        action = _record_action(raw, state, at)
-        try:
-            state, _ = apply(state, action)
-        except IllegalAction as exc:
-            raise RecordError(f"actions[{at}]: {exc.reason}", at) from None
+    state = replay_actions(
+        state, doc["actions"], apply=apply, is_over=is_over, record_action=_record_action
+    )
     return {
         "game": GAME,
         "dealer": state.dealer,
