@@ -1,6 +1,8 @@
 import pytest
 from games_helpers import rules
 
+from games import all_fives, seven_up
+from games.kinds.seven_up import SevenUpRules
 from games.tricks import TrickRules, legal_cards, rank_order, trick_winner
 
 # ---------------------------------------------------------------- TrickRules
@@ -198,3 +200,25 @@ def test_trump_beats_better_led_card_and_trump_when_is_irrelevant_to_winner():
 def test_empty_trick_raises():
     with pytest.raises(ValueError):
         trick_winner([], rules())
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda **knobs: TrickRules(**knobs),
+        lambda **knobs: all_fives.Sheet(**knobs),
+        lambda **knobs: seven_up.Config(3, **knobs),
+        lambda **knobs: SevenUpRules(**knobs),
+    ],
+    ids=["five_tricks", "all_fives", "seven_up", "seven_up_kind"],
+)
+def test_every_game_refuses_a_bad_ace_or_wins_in_the_same_words(build):
+    # The two knobs mean the same in every trick-taking game, and say so alike.
+    with pytest.raises(ValueError) as info:
+        build(ace="up")
+    assert str(info.value) == "ace must be 'high' or 'low', not 'up'."
+    with pytest.raises(ValueError) as info:
+        build(wins="most")
+    assert str(info.value) == "wins must be 'highest' or 'lowest', not 'most'."
+    made = build(ace="low", wins="lowest")
+    assert (made.ace, made.wins) == ("low", "lowest")
