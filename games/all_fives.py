@@ -45,7 +45,7 @@ from functools import lru_cache
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction
 from .records import RecordError, action_object, check_record_keys, replay_actions
-from .tricks import ACE_VALUES, WINS_VALUES, TrickRules, legal_cards, rank_order, trick_winner
+from .tricks import TrickRules, check_order_knobs, legal_cards, rank_order, trick_winner
 
 __all__ = [
     "IllegalAction",
@@ -114,10 +114,7 @@ class Sheet:
     follow: str = "suit"
 
     def __post_init__(self) -> None:
-        if self.ace not in ACE_VALUES:
-            raise ValueError(f"ace must be 'high' or 'low', not {self.ace!r}.")
-        if self.wins not in WINS_VALUES:
-            raise ValueError(f"wins must be 'highest' or 'lowest', not {self.wins!r}.")
+        check_order_knobs(self.ace, self.wins)
         if self.follow not in FOLLOW_VALUES:
             raise ValueError(
                 f"follow must be 'suit', 'suit_or_trump' or 'any', not {self.follow!r}."

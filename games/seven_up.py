@@ -36,6 +36,7 @@ from .tricks import (
     ACE_VALUES,
     WINS_VALUES,
     TrickRules,
+    check_order_knobs,
     legal_cards,
     rank_order,
     trick_winner,
@@ -144,10 +145,7 @@ class Config:
             value = getattr(self, key)
             if not _is_int(value) or value < 0:
                 raise ValueError(f"{key} must be a whole number of points >= 0, not {value!r}.")
-        if self.ace not in ACE_VALUES:
-            raise ValueError(f"ace must be 'high' or 'low', not {self.ace!r}.")
-        if self.wins not in WINS_VALUES:
-            raise ValueError(f"wins must be 'highest' or 'lowest', not {self.wins!r}.")
+        check_order_knobs(self.ace, self.wins)
         if self.first_dealer is None:
             object.__setattr__(self, "first_dealer", n - 1)
         elif not _is_int(self.first_dealer) or not 0 <= self.first_dealer < n:

@@ -26,6 +26,17 @@ TRUMP_VALUES = (*SUITS, None)
 TRUMP_WHEN_VALUES = ("void", "any")
 
 
+def check_order_knobs(ace: object, wins: object) -> None:
+    """Refuse an ``ace`` or ``wins`` knob no game knows (ValueError, a readable reason).
+
+    Every trick-taking game's sheet has these two: they order the ranks alike.
+    """
+    if ace not in ACE_VALUES:
+        raise ValueError(f"ace must be 'high' or 'low', not {ace!r}.")
+    if wins not in WINS_VALUES:
+        raise ValueError(f"wins must be 'highest' or 'lowest', not {wins!r}.")
+
+
 def _order_table(ace: str, wins: str) -> dict[str, int]:
     # 2..10 keep their face value, J Q K follow; the ace is 1 or 14.
     # "lowest wins" flips the sign so that a bigger number is always better.
@@ -57,10 +68,7 @@ class TrickRules:
         object.__setattr__(self, "_order", _ORDER_TABLES[(self.ace, self.wins)])
 
     def validate(self) -> None:
-        if self.ace not in ACE_VALUES:
-            raise ValueError(f"ace must be 'high' or 'low', not {self.ace!r}.")
-        if self.wins not in WINS_VALUES:
-            raise ValueError(f"wins must be 'highest' or 'lowest', not {self.wins!r}.")
+        check_order_knobs(self.ace, self.wins)
         if self.trump not in TRUMP_VALUES:
             raise ValueError(
                 f"trump must be one of 'S', 'H', 'D', 'C' or None (no trump), not {self.trump!r}."

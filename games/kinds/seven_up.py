@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from games import seven_up as su
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
-from games.tricks import ACE_VALUES, WINS_VALUES
+from games.tricks import check_order_knobs
 
 from .base import ACE_AND_WINS_WORDS, GameKind, MoveError, clean_card
 
@@ -43,10 +43,7 @@ class SevenUpRules:
                 raise ValueError(
                     f"{key} must be a whole number of points from 0 to {POINTS_MAX}, not {value!r}."
                 )
-        if self.ace not in ACE_VALUES:
-            raise ValueError(f"ace must be 'high' or 'low', not {self.ace!r}.")
-        if self.wins not in WINS_VALUES:
-            raise ValueError(f"wins must be 'highest' or 'lowest', not {self.wins!r}.")
+        check_order_knobs(self.ace, self.wins)
 
     @classmethod
     def knobs(cls) -> tuple[str, ...]:
