@@ -45,7 +45,7 @@ from functools import lru_cache
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction
 from .records import RecordError, action_object, check_record_keys, replay_actions
-from .tricks import TrickRules, check_order_knobs, legal_cards, rank_order, trick_winner
+from .tricks import SeatSheets, TrickRules, check_order_knobs, legal_cards, rank_order, trick_winner
 
 __all__ = [
     "IllegalAction",
@@ -181,7 +181,7 @@ def _int_knob(value: object, name: str, low: int, high: int) -> int:
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(SeatSheets):
     """What a table plays by: its sheet, each seat's sheet, the mode and the game knobs.
 
     ``target``: points that win (61); ``revoke_penalty``: points a called revoke
@@ -214,19 +214,6 @@ class Config:
         _int_knob(self.revoke_penalty, "revoke_penalty", 0, 100)
         if self.revoke_style not in REVOKE_STYLES:
             raise ValueError(f"revoke_style must be 'lose' or 'bonus', not {self.revoke_style!r}.")
-
-    @classmethod
-    def uniform(cls, rules: Sheet, n: int, mode: str = "barnga", **knobs) -> Config:
-        """Every seat plays by the table's sheet."""
-        return cls(table_rules=rules, seat_rules=(rules,) * n, mode=mode, **knobs)
-
-    @property
-    def n_seats(self) -> int:
-        return len(self.seat_rules)
-
-    def rules_for(self, seat: int) -> Sheet:
-        """The sheet that decides legality for ``seat``'s plays in this mode."""
-        return self.seat_rules[seat] if self.mode == "barnga" else self.table_rules
 
     def to_dict(self) -> dict:
         return {

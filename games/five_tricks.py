@@ -36,6 +36,7 @@ from .errors import IllegalAction
 from .tricks import (
     ACE_VALUES,
     WINS_VALUES,
+    SeatSheets,
     TrickRules,
     is_legal,
     legal_cards,
@@ -105,7 +106,7 @@ def deal(n_players: int, seed: int | str) -> tuple[tuple[str, ...], ...]:
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(SeatSheets):
     """What a table plays by: the table's sheet, each seat's own sheet, and the mode."""
 
     table_rules: TrickRules
@@ -125,19 +126,6 @@ class Config:
             raise ValueError("Every entry of seat_rules must be a TrickRules.")
         if self.mode not in MODES:
             raise ValueError(f"mode must be 'barnga' or 'referee', not {self.mode!r}.")
-
-    @classmethod
-    def uniform(cls, rules: TrickRules, n: int, mode: str = "barnga") -> Config:
-        """Every seat plays by the table's sheet."""
-        return cls(table_rules=rules, seat_rules=(rules,) * n, mode=mode)
-
-    @property
-    def n_seats(self) -> int:
-        return len(self.seat_rules)
-
-    def rules_for(self, seat: int) -> TrickRules:
-        """The sheet that decides legality for ``seat``'s plays in this mode."""
-        return self.seat_rules[seat] if self.mode == "barnga" else self.table_rules
 
     def to_dict(self) -> dict:
         return {

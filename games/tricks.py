@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import RANKS, SUIT_NAME_SINGULAR, SUITS
 
@@ -188,3 +189,30 @@ def trick_winner(cards_in_play_order: Sequence[tuple[int, str]], rules: TrickRul
             if best is None or value > best:
                 best, best_seat = value, seat
     return best_seat
+
+
+class SeatSheets:
+    """A Barnga table's sheets, for a frozen config dataclass with the fields
+    ``table_rules`` (the table's sheet), ``seat_rules`` (each seat's own, seat order)
+    and ``mode`` ("barnga" or "referee"). Five Tricks and All Fives share it.
+
+    In Barnga mode a player plays by the sheet they learned; in referee mode the
+    table's sheet decides every play (RULES.md section 2).
+    """
+
+    table_rules: Any
+    seat_rules: tuple[Any, ...]
+    mode: str
+
+    @classmethod
+    def uniform(cls, rules, n: int, mode: str = "barnga", **knobs):
+        """Every seat plays by the table's sheet."""
+        return cls(table_rules=rules, seat_rules=(rules,) * n, mode=mode, **knobs)
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.seat_rules)
+
+    def rules_for(self, seat: int):
+        """The sheet that decides legality for ``seat``'s plays in this mode."""
+        return self.seat_rules[seat] if self.mode == "barnga" else self.table_rules
