@@ -1,7 +1,8 @@
 import pytest
 from games_helpers import rules
 
-from games import all_fives, seven_up
+from games import all_fives, five_tricks, seven_up
+from games.errors import IllegalAction
 from games.kinds.seven_up import SevenUpRules
 from games.tricks import TrickRules, legal_cards, rank_order, trick_winner
 
@@ -222,3 +223,56 @@ def test_every_game_refuses_a_bad_ace_or_wins_in_the_same_words(build):
     assert str(info.value) == "wins must be 'highest' or 'lowest', not 'most'."
     made = build(ace="low", wins="lowest")
     assert (made.ace, made.wins) == ("low", "lowest")
+
+
+def _five_tricks_claim_state():
+    config = five_tricks.Config.uniform(TrickRules(), 3)
+    state = five_tricks.new_game(config, hands=[["2H"], ["3H"], ["4H"]])
+    for seat, card in enumerate(["2H", "3H", "4H"]):
+        state, _ = five_tricks.apply(state, {"type": "play", "seat": seat, "card": card})
+    return state
+
+
+@pytest.mark.parametrize(
+    "engine, state, action, message",
+    [
+        (
+            five_tricks,
+            lambda: five_tricks.new_game(
+                five_tricks.Config.uniform(TrickRules(), 3), hands=[["2H"], ["3H"], ["4H"]]
+            ),
+            {"type": "play", "seat": 3, "card": "2H"},
+            "There is no seat 3 at this table (seats are 0 to 2).",
+        ),
+        (
+            five_tricks,
+            _five_tricks_claim_state,
+            {"type": "claim", "seat": 0, "winner": "1"},
+            "There is no winner seat '1' at this table (seats are 0 to 2).",
+        ),
+        (
+            all_fives,
+            lambda: all_fives.new_game(all_fives.Config.uniform(all_fives.Sheet(), 2), seed=1),
+            {"type": "stand", "seat": None},
+            "There is no seat None at this table (seats are 0 to 1).",
+        ),
+        (
+            all_fives,
+            lambda: all_fives.new_game(all_fives.Config.uniform(all_fives.Sheet(), 3), seed=1),
+            {"type": "call_revoke", "seat": 0, "accused": 3},
+            "There is no accused seat 3 at this table (seats are 0 to 2).",
+        ),
+        (
+            seven_up,
+            lambda: seven_up.new_match(seven_up.Config(4), seed=1),
+            {"type": "bid", "seat": True, "bid": 0},
+            "There is no seat True at this table (seats are 0 to 3).",
+        ),
+    ],
+)
+def test_every_engine_refuses_a_seat_not_at_the_table_in_the_same_words(
+    engine, state, action, message
+):
+    with pytest.raises(IllegalAction) as info:
+        engine.apply(state(), action)
+    assert info.value.reason == message
