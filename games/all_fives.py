@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
-from .errors import IllegalAction
+from .errors import IllegalAction, seat_of
 from .records import RecordError, action_object, check_record_keys, replay_actions
 from .tricks import SeatSheets, TrickRules, check_order_knobs, legal_cards, rank_order, trick_winner
 
@@ -544,12 +544,6 @@ def game_winners(scores: Sequence[int], barred: Sequence[bool], target: int) -> 
 # ---------------------------------------------------------------- actions
 
 
-def _seat_of(value: object, n: int, what: str = "seat") -> int:
-    if type(value) is not int or not 0 <= value < n:
-        raise IllegalAction(f"There is no {what} {value!r} at this table (seats are 0 to {n - 1}).")
-    return value
-
-
 def legal_actions(state: State, seat: int) -> list[dict]:
     """Every action ``seat`` may take now, in a fixed order."""
     n = state.n_seats
@@ -600,7 +594,7 @@ def apply(state: State, action: dict) -> tuple[State, list[dict]]:
 
 
 def _stand_or_beg(state: State, action: dict, kind: str) -> tuple[State, list[dict]]:
-    seat = _seat_of(action.get("seat"), state.n_seats)
+    seat = seat_of(action.get("seat"), state.n_seats)
     if state.phase != PHASE_BEG:
         raise IllegalAction("Standing or begging happens only right after the deal.")
     if seat != state.eldest:
@@ -616,7 +610,7 @@ def _stand_or_beg(state: State, action: dict, kind: str) -> tuple[State, list[di
 
 
 def _dealer_choice(state: State, action: dict, kind: str) -> tuple[State, list[dict]]:
-    seat = _seat_of(action.get("seat"), state.n_seats)
+    seat = seat_of(action.get("seat"), state.n_seats)
     if state.phase != PHASE_DEALER:
         raise IllegalAction("The dealer chooses only after the player on their left begs.")
     if seat != state.dealer:
@@ -695,7 +689,7 @@ def _run_cards(state: State, seq: int) -> tuple[State, list[dict]]:
 
 def _play(state: State, action: dict) -> tuple[State, list[dict]]:
     n = state.n_seats
-    seat = _seat_of(action.get("seat"), n)
+    seat = seat_of(action.get("seat"), n)
     if state.phase != PHASE_PLAY:
         raise IllegalAction("No card can be played until the trump is settled.")
     to_act = state.to_act
@@ -766,8 +760,8 @@ def _play(state: State, action: dict) -> tuple[State, list[dict]]:
 
 def _call(state: State, action: dict) -> tuple[State, list[dict]]:
     n = state.n_seats
-    caller = _seat_of(action.get("seat"), n)
-    accused = _seat_of(action.get("accused"), n, "accused seat")
+    caller = seat_of(action.get("seat"), n)
+    accused = seat_of(action.get("accused"), n, "accused seat")
     if state.config.mode != "barnga":
         raise IllegalAction(
             "The rules are enforced at this table: a card that breaks them is refused, "

@@ -1,4 +1,4 @@
-"""Exceptions shared by the game engines.
+"""Exceptions shared by the game engines, and the refusal of a seat not at the table.
 
 One exception type crosses the engine boundary for a refused action, so the app
 can show its ``reason`` to the player as it is.
@@ -11,3 +11,11 @@ class IllegalAction(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+def seat_of(value: object, n: int, what: str = "seat") -> int:
+    """``value`` if it is a seat of a table of ``n`` (0 to n - 1), else IllegalAction
+    naming ``what`` ("seat", "accused seat", ...). A bool is no seat."""
+    if type(value) is not int or not 0 <= value < n:
+        raise IllegalAction(f"There is no {what} {value!r} at this table (seats are 0 to {n - 1}).")
+    return value

@@ -32,7 +32,7 @@ from .cards import (
     parse_card,
     shuffled,
 )
-from .errors import IllegalAction
+from .errors import IllegalAction, seat_of
 from .tricks import (
     ACE_VALUES,
     WINS_VALUES,
@@ -325,12 +325,6 @@ def resolve_timeout(claims: Sequence[int | None], leader: int, n_seats: int, fal
 # ---------------------------------------------------------------- actions
 
 
-def _seat_of(value: object, n: int, what: str = "seat") -> int:
-    if type(value) is not int or not 0 <= value < n:
-        raise IllegalAction(f"There is no {what} {value!r} at this table (seats are 0 to {n - 1}).")
-    return value
-
-
 def legal_actions(state: State, seat: int) -> list[dict]:
     """Every action ``seat`` may take now (the timer's ``timeout`` is not a seat action)."""
     n = state.n_seats
@@ -379,7 +373,7 @@ def _play(state: State, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction("The game is over.")
     hands = state.hands
     n = len(hands)
-    seat = _seat_of(action.get("seat"), n)
+    seat = seat_of(action.get("seat"), n)
     current = state.current
     leader = state.leader
     to_act = state.to_act
@@ -439,8 +433,8 @@ def _claim(state: State, action: dict) -> tuple[State, list[dict]]:
             raise IllegalAction("There is no finished trick to claim yet.")
         raise IllegalAction("The game is over.")
     n = state.n_seats
-    seat = _seat_of(action.get("seat"), n)
-    winner = _seat_of(action.get("winner"), n, "winner seat")
+    seat = seat_of(action.get("seat"), n)
+    winner = seat_of(action.get("winner"), n, "winner seat")
     for played, _ in state.current:
         if played == winner:
             break

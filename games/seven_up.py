@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import RANKS, SUITS, full_deck, is_card, parse_card, shuffled
-from .errors import IllegalAction
+from .errors import IllegalAction, seat_of
 from .tricks import (
     ACE_VALUES,
     WINS_VALUES,
@@ -513,10 +513,7 @@ def _not_now(state: State, doing: str) -> IllegalAction:
 
 
 def _seat(state: State, action: dict) -> int:
-    seat = action.get("seat")
-    n = state.n_seats
-    if not _is_int(seat) or not 0 <= seat < n:
-        raise IllegalAction(f"There is no seat {seat!r} at this table (seats are 0 to {n - 1}).")
+    seat = seat_of(action.get("seat"), state.n_seats)
     if seat != state.to_act:
         verb = "bids" if state.phase == PHASE_BID else "plays"
         raise IllegalAction(f"It is not your turn: seat {state.to_act} {verb} next.")
