@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import pathlib
+import subprocess
+import sys
 
 from games import five_tricks as ft
 from games.tricks import TrickRules
 
-DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 
 HIGH = TrickRules(ace="high", wins="highest", trump=None)
 
@@ -72,3 +75,63 @@ def docs_replay_example(doc_name: str, heading: str = "The replay record") -> tu
     section = (DOCS / doc_name).read_text().split(f"\n## {heading}\n", 1)[1]
     record, output = [b.split("```", 1)[0] for b in section.split("```json\n")[1:3]]
     return json.loads(record), json.loads(output)
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def games_cli(args, stdin=None) -> subprocess.CompletedProcess:
+    """``python -m games ARGS`` from the project root, its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "games", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def replay_cli(doc, tmp_path, name="game.json") -> subprocess.CompletedProcess:
+    """``python -m games replay`` on ``doc`` (an object, or text as it is) saved as a file."""
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return games_cli(["replay", str(path)])
+
+
+def cli_ok(proc) -> dict:
+    """The one JSON line a successful run printed."""
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.count("\n") == 1
+    return json.loads(proc.stdout)
+
+
+def cli_error(proc) -> dict:
+    """The JSON error object a refused run printed to stderr, exit status 2."""
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    payload = json.loads(proc.stderr)
+    assert isinstance(payload["error"], str) and payload["error"]
+    return payload
+
+
+# ---------------------------------------------------------------- 7Up7Down's first deal
+
+# Three seats, deal 0 (7 cards), dealer seat 2: seat 0 bids first and leads. Trump
+# hearts (AH). Seat 0 holds the top spades, seat 1 six low spades and the 2 of
+# trumps, seat 2 clubs: seat 0 wins six spade tricks, seat 1 trumps the last.
+SEVEN = [
+    ["AS", "KS", "QS", "JS", "10S", "9S", "8S"],
+    ["2S", "3S", "4S", "5S", "6S", "7S", "2H"],
+    ["2C", "3C", "4C", "5C", "6C", "7C", "8C"],
+]
+SEVEN_PLAYS = [
+    "AS", "2S", "2C",
+    "KS", "3S", "3C",
+    "QS", "4S", "4C",
+    "JS", "5S", "5C",
+    "10S", "6S", "6C",
+    "9S", "7S", "7C",
+    "8S", "2H", "8C",
+]  # fmt: skip

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from games_helpers import replay_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -255,25 +256,13 @@ def test_refused_actions_leave_the_state_alone(cfg, seed, driver):
 # ---------------------------------------------------------------- the replay command
 
 
-def run_cli(doc, tmp_path):
-    path = tmp_path / "all_fives.json"
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    return subprocess.run(
-        [sys.executable, "-m", "games", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def test_cli_replays_bot_games_from_the_seed_and_from_explicit_decks(tmp_path):
     rng = random.Random(5)
     for seed in range(3):
         cfg = mixed_config(rng)
         state, log = af.play_game(cfg, seed)
         doc = {"game": "all_fives", **cfg.to_dict(), "seed": seed, "actions": log}
-        proc = run_cli(doc, tmp_path)
+        proc = replay_cli(doc, tmp_path, "all_fives.json")
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
         assert out["winners"] == list(state.winners) and out["complete"] is True
@@ -286,7 +275,7 @@ def test_cli_replays_bot_games_from_the_seed_and_from_explicit_decks(tmp_path):
             "decks": [af.seeded_deck(seed, k) for k in range(state.decks_used)],
             "actions": log,
         }
-        proc = run_cli(explicit, tmp_path)
+        proc = replay_cli(explicit, tmp_path, "all_fives.json")
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout) == out
 
@@ -303,7 +292,7 @@ def test_cli_accepts_shorthand_actions_and_reports_per_hand_results(tmp_path):
         "decks": [stack(0, HANDS, "2S")],
         "actions": ["stand", *WHOLE_HAND],
     }
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "all_fives.json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["winners"] == [1] and out["scores"] == [0, 22] and out["complete"]
@@ -374,7 +363,7 @@ def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
         "seed": 3,
         "actions": [{"type": "beg"}, {"type": "take_one"}, {"type": "stand"}],
     }
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "all_fives.json")
     assert proc.returncode == 2 and proc.stdout == ""
     err = json.loads(proc.stderr)
     assert err["at"] == 2 and "right after the deal" in err["error"]
@@ -400,7 +389,7 @@ def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
     ],
 )
 def test_cli_malformed_input_exits_2_with_a_message(doc, message, tmp_path):
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "all_fives.json")
     assert proc.returncode == 2 and proc.stdout == ""
     assert message in json.loads(proc.stderr)["error"]
 
@@ -469,6 +458,6 @@ def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     (deck,) = doc["decks"]
     assert deck[-1] == "..."
     doc["decks"] = [deck[:-1] + [c for c in full_deck() if c not in deck]]
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "all_fives.json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == output

@@ -1,53 +1,17 @@
 """The public ``python -m games replay`` contract, driven as a subprocess."""
 
 import json
-import pathlib
-import subprocess
-import sys
 
 import pytest
+from games_helpers import cli_error, cli_ok, games_cli, replay_cli
 
 from games import bots
 from games import five_tricks as ft
 from games.presets import PRESETS
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
 HIGH = {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void"}
 LOW = {"ace": "low", "wins": "highest", "trump": "null", "trump_when": "void"}
 HANDS = [["AH", "2S"], ["7H", "3S"], ["2H", "4S"]]
-
-
-def run(args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "games", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def replay(doc, tmp_path, name="game.json"):
-    path = tmp_path / name
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    return run(["replay", str(path)])
-
-
-def ok(proc):
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == ""
-    assert proc.stdout.count("\n") == 1
-    return json.loads(proc.stdout)
-
-
-def error(proc):
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert proc.stdout == ""
-    payload = json.loads(proc.stderr)
-    assert isinstance(payload["error"], str) and payload["error"]
-    return payload
 
 
 def doc(**kw):
@@ -62,7 +26,7 @@ def doc(**kw):
 
 
 def test_normal_game(tmp_path):
-    out = ok(replay(doc(), tmp_path))
+    out = cli_ok(replay_cli(doc(), tmp_path))
     assert out == {
         "tricks": [
             {"leader": 0, "cards": ["AH", "7H", "2H"], "winner": 0, "verdicts": [0, 0, 0]},
@@ -80,13 +44,13 @@ def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     from games_helpers import docs_replay_example
 
     record, output = docs_replay_example("rules.md", "The replay command")
-    assert ok(replay(record, tmp_path)) == output
+    assert cli_ok(replay_cli(record, tmp_path)) == output
 
 
 def test_plays_use_whoevers_turn_it_is(tmp_path):
     # After trick 1 the winner (seat 0) leads, so the order is 2S, 3S, 4S.
-    proc = replay(doc(), tmp_path)
-    assert ok(proc)["tricks"][1]["cards"] == ["2S", "3S", "4S"]
+    proc = replay_cli(doc(), tmp_path)
+    assert cli_ok(proc)["tricks"][1]["cards"] == ["2S", "3S", "4S"]
 
 
 def test_seat_rules_and_claims(tmp_path):
@@ -95,7 +59,7 @@ def test_seat_rules_and_claims(tmp_path):
         plays=["AH", "7H", "2H", "3S", "4S", "2S"],
         claims=[[1, 1, 0], [2, 0, 1]],
     )
-    out = ok(replay(d, tmp_path))
+    out = cli_ok(replay_cli(d, tmp_path))
     assert out["tricks"] == [
         # Seat 1's sheet (ace low) says 7H; two of three claims say seat 1.
         {"leader": 0, "cards": ["AH", "7H", "2H"], "winner": 1, "verdicts": [0, 1, 0]},
@@ -107,7 +71,7 @@ def test_seat_rules_and_claims(tmp_path):
 
 def test_claims_may_hold_nulls_and_all_null_falls_back_to_rules(tmp_path):
     d = doc(claims=[[None, None, None], [None, 0, None]])
-    out = ok(replay(d, tmp_path))
+    out = cli_ok(replay_cli(d, tmp_path))
     assert [t["winner"] for t in out["tricks"]] == [0, 0]
 
 
@@ -115,10 +79,10 @@ def test_legality_is_by_the_acting_seats_own_sheet(tmp_path):
     table = {"ace": "high", "wins": "highest", "trump": "S", "trump_when": "void"}
     anytime = {"ace": "high", "wins": "highest", "trump": "s", "trump_when": "any"}
     d = doc(rules=table, plays=["AH", "3S", "2H"])
-    payload = error(replay(d, tmp_path))
+    payload = cli_error(replay_cli(d, tmp_path))
     assert payload["at"] == 1
     assert "seat 1 cannot play 3S" in payload["error"] and "must follow suit" in payload["error"]
-    out = ok(replay(dict(d, seat_rules=[table, anytime, table]), tmp_path))
+    out = cli_ok(replay_cli(dict(d, seat_rules=[table, anytime, table]), tmp_path))
     assert out["tricks"] == [
         {"leader": 0, "cards": ["AH", "3S", "2H"], "winner": 1, "verdicts": [1, 1, 1]}
     ]
@@ -135,23 +99,25 @@ def test_legality_is_by_the_acting_seats_own_sheet(tmp_path):
     ],
 )
 def test_illegal_play(tmp_path, plays, at, words):
-    payload = error(replay(doc(plays=plays), tmp_path))
+    payload = cli_error(replay_cli(doc(plays=plays), tmp_path))
     assert payload["at"] == at and words in payload["error"]
 
 
 def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
     """Windows editors start a UTF-8 file with a byte-order mark: it is not JSON's, but
     it is no reason to refuse the file."""
-    assert ok(replay("\ufeff" + json.dumps(doc()), tmp_path)) == ok(replay(doc(), tmp_path))
+    assert cli_ok(replay_cli("\ufeff" + json.dumps(doc()), tmp_path)) == cli_ok(
+        replay_cli(doc(), tmp_path)
+    )
 
 
 def test_plays_may_stop_early(tmp_path):
-    out = ok(replay(doc(plays=["AH", "7H", "2H", "2S"]), tmp_path))
+    out = cli_ok(replay_cli(doc(plays=["AH", "7H", "2H", "2S"]), tmp_path))
     assert out["complete"] is False and len(out["tricks"]) == 1
     assert out["tricks_won"] == [1, 0, 0] and out["winners"] == [0]
-    out = ok(replay(doc(plays=["AH"]), tmp_path))
+    out = cli_ok(replay_cli(doc(plays=["AH"]), tmp_path))
     assert out == {"tricks": [], "tricks_won": [0, 0, 0], "winners": [], "complete": False}
-    out = ok(replay(doc(plays=[]), tmp_path))
+    out = cli_ok(replay_cli(doc(plays=[]), tmp_path))
     assert out["complete"] is False and out["winners"] == []
 
 
@@ -189,22 +155,22 @@ def test_plays_may_stop_early(tmp_path):
     ],
 )
 def test_malformed_input(tmp_path, text, words):
-    payload = error(replay(text, tmp_path))
+    payload = cli_error(replay_cli(text, tmp_path))
     assert words in payload["error"]
 
 
 def test_a_malformed_play_says_where_and_a_json_value_is_written_as_json(tmp_path):
     # docs/rules.md: `at` when the problem shows at a play; values in JSON's words.
-    payload = error(replay(doc(plays=["AH", "XX"]), tmp_path))
+    payload = cli_error(replay_cli(doc(plays=["AH", "XX"]), tmp_path))
     assert payload["at"] == 1 and "plays[1]" in payload["error"]
-    payload = error(replay(doc(claims=[[0, 0, True], [2, 2, 2]]), tmp_path))
+    payload = cli_error(replay_cli(doc(claims=[[0, 0, True], [2, 2, 2]]), tmp_path))
     assert payload["error"].endswith("not true.") and "at" not in payload
 
 
 def test_claim_naming_a_seat_not_in_the_trick(tmp_path):
     hands = [["AH", "2H"], ["3H"], ["4H", "5H"]]
     d = doc(hands=hands, plays=["AH", "3H", "4H", "2H", "5H"], claims=[[0, 0, 0], [1, 2, 2]])
-    payload = error(replay(d, tmp_path))
+    payload = cli_error(replay_cli(d, tmp_path))
     assert (
         payload["error"] == "claims[1][0]: Seat 1 did not play in this trick, so it cannot win it."
     )
@@ -212,17 +178,17 @@ def test_claim_naming_a_seat_not_in_the_trick(tmp_path):
 
 
 def test_missing_file(tmp_path):
-    payload = error(run(["replay", str(tmp_path / "nope.json")]))
+    payload = cli_error(games_cli(["replay", str(tmp_path / "nope.json")]))
     assert "Cannot read" in payload["error"]
 
 
 def test_stdin_and_determinism(tmp_path):
     plays = ["AH", "7H", "2H", "3S", "4S", "2S"]
     text = json.dumps(doc(seat_rules=[HIGH, LOW, HIGH], plays=plays, claims=[[1, 1, 0], [2, 0, 1]]))
-    a = run(["replay", "-"], stdin=text)
-    b = run(["replay", "-"], stdin=text)
-    c = replay(text, tmp_path)
-    assert ok(a) == ok(c)
+    a = games_cli(["replay", "-"], stdin=text)
+    b = games_cli(["replay", "-"], stdin=text)
+    c = replay_cli(text, tmp_path)
+    assert cli_ok(a) == cli_ok(c)
     assert a.stdout == b.stdout == c.stdout
     keys = list(json.loads(a.stdout))
     assert keys == sorted(keys)
@@ -250,7 +216,7 @@ def test_a_full_seeded_bot_game_matches_the_engine(tmp_path):
         "plays": [p.lower() for p in plays],
         "claims": claims,
     }
-    out = ok(replay(d, tmp_path))
+    out = cli_ok(replay_cli(d, tmp_path))
     assert out["complete"] is True
     assert [t["winner"] for t in out["tricks"]] == [t.winner for t in final.completed]
     assert [t["verdicts"] for t in out["tricks"]] == [list(t.verdicts) for t in final.completed]
@@ -259,24 +225,24 @@ def test_a_full_seeded_bot_game_matches_the_engine(tmp_path):
 
 
 def test_cli_needs_a_subcommand():
-    proc = run([])
+    proc = games_cli([])
     assert proc.returncode == 2 and "usage" in proc.stderr
 
 
 @pytest.mark.parametrize("games", ["-1", "0", "ten"])
 def test_bench_refuses_a_number_of_games_below_one(games):
     """It printed {"games": -1, "plays": 0, ...} and exited 0."""
-    proc = run(["bench", "--games", games])
+    proc = games_cli(["bench", "--games", games])
     assert proc.returncode == 2 and proc.stdout == ""
     assert f"--games: must be a whole number of at least 1, not '{games}'" in proc.stderr
 
 
 def test_bench_runs_and_reports_plays_per_second():
-    proc = run(["bench", "--games", "20", "--seed", "3"])
+    proc = games_cli(["bench", "--games", "20", "--seed", "3"])
     assert proc.returncode == 0, proc.stderr
     first = json.loads(proc.stdout.splitlines()[0])
     assert first["games"] == 20 and first["plays"] > 20 * 10 and first["plays_per_second"] > 0
-    again = json.loads(run(["bench", "--games", "20", "--seed", "3"]).stdout.splitlines()[0])
+    again = json.loads(games_cli(["bench", "--games", "20", "--seed", "3"]).stdout.splitlines()[0])
     assert (again["plays"], again["actions"], again["timeouts"]) == (
         first["plays"],
         first["actions"],

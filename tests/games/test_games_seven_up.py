@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from games_helpers import SEVEN, SEVEN_PLAYS
 
 from games import seven_up as su
 from games.errors import IllegalAction
@@ -51,24 +52,6 @@ def refused(state, action, *words):
     for word in words:
         assert word in exc.value.reason
     return exc.value.reason
-
-
-# Three seats, deal 0 (7 cards), dealer seat 2: seat 0 bids first and leads.
-# Seat 0 holds the top spades, seat 1 six low spades and the 2 of trumps, seat 2 clubs.
-SEVEN = [
-    ["AS", "KS", "QS", "JS", "10S", "9S", "8S"],
-    ["2S", "3S", "4S", "5S", "6S", "7S", "2H"],
-    ["2C", "3C", "4C", "5C", "6C", "7C", "8C"],
-]
-SEVEN_PLAYS = [
-    "AS", "2S", "2C",
-    "KS", "3S", "3C",
-    "QS", "4S", "4C",
-    "JS", "5S", "5C",
-    "10S", "6S", "6C",
-    "9S", "7S", "7C",
-    "8S", "2H", "8C",
-]  # fmt: skip
 
 
 # ---------------------------------------------------------------- config, deals, dealer

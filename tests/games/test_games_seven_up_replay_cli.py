@@ -2,32 +2,12 @@
 
 import copy
 import json
-import pathlib
-import subprocess
-import sys
 
 import pytest
+from games_helpers import SEVEN, SEVEN_PLAYS, cli_error, cli_ok, games_cli, replay_cli
 
 from games import seven_up as su
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-# Deal 0, three seats, dealer 2: seat 0 bids first and leads. Trump hearts (AH).
-# Seat 0 wins six spade tricks; seat 1 trumps the last with the 2H.
-SEVEN = [
-    ["AS", "KS", "QS", "JS", "10S", "9S", "8S"],
-    ["2S", "3S", "4S", "5S", "6S", "7S", "2H"],
-    ["2C", "3C", "4C", "5C", "6C", "7C", "8C"],
-]
-SEVEN_PLAYS = [
-    "AS", "2S", "2C",
-    "KS", "3S", "3C",
-    "QS", "4S", "4C",
-    "JS", "5S", "5C",
-    "10S", "6S", "6C",
-    "9S", "7S", "7C",
-    "8S", "2H", "8C",
-]  # fmt: skip
 # Deal 1, six cards, dealer 0: seat 1 bids first and leads. Trump clubs (AC).
 SIX = [
     ["2D", "3D", "4D", "5D", "6D", "7D"],
@@ -59,52 +39,20 @@ def doc(deals=None, **kw):
     return base
 
 
-def run(args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "games", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def replay(d, tmp_path):
-    path = tmp_path / "match.json"
-    path.write_text(d if isinstance(d, str) else json.dumps(d))
-    return run(["replay", str(path)])
-
-
-def ok(proc):
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == ""
-    assert proc.stdout.count("\n") == 1
-    return json.loads(proc.stdout)
-
-
-def error(proc):
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert proc.stdout == ""
-    payload = json.loads(proc.stderr)
-    assert isinstance(payload["error"], str) and payload["error"]
-    return payload
-
-
 def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     """docs/seven_up.md's record, as written there, replays to the output printed
     under it: the hook's bid, an exact 7, an exact 0 and a missed 1."""
     from games_helpers import docs_replay_example
 
     record, output = docs_replay_example("seven_up.md", "The replay command")
-    assert ok(replay(record, tmp_path)) == output
+    assert cli_ok(replay_cli(record, tmp_path)) == output
 
 
 # ---------------------------------------------------------------- success
 
 
 def test_one_whole_deal(tmp_path):
-    out = ok(replay(doc(), tmp_path))
+    out = cli_ok(replay_cli(doc(), tmp_path))
     tricks = [{"leader": 0, "cards": SEVEN_PLAYS[i : i + 3], "winner": 0} for i in range(0, 18, 3)]
     tricks.append({"leader": 0, "cards": ["8S", "2H", "8C"], "winner": 1})
     assert out == {
@@ -126,7 +74,7 @@ def test_bids_come_in_bidding_order_and_are_reported_per_seat(tmp_path):
     # Deal 1's dealer is seat 0: bids [0, 1, 2] are seats 1, 2, 0.
     plays = ["8D", "2H", "2D", "9D", "3H", "3D", "10D", "4H", "4D"]
     plays += ["JD", "5H", "5D", "QD", "6H", "6D", "KD", "7H", "7D"]
-    out = ok(replay(doc([deal0(), deal1(plays=plays)]), tmp_path))
+    out = cli_ok(replay_cli(doc([deal0(), deal1(plays=plays)]), tmp_path))
     second = out["deals"][1]
     assert second["trump"] == "C" and second["bids"] == [2, 0, 1]
     assert all(t["leader"] == 1 and t["winner"] == 1 for t in second["tricks"])
@@ -136,26 +84,26 @@ def test_bids_come_in_bidding_order_and_are_reported_per_seat(tmp_path):
 
 def test_rules_knobs_and_defaults(tmp_path):
     no_hook = doc([deal0(bids=[6, 1, 0])], rules={"hook": False, "points_per_trick": 10})
-    out = ok(replay(no_hook, tmp_path))
+    out = cli_ok(replay_cli(no_hook, tmp_path))
     assert out["deals"][0]["points"] == [60, 10, 10]  # zero bonus keeps its default
     bare = {k: v for k, v in doc().items() if k != "rules"}
-    assert ok(replay(bare, tmp_path)) == ok(replay(doc(), tmp_path))
-    assert ok(replay(doc(rules={}), tmp_path)) == ok(replay(doc(), tmp_path))
+    assert cli_ok(replay_cli(bare, tmp_path)) == cli_ok(replay_cli(doc(), tmp_path))
+    assert cli_ok(replay_cli(doc(rules={}), tmp_path)) == cli_ok(replay_cli(doc(), tmp_path))
 
 
 def test_any_first_dealer(tmp_path):
     # With dealer 0 seat 1 bids first and leads: it leads a spade it holds.
     d = doc([deal0(dealer=0, bids=[0, 0, 6], plays=["2S", "2C", "AS"])])
-    out = ok(replay(d, tmp_path))
+    out = cli_ok(replay_cli(d, tmp_path))
     assert out["deals"][0]["bids"] == [6, 0, 0]
     assert out["deals"][0]["tricks"] == [{"leader": 1, "cards": ["2S", "2C", "AS"], "winner": 0}]
 
 
 def test_a_match_may_stop_early_and_counts_its_points_so_far(tmp_path):
-    out = ok(replay(doc([]), tmp_path))
+    out = cli_ok(replay_cli(doc([]), tmp_path))
     assert out == {"deals": [], "totals": [0, 0, 0], "winners": []}
     # The last deal stops during bidding: missing bids are null, points null.
-    out = ok(replay(doc([deal0(), deal1(bids=[0, 1])]), tmp_path))
+    out = cli_ok(replay_cli(doc([deal0(), deal1(bids=[0, 1])]), tmp_path))
     assert out["deals"][1] == {
         "trump": "C",
         "bids": [None, 0, 1],
@@ -165,7 +113,7 @@ def test_a_match_may_stop_early_and_counts_its_points_so_far(tmp_path):
     }
     assert out["totals"] == [90, 15, 0] and out["winners"] == [0]
     # ... or in the middle of a trick: the unfinished trick is listed with no winner.
-    out = ok(replay(doc([deal0(), deal1(plays=["8D", "2H", "2D", "9D", "3H"])]), tmp_path))
+    out = cli_ok(replay_cli(doc([deal0(), deal1(plays=["8D", "2H", "2D", "9D", "3H"])]), tmp_path))
     assert out["deals"][1]["tricks"] == [
         {"leader": 1, "cards": ["8D", "2H", "2D"], "winner": 1},
         {"leader": 1, "cards": ["9D", "3H"], "winner": None},
@@ -173,17 +121,17 @@ def test_a_match_may_stop_early_and_counts_its_points_so_far(tmp_path):
     assert out["deals"][1]["tricks_won"] == [0, 1, 0]
     assert out["totals"] == [90, 15, 0]
     # A first deal stopped before any deal is scored: nobody has won yet.
-    out = ok(replay(doc([deal0(plays=SEVEN_PLAYS[:4])]), tmp_path))
+    out = cli_ok(replay_cli(doc([deal0(plays=SEVEN_PLAYS[:4])]), tmp_path))
     assert out["winners"] == [] and out["totals"] == [0, 0, 0]
     assert out["deals"][0]["bids"] == [6, 1, 1]
 
 
 def test_stdin_determinism_and_sorted_keys(tmp_path):
     text = json.dumps(doc([deal0(), deal1(bids=[0])]))
-    a = run(["replay", "-"], stdin=text)
-    b = run(["replay", "-"], stdin=text)
-    c = replay(text, tmp_path)
-    assert ok(a) == ok(c) and a.stdout == b.stdout == c.stdout
+    a = games_cli(["replay", "-"], stdin=text)
+    b = games_cli(["replay", "-"], stdin=text)
+    c = replay_cli(text, tmp_path)
+    assert cli_ok(a) == cli_ok(c) and a.stdout == b.stdout == c.stdout
     assert a.stdout.startswith('{"deals": [{"bids": ')
 
 
@@ -193,7 +141,7 @@ def test_a_full_seeded_bot_match_with_the_blind_deal(tmp_path):
     record = su.to_record(final)
     # Cards in any case, as a hand-typed record might have them.
     record["deals"][3]["plays"] = [c.lower() for c in record["deals"][3]["plays"]]
-    out = ok(replay(record, tmp_path))
+    out = cli_ok(replay_cli(record, tmp_path))
     assert len(out["deals"]) == 14
     for row, r in zip(out["deals"], final.history, strict=True):
         assert row["trump"] == r.trump
@@ -220,14 +168,14 @@ def test_a_full_seeded_bot_match_with_the_blind_deal(tmp_path):
     ],
 )
 def test_illegal_bid(tmp_path, bids, at, words):
-    payload = error(replay(doc([deal0(bids=bids, plays=[])]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(bids=bids, plays=[])]), tmp_path))
     assert payload["deal"] == 0 and payload["phase"] == "bid" and payload["at"] == at
     assert words in payload["error"]
     assert set(payload) == {"error", "deal", "phase", "at"}
 
 
 def test_the_hook_bid_error_reads_well(tmp_path):
-    payload = error(replay(doc([deal0(bids=[6, 1, 0])]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(bids=[6, 1, 0])]), tmp_path))
     assert payload["error"] == (
         "deals[0].bids[2]: seat 2 cannot bid 0: As the dealer you may not bid 0: the bids "
         "would add up to 7, the number of cards each player holds (hook rule)."
@@ -244,19 +192,19 @@ def test_the_hook_bid_error_reads_well(tmp_path):
     ],
 )
 def test_illegal_play(tmp_path, plays, at, words):
-    payload = error(replay(doc([deal0(plays=plays)]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(plays=plays)]), tmp_path))
     assert payload == {"error": payload["error"], "deal": 0, "phase": "play", "at": at}
     assert words in payload["error"]
 
 
 def test_plays_before_the_bidding_is_over(tmp_path):
-    payload = error(replay(doc([deal0(bids=[6], plays=["AS"])]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(bids=[6], plays=["AS"])]), tmp_path))
     assert (payload["deal"], payload["phase"], payload["at"]) == (0, "play", 0)
     assert "Bidding is not over" in payload["error"]
 
 
 def test_illegal_play_in_a_later_deal_and_in_the_blind_deal(tmp_path):
-    payload = error(replay(doc([deal0(), deal1(plays=["8D", "2H", "2S"])]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(), deal1(plays=["8D", "2H", "2S"])]), tmp_path))
     assert (payload["deal"], payload["phase"], payload["at"]) == (1, "play", 2)
     final, _ = su.play_match(su.Config(4), seed=5)
     record = su.to_record(final)
@@ -265,7 +213,7 @@ def test_illegal_play_in_a_later_deal_and_in_the_blind_deal(tmp_path):
     stranger = next(c for c in su.full_deck() if c not in held)
     bad = copy.deepcopy(record)
     bad["deals"][su.BLIND_DEAL]["plays"][2] = stranger
-    payload = error(replay(bad, tmp_path))
+    payload = cli_error(replay_cli(bad, tmp_path))
     assert (payload["deal"], payload["phase"], payload["at"]) == (su.BLIND_DEAL, "play", 2)
     assert f"You do not hold {stranger}" in payload["error"]
 
@@ -319,13 +267,13 @@ def _without(d, key):
     ],
 )
 def test_malformed_input(tmp_path, d, words):
-    payload = error(replay(d, tmp_path))
+    payload = cli_error(replay_cli(d, tmp_path))
     assert words in payload["error"]
     assert "phase" not in payload and "at" not in payload
 
 
 def test_malformed_errors_name_the_deal(tmp_path):
-    payload = error(replay(doc([deal0(), deal1(dealer=1)]), tmp_path))
+    payload = cli_error(replay_cli(doc([deal0(), deal1(dealer=1)]), tmp_path))
     assert payload["deal"] == 1
-    payload = error(replay(doc(seats=9), tmp_path))
+    payload = cli_error(replay_cli(doc(seats=9), tmp_path))
     assert set(payload) == {"error"}

@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 
 import pytest
+from games_helpers import replay_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -259,25 +260,13 @@ def test_explicit_deck_and_reshuffles_replay_a_seeded_game(monkeypatch):
 # ---------------------------------------------------------------- the replay command
 
 
-def run_cli(doc, tmp_path):
-    path = tmp_path / "three_tricks.json"
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    return subprocess.run(
-        [sys.executable, "-m", "games", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def test_cli_replays_bot_games(tmp_path):
     rng = random.Random(8)
     for seed in range(4):
         cfg = random_config(rng) if seed else tt.Config()
         state, log = tt.play_game(cfg, seed)
         doc = {"game": "three_tricks", "rules": cfg.to_dict(), "seed": seed, "actions": log}
-        proc = run_cli(doc, tmp_path)
+        proc = replay_cli(doc, tmp_path, "three_tricks.json")
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
         assert out["winners"] == list(state.winners) and out["complete"] is True
@@ -299,7 +288,7 @@ def test_cli_explicit_deck_with_shorthand_passes(tmp_path):
             "pass",
         ],
     }
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "three_tricks.json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["outcome"] == "both_passed" and out["winners"] == [0]
@@ -309,7 +298,7 @@ def test_cli_explicit_deck_with_shorthand_passes(tmp_path):
 
 def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
     doc = {"game": "three_tricks", "seed": 1, "actions": ["pass", {"type": "block", "cards": []}]}
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "three_tricks.json")
     assert proc.returncode == 2 and proc.stdout == ""
     err = json.loads(proc.stderr)
     assert err["at"] == 1 and "fresh trick" in err["error"]
@@ -334,7 +323,7 @@ def test_cli_illegal_action_exits_2_with_its_index(tmp_path):
     ],
 )
 def test_cli_malformed_input_exits_2_with_a_message(doc, message, tmp_path):
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "three_tricks.json")
     assert proc.returncode == 2 and proc.stdout == ""
     assert message in json.loads(proc.stderr)["error"]
 
@@ -363,7 +352,7 @@ def test_the_docs_replay_example_gives_the_output_the_docs_show(tmp_path):
     assert [c for c in doc["deck"] if c != "..."] == deck[: len(doc["deck"]) - 1]
     doc["deck"] = deck
     del doc["reshuffles"]  # no reshuffle comes in this game; the block shows its shape
-    proc = run_cli(doc, tmp_path)
+    proc = replay_cli(doc, tmp_path, "three_tricks.json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == output
 
