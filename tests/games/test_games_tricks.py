@@ -276,3 +276,33 @@ def test_every_engine_refuses_a_seat_not_at_the_table_in_the_same_words(
     with pytest.raises(IllegalAction) as info:
         engine.apply(state(), action)
     assert info.value.reason == message
+
+
+@pytest.mark.parametrize(
+    "engine, sheet, few, count_error",
+    [
+        (five_tricks, TrickRules(), 1, "Five Tricks needs 2 to 8 seats; seat_rules has 1."),
+        (all_fives, all_fives.Sheet(), 4, "All Fives needs 2 or 3 players; seat_rules has 4."),
+    ],
+    ids=["five_tricks", "all_fives"],
+)
+def test_a_barnga_config_checks_its_sheets_and_mode(engine, sheet, few, count_error):
+    kind = type(sheet).__name__
+    made = engine.Config(table_rules=sheet, seat_rules=[sheet, sheet], mode="referee")
+    assert made.seat_rules == (sheet, sheet) and made.mode == "referee"
+    cases = [
+        ({"table_rules": "high", "seat_rules": (sheet, sheet)}, f"table_rules must be a {kind}."),
+        ({"table_rules": sheet, "seat_rules": (sheet,) * few}, count_error),
+        (
+            {"table_rules": sheet, "seat_rules": (sheet, "low")},
+            f"Every entry of seat_rules must be a {kind}.",
+        ),
+        (
+            {"table_rules": sheet, "seat_rules": (sheet, sheet), "mode": "judge"},
+            "mode must be 'barnga' or 'referee', not 'judge'.",
+        ),
+    ]
+    for fields, message in cases:
+        with pytest.raises(ValueError) as info:
+            engine.Config(**fields)
+        assert str(info.value) == message
