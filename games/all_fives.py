@@ -45,10 +45,19 @@ from functools import lru_cache
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction, seat_of
 from .records import RecordError, action_object, check_record_keys, replay_actions
-from .tricks import SeatSheets, TrickRules, check_order_knobs, legal_cards, rank_order, trick_winner
+from .tricks import (
+    MODES,
+    SeatSheets,
+    TrickRules,
+    check_order_knobs,
+    legal_cards,
+    rank_order,
+    trick_winner,
+)
 
 __all__ = [
     "IllegalAction",
+    "MODES",
     "RecordError",
     "Sheet",
     "Config",
@@ -85,7 +94,6 @@ TAKE_ONE_POINTS = 1
 POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10, "5": 5}
 FOLLOW_VALUES = ("suit", "suit_or_trump", "any")
 SHEET_KNOBS = ("ace", "wins", "follow")
-MODES = ("barnga", "referee")
 REVOKE_STYLES = ("lose", "bonus")
 CONFIG_KEYS = ("rules", "seat_rules", "players", "mode", "target", "revoke_penalty", "revoke_style")
 PHASE_BEG, PHASE_DEALER, PHASE_PLAY, PHASE_OVER = "beg", "dealer", "play", "over"
@@ -197,19 +205,11 @@ class Config(SeatSheets):
     revoke_style: str = "lose"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.table_rules, Sheet):
-            raise ValueError("table_rules must be a Sheet.")
-        if not isinstance(self.seat_rules, tuple):
-            object.__setattr__(self, "seat_rules", tuple(self.seat_rules))
-        if not MIN_SEATS <= len(self.seat_rules) <= MAX_SEATS:
-            raise ValueError(
-                f"All Fives needs {MIN_SEATS} or {MAX_SEATS} players; seat_rules has "
-                f"{len(self.seat_rules)}."
-            )
-        if not all(isinstance(r, Sheet) for r in self.seat_rules):
-            raise ValueError("Every entry of seat_rules must be a Sheet.")
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be 'barnga' or 'referee', not {self.mode!r}.")
+        self.check_sheets(
+            Sheet,
+            range(MIN_SEATS, MAX_SEATS + 1),
+            f"All Fives needs {MIN_SEATS} or {MAX_SEATS} players",
+        )
         _int_knob(self.target, "target", 1, 1000)
         _int_knob(self.revoke_penalty, "revoke_penalty", 0, 100)
         if self.revoke_style not in REVOKE_STYLES:

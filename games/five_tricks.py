@@ -35,6 +35,7 @@ from .cards import (
 from .errors import IllegalAction, seat_of
 from .tricks import (
     ACE_VALUES,
+    MODES,
     WINS_VALUES,
     SeatSheets,
     TrickRules,
@@ -47,6 +48,7 @@ from .tricks import (
 
 __all__ = [
     "IllegalAction",
+    "MODES",
     "Config",
     "Trick",
     "State",
@@ -69,7 +71,6 @@ DECK_SIZE = 28
 MAX_HAND = 7
 MIN_SEATS = 2
 MAX_SEATS = 8
-MODES = ("barnga", "referee")
 PHASE_PLAY, PHASE_CLAIM, PHASE_OVER = "play", "claim", "over"
 RESOLUTIONS = ("rules", "unanimous", "timeout")
 
@@ -114,18 +115,11 @@ class Config(SeatSheets):
     mode: str = "barnga"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.table_rules, TrickRules):
-            raise ValueError("table_rules must be a TrickRules.")
-        if not isinstance(self.seat_rules, tuple):
-            object.__setattr__(self, "seat_rules", tuple(self.seat_rules))
-        if not MIN_SEATS <= len(self.seat_rules) <= MAX_SEATS:
-            raise ValueError(
-                f"Five Tricks needs {MIN_SEATS} to {MAX_SEATS} seats; seat_rules has {len(self.seat_rules)}."
-            )
-        if not all(isinstance(r, TrickRules) for r in self.seat_rules):
-            raise ValueError("Every entry of seat_rules must be a TrickRules.")
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be 'barnga' or 'referee', not {self.mode!r}.")
+        self.check_sheets(
+            TrickRules,
+            range(MIN_SEATS, MAX_SEATS + 1),
+            f"Five Tricks needs {MIN_SEATS} to {MAX_SEATS} seats",
+        )
 
     def to_dict(self) -> dict:
         return {

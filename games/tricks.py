@@ -25,6 +25,7 @@ ACE_VALUES = ("high", "low")
 WINS_VALUES = ("highest", "lowest")
 TRUMP_VALUES = (*SUITS, None)
 TRUMP_WHEN_VALUES = ("void", "any")
+MODES = ("barnga", "referee")
 
 
 def check_order_knobs(ace: object, wins: object) -> None:
@@ -203,6 +204,23 @@ class SeatSheets:
     table_rules: Any
     seat_rules: tuple[Any, ...]
     mode: str
+
+    def check_sheets(self, sheet: type, seats: range, needs: str) -> None:
+        """Refuse (ValueError) a table's or a seat's sheet that is no ``sheet``, a number
+        of seats not in ``seats`` and a mode no game has; a list of seats' sheets is
+        kept as a tuple. ``needs`` opens the count's error ("All Fives needs 2 or 3 players").
+        """
+        name = sheet.__name__
+        if not isinstance(self.table_rules, sheet):
+            raise ValueError(f"table_rules must be a {name}.")
+        if not isinstance(self.seat_rules, tuple):
+            object.__setattr__(self, "seat_rules", tuple(self.seat_rules))
+        if len(self.seat_rules) not in seats:
+            raise ValueError(f"{needs}; seat_rules has {len(self.seat_rules)}.")
+        if not all(isinstance(r, sheet) for r in self.seat_rules):
+            raise ValueError(f"Every entry of seat_rules must be a {name}.")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be 'barnga' or 'referee', not {self.mode!r}.")
 
     @classmethod
     def uniform(cls, rules, n: int, mode: str = "barnga", **knobs):
