@@ -1,7 +1,7 @@
 import pytest
 from games_helpers import rules
 
-from games import all_fives, five_tricks, seven_up
+from games import all_fives, five_tricks, seven_up, three_tricks
 from games.errors import IllegalAction
 from games.kinds.seven_up import SevenUpRules
 from games.tricks import TrickRules, legal_cards, rank_order, trick_winner
@@ -306,3 +306,44 @@ def test_a_barnga_config_checks_its_sheets_and_mode(engine, sheet, few, count_er
         with pytest.raises(ValueError) as info:
             engine.Config(**fields)
         assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "parse, knobs, message",
+    [
+        (
+            TrickRules.from_dict,
+            {"ace": "high", "wins": "highest", "trump": None, "trump_when": "void", "joker": 1},
+            "Unknown rule knob(s): joker (known: ace, wins, trump, trump_when).",
+        ),
+        (TrickRules.from_dict, {"ace": "high"}, "Missing rule knob(s): wins, trump, trump_when."),
+        (
+            all_fives.Sheet.from_dict,
+            {"ace": "high", "wins": "highest", "follow": "suit", "trump": "S", 7: 1},
+            "Unknown sheet knob(s): 7, trump (known: ace, wins, follow).",
+        ),
+        (all_fives.Sheet.from_dict, {"wins": "highest"}, "Missing sheet knob(s): ace, follow."),
+        (
+            lambda knobs: seven_up.Config.from_rules(3, knobs),
+            {"hooks": True, "bonus": 1},
+            "Unknown rule(s): bonus, hooks "
+            "(known: hook, points_per_trick, zero_bid_points, ace, wins).",
+        ),
+        (
+            SevenUpRules.from_dict,
+            {"hooks": True},
+            "Unknown rule knob(s): hooks "
+            "(known: hook, points_per_trick, zero_bid_points, ace, wins).",
+        ),
+        (
+            three_tricks.Config.from_dict,
+            {"jokers": 2},
+            "Unknown rule knob(s): jokers "
+            "(known: aces, block, rank_match, max_swap, stock_floor, count).",
+        ),
+    ],
+)
+def test_a_rules_object_with_an_unknown_or_missing_knob_is_refused_by_name(parse, knobs, message):
+    with pytest.raises(ValueError) as info:
+        parse(knobs)
+    assert str(info.value) == message
