@@ -44,6 +44,7 @@ from functools import lru_cache
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction, seat_of
+from .jsontext import check_keys
 from .records import RecordError, action_object, check_record_keys, replay_actions
 from .tricks import (
     MODES,
@@ -142,14 +143,7 @@ class Sheet:
             raise ValueError(
                 f"An All Fives sheet must be an object with the keys {', '.join(SHEET_KNOBS)}."
             )
-        unknown = sorted(str(k) for k in d if k not in SHEET_KNOBS)
-        if unknown:
-            raise ValueError(
-                f"Unknown sheet knob(s): {', '.join(unknown)} (known: {', '.join(SHEET_KNOBS)})."
-            )
-        missing = [k for k in SHEET_KNOBS if k not in d]
-        if missing:
-            raise ValueError(f"Missing sheet knob(s): {', '.join(missing)}.")
+        check_keys(d, SHEET_KNOBS, "sheet knob", required=True)
         return cls(ace=d["ace"], wins=d["wins"], follow=d["follow"])
 
     def diff(self, other: Sheet) -> list[str]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .cards import RANKS, SUITS, full_deck, is_card, parse_card, shuffled
 from .errors import IllegalAction, seat_of
+from .jsontext import check_keys
 from .tricks import (
     ACE_VALUES,
     WINS_VALUES,
@@ -195,11 +196,7 @@ class Config:
             raise ValueError(
                 f"rules must be an object with the optional keys {', '.join(RULE_KEYS)}."
             )
-        unknown = sorted(str(k) for k in rules if k not in RULE_KEYS)
-        if unknown:
-            raise ValueError(
-                f"Unknown rule(s): {', '.join(unknown)} (known: {', '.join(RULE_KEYS)})."
-            )
+        check_keys(rules, RULE_KEYS, "rule")
         return cls(n_seats, **{**DEFAULT_RULES, **rules}, first_dealer=first_dealer)
 
 

@@ -40,6 +40,7 @@ from itertools import combinations
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
 from .errors import IllegalAction
+from .jsontext import check_keys
 from .records import RecordError, action_object, check_record_keys, replay_actions
 
 __all__ = [
@@ -144,11 +145,7 @@ class Config:
         """Any subset of the knobs (the rest keep the seed's values); unknown keys are refused."""
         if not isinstance(d, dict):
             raise ValueError(f"3 Tricks rules must be an object with some of: {', '.join(KNOBS)}.")
-        unknown = sorted(str(k) for k in d if k not in KNOBS)
-        if unknown:
-            raise ValueError(
-                f"Unknown rule knob(s): {', '.join(unknown)} (known: {', '.join(KNOBS)})."
-            )
+        check_keys(d, KNOBS, "rule knob")
         return cls(**d)
 
     def diff(self, other: Config) -> list[str]:

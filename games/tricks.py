@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import RANKS, SUIT_NAME_SINGULAR, SUITS
+from .jsontext import check_keys
 
 KNOBS = ("ace", "wins", "trump", "trump_when")
 ACE_VALUES = ("high", "low")
@@ -95,14 +96,7 @@ class TrickRules:
         """
         if not isinstance(d, dict):
             raise ValueError(f"A rule sheet must be an object with the keys {', '.join(KNOBS)}.")
-        unknown = sorted(str(k) for k in d if k not in KNOBS)
-        if unknown:
-            raise ValueError(
-                f"Unknown rule knob(s): {', '.join(unknown)} (known: {', '.join(KNOBS)})."
-            )
-        missing = [k for k in KNOBS if k not in d]
-        if missing:
-            raise ValueError(f"Missing rule knob(s): {', '.join(missing)}.")
+        check_keys(d, KNOBS, "rule knob", required=True)
         trump = d["trump"]
         if isinstance(trump, str):
             trump = None if trump.strip().lower() == "null" else trump.strip().upper()

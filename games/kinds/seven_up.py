@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from games import seven_up as su
 from games.cards import SUIT_NAME_SINGULAR, SUIT_NAMES
+from games.jsontext import check_keys
 from games.tricks import check_order_knobs
 
 from .base import ACE_AND_WINS_WORDS, GameKind, MoveError, clean_card
@@ -59,11 +60,7 @@ class SevenUpRules:
             raise ValueError(
                 f"7Up7Down rules must be an object with the keys {', '.join(cls.knobs())}."
             )
-        unknown = sorted(str(k) for k in d if k not in cls.knobs())
-        if unknown:
-            raise ValueError(
-                f"Unknown rule knob(s): {', '.join(unknown)} (known: {', '.join(cls.knobs())})."
-            )
+        check_keys(d, cls.knobs(), "rule knob")
         return cls(**d)
 
     def diff(self, other: SevenUpRules) -> list[str]:
