@@ -202,7 +202,8 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
         before = version(page)
         page.locator(".trick .card").nth(i % 2).click()
         wait_change(page, before)
-        wait_announced(page, "You said")  # the claimer hears their own claim
+        # The claimer hears their own claim; the last one in the dispute's claims line.
+        wait_announced(page, "You said" if i < len(seats) - 1 else "you say")
     wait_announced(seats[0], "Claims differ")
     assert "✋" not in announced(seats[0])  # not "raised hand"
     # Who claims what is heard with it (the seats' lines say it, but silently).

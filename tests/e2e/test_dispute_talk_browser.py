@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import pytest
 from axe_check import assert_accessible
-from phones import first_round, join, not_in_view, play_until, touch_phone, version, wait_change
+from phones import (
+    first_round,
+    heard,
+    join,
+    not_in_view,
+    play_until,
+    touch_phone,
+    version,
+    wait_change,
+    watch_heard,
+)
 from test_pad_browser import watch_reactions
 
 from tournament import gamestate, services
-from tournament.models import Game, GameState
+from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 WAIT = 8000
@@ -212,5 +222,54 @@ def test_a_flurry_of_gestures_moves_nothing_under_the_fingers(live_server_url, b
     # And as they leave, nothing moves either.
     ana.wait_for_selector(".reactions .reaction", state="detached", timeout=WAIT)
     assert ana.evaluate(TALK_PLACES) == before
+    for page in pages.values():
+        page.context.close()
+
+
+def _opened_dispute(browser, live_server_url, name, sizes):
+    """A table of three phones (`sizes` in turn) whose names are long; every seat but
+    the last claims the card its sheet says, then the last another one's card, which
+    opens a dispute. Returns the pages by name, the last seat's name and the claimed
+    player's name; the last seat's page has kept what it heard since before its tap."""
+    w = services.workshop_create(name=name, table_count=1, seats_per_table=3, seed=5)
+    names = ["Christopher", "Maximilian", "Anastasia"]
+    pages = {n: touch_phone(browser, sizes[i % len(sizes)]) for i, n in enumerate(names)}
+    for player, page in pages.items():
+        join(page, live_server_url, w.code, player)
+    first_round(w.pk)
+    for page in pages.values():
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    name_of = {p: Player.objects.get(pk=p).name for p in game.players}
+    play_until(game, lambda state: state.phase != "play")
+    for page in pages.values():
+        page.wait_for_selector(".claim .primary", timeout=WAIT)
+    *first, last = (name_of[p] for p in game.players)
+    winner = int(pages[last].locator(".claim .primary").get_attribute("data-winner"))
+    for player in first:
+        before = version(pages[player])
+        pages[player].locator(".claim .primary").click()
+        wait_change(pages[player], before)
+    other = next(p for p in game.players if p != winner and name_of[p] != last)
+    watch_heard(pages[last])
+    pages[last].click(f'.trick button[data-winner="{other}"]')
+    for page in pages.values():
+        page.wait_for_selector(".dispute-title", timeout=WAIT)
+    pages[last].wait_for_function("() => window.__heard.join(' ').includes('Claims: ')")
+    return pages, last, name_of[other]
+
+
+def test_the_claim_that_opens_a_dispute_is_heard_once_with_how_it_ends(live_server_url, browser):
+    """The last claim of a trick opens a dispute: the claimer heard it twice ("…; you
+    say Maximilian won. You said: Maximilian won."), and nobody heard how a dispute
+    ends (only its last 10 seconds said that the most-claimed card then wins)."""
+    pages, last, claimed = _opened_dispute(
+        browser, live_server_url, "Dispute said", [{"width": 390, "height": 844}]
+    )
+    said = " ".join(heard(pages[last]))
+    assert said.count(f"{claimed} won") == 1, said
+    assert f"you say {claimed} won" in said, said
+    assert "change your claim" in said and "the most-claimed card wins" in said, said
+    assert "10 seconds left" not in said, said  # said by the dispute's line, not its clock
     for page in pages.values():
         page.context.close()
