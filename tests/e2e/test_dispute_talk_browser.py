@@ -273,3 +273,23 @@ def test_the_claim_that_opens_a_dispute_is_heard_once_with_how_it_ends(live_serv
     assert "10 seconds left" not in said, said  # said by the dispute's line, not its clock
     for page in pages.values():
         page.context.close()
+
+
+def test_each_claim_is_whole_on_its_seats_line_upright(live_server_url, browser):
+    """In a dispute each seat's line shows whom it claims: at 360x740 "Christopher
+    (you)" and its card and trick counts cut its claim to "→ Ma…", which could be
+    anyone whose name begins so (at 390x844 too)."""
+    pages, _, _ = _opened_dispute(
+        browser,
+        live_server_url,
+        "Dispute lines",
+        [{"width": 360, "height": 740}, {"width": 390, "height": 844}],
+    )
+    for name, page in pages.items():
+        cut = page.locator(".seat .claim-badge").evaluate_all(
+            "els => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)"
+        )
+        assert cut == [], (name, page.viewport_size, cut)
+        assert page.locator(".seat .meta").first.text_content().strip()  # read out still
+    for page in pages.values():
+        page.context.close()
