@@ -30,13 +30,36 @@
   }
 
   // ---- a player's tools (rename, remove, PIN): drawn when their box opens
-  // The roster's rows carry them in a <template> (_roster.html): 200 rows' forms in
-  // the page froze the panel for 1 to 2.4 s at each push of the list (Chromium's
-  // autofill lays the page out again for each form with a text field).
+  // From the roster's one <template data-tools> (_roster.html), made this row's with
+  // what its box carries (data-player, data-name, data-bot, data-short). 200 rows'
+  // forms in the page froze the panel for 1 to 2.4 s at each push of the list
+  // (Chromium's autofill lays the page out again for each form with a text field);
+  // a copy of the forms in each row's own <template> was 292 kB of each push.
+  // The name is user input: it goes in as text and attribute values, never as markup.
   function fillTools(box) {
-    const tpl = box.querySelector(":scope > template[data-tools]");
+    const who = box.dataset.player;
+    if (!who || box.querySelector(":scope > form")) return;
+    const region = box.closest("#fac-roster");
+    const tpl = region && region.querySelector("template[data-tools]");
     if (!tpl) return;
-    tpl.replaceWith(tpl.content);
+    const tools = tpl.content.cloneNode(true);
+    const name = box.dataset.name || "";
+    const bot = box.hasAttribute("data-bot");
+    if (bot) tools.querySelectorAll("[data-person]").forEach((el) => el.remove());
+    tools.querySelectorAll("[data-person]").forEach((el) => el.removeAttribute("data-person"));
+    tools.querySelectorAll("[id]").forEach((el) => { el.id += who; });
+    tools.querySelectorAll("label[for]").forEach((el) => { el.htmlFor += who; });
+    tools.querySelectorAll('input[name="player"]').forEach((el) => { el.defaultValue = who; });
+    tools.querySelectorAll('input[name="name"]').forEach((el) => { el.defaultValue = name; });
+    tools.querySelectorAll("bdi").forEach((el) => { el.textContent = name; });
+    tools.querySelectorAll("form[data-confirm]").forEach((form) => {
+      const { confirm, then, thenBot } = form.dataset;
+      // (Split on the template's own words: a name holding "{name}" stays as typed.)
+      const ask = confirm.split("{name}").join(name) + ((bot ? thenBot : then) || "") + (box.dataset.short || "");
+      form.setAttribute("hx-confirm", ask);
+      ["data-confirm", "data-then", "data-then-bot"].forEach((a) => form.removeAttribute(a));
+    });
+    box.append(tools);
     // A box in a region not yet put in is set up with that region (swapRegion).
     if (!box.isConnected) return;
     fixForms(box);

@@ -867,3 +867,91 @@ def test_a_pause_leaves_the_open_settings_box_as_it_was_and_a_new_sheet_comes_in
     # The clock's region was put in; the box beside it was not touched.
     assert page.evaluate(place) == [True, True, True, True, True]
     page.context.close()
+
+
+def test_a_players_tools_are_drawn_from_one_template_with_their_name_as_text(
+    facilitator_page, django_user_model
+):
+    """Each row's rename, PIN and remove are drawn, when their box opens, from the
+    roster's one template and what the row carries (a copy of them in each of 200
+    rows was 292 kB of the panel's first load and of each push of the list). A name
+    is user input: quotes, <, & and right-to-left letters come out as typed, as
+    text, in every label, the rename's field and Remove's question; a bot has no
+    PIN, and its question says what becomes of its seat and of its table."""
+    from tournament import selectors_facilitator as sf
+
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    odd = '<b>"Ann"&amp; עדן'
+    w = make_workshop(
+        names=[odd, "Bo", "Cai"],
+        tables=2,
+        seats=2,
+        seed=3,
+        facilitator=user,
+        bots_enabled=True,
+        leave_policy="bot",
+    )
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    w.refresh_from_db()
+    short = sf.panel(w)["remove_leaves_short"]
+    assert short, "a table of a bot and one other: removing the bot leaves it short"
+    page = facilitator_page(user, f"/workshops/{w.pk}/", **LAPTOP)
+    drawn = """(pk) => {
+        const box = document.getElementById('tools-' + pk);
+        const text = (sel) => { const el = box.querySelector(sel); return el && el.textContent; };
+        const kick = document.getElementById('do-kick-' + pk).form;
+        return {
+          markup: box.querySelectorAll('b').length,
+          label: text('label[for="rename-' + pk + '"]'),
+          value: document.getElementById('rename-' + pk).value,
+          rename: document.getElementById('do-rename-' + pk).form.id,
+          pin: text('#do-pin-' + pk),
+          kick: text('#do-kick-' + pk),
+          ask: kick.getAttribute('hx-confirm'),
+          players: Array.from(box.querySelectorAll('input[name="player"]'), (i) => i.value),
+          csrf: Array.from(box.querySelectorAll('form'),
+            (f) => !!(f.querySelector('input[name="csrfmiddlewaretoken"]') || {}).value),
+          bdi: Array.from(box.querySelectorAll('form bdi'), (b) => b.textContent),
+          processed: Array.from(box.querySelectorAll('form'), (f) => !!f['htmx-internal-data']),
+        };
+    }"""
+
+    def expected(p):
+        return {
+            "markup": 0,
+            "label": f"New name for {p.name}",
+            "value": p.name,
+            "rename": f"rename-form-{p.pk}",
+            "pin": None if p.is_bot else f"Show the rejoin PIN of {p.name}",
+            "kick": f"Remove {p.name}",
+            "ask": f"Remove {p.name} from the workshop?"
+            + sf.remove_then(w, is_bot=p.is_bot)
+            + short.get(p.pk, ""),
+            "players": [str(p.pk)] * (2 if p.is_bot else 3),
+            "csrf": [True] * (2 if p.is_bot else 3),
+            "bdi": [p.name] * (2 if p.is_bot else 3),
+            "processed": [True] * (2 if p.is_bot else 3),
+        }
+
+    # One template for the whole list; a closed box holds nothing until it opens.
+    assert page.locator("#fac-roster template").count() == 1
+    assert page.locator("#fac-roster details.row-tools > :not(summary)").count() == 0
+    players = list(w.players.order_by("pk"))
+    assert any(p.is_bot for p in players) and any(p.pk in short for p in players)
+    for p in players:
+        page.locator(f"#tools-{p.pk} summary").click()
+        assert page.evaluate(drawn, p.pk) == expected(p), p.name
+    ann = w.players.get(name=odd)
+    # Carried across a push of the list (a late join), an edit in it too.
+    page.fill(f"#rename-{ann.pk}", "Ann")
+    page.locator("h1").first.click()
+    services.player_join(workshop_id=w.pk, name="Dee")
+    page.wait_for_function(
+        "() => document.getElementById('fac-roster').innerText.includes('Dee')", timeout=8000
+    )
+    again = page.evaluate(drawn, ann.pk)
+    assert again == {**expected(ann), "value": "Ann"}, again
+    assert page.locator("#fac-roster b").count() == 0
+    page.context.close()

@@ -121,3 +121,48 @@ def put_in(page: dict[str, str], pushed: dict[str, str]) -> dict[str, str]:
         start, end = _Spans(text).spans[ident]
         page[holders[0]] = text[:start] + html + text[end:]
     return page
+
+
+class _Tools(HTMLParser):
+    """The roster's one template of a player's tools (its forms' attributes) and each
+    row's box (details.row-tools: data-player, data-name, data-bot, data-short)."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0
+        self.forms: list[dict] = []
+        self.boxes: dict[str, dict] = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "template":
+            self.depth += 1
+        elif tag == "form" and self.depth:
+            self.forms.append(a)
+        elif tag == "details" and "data-player" in a:
+            self.boxes[a["data-player"]] = a
+
+    def handle_endtag(self, tag):
+        if tag == "template":
+            self.depth -= 1
+
+
+def player_tools(html: str, player_id: int) -> dict | None:
+    """What a player's box draws when it opens, as facilitator.js fillTools draws it
+    from the roster's template and the box (the browser test of the panel's tools
+    compares the two): Remove's question, and whether there is a PIN button. None: no
+    box (no tools, as for a player who left)."""
+    seen = _Tools()
+    seen.feed(html)
+    box = seen.boxes.get(str(player_id))
+    if box is None:
+        return None
+    bot = "data-bot" in box
+    kick = next(f for f in seen.forms if "data-confirm" in f)
+    ask = (
+        kick["data-confirm"].replace("{name}", box["data-name"])
+        + kick["data-then-bot" if bot else "data-then"]
+        + box.get("data-short", "")
+    )
+    pin = not bot and any("data-person" in f for f in seen.forms)
+    return {"ask": ask, "pin": pin, "name": box["data-name"]}

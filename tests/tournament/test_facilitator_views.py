@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from facilitator_helpers import assert_no_secrets
+from facilitator_helpers import assert_no_secrets, player_tools
 from tournament_helpers import (
     expire,
     finish_trick,
@@ -655,7 +655,7 @@ def test_the_facilitator_reads_a_students_rejoin_pin_and_nobody_else_does(owner,
     w = owned(owner, players=2, tables=1)
     p = Player.objects.get(workshop=w, name="P01")
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert f'id="do-pin-{p.pk}"' in html and "rejoin PIN is" not in html  # asked for
+    assert player_tools(html, p.pk)["pin"] and "rejoin PIN is" not in html  # asked for
     before = snapshot()
     r = do(fac, w, "pin", {"player": p.pk}, live=True)
     assert r.status_code == 200 and f"P01&#x27;s rejoin PIN is {p.pin}." in message_of(r)
@@ -669,7 +669,7 @@ def test_the_facilitator_reads_a_students_rejoin_pin_and_nobody_else_does(owner,
     bot = Player.objects.create(workshop=w, name="Bot", is_bot=True, join_order=99)
     r = do(fac, w, "pin", {"player": bot.pk}, live=True)
     assert r.status_code == 400 and "a bot" in message_of(r)
-    assert f'id="do-pin-{bot.pk}"' not in text(fac.get(f"/workshops/{w.pk}/"))
+    assert not player_tools(text(fac.get(f"/workshops/{w.pk}/")), bot.pk)["pin"]
 
 
 def test_a_removed_students_pin_is_refused_in_words_not_said_empty(owner, fac):
@@ -1284,12 +1284,12 @@ def test_remove_says_what_the_leave_policy_does_and_a_bot_keeps_the_seat(owner, 
     will happen, and a player a bot plays for keeps a row without Remove."""
     w = owned(owner, players=4, tables=1, seats=4, leave_policy=policy)
     services.players_seat_home(workshop_id=w.pk)
+    p1 = Player.objects.get(workshop=w, name="P01")
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert 'hx-confirm="Remove P01 from the workshop?"' in html  # the lobby: just gone
+    assert player_tools(html, p1.pk)["ask"] == "Remove P01 from the workshop?"  # just gone
     services.workshop_start_study(workshop_id=w.pk)
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert f'hx-confirm="Remove P01 from the workshop? {then}"' in html
-    p1 = Player.objects.get(workshop=w, name="P01")
+    assert player_tools(html, p1.pk)["ask"] == f"Remove P01 from the workshop? {then}"
     r = do(fac, w, "kick", {"player": p1.pk}, htmx=True)
     assert r.status_code == 200
     # The answer says what became of the seat, as the confirmation did.
@@ -1335,9 +1335,10 @@ def test_removing_a_bot_after_the_lobby_frees_its_seat_whatever_is_set_for_peopl
         " Their seat goes: a game in progress at their table is dealt again without them,"
         " if enough players are left."
     )
-    assert f'hx-confirm="Remove {bot.name} from the workshop?{goes}"' in html
+    assert player_tools(html, bot.pk)["ask"] == f"Remove {bot.name} from the workshop?{goes}"
     assert (
-        f'hx-confirm="Remove {person.name} from the workshop? A bot will play their seat."' in html
+        player_tools(html, person.pk)["ask"]
+        == f"Remove {person.name} from the workshop? A bot will play their seat."
     )
     assert "5 players, 3 bots" in plain(html)
     assert "3 bots" in plain(text(fac.get(f"/workshops/{w.pk}/projector/")))
@@ -1383,8 +1384,11 @@ def test_removing_a_bot_says_beforehand_when_its_table_would_be_too_few(owner, f
         " Their seat goes: a game in progress at their table is dealt again without them,"
         " if enough players are left."
     )
-    assert f'"Remove {bot.name} from the workshop?{goes}{short}"' in html
-    assert f'"Remove {person.name} from the workshop? A bot will play their seat."' in html
+    assert player_tools(html, bot.pk)["ask"] == f"Remove {bot.name} from the workshop?{goes}{short}"
+    assert (
+        player_tools(html, person.pk)["ask"]
+        == f"Remove {person.name} from the workshop? A bot will play their seat."
+    )
 
 
 def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, fac):
@@ -1405,10 +1409,12 @@ def test_remove_says_when_the_seat_going_leaves_a_table_too_few_to_play(owner, f
         " player left there waits until the round ends."
     )
     for p in (leaving, staying):
-        assert f'"Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}{short}"' in html
+        asked = f"Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}{short}"
+        assert player_tools(html, p.pk)["ask"] == asked
     # At table 1 three play: two are enough for a game, so nothing more is said.
     for p in Player.objects.filter(table=t1):
-        assert f'hx-confirm="Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}"' in html
+        asked = f"Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}"
+        assert player_tools(html, p.pk)["ask"] == asked
     r = do(fac, w, "kick", {"player": leaving.pk}, htmx=True)
     assert r.status_code == 200
     said = text(r)
@@ -1808,11 +1814,13 @@ def test_the_monitor_is_its_frame_and_one_card_per_table_whatever_the_names(owne
     assert back == whole
 
 
-def test_a_pushed_roster_carries_each_players_tools_unbuilt(owner):
-    """The roster pushed to the panel has no form in it outside a <template>: each
-    player's rename, PIN and remove are drawn when their box opens (facilitator.js).
-    With the forms in the page, a push of 200 rows froze the panel 1 to 2.4 s
-    (Chromium's autofill laid the page out again for each form with a text field)."""
+def test_a_pushed_roster_carries_one_template_of_a_players_tools(owner):
+    """The roster pushed to the panel has no form in it outside its one <template>:
+    each player's rename, PIN and remove are drawn from it when their box opens
+    (facilitator.js fillTools), with what the box carries. With the forms in the page,
+    a push of 200 rows froze the panel 1 to 2.4 s (Chromium's autofill laid the page
+    out again for each form with a text field); with a copy of them in each row, they
+    were 292 kB of the 417 kB of a push of 200 rows."""
     from html.parser import HTMLParser
 
     from tournament import regions
@@ -1824,11 +1832,12 @@ def test_a_pushed_roster_carries_each_players_tools_unbuilt(owner):
     class Forms(HTMLParser):
         def __init__(self):
             super().__init__()
-            self.depth, self.outside, self.inside = 0, [], []
+            self.depth, self.templates, self.outside, self.inside = 0, 0, [], []
 
         def handle_starttag(self, tag, attrs):
             if tag == "template":
                 self.depth += 1
+                self.templates += 1
             elif tag in ("form", "input", "button"):
                 a = dict(attrs)
                 (self.inside if self.depth else self.outside).append(
@@ -1841,29 +1850,56 @@ def test_a_pushed_roster_carries_each_players_tools_unbuilt(owner):
 
     seen = Forms()
     seen.feed(roster)
-    # Outside the templates: the name filter (past 12 rows), nothing else.
+    # Outside the template: the name filter (past 12 rows), nothing else.
     assert seen.outside == [("input", "find-roster")]
+    assert seen.templates == 1
+    # Their ids end in the player's id, added when drawn.
+    assert [x for x in seen.inside if x[0] in ("form", "button")] == [
+        ("form", "rename-form-"),
+        ("button", "do-rename-"),
+        ("form", None),
+        ("button", "do-pin-"),
+        ("form", None),
+        ("button", "do-kick-"),
+    ]
     players = Player.objects.filter(workshop=w, is_bot=False)
     assert len(players) == 14
     for p in players:
-        assert ("form", f"rename-form-{p.pk}") in seen.inside
-        assert ("input", f"rename-{p.pk}") in seen.inside
-        assert ("button", f"do-rename-{p.pk}") in seen.inside
-    assert sum(1 for tag, _ in seen.inside if tag == "form") == 14 * 3
+        assert player_tools(roster, p.pk) == {
+            "ask": f"Remove {p.name} from the workshop?{sf.remove_then(fresh(w))}",
+            "pin": True,
+            "name": p.name,
+        }
+
+
+def test_a_roster_row_costs_a_push_a_few_hundred_bytes(owner):
+    """Each row of the Players list: its name, dot, table and a closed box. A copy of
+    a player's tools in each was 1.5 kB a row, 292 kB of a push of 200 rows."""
+    from tournament import regions
+
+    w = owned(owner, players=10, tables=4, seats=5)
+    to_scored_round(w)
+    before = len(regions.render("panel", w.pk, owner)["fac-roster"])
+    for i in range(10):
+        services.player_join(workshop_id=w.pk, name=f"Late {i:02d}")
+    after = len(regions.render("panel", w.pk, owner)["fac-roster"])
+    per_row = (after - before) / 10
+    assert 300 < per_row < 800, per_row
 
 
 def test_a_players_tools_in_the_page_carry_no_csrf_input_of_their_own(owner, fac):
-    """Each row's rename, PIN and remove forms come in a <template> that facilitator.js
-    puts in when the box opens, adding the page's CSRF token then (fixForms). Three
-    inputs in each row were 63 kB of a first load of 200 players: none is drawn there,
-    while the page's own forms keep theirs (they work without the script)."""
+    """The rename, PIN and remove forms come in the roster's <template>, that
+    facilitator.js draws from when a box opens, adding the page's CSRF token then
+    (fixForms). Three inputs in each row were 63 kB of a first load of 200 players:
+    none is drawn there, while the page's own forms keep theirs (they work without
+    the script)."""
     w = owned(owner, players=12, tables=3)
     to_scored_round(w)
     html = text(fac.get(f"/workshops/{w.pk}/"))
     tools = re.findall(r"<template data-tools>(.*?)</template>", html, re.S)
-    assert len(tools) == 12
-    assert all('action="/workshops/' in t and "csrfmiddlewaretoken" not in t for t in tools)
-    assert all('id="do-kick-' in t and 'id="do-rename-' in t for t in tools)
+    assert len(tools) == 1
+    assert 'action="/workshops/' in tools[0] and "csrfmiddlewaretoken" not in tools[0]
+    assert 'id="do-kick-"' in tools[0] and 'id="do-rename-"' in tools[0]
     outside = re.sub(r"<template data-tools>.*?</template>", "", html, flags=re.S)
     forms = re.findall(r"<form [^>]*>.*?</form>", outside, re.S)
     assert forms and all("csrfmiddlewaretoken" in f for f in forms), forms
