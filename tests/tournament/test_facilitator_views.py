@@ -96,6 +96,23 @@ def test_signup_creates_an_account_and_logs_in():
     assert client.get("/signup/").status_code == 302  # already logged in
 
 
+def test_the_welcome_is_shown_on_the_set_up_page_and_not_after_it():
+    """The welcome ("Set up your first workshop") was queued for the set-up page,
+    which showed no messages: it waited for the next page that did, the new workshop's
+    panel, where it stood above "… is ready" as a step still to take."""
+    client = Client()
+    client.post(
+        "/signup/",
+        {"username": "grace", "password1": "a-long-pass-123", "password2": "a-long-pass-123"},
+    )
+    setup = text(client.get("/workshops/new/"))
+    assert "Welcome, grace. Set up your first workshop." in setup
+    r = client.post("/workshops/new/", wizard_data())
+    panel = text(client.get(r.url))
+    assert "“Thursday class” is ready" in panel
+    assert "Set up your first workshop" not in panel
+
+
 def test_signup_errors_are_shown_and_nothing_is_created():
     r = Client().post("/signup/", {"username": "grace", "password1": "abc", "password2": "abd"})
     assert r.status_code == 400
