@@ -1039,6 +1039,12 @@ def projector(workshop: Workshop, now=None) -> dict:
         "earlier": max(0, len(people) - PROJECTOR_NAMES),
         "bots": Player.objects.filter(workshop=workshop, is_bot=True, has_left=False).count(),
         "round": clock,
+        # The movement applied, the round to come not started: the phones say where
+        # each sits now ("Go to table 2", "You stay at table 1"), and the wall says to
+        # look (it read "Round 1 is over" before and after alike).
+        "moved": workshop.phase == Phase.BETWEEN
+        and rnd is not None
+        and rnd.movement_applied_at is not None,
         "tables": [
             {"number": n, "count": counts[pk], "seats": workshop.seats_per_table}
             for pk, n in workshop.tables.values_list("pk", "number")

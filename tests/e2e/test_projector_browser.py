@@ -323,6 +323,19 @@ def test_the_wall_says_a_round_over_and_the_tournament_over_and_its_title_follow
     services.round_end_now(round_id=rnd.pk)
     phase_reads(page, "Round 1 is over")
     assert page.title() == "Join Test workshop · Barnga"  # latecomers may still join
+    # The movement applied, the wall says to move (the phones say where), big enough
+    # for the back of the room, and the round still reads over.
+    assert page.locator(".proj-moved").count() == 0
+    services.movement_apply(round_id=rnd.pk)
+    page.wait_for_selector(".proj-moved", timeout=WAIT)
+    assert page.inner_text(".proj-moved") == "Go to the table your phone shows."
+    assert (
+        page.evaluate(
+            "() => parseFloat(getComputedStyle(document.querySelector('.proj-moved')).fontSize)"
+        )
+        >= 24
+    )
+    phase_reads(page, "Round 1 is over")
     services.workshop_set_joining(workshop_id=w.pk, locked=True)
     page.wait_for_function(
         "() => document.title === 'Test workshop · Round 1 is over · Barnga'", timeout=WAIT

@@ -951,6 +951,27 @@ def test_the_projectors_phase_line_says_a_round_over_and_the_end(phase, clock, p
     assert sf.projector_phase(phase, clock) == parts
 
 
+def test_the_projector_says_to_go_to_ones_table_once_the_movement_is_applied(owner, fac):
+    """Between rounds the wall read "Round 1 is over" before and after the movement
+    was applied: the room, told by the phones where to sit, was not told by the wall
+    that it was time to move. Once applied it says so, until the next round starts."""
+    w = owned(owner, players=8, tables=2, seats=4)
+    rnd = to_scored_round(w)
+    line = "Go to the table your phone shows."
+
+    def projector() -> str:
+        return text(fac.get(f"/workshops/{w.pk}/projector/"))
+
+    assert line not in projector()
+    services.round_end_now(round_id=rnd.pk)
+    assert "Round 1 is over" in projector() and line not in projector()
+    services.movement_apply(round_id=rnd.pk)
+    html = projector()
+    assert "Round 1 is over" in html and line in html
+    services.round_start(workshop_id=w.pk)
+    assert line not in projector()
+
+
 def test_the_projectors_heading_and_tab_say_join_only_while_one_may(owner, fac):
     """The heading and the tab said "Join …" in the debrief and with joining locked."""
     w = owned(owner, players=4, tables=1, seats=4)
