@@ -201,6 +201,12 @@ def _minutes(
         initial=Decimal(initial),
         min_value=Decimal(low) / 60,
         max_value=Decimal(high) / 60,
+        # In the field's unit, as its help says it (Django's "Ensure this value is
+        # greater than or equal to 0.5." named none).
+        error_messages={
+            key: f"Choose from {low / 60:g} to {high // 60} minutes."
+            for key in ("min_value", "max_value")
+        },
         decimal_places=1,
         max_digits=4,
         help_text=f"{help_text} In minutes, from {low / 60:g} to {high // 60}.".strip(),
@@ -234,7 +240,10 @@ class WorkshopForm(forms.Form):
         initial=4,
         min_value=1,
         max_value=MAX_TABLES,
-        error_messages={"max_value": f"At most {MAX_TABLES} tables."},
+        error_messages={
+            "min_value": "At least 1 table.",
+            "max_value": f"At most {MAX_TABLES} tables.",
+        },
         help_text=f"1 to {MAX_TABLES}. Every table has a sheet of its own up to "
         + ", ".join(f"{distinct_sheets(k)} tables of {k.title}" for k in kinds.KINDS.values())
         + "; with more tables the sheets repeat, neighbouring tables still differing.",
@@ -243,14 +252,22 @@ class WorkshopForm(forms.Form):
     seats_per_table = forms.IntegerField(
         label="Seats per table",
         initial=5,
-        min_value=LIMITS["seats_per_table"][0],
-        max_value=LIMITS["seats_per_table"][1],
+        # No bounds of the field's own: clean() says the chosen game's range in words
+        # ("Five Tricks is played by 2 to 8 players: …"), where Django's "Ensure this
+        # value is less than or equal to 8." said neither seats nor game. The input
+        # keeps the widest range as its min and max.
         help_text=f"Five Tricks: 2 to 8, {BEST_SEATS} play best. "
         + "; ".join(
             f"{k.title}: {seats_text(k)}" for k in kinds.KINDS.values() if k.key != FIVE_TRICKS
         )
         + ".",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        widget=forms.NumberInput(
+            attrs={
+                "inputmode": "numeric",
+                "min": LIMITS["seats_per_table"][0],
+                "max": LIMITS["seats_per_table"][1],
+            }
+        ),
     )
     round_minutes = _minutes("Round length", 5, LIMITS["round_seconds"])
     study_minutes = _minutes("Study length", 5, LIMITS["study_seconds"])
@@ -265,6 +282,10 @@ class WorkshopForm(forms.Form):
         initial=45,
         min_value=LIMITS["dispute_seconds"][0],
         max_value=LIMITS["dispute_seconds"][1],
+        error_messages={
+            key: f"Choose from {LIMITS['dispute_seconds'][0]} to {LIMITS['dispute_seconds'][1]} seconds."
+            for key in ("min_value", "max_value")
+        },
         help_text=f"Seconds before the most-claimed card wins a disputed trick "
         f"({LIMITS['dispute_seconds'][0]} to {LIMITS['dispute_seconds'][1]}; "
         + " and ".join(k.title for k in kinds.KINDS.values() if k.records_tricks)

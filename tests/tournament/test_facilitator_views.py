@@ -330,12 +330,16 @@ def test_wizard_chooses_presets_and_a_custom_sheet(fac):
     [
         ("name", "", "This field is required"),
         ("name", "Class \u202eA", "control or invisible characters"),  # a right-to-left override
-        ("table_count", "0", "greater than or equal to 1"),
+        # A number out of range is said in the field's own unit, as its help says it
+        # ("Ensure this value is greater than or equal to 0.5.": minutes? seats?).
+        ("table_count", "0", "At least 1 table."),
         ("table_count", "41", "At most 40 tables."),
-        ("seats_per_table", "9", "less than or equal to 8"),
-        ("round_minutes", "0.2", "greater than or equal to"),
+        ("seats_per_table", "9", "Five Tricks is played by 2 to 8 players: choose 2 to 8 seats"),
+        ("seats_per_table", "1", "Five Tricks is played by 2 to 8 players: choose 2 to 8 seats"),
+        ("round_minutes", "0.2", "Choose from 0.5 to 60 minutes."),
+        ("home_minutes", "61", "Choose from 0.5 to 60 minutes."),
         ("study_minutes", "abc", "Enter a number"),
-        ("dispute_seconds", "5", "greater than or equal to 10"),
+        ("dispute_seconds", "5", "Choose from 10 to 600 seconds."),
         ("mode", "chaos", "Select a valid choice"),
         ("sheet_1", "nonsense", "Select a valid choice"),
         ("custom_1_ace", "middle", "Select a valid choice"),
@@ -348,6 +352,7 @@ def test_wizard_errors_are_shown_by_their_field_and_nothing_is_created(fac, fiel
     assert r.status_code == 400
     html = text(r)
     assert fragment in html
+    assert "Ensure this value" not in html
     # The error list sits in the field's own group, and the input says it is invalid.
     assert f'id="id_{field}_error"' in html
     assert (
