@@ -1019,6 +1019,16 @@ def projector(workshop: Workshop, now=None) -> dict:
         .order_by("join_order")
         .values_list("name", flat=True)
     )
+    # The students whose seat came back on another phone with its PIN, and when: the
+    # page says "… is back on a new phone." as the panel does (facilitator.js, people).
+    back = [
+        {"pk": pk, "name": name, "at": int(at.timestamp())}
+        for pk, name, at in Player.objects.filter(
+            workshop=workshop, is_bot=False, has_left=False, moved_at__isnull=False
+        )
+        .order_by("moved_at")
+        .values_list("pk", "name", "moved_at")
+    ]
     counts = defaultdict(int)
     for table_id in Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
         "table_id", flat=True
@@ -1039,6 +1049,7 @@ def projector(workshop: Workshop, now=None) -> dict:
         "earlier": max(0, len(people) - PROJECTOR_NAMES),
         "bots": Player.objects.filter(workshop=workshop, is_bot=True, has_left=False).count(),
         "round": clock,
+        "back": back,
         # The movement applied, the round to come not started: the phones say where
         # each sits now ("Go to table 2", "You stay at table 1"), and the wall says to
         # look (it read "Round 1 is over" before and after alike).

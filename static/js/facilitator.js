@@ -493,6 +493,11 @@
     document.querySelectorAll(".proj-names li[data-name]").forEach((li) => {
       rows.push(["name:" + li.dataset.name, { name: li.dataset.name, moved: "" }]);
     });
+    // The projector's seats back on a new phone (in any phase; in the lobby their name
+    // is in the list too, a row of its own and no join).
+    document.querySelectorAll(".proj-back li[data-seat]").forEach((li) => {
+      rows.push(["seat:" + li.dataset.seat, { name: li.dataset.name, moved: li.dataset.moved }]);
+    });
     return new Map(rows);
   }
   function situation() {
