@@ -628,6 +628,9 @@ def view(state: State, seat: int) -> dict:
                 "resolution": t.resolution,
                 # Its claims differed first: every seat saw them then (a dispute).
                 "disputed": t.disputed,
+                # Its final claims, public at the table only after a dispute (each
+                # change shown to all): how many claimed the winner when time ran out.
+                "claims": list(t.claims) if t.disputed else None,
             }
             for t in state.completed
         ],

@@ -364,6 +364,7 @@ def _previous_trick(
         "winner_is_me": last["winner"] == seat,
         "cards": [{"name": name(s), "card": c, "me": s == seat} for s, c in last["cards"]],
         "how": _settled(final.completed[-1]),
+        "claimed": _claimed(last),
     }
 
 
@@ -701,6 +702,19 @@ def _settled(trick) -> str | None:
     return None
 
 
+def _claimed(trick: dict) -> dict | None:
+    """How many seats claimed a trick's winner when its dispute's time ran out (the
+    seat's view of the trick: its claims, public once disputed, else None): `n` of
+    `of`, `tie` when another seat was claimed as often (the leader's side won it).
+    None for any other trick: claimed alike, or its claims never shown."""
+    claims = trick.get("claims")
+    if not claims or trick.get("resolution") != "timeout":
+        return None
+    n = claims.count(trick["winner"])
+    tie = any(claims.count(c) == n for c in set(claims) - {trick["winner"], None})
+    return {"n": n, "of": len(claims), "tie": tie}
+
+
 def _move_words(last: dict) -> str | None:
     """A 3 Tricks move, after its player's name, in the words its opponent's screen
     uses, without the cards a swap took (only their count is public)."""
@@ -811,6 +825,8 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
             # agreed: the time limit decided) or "agreed" (a dispute the players ended
             # by agreeing, which had vanished from their own phones unsaid).
             "how": _settled(state.completed[-1]),
+            # After a dispute the time limit decided: how many claimed the winner.
+            "claimed": _claimed(last),
         }
         if last
         else None,

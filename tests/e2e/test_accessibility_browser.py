@@ -359,7 +359,8 @@ def test_a_five_tricks_games_last_trick_is_announced_with_how_its_dispute_ended(
     assert game.state == GameState.OVER
     taker = game.players[1]
     who = "you" if taker == ana.pk else Player.objects.get(pk=taker).name
-    line = f"Trick 7 of game {game.number} won by {who} (time ran out: not agreed)."
+    # Every claim was shown in the dispute: how many claimed the winner is said.
+    line = f"Trick 7 of game {game.number} won by {who} (time ran out: 3 of 4 claimed it)."
     wait_announced(page, f"{line} Last game (game {game.number})")
     summary = page.locator("#screen .previous-trick summary")
     assert summary.inner_text() == line[:-1]

@@ -587,9 +587,23 @@ def test_view_hides_other_hands_sheets_verdicts_and_private_claims():
             "winner": 0,
             "resolution": "timeout",
             "disputed": False,  # timed out before every claim was in
+            "claims": None,  # never shown to the table: stays private
         }
     ]
     assert "verdict" not in json.dumps(v) and 'claims": [' not in json.dumps(v)
+
+
+def test_view_keeps_a_disputed_tricks_final_claims_the_table_saw():
+    """A dispute shows every claim to the table: once time runs out each seat may
+    still say how many claimed the winner (its phone read only "not agreed")."""
+    state = _claim_state()
+    for seat, winner in enumerate([0, 1, 0, 0]):
+        state = claim(state, seat, winner)
+    assert state.dispute
+    state = timeout(state)
+    for seat in range(4):
+        (trick,) = ft.view(state, seat)["tricks"]
+        assert (trick["winner"], trick["disputed"], trick["claims"]) == (0, True, [0, 1, 0, 0])
 
 
 def test_view_rejects_bad_seat():

@@ -719,14 +719,18 @@ def test_a_screen_reader_hears_the_cards_on_the_table_and_whole_sentences():
 
 def test_a_trick_the_time_limit_decided_says_so_on_every_phone():
     """After a dispute times out everyone read only 'Trick 1 won by Ana', as if the
-    table had agreed."""
+    table had agreed; then "(time ran out: not agreed)", without the claims every
+    seat had seen: it says how many claimed the card that won."""
     w, rnd, (t1,) = scored(4, 1)
     game = set_seat_sheets(t1, [HIGH, HIGH, HIGH, LOW])
-    open_dispute(game)
+    claims = list(open_dispute(game).claims)
     dispute = Dispute.objects.get(game=game)
     timers.tick(now=dispute.deadline + timedelta(seconds=1))
+    taken = state_of(game).completed[-1]
+    assert (taken.resolution, taken.disputed) == ("timeout", True)
+    assert claims.count(taken.winner) == 3
     for pid in game.players:
-        line = r"Trick \d won by (<bdi>P\d\d</bdi>|you) \(time ran out: not agreed\)"
+        line = r"Trick \d won by (<bdi>P\d\d</bdi>|you) \(time ran out: 3 of 4 claimed it\)"
         assert re.search(line, seat_screen(pid))
 
 
@@ -1349,7 +1353,9 @@ def test_only_a_dispute_ended_by_agreeing_says_then_agreed(ending):
         open_dispute(game)
         dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
         timers.tick(now=dispute.deadline + timedelta(seconds=1))
-        how = " (time ran out: not agreed)"
+        # Its players saw every claim: they hear how many claimed the winner.
+        how = " (time ran out: 3 of 4 claimed it)"
+        watched = " (time ran out: not agreed)"
     else:
         state = play_until_claim(game)
         services.game_claim(
@@ -1357,6 +1363,8 @@ def test_only_a_dispute_ended_by_agreeing_says_then_agreed(ending):
         )
         timers.tick(now=fresh(game).claim_deadline + timedelta(seconds=1))
         how = " (time ran out: not agreed)"
+    if ending != "disputed_timeout":
+        watched = how
     taken = state_of(game).completed[-1]
     trick = len(state_of(game).completed)
     expected = {
@@ -1374,7 +1382,24 @@ def test_only_a_dispute_ended_by_agreeing_says_then_agreed(ending):
         who = "you" if seat == taken.winner else f"<bdi>{winner}</bdi>"
         assert summary.findall(seat_screen(pid)) == [f"Trick {trick} won by {who}{how}"]
     section = re.search(r'<section class="watching".*?</section>', seat_screen(late.pk), re.S)
-    assert LAST.findall(section.group(0)) == [f"Trick {trick} taken by <bdi>{winner}</bdi>{how}."]
+    # A watcher, no seat in the dispute, was shown no claim: not how many either.
+    assert LAST.findall(section.group(0)) == [
+        f"Trick {trick} taken by <bdi>{winner}</bdi>{watched}."
+    ]
+
+
+def test_how_many_claimed_the_winner_is_said_only_of_a_dispute_time_ended():
+    """selectors._claimed: after a dispute (its claims shown to the table) the time
+    limit decided, the count of claims on the winner, and a tie when another card had
+    as many; nothing for claims never shown (None) or a trick claimed alike."""
+
+    def trick(claims, resolution="timeout", winner=1):
+        return {"claims": claims, "resolution": resolution, "winner": winner}
+
+    assert selectors._claimed(trick([1, 1, 0, 1])) == {"n": 3, "of": 4, "tie": False}
+    assert selectors._claimed(trick([1, 0, 2, 1, 0])) == {"n": 2, "of": 5, "tie": True}
+    assert selectors._claimed(trick(None)) is None
+    assert selectors._claimed(trick([1, 1, 1], resolution="unanimous")) is None
 
 
 def test_how_a_trick_was_settled_is_worked_out_once_for_phones_and_watchers():
@@ -1476,7 +1501,7 @@ def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_take
         if ending == "timeout":
             dispute = Dispute.objects.get(game=game, resolved_at__isnull=True)
             timers.tick(now=dispute.deadline + timedelta(seconds=1))
-            how = " (time ran out: not agreed)"
+            how = " (time ran out: 3 of 4 claimed it)"
         else:
             claim_all(game, 1)
             how = " (claims differed, then agreed)"
@@ -1508,6 +1533,8 @@ def test_a_games_last_trick_is_shown_and_said_until_the_next_games_first_is_take
     # words for those at the table: nobody is "you" (they played no card of it).
     found = PREVIOUS_TRICK.findall(seat_screen(late.pk))
     winner = f"<bdi>{names[game.players[taken.winner]]}</bdi>"
+    if ending == "timeout":  # no seat in its dispute: shown no claim, nor how many
+        how = " (time ran out: not agreed)"
     assert [line for line, _ in found] == [f"Trick 7 of game {game.number} won by {winner}{how}"]
     assert "You" not in found[0][1] and "you" not in found[0][0]
 
