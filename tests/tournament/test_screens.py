@@ -365,12 +365,14 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     loser = next(pid for pid in game.players if pid != winner)
 
     html = seat_screen(winner)
-    assert '<span aria-hidden="true">✓ </span>I won' in html
+    # The offer is the student's own rules' answer, and says so (no other seat's).
+    by_mine = '<span class="by-rules">, by my&nbsp;rules</span>'
+    assert f'<span aria-hidden="true">✓ </span>I won{by_mine}' in html
     assert "played by you: claim it won" in html and f"played by {names[winner]}" not in html
     assert '<span class="by"><bdi>you</bdi></span>' in html
     assert f'<span class="by"><bdi>{names[loser]}</bdi></span>' in html
     html = seat_screen(loser)
-    assert f'<span aria-hidden="true">✓ </span><bdi>{names[winner]}</bdi> won' in html
+    assert f'<span aria-hidden="true">✓ </span><bdi>{names[winner]}</bdi> won{by_mine}' in html
     assert f"played by {names[winner]}: claim it won" in html
     services.game_claim(player_id=winner, winner_player_id=winner)
     assert "You said you won." in seat_screen(winner)
@@ -387,6 +389,18 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     html = seat_screen(loser)
     assert html.count(" <bdi>you</bdi></span>") == 1
     assert html.count(f" <bdi>{names[winner]}</bdi></span>") == 3
+    # A claim on one's own card is said as a person says it, not "Loser says Loser
+    # won" (the claims' line) nor "… says the trick went to Loser" (the seat's line).
+    said = re.search(r"Claims: (.*?)</p>", seat_screen(winner)).group(1)
+    assert f"<bdi>{names[loser]}</bdi> says they won" in said, said
+    assert f"says <bdi>{names[loser]}</bdi> won" not in said, said
+    assert "you say <bdi>you</bdi> won" in said, said
+    badge = re.search(
+        rf'<span class="badge claim-badge">(<span aria-hidden="true">→ <bdi>{names[loser]}</bdi>'
+        r'</span><span class="visually-hidden">[^<]*</span>)</span>',
+        seat_screen(winner),
+    )
+    assert badge and "says they won" in badge.group(1), seat_screen(winner)
 
 
 def test_the_trick_and_game_lines_a_phone_announces_carry_their_numbers():
