@@ -685,7 +685,8 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
         '<p class="moved go-to" data-announce="first"><strong>Go to table&nbsp;2.</strong></p>'
         in after
     )
-    assert "You move up from table 1. At table 2: " in after
+    # Each table's number kept on the line of its word (at 360 px "1)." was alone).
+    assert "You move up from table&nbsp;1. At table&nbsp;2: " in after
     assert "You won 1 game this round." in after
     stayer = next(p for p in Player.objects.filter(table=t1) if p.pk not in moved)
     # Nor does the movement applied (it may be the last round's, for the report).
@@ -695,11 +696,11 @@ def test_between_rounds_a_phone_says_what_its_player_won_and_where_to_go():
     # In the next round the phone still says so (one asleep between rounds, or a
     # demo starting the round at once, never saw 'Go to table 2').
     services.round_start(workshop_id=w.pk)
-    line = "You moved up to table 2 (from table 1)."
+    line = "You moved up to table&nbsp;2 (from table&nbsp;1)."
     assert line in seat_screen(winner)
     assert "You moved" not in seat_screen(stayer.pk)
     down = next(m for m in moved.values() if m["to"] < m["from"])
-    assert "You moved down to table 1 (from table 2)." in seat_screen(down["player"])
+    assert "You moved down to table&nbsp;1 (from table&nbsp;2)." in seat_screen(down["player"])
     # A round later, after a movement that kept them there: not any more.
     nxt = Round.objects.filter(workshop=w).order_by("-number").first()
     services.round_end_now(round_id=nxt.pk)
