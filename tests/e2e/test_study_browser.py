@@ -118,6 +118,13 @@ def test_the_study_status_bar_is_one_row_upright(live_server_url, browser, size)
     )
     assert len(tops) >= 3 and max(tops) - min(tops) < 8, tops
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= size["width"]
+    # The link's text is its words on one line (copied, or on a braille display: it
+    # came out "Study the rules", then ": read your rules" on a line of its own); a
+    # screen reader still hears where it goes.
+    link = page.locator(".status a.to-rules")
+    assert link.inner_text() == "Study the rules"
+    assert ": read your rules" not in page.locator(".status").inner_text()
+    assert link.get_attribute("aria-label") == "Study the rules: read your rules"
     page.context.close()
 
 
