@@ -75,6 +75,41 @@ DISPUTE_OUTCOMES = {
     "left": "Cut short when a player left the table",
     "open": "Still open",
 }
+# Each ending as a person says it of 0, 1 and many disputes ("{n}" the count): the
+# list under the chart and its alt text read "Time ran out: the most-claimed player
+# won: 0" with the label and the count side by side.
+DISPUTE_ENDINGS_SAID = {
+    "changed": (
+        "None was settled by a changed claim",
+        "1 was settled when someone changed their claim",
+        "{n} were settled when someone changed their claim",
+    ),
+    "timeout": (
+        "None ran out of time",
+        "1 ran out of time, and the most-claimed player won",
+        "{n} ran out of time, and in each the most-claimed player won",
+    ),
+    "cut": (
+        "None was cut short by the end of the round",
+        "1 was cut short by the end of the round",
+        "{n} were cut short by the end of the round",
+    ),
+    "left": (
+        "None was cut short by a player leaving",
+        "1 was cut short when a player left the table",
+        "{n} were cut short when a player left the table",
+    ),
+    "open": ("None is still open", "1 is still open", "{n} are still open"),
+}
+
+
+def dispute_ending_said(key: str, n: int) -> str:
+    """How many disputes ended as `key`, in words: "None ran out of time", "1 was
+    cut short by the end of the round", "3 were settled when someone changed their claim"."""
+    zero, one, many = DISPUTE_ENDINGS_SAID[key]
+    return zero if not n else one if n == 1 else many.format(n=n)
+
+
 TRICK_OUTCOMES = {
     "agreed": "Everyone agreed at once",
     "changed": "Agreed after a changed claim",
@@ -146,6 +181,20 @@ def clock(seconds: float | None) -> str:
         return "—"
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}"
+
+
+def _into_round(seconds: float) -> str:
+    """When in a round something came: "0:20 into the round"; under half a second (a
+    bot's claim, a dispute at the first trick), "at the round's very start", not "0:00
+    into the round"."""
+    said = clock(seconds)
+    return "at the round's very start" if said == "0:00" else f"{said} into the round"
+
+
+def _lasted(seconds: float | int) -> str:
+    """How long something lasted, to a tenth of a second (as _seconds rounds it): "12.5
+    s"; under a twentieth, "under a tenth of a second", not "0 s"."""
+    return f"{seconds} s" if seconds else "under a tenth of a second"
 
 
 def _names_text(names: list[str]) -> str:
@@ -1297,7 +1346,12 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "disputes": disputes,
         "dispute_count": len(disputes),
         "dispute_outcomes": [
-            {"key": k, "label": DISPUTE_OUTCOMES[k], "count": dispute_outcomes.get(k, 0)}
+            {
+                "key": k,
+                "label": DISPUTE_OUTCOMES[k],
+                "count": dispute_outcomes.get(k, 0),
+                "said": dispute_ending_said(k, dispute_outcomes.get(k, 0)),
+            }
             for k in DISPUTE_OUTCOMES
             if dispute_outcomes.get(k, 0) or k not in ("left", "open")
         ],
@@ -2451,6 +2505,45 @@ def _adapted_most(adapters: list[dict]) -> str:
     return "Adapted most: " + _names_text([f"{p['name']} ({p['adapted']})" for p in named]) + "."
 
 
+# The guide's words for how the disputes ended, in _endings_line's order.
+ENDINGS_GUIDE = {
+    "changed": "settled by a changed claim",
+    "timeout": "decided by the time limit",
+    "cut": "cut short by the end of a round",
+    "left": "cut short when a player left",
+    "open": "still open",
+}
+
+
+def _endings_line(oc: dict) -> str:
+    """How the disputes ended, as a person says it: "4 disputes: 2 settled by a changed
+    claim, 1 decided by the time limit and 1 cut short by the end of a round.", "Both
+    disputes were cut short by the end of a round." (it read "2 disputes: 0 settled by a changed claim,
+    0 by the time limit, 2 cut by the end of a round"). Where the endings are mixed, a
+    dispute's ending the question asks about (settled, timed out) that none had is said."""
+    total = sum(oc.values())
+    if not total:
+        return "There was no dispute."
+    ended = [(oc[k], words) for k, words in ENDINGS_GUIDE.items() if oc.get(k)]
+    missing = [
+        words for k, words in ENDINGS_GUIDE.items() if k in ("changed", "timeout") and not oc.get(k)
+    ]
+    if len(ended) == 1:
+        words = ended[0][1]
+        # An open dispute is still open now: "is", not "was".
+        now = oc.get("open")
+        line = (
+            f"The one dispute {'is' if now else 'was'} {words}"
+            if total == 1
+            else f"{'Both' if total == 2 else f'All {total}'} disputes {'are' if now else 'were'} {words}"
+        )
+    else:
+        line = f"{_plural(total, 'dispute')}: " + said_as_list([f"{n} {w}" for n, w in ended])
+    if missing and len(ended) > 1:
+        line += "; none was " + " or ".join(missing)
+    return line + "."
+
+
 def guide(
     doc: dict,
     ix: Index,
@@ -2500,7 +2593,7 @@ def guide(
             line += "; the table's sheet decided each (referee mode)."
         elif first is not None:
             line += (
-                f"; the first dispute came {clock(first['since_round_start'])} into the round, "
+                f"; the first dispute came {_into_round(first['since_round_start'])}, "
                 f"at table {first['table']}."
             )
         else:
@@ -2560,18 +2653,15 @@ def guide(
     if cl["duration"]["count"]:
         # In seconds, as the disputes' section says it ("median 12.3 s").
         feel.append(
-            f"A dispute lasted {cl['duration']['median']} s (median), the longest "
-            f"{cl['duration']['max']} s."
+            f"A dispute lasted {_lasted(cl['duration']['median'])} (median), the longest "
+            f"{_lasted(cl['duration']['max'])}."
         )
 
     act = [
         "Referee mode: nobody claimed, the table's sheet decided every trick. Ask what the "
         "players did when it went against their own sheet."
         if referee
-        else f"{_plural(len(disputes), 'dispute')}: {oc.get('changed', 0)} settled by a changed "
-        f"claim, {oc.get('timeout', 0)} by the time limit, {oc.get('cut', 0)} cut by the end of a round"
-        + (f", {oc['left']} when a player left" if oc.get("left") else "")
-        + (f", {oc['open']} still open." if oc.get("open") else ".")
+        else _endings_line(oc)
     ]
     adapted = sum(p["adapted"] for p in players)
     held = sum(p["held"] for p in players)

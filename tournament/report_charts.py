@@ -252,11 +252,7 @@ def outcomes_chart(clashes: dict) -> dict | None:
     # read from the top in the order of the list under the chart.
     chart.x_labels = [o["label"] for o in reversed(rows)]
     chart.add("Disputes", [o["count"] for o in reversed(rows)])
-    alt = (
-        f"Bar chart: {title.lower()}. "
-        + "; ".join(f"{o['label']}: {o['count']}" for o in rows)
-        + "."
-    )
+    alt = f"Bar chart: {title.lower()}. " + "; ".join(o["said"] for o in rows) + "."
     return _finish(chart, title, alt)
 
 

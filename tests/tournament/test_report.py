@@ -254,7 +254,10 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     text = {q["id"]: " ".join(q["data"]) for q in guide}
     assert "Tables 1 and 2 differed in: which card wins." in text["expect"]
     assert "the first dispute came 0:20 into the round, at table 1" in text["notice"]
-    assert "4 disputes: 2 settled by a changed claim, 1 by the time limit, 1 cut" in text["act"]
+    assert (
+        "4 disputes: 2 settled by a changed claim, 1 decided by the time limit and 1 cut short"
+        " by the end of a round." in text["act"]
+    )
     assert (
         "Players adapted (changed their claim) 3 times and held their claim 9 times (5 the claim "
         "that won; 1 outvoted when time ran out; 3 until the round ended)." in text["act"]
@@ -311,6 +314,79 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
         act = next(q for q in report.build_report(doc)["guide"] if q["id"] == "act")["data"]
         named = " ".join(line for line in act if line.startswith("Adapted most"))
         assert adapters[0]["name"] not in named, flag
+
+
+def test_how_the_disputes_ended_is_said_as_a_person_says_it_of_0_1_and_many(scripted):
+    """The list under the chart and its alt text read "Time ran out: the most-claimed
+    player won: 0", the guide "0 settled by a changed claim, 0 by the time limit"."""
+    from django.template.loader import render_to_string
+
+    from tournament import report_charts
+
+    cl = scripted["report"]["clashes"]
+    said = [
+        "2 were settled when someone changed their claim",
+        "1 ran out of time, and the most-claimed player won",
+        "1 was cut short by the end of the round",
+    ]
+    assert [o["said"] for o in cl["dispute_outcomes"]] == said
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    assert all(f"<li>{s}</li>" in html for s in said)
+    assert "the most-claimed player won: " not in html
+    assert report_charts.outcomes_chart(cl)["alt"] == (
+        "Bar chart: how the disputes ended. " + "; ".join(said) + "."
+    )
+    assert [report.dispute_ending_said(k, 0) for k in ("changed", "timeout", "cut")] == [
+        "None was settled by a changed claim",
+        "None ran out of time",
+        "None was cut short by the end of the round",
+    ]
+    assert report.dispute_ending_said("open", 1) == "1 is still open"
+    assert report.dispute_ending_said("left", 3) == "3 were cut short when a player left the table"
+    # The guide: one kind of ending said once, for one dispute or all of them.
+    ends = dict.fromkeys(report.DISPUTE_OUTCOMES, 0)
+    assert report._endings_line(ends) == "There was no dispute."
+    assert report._endings_line({**ends, "cut": 1}) == (
+        "The one dispute was cut short by the end of a round."
+    )
+    assert report._endings_line({**ends, "cut": 2}) == (
+        "Both disputes were cut short by the end of a round."
+    )
+    assert report._endings_line({**ends, "open": 2}) == "Both disputes are still open."
+    assert report._endings_line({**ends, "changed": 3}) == (
+        "All 3 disputes were settled by a changed claim."
+    )
+    assert report._endings_line({**ends, "changed": 1, "cut": 2, "open": 1}) == (
+        "4 disputes: 1 settled by a changed claim, 2 cut short by the end of a round and 1"
+        " still open; none was decided by the time limit."
+    )
+
+
+def test_a_dispute_at_the_rounds_very_start_and_one_of_no_time_are_said_in_words(scripted):
+    """The guide said "the first dispute came 0:00 into the round" (bots, or a dispute
+    at the round's first trick), and would say a dispute "lasted 0 s"."""
+    doc = json.loads(json.dumps(scripted["doc"]))
+    games = {g["id"]: g for g in doc["games"]}
+    g1 = games[scripted["games"]["g1"].pk]
+    first = g1["disputes"][0]
+    rnd = next(r for r in doc["rounds"] if r["number"] == g1["round"])
+    rnd["started_at"] = first["opened_at"]
+    for g in doc["games"]:
+        for d in g["disputes"]:
+            if d["duration_seconds"] is not None:
+                d["duration_seconds"] = 0.04
+    text = {q["id"]: " ".join(q["data"]) for q in report.build_report(doc)["guide"]}
+    assert "the first dispute came at the round's very start, at table 1." in text["notice"]
+    assert "0:00" not in text["notice"]
+    assert (
+        "A dispute lasted under a tenth of a second (median), the longest under a tenth of a"
+        " second." in text["feel"]
+    )
+    assert " 0 s" not in text["feel"]
+    assert report._into_round(0.4) == "at the round's very start"
+    assert report._into_round(20) == "0:20 into the round"
 
 
 # ------------------------------------------------------------------ exports

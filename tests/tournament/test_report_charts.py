@@ -187,6 +187,7 @@ def test_how_the_disputes_ended_reads_top_down_in_the_lists_order():
         {"label": "Timeout B", "count": 1},
         {"label": "Cut C", "count": 0},
     ]
+    rows = [{**o, "said": f"{o['count']} {o['label']}"} for o in rows]
     svg = report_charts.outcomes_chart({"dispute_count": 3, "dispute_outcomes": rows})["svg"]
     heights = {
         label: float(y)

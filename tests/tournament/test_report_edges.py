@@ -227,7 +227,7 @@ def test_the_report_read_mid_round_says_so_and_counts_the_open_dispute():
     assert "Movement was not applied" not in section and ">Moved<" not in section
     assert "(being played: so far)" in section
     lines = [e for q in rep["guide"] for e in q["data"]]
-    assert any(line.startswith("1 dispute:") and "1 still open." in line for line in lines), lines
+    assert "The one dispute is still open." in lines, lines
 
 
 def test_the_summary_says_what_its_figures_count_and_the_players_table_its_columns():

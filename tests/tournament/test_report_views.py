@@ -308,7 +308,7 @@ def test_a_dispute_cut_when_a_player_left_is_not_called_cut_by_the_rounds_end(fa
     assert tricks["left"] == 1 and "cut" not in tricks
     assert r["counts"]["disputes_unfinished"] == 1
     text = {q["id"]: " ".join(q["data"]) for q in r["guide"]}
-    assert "0 cut by the end of a round, 1 when a player left." in text["act"]
+    assert "The one dispute was cut short when a player left." in text["act"]
     # Everyone held their claim in it, each "until the round ended" before.
     assert "held their claim 4 times (4 until a player left)." in text["act"]
     t1_results = r["results"][-1]["tables"][0]
