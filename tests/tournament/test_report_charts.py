@@ -371,8 +371,21 @@ def test_a_folded_report_draws_its_disputes_chart_as_folded():
 
 def test_a_small_class_s_alt_texts_still_say_every_number():
     alt = report_charts.disputes_chart(clashes(6, disputes=lambda t, r: t + r))["alt"]
-    assert alt.startswith("Bar chart: disputes per table and round. table 1: Round 1 2, Round 2 3;")
-    assert alt.endswith("table 6: Round 1 7, Round 2 8.")
+    assert alt.startswith("Bar chart: disputes per table and round. table 1: 2 in Round 1, 3 in")
+    assert alt.endswith("table 6: 7 in Round 1, 8 in Round 2.")
+
+
+def test_a_disputes_alt_text_says_where_there_were_disputes_not_every_zero():
+    """At 12 tables it read out every zero: "table 1: Round 1 0, Round 2 0; table 2: …"."""
+    alt = report_charts.disputes_chart(
+        clashes(12, disputes=lambda t, r: {(4, 2): 1, (9, 1): 2, (9, 2): 1}.get((t, r), 0))
+    )["alt"]
+    assert alt == (
+        "Bar chart: disputes per table and round. table 4: 1 in Round 2; table 9: 2 in"
+        " Round 1, 1 in Round 2. No other table or round had a dispute."
+    )
+    none = report_charts.disputes_chart(clashes(12, disputes=lambda t, r: 0))["alt"]
+    assert none == "Bar chart: disputes per table and round. No table had a dispute in any round."
 
 
 def test_names_in_an_alt_text_summary_are_never_and_1_others():

@@ -681,7 +681,9 @@ def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, o
     alts.append(listed_line(page, "chart-summary"))
     summed = [alt for alt in alts if "“" in alt]
     assert any(a.startswith("Line chart: where each player sat") for a in summed), alts
-    assert any(a.startswith("Bar chart: disputes per table and round, 15 tables.") for a in summed)
+    # The disputes chart's sums up, or names only where there were disputes (a few, short).
+    disputes = next(a for a in alts if a.startswith("Bar chart: disputes per table and round"))
+    assert disputes in summed or not re.search(r"\b0\b", disputes), disputes
     assert all(len(alt) <= report_charts.ALT_MAX for alt in alts), [len(a) for a in alts]
     captions = [
         re.sub(r"<[^>]+>", "", c)
