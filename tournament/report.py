@@ -3112,34 +3112,25 @@ def for_the_class(rep: dict) -> dict:
 
 def seating_summary(columns: list[dict], seating: list[dict]) -> dict:
     """The class's seating grid (counts per table and round), a line a round (`listed`),
-    for the report
-    of a large class that folds it: at each round's start how many played, and each of
-    them once: moved up, moved down, stayed at their home table, or stayed at another
-    table an earlier move had taken them to; of the movers, how many moved back home.
-    (It counted those back home twice and left out the others who stayed: "12 had moved
-    up, 12 down and 10 at their home table" of 39 players.)"""
+    for the report of a large class that folds it: at each round's start how many
+    played, how many of them at their home table and how many at another.
+
+    Who moved is said once, in each round's line in section 3 ("moves after it: 12 up,
+    12 down, 28 stayed"): this line counted the movers again at the next round's start
+    ("12 had moved up, 12 down and 22 stayed at their home table"), figures close to
+    those but not the same (a stay at another table, a move back home, a player who
+    left or joined), which a class could not tell apart."""
     parts = []
     for i, col in enumerate(columns):
         cells = [row["cells"][i] for row in seating]
-        keys = ("players", "up", "down", "home", "back", "away", "joined")
-        n = {k: sum(c[k] for c in cells) for k in keys}
+        n = {k: sum(c[k] for c in cells) for k in ("players", "home", "joined")}
         part = f"{col['label']}, {_plural(n['players'], 'player')}"
-        if n["players"] and n["home"] == n["players"] and not n["back"]:
+        if n["players"] and n["home"] == n["players"]:
             part += f", {'all' if n['players'] > 1 else 'the one'} at their home table"
         elif n["players"]:
-            # "nobody", not "0": "0 had moved up, 2 down" (and with nobody moved, the
-            # round after one whose movement was not applied, one part says so).
-            if n["up"] or n["down"]:
-                down = f"{n['down'] or 'nobody'} down"
-                if n["back"]:
-                    down += f" ({n['back']} of the {n['up'] + n['down']} back at their home table)"
-                said = [f"{n['up'] or 'nobody'} had moved up", down]
-            else:
-                said = ["nobody had moved up or down"]
-            said.append(f"{n['home'] - n['back'] or 'nobody'} stayed at their home table")
-            if n["away"]:
-                said.append(f"{n['away']} at another table, where an earlier move had taken them")
-            part += ": " + said_as_list(said)
+            # "nobody", not "0".
+            other = n["players"] - n["home"]
+            part += f": {n['home'] or 'nobody'} at their home table and {other} at another table"
         if n["joined"]:
             part += f" ({n['joined']} joined during it)"
         parts.append(part)

@@ -1720,7 +1720,7 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
     )
 
 
-def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
+def test_the_class_seating_line_adds_up_who_sat_at_home_at_each_rounds_start():
     """The class's view folds its seating counts past twelve tables under this line."""
 
     def seat(players, up=0, down=0, home=0, away=0, joined=0):
@@ -1739,16 +1739,18 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
         {"table": 1, "cells": [seat(4, home=4), seat(4, up=1, down=1, home=2)]},
         {"table": 2, "cells": [seat(3, home=3), seat(5, up=2, home=3, joined=1)]},
     ]
+    # Where they sat, not who moved: section 3's round line says the moves once (this
+    # line said "3 had moved up, 1 down and 5 stayed at their home table", close to that
+    # line's "moves after it: 3 up, 1 down, 4 stayed" and not the same).
     assert report.seating_summary(columns, seating)["line"] == (
         "2 tables, at the start of each round: Round 1, 7 players, all at their home table;"
-        " Round 2, 9 players: 3 had moved up, 1 down and 5 stayed at their home table"
+        " Round 2, 9 players: 5 at their home table and 4 at another table"
         " (1 joined during it)."
     )
-    # Those who stayed where an earlier move took them: a part of their own.
+    # Those who stayed where an earlier move took them are at another table too.
     seating[0]["cells"][1] = seat(6, up=1, down=1, home=2, away=2)
     assert report.seating_summary(columns, seating)["line"].endswith(
-        " Round 2, 11 players: 3 had moved up, 1 down, 5 stayed at their home table and 2 at"
-        " another table, where an earlier move had taken them (1 joined during it)."
+        " Round 2, 11 players: 5 at their home table and 6 at another table (1 joined during it)."
     )
     alone = [{"table": 1, "cells": [seat(1, home=1), seat(0)]}]
     assert report.seating_summary(columns, alone)["line"] == (
@@ -1757,12 +1759,11 @@ def test_the_class_seating_line_adds_up_who_had_moved_at_each_rounds_start():
     )
 
 
-def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
+def test_the_class_seating_line_counts_a_mover_back_home_once_at_their_home_table():
     """A mover who came back to their home table was counted as moved and as at home:
     "2 had moved up, 2 down and 3 at their home table" of 4 players added up to 7.
-    The line counts them among the movers and says how many of those moved back home
-    (_seat_counts: a chip both local and with an arrow); "stayed at their home table"
-    is those who did not move."""
+    The line counts each player once, at their home table or at another (_seat_counts:
+    a chip both local and with an arrow is one of `home` and of `back`)."""
     chips = [
         {"arrow": "up", "local": True, "joined": False},
         {"arrow": "up", "local": False, "joined": False},
@@ -1786,9 +1787,9 @@ def test_the_class_seating_line_says_how_many_at_home_had_moved_back_there():
         {"table": 2, "cells": [report._seat_counts(chips[:1]), report._seat_counts([])]},
     ]
     assert report.seating_summary(columns, seating)["line"] == (
-        "2 tables, at the start of each round: Round 2, 6 players: 3 had moved up, 2 down"
-        " (3 of the 5 back at their home table) and 1 stayed at their home table; Round 3,"
-        " 3 players: 1 had moved up, 1 down and 1 stayed at their home table."
+        "2 tables, at the start of each round: Round 2, 6 players: 4 at their home table"
+        " and 2 at another table; Round 3, 3 players: 1 at their home table and 2 at"
+        " another table."
     )
 
 
@@ -1828,7 +1829,7 @@ def test_the_movers_are_counted_as_a_person_says_it_nobody_not_0():
     assert said["line"] == "After Round 1: nobody moved up or down and 3 players stayed."
     said = after("up", "down")
     assert said["line"] == "After Round 1: 1 player moved up, 1 moved down and nobody stayed."
-    # The seating line: "nobody had moved up", never "0 had moved up" nor "0 stayed".
+    # The seating line: "nobody at their home table", never "0 at their home table".
     chip = {"up": {"arrow": "up", "local": False, "joined": False}}
     chip["down"] = {**chip["up"], "arrow": "down"}
     chip["home"] = {"arrow": "", "local": True, "joined": False}
@@ -1842,11 +1843,9 @@ def test_the_movers_are_counted_as_a_person_says_it_nobody_not_0():
         return report.seating_summary(columns, seating)["items"]
 
     assert seated(["down", "down", "home"], ["up", "away"], ["home", "away"]) == [
-        "Round 1, 3 players: nobody had moved up, 2 down and 1 stayed at their home table",
-        "Round 2, 2 players: 1 had moved up, nobody down, nobody stayed at their home table"
-        " and 1 at another table, where an earlier move had taken them",
-        "Round 3, 2 players: nobody had moved up or down, 1 stayed at their home table and 1"
-        " at another table, where an earlier move had taken them",
+        "Round 1, 3 players: 1 at their home table and 2 at another table",
+        "Round 2, 2 players: nobody at their home table and 2 at another table",
+        "Round 3, 2 players: 1 at their home table and 1 at another table",
     ]
 
 
