@@ -2515,6 +2515,24 @@ ENDINGS_GUIDE = {
 }
 
 
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _adapted_held_line(adapted: int, held: int, why: str = "") -> str:
+    """How often the players changed their claim in a dispute and how often they held
+    it (`why`: held until what), as a person says it: "Players never adapted (changed
+    their claim) and held their claim 8 times (8 until the round ended)." It read
+    "adapted (changed their claim) 0 times", and "1 times"."""
+    said = (
+        f"Players adapted (changed their claim) {_times(adapted)}"
+        if adapted
+        else "Players never adapted (changed their claim)"
+    )
+    said += f" and held their claim {_times(held)}{why}" if held else " and never held their claim"
+    return said + "."
+
+
 def _endings_line(oc: dict) -> str:
     """How the disputes ended, as a person says it: "4 disputes: 2 settled by a changed
     claim, 1 decided by the time limit and 1 cut short by the end of a round.", "Both
@@ -2682,10 +2700,7 @@ def guide(
             f"{kept['open']} in a dispute still open" if kept["open"] else "",
         ]
         why_text = f" ({'; '.join(w for w in why if w)})" if held else ""
-        act.append(
-            f"Players adapted (changed their claim) {adapted} times and held their claim "
-            f"{held} times{why_text}."
-        )
+        act.append(_adapted_held_line(adapted, held, why_text))
     # People, not the bots: the class talks about its own. Nor someone who left: a bot
     # played on for them, and the log does not say which claims were theirs.
     adapters = _adapters(players)

@@ -364,6 +364,21 @@ def test_how_the_disputes_ended_is_said_as_a_person_says_it_of_0_1_and_many(scri
     )
 
 
+def test_the_guide_says_how_often_players_adapted_or_held_never_once_or_n_times():
+    """It read "Players adapted (changed their claim) 0 times", and "1 times"."""
+    assert report._adapted_held_line(1, 1, " (1 the claim that won)") == (
+        "Players adapted (changed their claim) once and held their claim once (1 the claim"
+        " that won)."
+    )
+    assert report._adapted_held_line(0, 8, " (8 until the round ended)") == (
+        "Players never adapted (changed their claim) and held their claim 8 times (8 until the"
+        " round ended)."
+    )
+    assert report._adapted_held_line(3, 0) == (
+        "Players adapted (changed their claim) 3 times and never held their claim."
+    )
+
+
 def test_a_dispute_at_the_rounds_very_start_and_one_of_no_time_are_said_in_words(scripted):
     """The guide said "the first dispute came 0:00 into the round" (bots, or a dispute
     at the round's first trick), and would say a dispute "lasted 0 s"."""

@@ -310,7 +310,10 @@ def test_a_dispute_cut_when_a_player_left_is_not_called_cut_by_the_rounds_end(fa
     text = {q["id"]: " ".join(q["data"]) for q in r["guide"]}
     assert "The one dispute was cut short when a player left." in text["act"]
     # Everyone held their claim in it, each "until the round ended" before.
-    assert "held their claim 4 times (4 until a player left)." in text["act"]
+    assert (
+        "Players never adapted (changed their claim) and held their claim 4 times (4 until a"
+        " player left)." in text["act"]
+    )
     t1_results = r["results"][-1]["tables"][0]
     assert (t1_results["games_cut"], t1_results["games_cut_by_leaving"]) == (1, 1)
     html = fac.get(f"/workshops/{w.pk}/report/").content.decode()
