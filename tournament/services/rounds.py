@@ -92,6 +92,14 @@ def _finish_running(workshop: Workshop, by: str) -> None:
         _finalise(workshop, rnd, by)
 
 
+def _enter_phase(workshop: Workshop, phase: str) -> None:
+    """The facilitator moves the workshop on: its running round, if any, ends, and
+    `phase` begins. Caller holds the workshop lock and has checked the phase."""
+    _finish_running(workshop, "facilitator")
+    workshop.phase = phase
+    workshop.save(update_fields=["phase"])
+
+
 @transaction.atomic
 def workshop_start_study(*, workshop_id: int) -> Round:
     """Lobby → study: everyone seated at a home table reads its sheet and practises."""
@@ -118,9 +126,7 @@ def workshop_start_home(*, workshop_id: int) -> Round:
     """Study → silent play at the home tables: sheets hidden, no talking, unscored."""
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.STUDY)
-    _finish_running(workshop, "facilitator")
-    workshop.phase = Phase.HOME
-    workshop.save(update_fields=["phase"])
+    _enter_phase(workshop, Phase.HOME)
     rnd = _open_round(workshop, RoundKind.HOME, workshop.home_seconds)
     bump_workshop(workshop)
     return rnd
@@ -135,9 +141,7 @@ def round_start(*, workshop_id: int) -> Round:
         last = current_round(workshop)
         if last is not None and last.kind == RoundKind.SCORED and last.movement_applied_at is None:
             raise WrongPhase("Apply (or edit and apply) the movement before the next round.")
-    _finish_running(workshop, "facilitator")
-    workshop.phase = Phase.ROUND
-    workshop.save(update_fields=["phase"])
+    _enter_phase(workshop, Phase.ROUND)
     rnd = _open_round(workshop, RoundKind.SCORED, workshop.round_seconds)
     bump_workshop(workshop)
     return rnd
@@ -147,9 +151,7 @@ def round_start(*, workshop_id: int) -> Round:
 def workshop_start_debrief(*, workshop_id: int) -> Workshop:
     workshop = lock_workshop(workshop_id)
     require_phase(workshop, Phase.STUDY, Phase.HOME, Phase.ROUND, Phase.BETWEEN)
-    _finish_running(workshop, "facilitator")
-    workshop.phase = Phase.DEBRIEF
-    workshop.save(update_fields=["phase"])
+    _enter_phase(workshop, Phase.DEBRIEF)
     bump_workshop(workshop)
     return workshop
 
