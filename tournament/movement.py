@@ -356,11 +356,7 @@ def tables_from_json(document: object) -> list[TableStanding]:
     tables = []
     for t, raw_table in enumerate(raw_tables):
         where = f"tables[{t}]"
-        if not isinstance(raw_table, dict):
-            raise MovementError(f"{where} must be an object, got {_json_type(raw_table)}")
-        for member in ("number", "players"):
-            if member not in raw_table:
-                raise MovementError(f'{where} is missing "{member}"')
+        _require_members(raw_table, where, ("number", "players"))
         number = raw_table["number"]
         if not _is_int(number):
             raise MovementError(f"{where}.number must be an integer, got {_json_type(number)}")
@@ -370,11 +366,7 @@ def tables_from_json(document: object) -> list[TableStanding]:
         players = []
         for p, raw_player in enumerate(raw_players):
             at = f"{where}.players[{p}]"
-            if not isinstance(raw_player, dict):
-                raise MovementError(f"{at} must be an object, got {_json_type(raw_player)}")
-            for member in ("name", "games_won"):
-                if member not in raw_player:
-                    raise MovementError(f'{at} is missing "{member}"')
+            _require_members(raw_player, at, ("name", "games_won"))
             name, games_won = raw_player["name"], raw_player["games_won"]
             if not isinstance(name, str):
                 raise MovementError(f"{at}.name must be a string, got {_json_type(name)}")
@@ -402,6 +394,16 @@ def movement_to_json(movement: Movement) -> dict:
             for move in movement.moves
         ],
     }
+
+
+def _require_members(raw: object, where: str, members: tuple[str, ...]) -> None:
+    """Raise MovementError unless `raw`, found at `where`, is an object with every one
+    of `members`, naming the first that is missing."""
+    if not isinstance(raw, dict):
+        raise MovementError(f"{where} must be an object, got {_json_type(raw)}")
+    for member in members:
+        if member not in raw:
+            raise MovementError(f'{where} is missing "{member}"')
 
 
 def _json_type(value: object) -> str:
