@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from security_world import world
+from socket_helpers import phone_socket
 from tournament_helpers import snapshot
 
 from barnga.asgi import application
 from tournament import gamestate
-from tournament.identity import COOKIE, signed_cookie_value
 from tournament.models import Game, GameState, Gesture, Player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -149,15 +149,7 @@ async def exchange(comm, text: str | bytes) -> list[dict]:
 
 
 async def open_socket(player) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode()),
-        ],
-    )
+    comm = phone_socket(player)
     assert (await comm.connect())[0]
     await exchange(comm, json.dumps({"action": "sync"}))
     return comm
@@ -239,15 +231,7 @@ async def test_wrong_phase_actions_are_refused_clearly():
         return Player.objects.filter(workshop=w.other).first()
 
     player = await lobby_player()
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={signed_cookie_value(player.token)}".encode()),
-        ],
-    )
+    comm = phone_socket(player)
     assert (await comm.connect())[0]
     before = await database_sync_to_async(snapshot)()
     for msg in (

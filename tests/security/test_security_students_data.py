@@ -8,15 +8,14 @@ from io import StringIO
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 from security_world import world
+from socket_helpers import phone_socket, receive_type
 from tournament_helpers import MODELS, finish_trick, game_at, make_workshop, tables_of
 
-from barnga.asgi import application
 from tournament import services
 from tournament.errors import NotFound
 from tournament.identity import COOKIE, signed_cookie_value
@@ -157,18 +156,9 @@ def test_delete_service_refuses_anyone_but_the_owner():
 @pytest.mark.asyncio
 async def test_open_sockets_close_when_their_workshop_is_deleted():
     w = await database_sync_to_async(world)()
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/play/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{COOKIE}={signed_cookie_value(w.student.token)}".encode()),
-        ],
-    )
+    comm = phone_socket(w.student)
     assert (await comm.connect())[0]
-    while (await comm.receive_json_from(timeout=3))["t"] != "view":
-        pass
+    await receive_type(comm, "view", timeout=3)
     await database_sync_to_async(services.workshop_delete)(
         workshop_id=w.mine.pk, facilitator=w.alice
     )
