@@ -1432,21 +1432,26 @@ def test_a_bot_in_a_seat_is_said_to_play_while_they_were_away_by_the_time_away_i
     assert moves[(2, 1)] == "Ana (a bot while they were away)"
 
 
-def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
-    """A large class's report folds a round's tables and keeps this summary in view: the
-    totals of the class's "All tables" row and the moves after, a lead and a list."""
+def table_row(n, moved, *, games=1, cut=0, disputes=0, edited=(), by_name=()):
+    """A table of a round's results as report.results gives it: `moved`, each of its
+    players' move; `edited` and `by_name`, the indexes of those whose move the
+    facilitator changed or that was decided by name."""
+    return {
+        "table": n,
+        "games_played": games,
+        "games_cut": cut,
+        "none_dealt": False,
+        "games": [{"disputes": disputes}],
+        "players": [
+            {"moved": m, "edited": i in edited, "by_name": i in by_name}
+            for i, m in enumerate(moved)
+        ],
+    }
 
-    def table(n, moved, games=1, cut=0, disputes=0):
-        return {
-            "table": n,
-            "games_played": games,
-            "games_cut": cut,
-            "none_dealt": False,
-            "games": [{"disputes": disputes}],
-            "players": [{"moved": m, "edited": m == "down", "by_name": False} for m in moved],
-        }
 
-    rd = {
+def round_1(*tables):
+    """Round 1, scored, finished and its movement applied, at `tables`."""
+    return {
         "round": 3,
         "label": "Round 1",
         "kind": "scored",
@@ -1454,11 +1459,18 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
         "moved": True,
         "finished": True,
         "last": False,
-        "tables": [
-            table(1, ["up", "", "", "down"], games=3, cut=1, disputes=2),
-            table(2, ["up", ""]),
-        ],
+        "tables": list(tables),
     }
+
+
+def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
+    """A large class's report folds a round's tables and keeps this summary in view: the
+    totals of the class's "All tables" row and the moves after, a lead and a list."""
+
+    rd = round_1(
+        table_row(1, ["up", "", "", "down"], games=3, cut=1, disputes=2, edited=(3,)),
+        table_row(2, ["up", ""]),
+    )
     # On the page a lead and a list (in one sentence it was six lines of a phone at 40
     # tables), what decided the moves after it.
     said = report.round_summary(rd, disputes=True)
@@ -1482,7 +1494,7 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
         " by the facilitator."
     )
     # One thing to say: a sentence, no list of one.
-    last = {**rd, "label": "Round 2", "moved": False, "last": True, "tables": [table(1, [""])]}
+    last = {**rd, "label": "Round 2", "moved": False, "last": True, "tables": [table_row(1, [""])]}
     assert report.round_summary(last, disputes=False) == {
         "lead": "1 table, 1 player: 1 game.",
         "items": [],
@@ -1510,29 +1522,7 @@ def test_the_class_views_moves_after_a_round_are_a_lead_and_a_list():
     (report.listed), what decided them after the list; up to there, `line`, the
     sentence it was."""
 
-    def table(n, moved, edited=(), by_name=()):
-        return {
-            "table": n,
-            "games_played": 1,
-            "games_cut": 0,
-            "none_dealt": False,
-            "games": [{"disputes": 0}],
-            "players": [
-                {"moved": m, "edited": i in edited, "by_name": i in by_name}
-                for i, m in enumerate(moved)
-            ],
-        }
-
-    rd = {
-        "round": 3,
-        "label": "Round 1",
-        "kind": "scored",
-        "scored": True,
-        "moved": True,
-        "finished": True,
-        "last": False,
-        "tables": [table(1, ["up", "", "", "down"]), table(2, ["up", "", "down", ""])],
-    }
+    rd = round_1(table_row(1, ["up", "", "", "down"]), table_row(2, ["up", "", "down", ""]))
     after = report._round_counts(rd)["after"]
     assert (after["lead"], after["items"], after["after"]) == (
         "After Round 1:",
@@ -1542,8 +1532,8 @@ def test_the_class_views_moves_after_a_round_are_a_lead_and_a_list():
     assert after["line"] == "After Round 1: 2 players moved up, 2 moved down and 4 stayed."
     # Who left, and what decided the moves: the notes after the list, a sentence.
     rd["tables"] = [
-        table(1, ["up", "", "left", "down"], edited=(3,), by_name=(0, 1)),
-        table(2, ["up", "", "down", ""], by_name=(2,)),
+        table_row(1, ["up", "", "left", "down"], edited=(3,), by_name=(0, 1)),
+        table_row(2, ["up", "", "down", ""], by_name=(2,)),
     ]
     after = report._round_counts(rd)["after"]
     assert after["items"] == [
@@ -1799,26 +1789,7 @@ def test_the_movers_are_counted_as_a_person_says_it_nobody_not_0():
     once, with the first number (report._moves_said)."""
 
     def after(*moved):
-        rd = {
-            "round": 3,
-            "label": "Round 1",
-            "kind": "scored",
-            "scored": True,
-            "moved": True,
-            "finished": True,
-            "last": False,
-            "tables": [
-                {
-                    "table": 1,
-                    "games_played": 1,
-                    "games_cut": 0,
-                    "none_dealt": False,
-                    "games": [{"disputes": 0}],
-                    "players": [{"moved": m, "edited": False, "by_name": False} for m in moved],
-                }
-            ],
-        }
-        return report._round_counts(rd)["after"]
+        return report._round_counts(round_1(table_row(1, moved)))["after"]
 
     said = after("down", "down", "", "", "", "")
     assert said["items"] == ["nobody moved up", "2 players moved down", "4 stayed"]
