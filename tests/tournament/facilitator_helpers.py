@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import User
+
 from games.presets import PRESET_TITLES
-from tournament import gamestate
+from tournament import gamestate, regions
 from tournament.models import Game, Table
 
 SECRET_WORDS = [
@@ -121,6 +124,20 @@ def put_in(page: dict[str, str], pushed: dict[str, str]) -> dict[str, str]:
         start, end = _Spans(text).spans[ident]
         page[holders[0]] = text[:start] + html + text[end:]
     return page
+
+
+@database_sync_to_async
+def panel_now(workshop_id: int, username: str = "ada") -> dict[str, str]:
+    """The panel's regions as a fresh whole render shows them to `username`."""
+    return regions.render("panel", workshop_id, User.objects.get(username=username))
+
+
+def same_page(page: dict[str, str], whole: dict[str, str]) -> bool:
+    """Whether a page put together from pushes (put_in) is what a whole render shows,
+    each region read as regions.settled reads it."""
+    return {k: regions.settled(v) for k, v in page.items()} == {
+        k: regions.settled(v) for k, v in whole.items()
+    }
 
 
 class _Tools(HTMLParser):

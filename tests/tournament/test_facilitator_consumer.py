@@ -678,10 +678,8 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
     or a sync sends the monitor whole, and a pause sends none. Whatever came, the page put together from the pushes
     (as facilitator.js does: each region by its id, a card inside the monitor) is
     exactly what a fresh whole render shows."""
-    from facilitator_helpers import put_in
+    from facilitator_helpers import panel_now, put_in, same_page
     from tournament_helpers import play_one
-
-    from tournament import regions as live_regions
 
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=24, tables=6, seats=4)
@@ -705,17 +703,8 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
             if table.number in numbers:
                 (finish_trick if trick else play_one)(game_at(table))
 
-    @database_sync_to_async
-    def fresh():
-        user = User.objects.get(username="ada")
-        return live_regions.render("panel", w.pk, user)
-
     async def pushes():
         return [m["regions"] for m in await settle(comm) if m["t"] == "regions"]
-
-    def same(page, whole):
-        settled = live_regions.settled
-        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
 
     sent = []
     for numbers, trick in (({1}, False), ({3}, True), ({1, 5}, False), ({3}, False)):
@@ -730,7 +719,7 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
             assert "fac-roster" not in pushed
             page = put_in(page, pushed)
             sent.append(pushed)
-        assert same(page, await fresh()), numbers
+        assert same_page(page, await panel_now(w.pk)), numbers
 
     # A pause changes no card (a table waiting for a phone waits through it): no card.
     await database_sync_to_async(services.round_pause)(round_id=rnd.pk)
@@ -739,12 +728,12 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
     assert got and not monitor, [list(p) for p in got]
     for pushed in got:
         page = put_in(page, pushed)
-    assert same(page, await fresh())
+    assert same_page(page, await panel_now(w.pk))
     await database_sync_to_async(services.round_resume)(round_id=rnd.pk)
     await moves({2, 6}, True)
     for pushed in await pushes():
         page = put_in(page, pushed)
-    assert same(page, await fresh())
+    assert same_page(page, await panel_now(w.pk))
     # Every card changes as the round ends: the whole monitor.
     await database_sync_to_async(services.round_end_now)(round_id=rnd.pk)
     got = await pushes()
@@ -752,12 +741,12 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
     assert not any(k.startswith("mt-card-") for p in got for k in p)
     for pushed in got:
         page = put_in(page, pushed)
-    assert same(page, await fresh())
+    assert same_page(page, await panel_now(w.pk))
     # A sync is everything again, the monitor whole.
     await comm.send_json_to({"action": "sync"})
     again = await regions(comm)
     assert "fac-monitor" in again["regions"] and again["force"] is True
-    assert same(put_in(page, again["regions"]), await fresh())
+    assert same_page(put_in(page, again["regions"]), await panel_now(w.pk))
     await comm.disconnect()
 
 
@@ -786,9 +775,8 @@ async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheet
     phone). The sheets are a region of their own now (fac-settings), in the same box:
     a pause sends the clock and its controls alone, without a word of any sheet, and
     the page put together from the pushes is still what a fresh render shows."""
-    from facilitator_helpers import put_in
+    from facilitator_helpers import panel_now, put_in, same_page
 
-    from tournament import regions as live_regions
     from tournament import selectors_facilitator as sf
 
     cookie = await session_cookie("ada")
@@ -802,14 +790,6 @@ async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheet
     sheets = await database_sync_to_async(lambda: sf.panel(Workshop.objects.get(pk=w.pk)))()
     lines = [f"Table {t['number']}: {t['sheet']}" for t in sheets["tables"]]
     assert len(lines) == 40 and all(line in "".join(page.values()) for line in lines)
-
-    @database_sync_to_async
-    def fresh():
-        return live_regions.render("panel", w.pk, User.objects.get(username="ada"))
-
-    def same(page, whole):
-        settled = live_regions.settled
-        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
 
     steps = {
         "pause": lambda: services.round_pause(round_id=rnd.pk),
@@ -827,7 +807,7 @@ async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheet
             assert len(html) < 3000, (step, len(html))  # (about 2.3 kB)
         for pushed in got:
             page = put_in(page, pushed)
-        assert same(page, await fresh()), step
+        assert same_page(page, await panel_now(w.pk)), step
     # The sheets are still in the page, in the box under the clock, as the page draws it.
     assert 'id="settings-details"' in page["fac-settings"]
     assert all(line in page["fac-settings"] for line in lines)
@@ -840,9 +820,7 @@ async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settl
     20 waiting tables 50 and 58 kB, bench/panel_pause.py), and the status named all 40
     tables (6 kB). Now a table waits through a pause as before it, so a pause and a
     resume send the clock alone, and the status names five tables and counts the rest."""
-    from facilitator_helpers import put_in
-
-    from tournament import regions as live_regions
+    from facilitator_helpers import panel_now, put_in, same_page
 
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=200, tables=40, seats=5)
@@ -852,14 +830,6 @@ async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settl
     await comm.connect()
     page = (await regions(comm))["regions"]
     assert page["fac-monitor"].count("data-waiting=") == 40
-
-    @database_sync_to_async
-    def fresh():
-        return live_regions.render("panel", w.pk, User.objects.get(username="ada"))
-
-    def same(page, whole):
-        settled = live_regions.settled
-        return {k: settled(v) for k, v in page.items()} == {k: settled(v) for k, v in whole.items()}
 
     for step, call in (("pause", services.round_pause), ("resume", services.round_resume)):
         await database_sync_to_async(call)(round_id=rnd.pk)
@@ -872,5 +842,5 @@ async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settl
         assert '<a href="#fac-monitor">35 more in the Tables list</a>' in line, line
         assert len(status) < 3500, (step, len(status))
         page = put_in(page, got[0])
-        assert same(page, await fresh()), step
+        assert same_page(page, await panel_now(w.pk)), step
     await comm.disconnect()
