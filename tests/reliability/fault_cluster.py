@@ -464,6 +464,21 @@ async def wait_until(predicate, timeout: float, what: str, step: float = 0.1) ->
     return time.monotonic() - start
 
 
+async def two_processes_eight_phones(cluster: Cluster) -> tuple[list[int], list[Bot]]:
+    """Two web processes, started while a running round of two tables of four is set
+    up, and a phone per player, every other one at each process. The ports are the
+    list the phones look in: a test that changes it changes where they reconnect."""
+    ports, setup = await asyncio.gather(
+        asyncio.to_thread(cluster.start, 2),
+        asyncio.to_thread(cluster.run, SETUP.format(tables=2, seats=4, mode="barnga")),
+    )
+    bots = [
+        Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
+        for i, p in enumerate(setup["players"])
+    ]
+    return ports, bots
+
+
 def acked_ids(bots) -> set[str]:
     return set().union(*(b.acked for b in bots))
 

@@ -12,7 +12,14 @@ import asyncio
 import re
 
 import pytest
-from fault_cluster import SETUP, Bot, acked_ids, assert_nothing_lost, playing, wait_until
+from fault_cluster import (
+    Bot,
+    acked_ids,
+    assert_nothing_lost,
+    playing,
+    two_processes_eight_phones,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -42,14 +49,7 @@ def screen(bot: Bot) -> tuple:
 
 
 async def test_restart_everything_between_rounds(cluster):
-    ports, setup = await asyncio.gather(
-        asyncio.to_thread(cluster.start, 2),
-        asyncio.to_thread(cluster.run, SETUP.format(tables=2, seats=4, mode="barnga")),
-    )
-    bots = [
-        Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
-        for i, p in enumerate(setup["players"])
-    ]
+    ports, bots = await two_processes_eight_phones(cluster)
     async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 30, 60, "30 acknowledged actions")
         await asyncio.to_thread(cluster.run, END_ROUND)

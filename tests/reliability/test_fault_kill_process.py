@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fault_cluster import SETUP, Bot, acked_ids, final_check, playing, wait_until
+from fault_cluster import acked_ids, final_check, playing, two_processes_eight_phones, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -37,15 +37,8 @@ Round.objects.filter(state=RoundState.RUNNING).update(deadline=timezone.now() + 
 
 
 async def test_kill_one_of_two_processes_mid_round(cluster):
-    (a, b), setup = await asyncio.gather(
-        asyncio.to_thread(cluster.start, 2),
-        asyncio.to_thread(cluster.run, SETUP.format(tables=2, seats=4, mode="barnga")),
-    )
-    ports = [a, b]
-    bots = [
-        Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
-        for i, p in enumerate(setup["players"])
-    ]
+    ports, bots = await two_processes_eight_phones(cluster)
+    a, b = ports
     async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 40, 60, "40 acknowledged actions")
 

@@ -9,11 +9,15 @@ server, or they would wait forever for a table that has moved on. A FLUSHALL
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 import redis
-from fault_cluster import SETUP, Bot, acked_ids, assert_nothing_lost, playing, wait_until
+from fault_cluster import (
+    acked_ids,
+    assert_nothing_lost,
+    playing,
+    two_processes_eight_phones,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -21,15 +25,7 @@ RECOVERY_SECONDS = 10
 
 
 async def test_redis_restart_mid_round(cluster):
-    (a, b), setup = await asyncio.gather(
-        asyncio.to_thread(cluster.start, 2),
-        asyncio.to_thread(cluster.run, SETUP.format(tables=2, seats=4, mode="barnga")),
-    )
-    ports = [a, b]
-    bots = [
-        Bot(name=p["name"], cookie=p["cookie"], home_port=ports[i % 2], ports=ports)
-        for i, p in enumerate(setup["players"])
-    ]
+    ports, bots = await two_processes_eight_phones(cluster)
     async with playing(bots):
         await wait_until(lambda: len(acked_ids(bots)) >= 30, 60, "30 acknowledged actions")
         for fault in ("flush", "restart"):
