@@ -57,6 +57,16 @@ def phone_report(facilitator_page, user, path: str, what: str):
     return page
 
 
+def scripted(monkeypatch, django_user_model):
+    """Ada and her workshop played as report_helpers.build_scripted plays it, on its
+    clock: (Ada, build_scripted's facts)."""
+    clock = Clock(T0)
+    monkeypatch.setattr("tournament.services.play.now", clock)
+    monkeypatch.setattr("tournament.services.rounds.now", clock)
+    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
+    return user, build_scripted(clock, user)
+
+
 def rename_behind_the_app(workshop, old: str, new: str) -> None:
     """The app refuses a rename once the tournament is over; the test renames in the
     database, and bumps the workshop's version as a service would, so the report
@@ -68,11 +78,7 @@ def rename_behind_the_app(workshop, old: str, new: str) -> None:
 def test_the_report_in_a_browser_and_in_print(
     facilitator_page, artifacts, monkeypatch, django_user_model
 ):
-    clock = Clock(T0)
-    monkeypatch.setattr("tournament.services.play.now", clock)
-    monkeypatch.setattr("tournament.services.rounds.now", clock)
-    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
-    facts = build_scripted(clock, user)
+    user, facts = scripted(monkeypatch, django_user_model)
     path = f"/workshops/{facts['workshop'].pk}/report/"
     page = facilitator_page(user, path, viewport={"width": 1280, "height": 900})
     assert page.locator("h1").inner_text() == "Test workshop"
@@ -219,11 +225,7 @@ def test_the_debrief_guide_prints_alone_in_a_few_pages(
     a newcomer's chip in the seating grid says its home table ("home 2")."""
     from axe_check import assert_accessible
 
-    clock = Clock(T0)
-    monkeypatch.setattr("tournament.services.play.now", clock)
-    monkeypatch.setattr("tournament.services.rounds.now", clock)
-    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
-    facts = build_scripted(clock, user)
+    user, facts = scripted(monkeypatch, django_user_model)
     names = [p.name for p in Player.objects.filter(workshop=facts["workshop"])]
     path = f"/workshops/{facts['workshop'].pk}/report/"
     page = facilitator_page(user, path, viewport={"width": 1280, "height": 900})
@@ -484,11 +486,7 @@ def test_the_class_view_for_the_projector(
     width, and prints without its links; a link goes back to the full report."""
     from axe_check import assert_accessible
 
-    clock = Clock(T0)
-    monkeypatch.setattr("tournament.services.play.now", clock)
-    monkeypatch.setattr("tournament.services.rounds.now", clock)
-    user = django_user_model.objects.create_user("ada", password="a-long-pass-123")
-    facts = build_scripted(clock, user)
+    user, facts = scripted(monkeypatch, django_user_model)
     names = [p.name for p in Player.objects.filter(workshop=facts["workshop"])]
     path = f"/workshops/{facts['workshop'].pk}/report/"
     page = facilitator_page(user, path, viewport={"width": 1280, "height": 800})
