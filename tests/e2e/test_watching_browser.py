@@ -73,6 +73,21 @@ def name_at(game: Game, seat: int) -> str:
     return Player.objects.get(pk=game.players[seat]).name
 
 
+def first_trick_heard(dev, game: Game) -> str:
+    """Play `game` until its first trick is taken and wait until `dev`'s phone says
+    who took it: that player's name."""
+    while not gamestate.load_state(game).completed:
+        one_move(game)
+        game.refresh_from_db()
+    winner = name_at(game, gamestate.load_state(game).completed[0].winner)
+    dev.wait_for_function(
+        "t => document.getElementById('announce').textContent.includes(t)",
+        arg=f"Trick 1 taken by {winner}.",
+        timeout=WAIT,
+    )
+    return winner
+
+
 def seated_during_a_game(live_server_url, phone, game: str = "five_tricks"):
     """Three phones at a four-seat table play the study phase's game; Dev's phone joins
     then, is seated there and watches. Returns Dev's page and the game."""
@@ -105,15 +120,7 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     assert f"by {laid_by}." in said, said
 
     # The trick played and claimed: who took it.
-    while not gamestate.load_state(game).completed:
-        one_move(game)
-        game.refresh_from_db()
-    winner = name_at(game, gamestate.load_state(game).completed[0].winner)
-    dev.wait_for_function(
-        "t => document.getElementById('announce').textContent.includes(t)",
-        arg=f"Trick 1 taken by {winner}.",
-        timeout=WAIT,
-    )
+    winner = first_trick_heard(dev, game)
     # Seen where the cards were.
     assert dev.locator("#screen .mini-trick").inner_text() == f"Trick 1 taken by {winner}."
     assert_accessible(dev, "phone, watching a game")
@@ -192,15 +199,7 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_serve
     from tournament.models import Round
 
     dev, game = seated_during_a_game(live_server_url, phone)
-    while not gamestate.load_state(game).completed:
-        one_move(game)
-        game.refresh_from_db()
-    winner = name_at(game, gamestate.load_state(game).completed[0].winner)
-    dev.wait_for_function(
-        "t => document.getElementById('announce').textContent.includes(t)",
-        arg=f"Trick 1 taken by {winner}.",
-        timeout=WAIT,
-    )
+    winner = first_trick_heard(dev, game)
     heard = len(dev.evaluate(SAID))
     services.round_end_now(round_id=Round.objects.get(pk=game.round_id).pk)
     dev.wait_for_selector("#screen .time-up", timeout=WAIT)
