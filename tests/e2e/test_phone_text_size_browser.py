@@ -1,0 +1,213 @@
+"""Every word a student reads on a small phone (320x568, 360x740) is at least 15 px.
+
+The root is 18 px (static/css/barnga.css), but rules for small phones had shrunk
+lines to fit: the players' names under the cards on the table were 12.6 px, the
+silence line 12.96 px at 320 px wide, the dispute line and its clock 14.4 px, the
+seats' badges ("dealer", "claimed") and 3 Tricks' hint 14.4 px. A phone is read on
+the table at arm's length (50-70 cm), not at the 30 cm of reading one in the hand:
+15 px there is about what 9-10 pt print is at reading distance, the smallest the
+silence line or a name under a card may be and still be read without picking the
+phone up. So the floor is 15 px for every word shown, labels included: a name under
+a card is who to claim the trick for, a badge is who deals, and none of them is
+decoration. Words only a screen reader gets (visually hidden) are not drawn and not
+checked; a word hidden in a closed <details> is not shown either.
+
+The screens: the lobby, the study with the rules sheet, Five Tricks at a table of
+five in play, at the claim step and in a dispute (the silence line, the names under
+the cards, the dispute line and its clock), All Fives and 7Up7Down at their largest
+tables through the first moves of a deal, between rounds before and after a move,
+and the debrief.
+"""
+
+from __future__ import annotations
+
+import pytest
+from phones import (
+    OTHERS,
+    first_moves,
+    first_round,
+    join,
+    play_until,
+    touch_phone,
+    wait_version,
+)
+
+from games import five_tricks
+from tournament import gamestate, services
+from tournament.models import Game, GameState, Player, Round, Table
+
+pytestmark = [pytest.mark.browser]
+WAIT = 8000
+FLOOR = 15
+SIZES = [(320, 568), (360, 740)]
+IDS = [f"{w}x{h}" for w, h in SIZES]
+
+# Each element of the page with words of its own (a text node, not only its
+# children's) drawn under `floor` px: not display: none, not visibility: hidden, not
+# in a closed <details> (save its summary) and not clipped to a pixel for a screen
+# reader only (.visually-hidden, or a rule that hides a part the same way).
+SMALL_TEXT = """(floor) => {
+  const clipped = (e) => {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
+      const r = a.getBoundingClientRect(), s = getComputedStyle(a);
+      if (r.width <= 1 && r.height <= 1 && s.overflow === 'hidden') return true;
+      if (a.parentElement && a.parentElement.matches('details:not([open])') && a.tagName !== 'SUMMARY') return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .filter((e) => !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(e.tagName))
+    .filter((e) => parseFloat(getComputedStyle(e).fontSize) < floor - 0.01 && !clipped(e))
+    .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.trim().slice(0, 40)}" ${getComputedStyle(e).fontSize}`);
+}"""
+
+
+class Findings:
+    """What each screen drew under the floor, all of it kept: the test fails once at
+    its end, listing every screen's small words (screenshots of each go to
+    artifacts/)."""
+
+    def __init__(self, artifacts, size):
+        self.found: dict[str, list[str]] = {}
+        self.artifacts = artifacts
+        self.size = size
+
+    def check(self, page, label):
+        small = page.evaluate(SMALL_TEXT, FLOOR)
+        if small:
+            self.found[label] = sorted(set(small))
+        shot = f"text-size-{self.size[0]}x{self.size[1]}-{label}.png".replace(" ", "-")
+        page.screenshot(path=str(self.artifacts / shot), full_page=True)
+
+    def assert_none(self):
+        assert self.found == {}, "\n".join(f"{k}: {v}" for k, v in self.found.items())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_five_tricks_from_the_lobby_to_a_dispute(live_server_url, browser, artifacts, size):
+    seen = Findings(artifacts, size)
+    w = services.workshop_create(name="Type", table_count=1, seats_per_table=5, seed=3)
+    page = touch_phone(browser, {"width": size[0], "height": size[1]})
+    join(page, live_server_url, w.code, "Ana")
+    for other in OTHERS[:4]:
+        services.player_join(code=w.code, name=other)
+    page.wait_for_selector("#screen[data-phase=lobby]", timeout=WAIT)
+    seen.check(page, "lobby")
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=study] .sheet", timeout=WAIT)
+    seen.check(page, "study")
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    game = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_until(game, lambda state: state.phase == "play" and game.players[state.to_act] == ana)
+    page.wait_for_selector(".hand .card.legal", timeout=WAIT)
+    seen.check(page, "play")
+    play_until(game, lambda state: state.phase != "play")
+    page.wait_for_selector(".claim .primary", timeout=WAIT)
+    seen.check(page, "claim")
+    winner = int(page.locator(".claim .primary").get_attribute("data-winner"))
+    other = next(p for p in game.players if p != winner)
+    for player in game.players:
+        services.game_claim(player_id=player, winner_player_id=other if player == ana else winner)
+    page.wait_for_selector(".dispute-title .countdown", timeout=WAIT)
+    seen.check(page, "dispute")
+    page.context.close()
+    seen.assert_none()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize(("game", "seats", "moves"), [("all_fives", 3, 4), ("seven_up", 5, 10)])
+def test_the_other_games_at_their_largest_table_mid_deal(
+    live_server_url, browser, artifacts, game, seats, moves, size
+):
+    seen = Findings(artifacts, size)
+    w = services.workshop_create(
+        name=f"Type {game}", game=game, table_count=1, seats_per_table=seats, seed=3
+    )
+    pages = []
+    for player in ["Ana", *OTHERS][:seats]:
+        pages.append(touch_phone(browser, {"width": size[0], "height": size[1]}))
+        join(pages[-1], live_server_url, w.code, player)
+    first_round(w.pk)
+    for page in pages:
+        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
+    for step, on_turn in first_moves(pages, w, moves):
+        for page in on_turn:
+            seen.check(page, f"{game} move {step}")
+    for page in pages:
+        seen.check(
+            page,
+            f"{game} after {moves} moves, {page.locator('#screen').get_attribute('data-name')}",
+        )
+        page.context.close()
+    seen.assert_none()
+
+
+# Three tables of three: Mia wins her table's one trick and moves up from table 2 to 3.
+SEATING = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_between_rounds_with_a_move_and_the_debrief(live_server_url, browser, artifacts, size):
+    seen = Findings(artifacts, size)
+    w = services.workshop_create(name="Type moves", table_count=3, seats_per_table=3, seed=4)
+    page = touch_phone(browser, {"width": size[0], "height": size[1]})
+    join(page, live_server_url, w.code, "Mia")
+    for name in ["Ana", "Ben", "Cat", "Dan", "Eve", "Fox", "Gil", "Zed"]:
+        services.player_join(code=w.code, name=name)
+    ids = dict(Player.objects.values_list("name", "pk"))
+    services.players_seat_home(
+        workshop_id=w.pk, assignment={ids[n]: t for t, ns in SEATING.items() for n in ns}
+    )
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    services.round_start(workshop_id=w.pk)
+    for game in Game.objects.filter(table__workshop=w, state=GameState.PLAYING):
+        state = gamestate.load_state(game)
+        while state.phase == "play":
+            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+            services.game_play(player_id=game.players[state.to_act], card=card)
+            game.refresh_from_db()
+            state = gamestate.load_state(game)
+        named = {Player.objects.get(pk=pid).name: pid for pid in game.players}
+        winner = named.get("Mia", game.players[0])
+        for pid in game.players:
+            services.game_claim(player_id=pid, winner_player_id=winner)
+    round1 = Round.objects.get(workshop=w, scored_number=1)
+    services.round_end_now(round_id=round1.pk)
+    page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+    seen.check(page, "between rounds")
+    services.movement_apply(round_id=round1.pk)
+    assert Player.objects.get(pk=ids["Mia"]).table.number == 3
+    wait_version(page, Table.objects.get(workshop=w, number=3).version, timeout=WAIT)
+    page.wait_for_selector("#screen .going", timeout=WAIT)
+    seen.check(page, "between rounds, moved")
+    services.workshop_start_debrief(workshop_id=w.pk)
+    page.wait_for_selector("#screen[data-phase=debrief]", timeout=WAIT)
+    seen.check(page, "debrief")
+    page.context.close()
+    seen.assert_none()
+
+
+def test_the_check_sees_small_words_and_not_hidden_ones(browser):
+    """The check itself: a line at 14 px is found; one hidden for a screen reader, one
+    hidden by display or visibility, one in a closed <details> are not."""
+    page = browser.new_page()
+    page.set_content(
+        "<style>.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;"
+        "clip:rect(0 0 0 0)}</style><body style='font-size:18px'>"
+        "<p style='font-size:14px'>small</p><p>big <b style='font-size:12px'>tiny</b></p>"
+        "<p class='visually-hidden' style='font-size:10px'>heard</p>"
+        "<p style='font-size:10px;display:none'>gone</p>"
+        "<p style='font-size:10px;visibility:hidden'>held</p>"
+        "<details><summary>Open</summary><p style='font-size:10px'>folded</p></details>"
+        "</body>"
+    )
+    found = page.evaluate(SMALL_TEXT, FLOOR)
+    assert found == ['p. "small" 14px', 'b. "tiny" 12px'], found
+    page.close()
