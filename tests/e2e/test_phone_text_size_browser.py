@@ -14,9 +14,10 @@ checked; a word hidden in a closed <details> is not shown either.
 
 The screens: the lobby, the study with the rules sheet, Five Tricks at a table of
 five in play, at the claim step and in a dispute (the silence line, the names under
-the cards, the dispute line and its clock), All Fives and 7Up7Down at their largest
-tables through the first moves of a deal, between rounds before and after a move,
-and the debrief.
+the cards, the dispute line and its clock), All Fives, 7Up7Down and 3 Tricks at their
+largest tables through the first moves of a deal (3 Tricks' counts under each side and
+the hint above the hand were 14.4 px at 320x568), between rounds before and after a
+move, and the debrief.
 """
 
 from __future__ import annotations
@@ -121,7 +122,9 @@ def test_five_tricks_from_the_lobby_to_a_dispute(live_server_url, browser, artif
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
-@pytest.mark.parametrize(("game", "seats", "moves"), [("all_fives", 3, 4), ("seven_up", 5, 10)])
+@pytest.mark.parametrize(
+    ("game", "seats", "moves"), [("all_fives", 3, 4), ("seven_up", 5, 10), ("three_tricks", 2, 3)]
+)
 def test_the_other_games_at_their_largest_table_mid_deal(
     live_server_url, browser, artifacts, game, seats, moves, size
 ):
