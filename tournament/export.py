@@ -505,6 +505,9 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "has_left": p.has_left,
                 "left_at": iso(p.left_at),
                 "absences": [dict(a) for a in p.absences or []],
+                # Added within version 1: the table they sit at now (null: no seat). A
+                # player who left keeps one where a bot plays it (leave policy "bot").
+                "table": table_number.get(p.table_id),
             }
             for rank, p in enumerate(players, start=1)
         ],

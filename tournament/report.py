@@ -245,6 +245,14 @@ def gone_since(ix: Index, pid):
     return parse_time(player.get("left_at")) if player.get("has_left") else None
 
 
+def seat_kept(ix: Index, pid) -> bool:
+    """The player is gone now and a bot plays on in their seat (leave policy "a bot
+    plays the seat"): the export's `players[].table` says it is still at a table. A
+    document without it (older) reads as the seat gone."""
+    player = ix.players.get(pid, {})
+    return bool(player.get("has_left")) and player.get("table") is not None
+
+
 def away_spans(ix: Index, pid) -> list[tuple]:
     """(left, back) for each time the player left, oldest first; `back` is None for
     the time away they are in now (`Index.away`, read once per document)."""
@@ -640,10 +648,11 @@ def movement(doc: dict, ix: Index) -> dict:
         last = columns[-1]
         # Seated as the last round began, less anyone who has left since (during it,
         # the seat skipped, or after it: their move lapsed): nobody sits there now.
+        # A seat a bot plays on after its player left stays (the projector counts it).
         where = {
             pid: (t, 0)
             for pid, (t, _) in cols[-1]["where"].items()
-            if not ix.players.get(pid, {}).get("has_left")
+            if not ix.players.get(pid, {}).get("has_left") or seat_kept(ix, pid)
         }
         for m in last["moves"]:
             where[m["player"]] = (m["to"], 1)
@@ -984,8 +993,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
                     pid not in after
                     if after is not None
                     # No round since: gone now (during the round, or after it: the
-                    # move lapsed).
-                    else ix.players.get(pid, {}).get("has_left")
+                    # move lapsed), unless a bot plays on in their seat: it stayed.
+                    else ix.players.get(pid, {}).get("has_left") and not seat_kept(ix, pid)
                 ):
                     direction = "left"
                 name = ix.name(pid)
@@ -1004,6 +1013,8 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         "games_played": played[pid],
                         "tricks": tricks[pid],
                         "moved": direction,
+                        # Gone now, a bot playing on in the seat that stayed or moved.
+                        "bot_seat": finished and applied and after is None and seat_kept(ix, pid),
                         "edited": edited,
                         # Moved, or stayed, by the name among equal games won.
                         "by_name": direction in ("up", "down", "")

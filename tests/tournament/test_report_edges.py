@@ -59,6 +59,37 @@ def test_a_player_who_left_in_the_last_round_is_not_seated_after_it():
     assert seated_after == set(w.players.filter(has_left=False).values_list("pk", flat=True))
 
 
+def test_a_seat_a_bot_plays_after_its_player_left_is_seated_after_the_last_round():
+    """Removed during the last round, a bot playing their seat (the workshop's leave
+    policy): the column after it showed three at table 1 where the projector said 4/4,
+    and the results said the seat 'left'. The seat is listed as the bot's, and stayed."""
+    w = make_workshop(players=8, tables=2, leave_policy="bot")
+    rnd = to_scored_round(w)
+    t1 = tables_of(w)[0]
+    # Nobody wins a game: ranked by name, the second at table 1 stays there.
+    gone = sorted(t1.seated_players.all(), key=lambda p: p.name)[1]
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    mv = report.movement(doc, ix)
+    assert mv["columns"][-1]["label"].startswith("After")
+    after = {row["table"]: row["cells"][-1] for row in mv["grid"]}
+    assert len(after[1]) == 4 and len(after[2]) == 4
+    chip = next(c for c in after[1] if c["id"] == gone.pk)
+    assert (chip["name"], chip["bot_seat"]) == (f"the bot in {gone.name}'s seat", True)
+    row = next(
+        p
+        for t in round_rows(doc, ix, rnd.number)["tables"]
+        for p in t["players"]
+        if p["id"] == gone.pk
+    )
+    assert (row["moved"], row["bot_seat"]) == ("", True)
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    assert "stayed (they left; a bot plays the seat)" in html
+    assert f"the bot in {gone.name}&#x27;s seat" in html
+
+
 def test_a_player_who_left_their_seat_given_up_is_listed_after_the_ranking():
     """Five at a table, one left during the round (the seat skipped): the table listed
     five rows with the leaver ranked among them, second say, while movement ranked
