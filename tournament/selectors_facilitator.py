@@ -1048,6 +1048,12 @@ def projector(workshop: Workshop, now=None) -> dict:
         "joined": len(people),
         "earlier": max(0, len(people) - PROJECTOR_NAMES),
         "bots": Player.objects.filter(workshop=workshop, is_bot=True, has_left=False).count(),
+        # Students who left, a bot playing on in their seat: the tables' chips count
+        # those seats, so the line of counts says them too ("2 joined · 9 bots" was 11
+        # against the chips' 12).
+        "bot_seats": Player.objects.filter(
+            workshop=workshop, is_bot=False, has_left=True, table__isnull=False
+        ).count(),
         "round": clock,
         "back": back,
         # The movement applied, the round to come not started: the phones say where

@@ -977,6 +977,25 @@ def test_the_projector_says_to_go_to_ones_table_once_the_movement_is_applied(own
     assert line not in projector()
 
 
+def test_the_projectors_count_says_the_seats_bots_play_for_students_who_left(owner, fac):
+    """Removed in a round, a bot playing the seat: the wall read "7 joined" while its
+    chips said 4/4 at both tables (7 against 8). The count says the bot-played seat."""
+    w = owned(owner, players=8, tables=2, seats=4, leave_policy="bot")
+    to_scored_round(w)
+    gone = w.players.order_by("join_order").first()
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+
+    def counts() -> tuple[str, list[str]]:
+        html = text(fac.get(f"/workshops/{w.pk}/projector/"))
+        line = re.search(r'<p class="proj-names-h">(.*?)</p>', html, re.S).group(1)
+        chips = re.findall(r'<span aria-hidden="true">(\d+/\d+)</span>', html)
+        return " ".join(re.sub(r"<[^>]+>", " ", line).split()), chips
+
+    line, chips = counts()
+    assert chips == ["4/4", "4/4"]
+    assert line == "7 joined · 1 left (a bot plays the seat)"
+
+
 def test_the_projectors_heading_and_tab_say_join_only_while_one_may(owner, fac):
     """The heading and the tab said "Join …" in the debrief and with joining locked."""
     w = owned(owner, players=4, tables=1, seats=4)
