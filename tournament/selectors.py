@@ -282,7 +282,14 @@ def _read_table_part(table_id: int, round_id: int | None) -> dict | None:
         "round_id": round_id,
         "seated": {p.pk: p for p in seated},
         "neighbours": [
-            {"id": p.pk, "name": p.name, "is_bot": p.is_bot, "connected": p.connected}
+            {
+                "id": p.pk,
+                "name": p.name,
+                "is_bot": p.is_bot,
+                "connected": p.connected,
+                # A student who left, a bot playing on in their seat (leave policy "bot").
+                "left": p.has_left and not p.is_bot,
+            }
             for p in seated
         ],
         "game": game,
@@ -604,7 +611,13 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
             "to": table.number,
             # Who sits there now, in seat order: a student looks for faces, not only
             # for a table's number.
-            "with": [n["name"] for n in ctx["neighbours"] if n["id"] != player.pk],
+            # A student who left is named with the bot that plays their seat: the
+            # table read "With you: Bot E, Chloé and Bot I", Chloé gone.
+            "with": [
+                f"{n['name']} (left; a bot plays the seat)" if n.get("left") else n["name"]
+                for n in ctx["neighbours"]
+                if n["id"] != player.pk
+            ],
         }
 
 

@@ -507,6 +507,29 @@ def test_a_game_cut_when_a_player_left_names_them_on_the_others_phones():
     assert line in html and "(game 2)" not in html
 
 
+def test_a_seat_a_bot_plays_for_a_student_who_left_says_so_on_the_tables_phones():
+    """Removed, a bot playing the seat: the other phones at the table named her in the
+    seats' lines and in "With you: …" as if she still sat there."""
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy="bot")
+    rnd = to_scored_round(w)
+    t1 = tables_of(w)[0]
+    # Nobody wins a game: ranked by name, the second and third at table 1 stay.
+    _, gone, stayer, _ = sorted(Player.objects.filter(table=t1), key=lambda p: p.name)
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    note = f"{gone.name} (left; a bot plays the seat)"
+
+    def words(player) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", seat_screen(player.pk)).split())
+
+    assert note in words(stayer)  # on its seat's line in the game
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    said = words(stayer)
+    assert note in re.search(r"You stay at table 1\. With you: (.*?)\.", said).group(1)
+    # The seats of those who are there are named as before.
+    assert f"{stayer.name} (left" not in said
+
+
 def test_between_rounds_a_game_dealt_and_cut_at_once_is_not_the_last_game():
     """The round ended right after a deal: the phone said "Last game (game 2), cut
     short: no winner yet when it stopped" of a game nobody touched. Between rounds
