@@ -74,6 +74,10 @@ def workshop_overview(workshop_id: int, *, user) -> dict | None:
     }
 
 
+def workshop_code_exists(code: str) -> bool:
+    return Workshop.objects.filter(code=code).exists()
+
+
 def name_in_use(code: str, raw_name: object) -> str | None:
     """The name of a person already in the workshop `code` whose name is `raw_name`
     (ignoring case and accents), or None: a student who lost their phone's seat and

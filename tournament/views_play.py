@@ -16,6 +16,7 @@ from tournament import names, ratelimit, selectors, services
 from tournament.errors import ServiceError
 from tournament.identity import set_player_cookie, token_from_request
 from tournament.models import Gesture
+from tournament.services.workshops import UNKNOWN_CODE
 
 
 def current_player(request):
@@ -87,6 +88,16 @@ def join(request):
             return redirect("play")
         # A phone whose seat is gone (moved with the PIN, or removed) says so.
         lost = player is None and token is not None
+        # A code no workshop has (a link or a QR code mistyped, or an old one) is said
+        # at once, not after a name is typed and Join pressed; the form stays, the
+        # code in it to correct. Counted as a join's wrong code is: no free oracle.
+        if code:
+            error = _guessing(request)
+            if error is None and not selectors.workshop_code_exists(code):
+                ratelimit.hit(_bad_code_key(request), limit=10**9, window=GUESS_WINDOW)
+                error = UNKNOWN_CODE
+            if error is not None:
+                return _join_page(request, code=code, lost_seat=lost, error=error)
         return _join_page(request, code=code, lost_seat=lost)
     if player is not None and player.workshop.code == code:
         # This phone has a seat here already (Back, then Join again): it keeps it,

@@ -38,6 +38,30 @@ def test_what_a_student_types_from_the_projector_reaches_the_join_form(typed, la
     assert Client().get(lands_on, follow=True).status_code == 200
 
 
+def test_an_unknown_code_in_a_link_is_said_at_once_and_the_form_stays_to_correct_it(settings):
+    """/j/ZZZZZZ opened the form with the code filled in and no word: "No workshop has
+    that code" came only after a name was typed and Join pressed. Said at once now,
+    counted as a wrong code (no free way to try codes), the form there to correct it."""
+    settings.BARNGA_JOIN_BAD_CODE_LIMIT = 3
+    workshop = make_workshop(players=0)
+    page = Client().get("/j/ZZZZZZ", follow=True).content.decode()
+    assert re.search(
+        r'<p class="error" id="join-error" role="alert"[^>]*>No workshop has that code\. '
+        r"Check the code on the projector\.</p>",
+        page,
+    )
+    assert 'value="ZZZZZZ"' in page and 'aria-describedby="join-error"' in page
+    assert re.search(r'<input id="name" name="name"', page)  # the form to correct it
+    # A workshop's own code is no error, and the form joins from the page.
+    good = Client().get(f"/j/{workshop.code}", follow=True).content.decode()
+    assert "join-error" not in good and workshop.code in good
+    for _ in range(2):
+        Client().get("/join?code=NOPE99")
+    r = Client().get(f"/join?code={workshop.code}")
+    assert "Too many wrong codes from this network" in r.content.decode()
+    assert Player.objects.count() == 0
+
+
 def test_join_lands_in_the_lobby_and_the_device_is_remembered():
     workshop = make_workshop(players=0, tables=2)
     client = Client()

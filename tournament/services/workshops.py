@@ -53,6 +53,9 @@ LIMITS = {
     "dispute_seconds": (10, 600),
 }
 GAMES = tuple(kinds.KINDS)
+# A join code no workshop has: said by a join, and at once by the join page a QR
+# code or a link opened with it (views_play.join).
+UNKNOWN_CODE = "No workshop has that code. Check the code on the projector."
 
 
 def _check_int(field: str, value) -> int:
@@ -211,7 +214,7 @@ def player_join(*, name, code: str | None = None, workshop_id: int | None = None
                 code=names.normalise_code(code)
             )
         except Workshop.DoesNotExist:
-            raise NotFound("No workshop has that code. Check the code on the projector.") from None
+            raise NotFound(UNKNOWN_CODE) from None
     try:
         clean = names.clean_name(name)
     except names.NameError_ as exc:
