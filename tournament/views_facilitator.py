@@ -263,7 +263,17 @@ def _rename(workshop, data):
 @action("seat-auto")
 def _seat_auto(workshop, data):
     seated = services.players_seat_home(workshop_id=workshop.pk)
-    return f"{_seated_text(workshop, seated)} seated, tables balanced.{_seating_notes(workshop, seated)}"
+    # "Tables balanced" only where every table has someone: a class too small for
+    # them all is kept together, and "3 players seated, tables balanced. Nobody sits
+    # at tables 2 and 3." said balanced of three at one table.
+    used = sorted(set(seated.values()))
+    if len(used) >= workshop.table_count:
+        where = ", tables balanced"
+    elif len(used) == 1 and len(seated) > 1:
+        where = f", all at table {used[0]}"
+    else:
+        where = f" at table{'s' if len(used) > 1 else ''} {said_as_list([str(n) for n in used])}"
+    return f"{_seated_text(workshop, seated)} seated{where}.{_seating_notes(workshop, seated)}"
 
 
 @action("seat")

@@ -1223,7 +1223,7 @@ def test_seat_as_chosen_from_a_page_drawn_before_someone_left(owner, fac):
 def test_seating_one_player_says_one_player(owner, fac):
     w = owned(owner, players=1, tables=2)
     assert message_of(do(fac, w, "seat-auto", htmx=True)) == (
-        "1 player seated, tables balanced. Table 1 has 1 player: Five Tricks needs at "
+        "1 player seated at table 1. Table 1 has 1 player: Five Tricks needs at "
         "least 2, so it gets no game. Seat more players there, or these at another "
         "table. Nobody sits at table 2."
     )
@@ -1238,6 +1238,16 @@ def test_seating_one_player_says_one_player(owner, fac):
     assert message_of(do(fac, w3, "seat-auto", htmx=True)) == (
         "3 players and 5 bots seated, tables balanced."
     )
+
+
+def test_seating_a_class_at_one_table_does_not_call_the_tables_balanced(owner, fac):
+    """Three students, three tables: all three sit at table 1, and the panel read "3
+    players seated, tables balanced. Nobody sits at tables 2 and 3." """
+    w = owned(owner, players=3, tables=3, seats=4)
+    assert message_of(do(fac, w, "seat-auto", htmx=True)) == (
+        "3 players seated, all at table 1. Nobody sits at tables 2 and 3."
+    )
+    assert set(Player.objects.filter(workshop=w).values_list("table__number", flat=True)) == {1}
 
 
 def test_the_settings_line_names_the_mode_only_where_it_decides_something(owner, fac):
@@ -1753,7 +1763,7 @@ def test_seating_says_which_tables_are_short_of_a_game_or_empty(owner, fac):
     choice that leaves a table short of a game is said so, with what to do."""
     w = owned(owner, players=5, tables=3, seats=4)
     assert message_of(do(fac, w, "seat-auto", htmx=True)) == (
-        "5 players seated, tables balanced. Nobody sits at table 3."
+        "5 players seated at tables 1 and 2. Nobody sits at table 3."
     )
     assert sorted(Player.objects.filter(workshop=w).values_list("table__number", flat=True)) == [
         1,
