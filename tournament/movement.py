@@ -335,6 +335,24 @@ def compute_movement(tables: Sequence[TableStanding]) -> Movement:
     return Movement(tables=seating, moves=moves)
 
 
+def stays_by_edge(tables: Sequence[TableStanding]) -> dict[object, str]:
+    """The players whose rank would move them but who stay because no table lies that
+    way (rule 4): key → "top" (an up-mover at the highest-numbered table) or "lowest"
+    (a down-mover at the lowest). The plan's "Rule says" gave them a bare "stays",
+    as if their games had kept them there."""
+    ordered = sorted(_validated_tables(tables), key=lambda table: table.number)
+    edge: dict[object, str] = {}
+    for index, table in enumerate(ordered):
+        ranked = rank_table(table.players)
+        up, down = _movers(len(ranked))
+        for position, player in enumerate(ranked):
+            if position in up and index == len(ordered) - 1:
+                edge[player.key] = "top"
+            elif position in down and index == 0:
+                edge[player.key] = "lowest"
+    return edge
+
+
 # --------------------------------------------------------------------------- JSON
 
 

@@ -454,6 +454,19 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         tied |= movement.decided_by_name({r["id"]: (r["games_won"], r["computed"]) for r in rs})
     for r in rows:
         r["by_name"] = r["id"] in tied
+    # Who stays only because no table lies the way their rank sends them (rule 4), over
+    # the tables movement ranked (those with players, as services.rounds.compute_preview).
+    ranked_at = defaultdict(list)
+    for row in rnd.standings.get("players", []):
+        ranked_at[row["table"]].append(
+            movement.Standing(name=row["name"], games_won=row["games_won"], key=row["id"])
+        )
+    edge = movement.stays_by_edge(
+        [movement.TableStanding(number=n, players=tuple(ps)) for n, ps in ranked_at.items()]
+    )
+    for r in rows:
+        stood = standings.get(r["id"], {}).get("table") == r["table"]
+        r["stays_by_edge"] = edge.get(r["id"]) if stood and r["computed"] == r["table"] else None
     return {
         "round": rnd,
         "applied": False,

@@ -17,6 +17,7 @@ from tournament.movement import (
     compute_movement,
     name_sort_key,
     rank_table,
+    stays_by_edge,
 )
 
 # ------------------------------------------------------------------------ helpers
@@ -588,3 +589,20 @@ def test_the_find_fields_letters_with_a_stroke_are_the_servers():
     # The letters it replaces are the map's own.
     letters = re.search(r"\.replace\(/\[([^\]]+)\]/g, \(c\) => STROKES\[c\]\)", js)
     assert letters and set(letters.group(1)) == set(table)
+
+
+def test_stays_by_edge_names_who_stays_only_for_want_of_a_table_that_way():
+    """Rule 4: the winner at the top table and the loser at table 1 stay, and the plan
+    said a bare "stays" of them as of the middle ranks. A middle table's movers, and
+    the top table's loser and table 1's winner, all move: none is named."""
+    tables = [
+        table(1, ("a1", 3), ("b1", 2), ("c1", 1), ("d1", 0)),
+        table(2, ("a2", 3), ("b2", 2), ("c2", 1), ("d2", 0)),
+        table(3, ("a3", 3), ("b3", 2), ("c3", 1), ("d3", 0)),
+    ]
+    assert stays_by_edge(tables) == {"d1": "lowest", "a3": "top"}
+    moved = {m.name for m in compute_movement(tables).moves}
+    assert not moved & set(stays_by_edge(tables))
+    # Five at a table: two each way, so two stay at either edge.
+    five = [table(1, *((f"p{i}", 5 - i) for i in range(5))), table(2, ("q", 1), ("r", 0))]
+    assert stays_by_edge(five) == {"p3": "lowest", "p4": "lowest", "q": "top"}
