@@ -257,13 +257,13 @@ def assert_in_view(page, parts, label, *, controls=False):
     ), label
 
 
-def other_game_at_a_round(browser, live_server_url, game, size, name, others=OTHERS):
+def other_game_at_a_round(browser, live_server_url, game, size, name, others=OTHERS, seats=None):
     """A one-table workshop of `game` (`name`) with a phone of `size` per seat (Ana's,
-    then `others`), at its first round once every hand is dealt. Returns the pages
-    and the workshop."""
+    then `others`), at its first round once every hand is dealt; `seats` at the table
+    (OTHER_GAMES' unless given). Returns the pages and the workshop."""
     from tournament import services
 
-    seats = OTHER_GAMES[game][0]
+    seats = seats or OTHER_GAMES[game][0]
     w = services.workshop_create(name=name, game=game, table_count=1, seats_per_table=seats, seed=3)
     pages = []
     for player in ["Ana", *others][:seats]:
@@ -295,3 +295,23 @@ def first_moves(pages, workshop, moves):
         table_version = Table.objects.get(workshop=workshop).version
         for page in pages:
             wait_version(page, table_version)
+
+
+def one_trick(workshop, winner_name="Mia"):
+    """Each table's first trick, every seat claiming the same winner: Mia at her
+    table (she wins its one game, cut by the round's end), seat 0 elsewhere."""
+    from games import five_tricks
+    from tournament import gamestate, services
+    from tournament.models import Game, GameState, Player
+
+    for game in Game.objects.filter(table__workshop=workshop, state=GameState.PLAYING):
+        state = gamestate.load_state(game)
+        while state.phase == "play":
+            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
+            services.game_play(player_id=game.players[state.to_act], card=card)
+            game.refresh_from_db()
+            state = gamestate.load_state(game)
+        named = {Player.objects.get(pk=pid).name: pid for pid in game.players}
+        winner = named.get(winner_name, game.players[0])
+        for pid in game.players:
+            services.game_claim(player_id=pid, winner_player_id=winner)

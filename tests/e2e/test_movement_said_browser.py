@@ -18,33 +18,16 @@ and no last game."""
 from __future__ import annotations
 
 import pytest
-from phones import heard, join, wait_version, watch_heard
+from phones import heard, join, one_trick, wait_version, watch_heard
 
-from games import five_tricks
-from tournament import gamestate, services
-from tournament.models import Game, GameState, Player, Round, Table
+from tournament import services
+from tournament.models import Player, Round, Table
 
 pytestmark = [pytest.mark.browser]
 
 SEATING = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
 PHONES = ["Ana", "Mia", "Zed"]
 WAIT = 8000
-
-
-def one_trick(workshop, winner_name="Mia"):
-    """Each table's first trick, every seat claiming the same winner: Mia at her
-    table (she wins its one game, cut by the round's end), seat 0 elsewhere."""
-    for game in Game.objects.filter(table__workshop=workshop, state=GameState.PLAYING):
-        state = gamestate.load_state(game)
-        while state.phase == "play":
-            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-            services.game_play(player_id=game.players[state.to_act], card=card)
-            game.refresh_from_db()
-            state = gamestate.load_state(game)
-        named = {Player.objects.get(pk=pid).name: pid for pid in game.players}
-        winner = named.get(winner_name, game.players[0])
-        for pid in game.players:
-            services.game_claim(player_id=pid, winner_player_id=winner)
 
 
 def settle(pages, workshop):

@@ -26,15 +26,15 @@ import pytest
 from phones import (
     OTHERS,
     first_moves,
-    first_round,
     join,
+    one_trick,
+    other_game_at_a_round,
     play_until,
     touch_phone,
     wait_version,
 )
 
-from games import five_tricks
-from tournament import gamestate, services
+from tournament import services
 from tournament.models import Game, GameState, Player, Round, Table
 
 pytestmark = [pytest.mark.browser]
@@ -129,16 +129,14 @@ def test_the_other_games_at_their_largest_table_mid_deal(
     live_server_url, browser, artifacts, game, seats, moves, size
 ):
     seen = Findings(artifacts, size)
-    w = services.workshop_create(
-        name=f"Type {game}", game=game, table_count=1, seats_per_table=seats, seed=3
+    pages, w = other_game_at_a_round(
+        browser,
+        live_server_url,
+        game,
+        {"width": size[0], "height": size[1]},
+        f"Type {game}",
+        seats=seats,
     )
-    pages = []
-    for player in ["Ana", *OTHERS][:seats]:
-        pages.append(touch_phone(browser, {"width": size[0], "height": size[1]}))
-        join(pages[-1], live_server_url, w.code, player)
-    first_round(w.pk)
-    for page in pages:
-        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
     for step, on_turn in first_moves(pages, w, moves):
         for page in on_turn:
             seen.check(page, f"{game} move {step}")
@@ -170,17 +168,7 @@ def test_between_rounds_with_a_move_and_the_debrief(live_server_url, browser, ar
     services.workshop_start_study(workshop_id=w.pk)
     services.workshop_start_home(workshop_id=w.pk)
     services.round_start(workshop_id=w.pk)
-    for game in Game.objects.filter(table__workshop=w, state=GameState.PLAYING):
-        state = gamestate.load_state(game)
-        while state.phase == "play":
-            card = five_tricks.legal_actions(state, state.to_act)[0]["card"]
-            services.game_play(player_id=game.players[state.to_act], card=card)
-            game.refresh_from_db()
-            state = gamestate.load_state(game)
-        named = {Player.objects.get(pk=pid).name: pid for pid in game.players}
-        winner = named.get("Mia", game.players[0])
-        for pid in game.players:
-            services.game_claim(player_id=pid, winner_player_id=winner)
+    one_trick(w)
     round1 = Round.objects.get(workshop=w, scored_number=1)
     services.round_end_now(round_id=round1.pk)
     page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import pytest
 from phones import (
-    OTHERS,
     first_moves,
-    first_round,
-    join,
     one_phone_at_a_round,
+    other_game_at_a_round,
     play_until,
     touch_phone,
 )
@@ -109,16 +107,14 @@ GAMES = {
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_other_games_at_their_largest_table(live_server_url, browser, game, size):
     seats, moves, parts = GAMES[game]
-    w = services.workshop_create(
-        name=f"Smallest {game}", game=game, table_count=1, seats_per_table=seats, seed=3
+    pages, w = other_game_at_a_round(
+        browser,
+        live_server_url,
+        game,
+        {"width": size[0], "height": size[1]},
+        f"Smallest {game}",
+        seats=seats,
     )
-    pages = []
-    for player in ["Ana", *OTHERS][:seats]:
-        pages.append(touch_phone(browser, {"width": size[0], "height": size[1]}))
-        join(pages[-1], live_server_url, w.code, player)
-    first_round(w.pk)
-    for page in pages:
-        page.wait_for_selector("#screen[data-phase=round] .hand .card", timeout=WAIT)
     for step, on_turn in first_moves(pages, w, moves):
         for page in on_turn:
             assert page.locator(".hand .card").count() >= 5, step
