@@ -29,7 +29,10 @@ def test_a_link_at_the_top_leads_to_the_rules_while_studying(key):
     services.workshop_start_study(workshop_id=w.pk)
     pid = Player.objects.filter(table=tables_of(w)[0]).first().pk
     html = render_to_string("play/_screen.html", selectors.player_screen(pid))
-    link = html.index('<a class="to-rules" href="#your-rules">Study the rules')
+    link = html.index(
+        '<a class="to-rules" href="#your-rules" aria-label="Study the rules: read your rules">'
+        "Study the rules</a>"
+    )
     assert (
         link
         < html.index('class="board')

@@ -268,7 +268,7 @@ def suggested_claim():
     state = play_until_claim(game)
     top = five_tricks.view(state, 0)["suggested_claim"]
     assert five_tricks.view(state, top)["suggested_claim"] == top  # one sheet at the table
-    return rnd.pk, game.players[top], lambda m: m["text"] == "✓ I won"
+    return rnd.pk, game.players[top], lambda m: m["text"] == "✓ I won, by my rules"
 
 
 RARER = {

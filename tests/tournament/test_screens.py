@@ -396,8 +396,8 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     assert f"says <bdi>{names[loser]}</bdi> won" not in said, said
     assert "you say <bdi>you</bdi> won" in said, said
     badge = re.search(
-        rf'<span class="badge claim-badge">(<span aria-hidden="true">→ <bdi>{names[loser]}</bdi>'
-        r'</span><span class="visually-hidden">[^<]*</span>)</span>',
+        r'<span class="badge claim-badge">(<span class="visually-hidden">[^<]*</span>'
+        rf'<span aria-hidden="true">→ <bdi>{names[loser]}</bdi></span>)</span>',
         seat_screen(winner),
     )
     assert badge and "says they won" in badge.group(1), seat_screen(winner)
