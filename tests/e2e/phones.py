@@ -315,3 +315,21 @@ def one_trick(workshop, winner_name="Mia"):
         winner = named.get(winner_name, game.players[0])
         for pid in game.players:
             services.game_claim(player_id=pid, winner_player_id=winner)
+
+
+# Three tables of three for a round with a move: Mia, at table 2, wins her table's one
+# trick (one_trick) and moves up to table 3; Zed, last there, moves down to table 1.
+THREE_TABLES = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
+
+
+def seat_as(workshop, seating=THREE_TABLES) -> dict[str, int]:
+    """The workshop's players seated at home by name (`seating`: a table's number and
+    its players' names); returns their ids by name."""
+    from tournament import services
+    from tournament.models import Player
+
+    ids = dict(Player.objects.filter(workshop=workshop).values_list("name", "pk"))
+    services.players_seat_home(
+        workshop_id=workshop.pk, assignment={ids[n]: t for t, ns in seating.items() for n in ns}
+    )
+    return ids

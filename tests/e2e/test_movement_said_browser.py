@@ -18,14 +18,13 @@ and no last game."""
 from __future__ import annotations
 
 import pytest
-from phones import heard, join, one_trick, wait_version, watch_heard
+from phones import heard, join, one_trick, seat_as, wait_version, watch_heard
 
 from tournament import services
 from tournament.models import Player, Round, Table
 
 pytestmark = [pytest.mark.browser]
 
-SEATING = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
 PHONES = ["Ana", "Mia", "Zed"]
 WAIT = 8000
 
@@ -63,10 +62,7 @@ def test_the_move_is_big_said_once_with_who_is_there_before_the_new_tables_lines
             watch_heard(pages[name])
         else:
             services.player_join(code=w.code, name=name)
-    ids = dict(Player.objects.values_list("name", "pk"))
-    services.players_seat_home(
-        workshop_id=w.pk, assignment={ids[n]: t for t, ns in SEATING.items() for n in ns}
-    )
+    seat_as(w)
     # Each phase's start says what it changes for the student (RULES.md §2), once:
     # only the phase's name was said, and the rules went away at silent play unsaid.
     study = "Study the rules, table 2. Your rules are below. You may talk; these games don't count."

@@ -33,6 +33,7 @@ from phones import (
     one_trick,
     other_game_at_a_round,
     play_until,
+    seat_as,
     touch_phone,
     wait_version,
 )
@@ -159,10 +160,6 @@ def test_the_other_games_at_their_largest_table_mid_deal(
     seen.assert_none()
 
 
-# Three tables of three: Mia wins her table's one trick and moves up from table 2 to 3.
-SEATING = {1: ["Ben", "Cat", "Dan"], 2: ["Ana", "Mia", "Zed"], 3: ["Eve", "Fox", "Gil"]}
-
-
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_between_rounds_with_a_move_and_the_debrief(live_server_url, browser, artifacts, size):
     seen = Findings(artifacts, size)
@@ -171,10 +168,7 @@ def test_between_rounds_with_a_move_and_the_debrief(live_server_url, browser, ar
     join(page, live_server_url, w.code, "Mia")
     for name in ["Ana", "Ben", "Cat", "Dan", "Eve", "Fox", "Gil", "Zed"]:
         services.player_join(code=w.code, name=name)
-    ids = dict(Player.objects.values_list("name", "pk"))
-    services.players_seat_home(
-        workshop_id=w.pk, assignment={ids[n]: t for t, ns in SEATING.items() for n in ns}
-    )
+    ids = seat_as(w)  # Mia, at table 2, moves up to table 3
     services.workshop_start_study(workshop_id=w.pk)
     services.workshop_start_home(workshop_id=w.pk)
     services.round_start(workshop_id=w.pk)
