@@ -1,6 +1,6 @@
 """`manage.py loadtest`, small: 50 bot phones on 2 Daphne processes, Redis and PostgreSQL.
 
-The command is a public contract (README, "Load test"): one JSON line on stdout,
+The command is a public contract (README, "Command-line contracts"): one JSON line on stdout,
 and a non-zero exit when an acknowledged action is missing from the stored log or
 stored twice. This runs it for real and holds it to zero lost, zero duplicated and
 zero errors. Latency and throughput are benchmarks (README figures), not asserted.
@@ -122,7 +122,7 @@ def test_the_stored_echo_keeps_every_acknowledged_message_and_its_tables_go(
 def test_the_other_games_bots_play_as_fast_as_they_can_and_lose_nothing(
     game, panel, redis_url, postgres_url
 ):
-    """`--game` (README, "Load test"): bots at 7Up7Down or All Fives tables, at
+    """`--game` (README, "Command-line contracts"): bots at 7Up7Down or All Fives tables, at
     --think-ms 0 (where an All Fives seat acting several times running had passed the
     server's flood limit and waited for an answer that never came). The All Fives run
     keeps the facilitator's panel open too (`--facilitator`): it is sent the tables'

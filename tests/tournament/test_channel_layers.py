@@ -1,4 +1,4 @@
-"""Group messages are never dropped silently (README, "Scaling").
+"""Group messages are never dropped silently (README, "Running several processes": "Choices the measurements made").
 
 channels-redis' RedisChannelLayer keeps at most `capacity` undelivered messages per
 channel (all sockets of a process share one) and drops the rest, logging at INFO
