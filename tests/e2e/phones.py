@@ -99,6 +99,19 @@ def heard(page) -> list[str]:
     return page.evaluate("() => window.__heard")
 
 
+def wait_said(page, since: int, text: str, timeout=8000) -> str:
+    """Until `page` has said a line with `text` in it after its first `since` lines
+    (len(heard(page)) before the move that should say it); returns that line. A wait
+    on the live region's own text is met by a line still there from before (each
+    stays 20 s): game 1's "Trick 1 won by you." met the wait for game 2's."""
+    page.wait_for_function(
+        "([n, t]) => window.__heard.slice(n).some((l) => l.includes(t))",
+        arg=[since, text],
+        timeout=timeout,
+    )
+    return next(line for line in heard(page)[since:] if text in line)
+
+
 def version(page) -> int:
     return int(page.locator("#screen").get_attribute("data-version"))
 

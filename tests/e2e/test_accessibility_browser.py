@@ -18,7 +18,16 @@ from __future__ import annotations
 import pytest
 from axe_check import assert_accessible
 from django.contrib.auth.models import User
-from phones import dealt_table, join, version, wait_change, whose_turn
+from phones import (
+    dealt_table,
+    join,
+    version,
+    wait_change,
+    wait_said,
+    watch_heard,
+    whose_turn,
+)
+from phones import heard as lines_said  # (`heard` below: what a snapshot reads)
 
 from tournament import services
 from tournament.models import Player, Round, RoundKind
@@ -55,12 +64,6 @@ def wait_announced(page, text: str) -> None:
     page.wait_for_function(
         "t => document.getElementById('announce').textContent.includes(t)", arg=text, timeout=WAIT
     )
-
-
-def hush(page) -> None:
-    """Clear what the phone has said: a line stays in the log for 20 s, so on a slow
-    machine "Trick 1 won by" from an earlier game would still be there to be found."""
-    page.evaluate("() => { document.getElementById('announce').textContent = ''; }")
 
 
 def sign_up(page, url: str) -> None:
@@ -171,6 +174,11 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     assert "🤫" not in announced(ana)  # not "shushing face"
     assert_accessible(ana, "phone, silent play at home")
 
+    # From here each line a phone says is kept: "Your turn." was said in the study's
+    # and the silent play's games too (to whoever led them), and those lines are still
+    # in the log (20 s), so a wait on the log's text passed before the round's turn.
+    for page in pages.values():
+        watch_heard(page)
     services.round_start(workshop_id=w.pk)
     for page in pages.values():
         page.wait_for_selector("#screen[data-phase=round] .hand", timeout=WAIT)
@@ -182,13 +190,16 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
 
     # A trick's four cards: each phone hears whose turn it is as it changes, and
     # what is on the table.
+    seats = list(pages.values())
+    since = [0] * len(seats)  # each phone's lines before the last card was laid
     for played in range(4):
-        on_turn = whose_turn(list(pages.values()))
-        wait_announced(on_turn, "Your turn.")
+        on_turn = whose_turn(seats)
+        wait_said(on_turn, since[seats.index(on_turn)], "Your turn.")
         # ...and sees it in the tab's title, heard first on coming back to the browser.
         assert on_turn.title().startswith("Your turn · Barnga · "), on_turn.title()
         if played:
             wait_announced(on_turn, f"On the table: {table_in_words(on_turn)}.")
+        since = [len(lines_said(page)) for page in seats]
         before = version(on_turn)
         on_turn.locator(".hand .card.legal").first.click()
         wait_change(on_turn, before)
@@ -203,7 +214,6 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     assert_accessible(ana, "phone, claim step")
 
     # Claims that disagree open a dispute, which every phone hears.
-    seats = list(pages.values())
     for i, page in enumerate(seats):
         before = version(page)
         page.locator(".trick .card").nth(i % 2).click()
@@ -381,10 +391,12 @@ def test_a_five_tricks_games_last_trick_is_announced_with_how_its_dispute_ended(
     page.wait_for_selector("#screen .trick button.card", timeout=WAIT)
     assert summary.count() == 1  # still shown as the new game's first trick is claimed
     state = play_until(new, lambda s: True)
-    hush(page)
+    # Game 1's own "Trick 1 won by you." may still be in the log (each line stays 20 s):
+    # only a line said after the claims counts.
+    watch_heard(page)
     for pid in new.players:
         services.game_claim(player_id=pid, winner_player_id=new.players[state.current[0][0]])
-    wait_announced(page, "Trick 1 won by")
+    wait_said(page, 0, "Trick 1 won by")
     assert summary.count() == 0
     page.context.close()
 
@@ -445,8 +457,10 @@ def test_a_7up_deals_last_trick_is_announced_before_its_score(live_server_url, b
     play_until(lambda s: len(s.current) == 2)
     page.wait_for_selector("#screen .trick .card >> nth=1", timeout=WAIT)
     assert summary.count() == 1
-    hush(page)
+    # Deal 1's own "Trick 1 taken by" may still be in the log (each line stays 20 s):
+    # only a line said after the trick's last card counts.
+    watch_heard(page)
     play_until(lambda s: len(s.tricks) == 1)
-    wait_announced(page, "Trick 1 taken by")
+    wait_said(page, 0, "Trick 1 taken by")
     assert summary.count() == 0
     page.context.close()
