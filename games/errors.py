@@ -1,7 +1,8 @@
 """Exceptions shared by the game engines, and the refusal of a seat not at the table.
 
 One exception type crosses the engine boundary for a refused action, so the app
-can show its ``reason`` to the player as it is.
+can show its ``reason`` to the player as it is; another, for a replay document that
+cannot be replayed, carries the JSON error object the ``replay`` command prints.
 """
 
 
@@ -11,6 +12,15 @@ class IllegalAction(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class ReplayError(Exception):
+    """Bad replay input or an illegal play; ``payload`` is the JSON error object
+    (``{"error": ..., "at": ...}``) that goes to stderr."""
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.payload = {"error": message, **extra}
 
 
 def seat_of(value: object, n: int, what: str = "seat") -> int:

@@ -15,17 +15,8 @@ from . import all_fives, three_tricks
 from . import five_tricks as ft
 from . import seven_up as su
 from .cards import parse_card
-from .errors import IllegalAction
+from .errors import IllegalAction, ReplayError
 from .tricks import TrickRules
-
-
-class ReplayError(Exception):
-    """Bad input or an illegal play; ``payload`` is what goes to stderr as JSON."""
-
-    def __init__(self, message: str, **extra):
-        super().__init__(message)
-        self.payload = {"error": message, **extra}
-
 
 FIVE_TRICKS_KEYS = {"game", "rules", "seat_rules", "hands", "plays", "claims"}
 
@@ -157,15 +148,6 @@ def _decide(state: ft.State, claims: list | None, at: int) -> ft.State:
     return state
 
 
-def replay_seven_up(doc: dict) -> dict:
-    """7Up7Down records (docs/seven_up.md); the engine module does the work."""
-    try:
-        return su.replay_record(doc)
-    except su.RecordError as exc:
-        extra = {k: v for k, v in exc.payload.items() if k != "error"}
-        raise ReplayError(exc.payload["error"], **extra) from None
-
-
 def _from_record(replay_record: Callable[[dict], dict]) -> Callable[[dict], dict]:
     """Adapt a module's ``replay_record`` (its errors are ValueErrors with ``at``) to ReplayError."""
 
@@ -181,7 +163,8 @@ def _from_record(replay_record: Callable[[dict], dict]) -> Callable[[dict], dict
 
 REPLAYERS: dict[str, Callable[[dict], dict]] = {
     "five_tricks": replay_five_tricks,
-    "seven_up": replay_seven_up,
+    # 7Up7Down records (docs/seven_up.md): the engine raises ReplayError itself.
+    "seven_up": su.replay_record,
     "all_fives": _from_record(all_fives.replay_record),
     "three_tricks": _from_record(three_tricks.replay_record),
 }

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import RANKS, SUITS, full_deck, is_card, parse_card, shuffled
-from .errors import IllegalAction, seat_of
+from .errors import IllegalAction, ReplayError, seat_of
 from .jsontext import check_keys
 from .tricks import (
     ACE_VALUES,
@@ -46,7 +46,7 @@ from .tricks import (
 
 __all__ = [
     "IllegalAction",
-    "RecordError",
+    "ReplayError",
     "Config",
     "Trick",
     "DealRecord",
@@ -834,14 +834,6 @@ def spectator_view(state: State) -> dict:
 # ---------------------------------------------------------------- replay record
 
 
-class RecordError(Exception):
-    """Bad replay input or an illegal bid or play; ``payload`` is the JSON error object."""
-
-    def __init__(self, message: str, **extra):
-        super().__init__(message)
-        self.payload = {"error": message, **extra}
-
-
 RECORD_KEYS = {"game", "rules", "seats", "deals"}
 DEAL_KEYS = {"dealer", "hands", "trump_card", "bids", "plays"}
 
@@ -849,20 +841,20 @@ DEAL_KEYS = {"dealer", "hands", "trump_card", "bids", "plays"}
 def _check_record(doc: dict) -> tuple[Config, list[dict]]:
     unknown = sorted(str(k) for k in set(doc) - RECORD_KEYS)
     if unknown:
-        raise RecordError(f"Unknown key(s) for seven_up: {', '.join(unknown)}.")
+        raise ReplayError(f"Unknown key(s) for seven_up: {', '.join(unknown)}.")
     for key in ("seats", "deals"):
         if key not in doc:
-            raise RecordError(f"Missing key {key!r}.")
+            raise ReplayError(f"Missing key {key!r}.")
     n = doc["seats"]
     if not _is_int(n) or not MIN_SEATS <= n <= MAX_SEATS:
-        raise RecordError(
+        raise ReplayError(
             f"seats must be a number of players from {MIN_SEATS} to {MAX_SEATS}, not {n!r}."
         )
     deals = doc["deals"]
     if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
-        raise RecordError("deals must be a list of deal objects.")
+        raise ReplayError("deals must be a list of deal objects.")
     if len(deals) > N_DEALS:
-        raise RecordError(f"A match has {N_DEALS} deals; deals has {len(deals)}.")
+        raise ReplayError(f"A match has {N_DEALS} deals; deals has {len(deals)}.")
 
     checked = []
     first_dealer = None
@@ -870,19 +862,19 @@ def _check_record(doc: dict) -> tuple[Config, list[dict]]:
         where = f"deals[{i}]"
         unknown = sorted(str(k) for k in set(d) - DEAL_KEYS)
         if unknown:
-            raise RecordError(f"{where}: unknown key(s) {', '.join(unknown)}.", deal=i)
+            raise ReplayError(f"{where}: unknown key(s) {', '.join(unknown)}.", deal=i)
         for key in ("dealer", "hands", "trump_card"):
             if key not in d:
-                raise RecordError(f"{where}: missing key {key!r}.", deal=i)
+                raise ReplayError(f"{where}: missing key {key!r}.", deal=i)
         dealer = d["dealer"]
         if not _is_int(dealer) or not 0 <= dealer < n:
-            raise RecordError(
+            raise ReplayError(
                 f"{where}.dealer must be a seat from 0 to {n - 1}, not {dealer!r}.", deal=i
             )
         if first_dealer is None:
             first_dealer = dealer
         elif dealer != (first_dealer + i) % n:
-            raise RecordError(
+            raise ReplayError(
                 f"{where}.dealer is seat {dealer}, but the dealer moves one seat clockwise "
                 f"every deal: after seat {(first_dealer + i - 1) % n} comes seat "
                 f"{(first_dealer + i) % n}.",
@@ -891,26 +883,26 @@ def _check_record(doc: dict) -> tuple[Config, list[dict]]:
         try:
             hands, trump = check_deal(d["hands"], d["trump_card"], n, DEAL_SIZES[i])
         except ValueError as exc:
-            raise RecordError(f"{where}: {exc}", deal=i) from None
+            raise ReplayError(f"{where}: {exc}", deal=i) from None
         bids = d.get("bids", [])
         if not isinstance(bids, list) or not all(_is_int(b) for b in bids):
-            raise RecordError(f"{where}.bids must be a list of whole numbers.", deal=i)
+            raise ReplayError(f"{where}.bids must be a list of whole numbers.", deal=i)
         plays = d.get("plays", [])
         if not isinstance(plays, list):
-            raise RecordError(f"{where}.plays must be a list of cards.", deal=i)
+            raise ReplayError(f"{where}.plays must be a list of cards.", deal=i)
         cards = []
         for j, text in enumerate(plays):
             try:
                 cards.append(parse_card(text))
             except ValueError as exc:
-                raise RecordError(f"{where}.plays[{j}]: {exc}", deal=i) from None
+                raise ReplayError(f"{where}.plays[{j}]: {exc}", deal=i) from None
         checked.append(
             {"dealer": dealer, "hands": hands, "trump_card": trump, "bids": bids, "plays": cards}
         )
     try:
         config = Config.from_rules(n, doc.get("rules"), first_dealer=first_dealer)
     except (TypeError, ValueError) as exc:
-        raise RecordError(f"rules: {exc}") from None
+        raise ReplayError(f"rules: {exc}") from None
     return config, checked
 
 
@@ -969,12 +961,12 @@ def _deal_output(trump_card, bids, tricks, current, tricks_won, points) -> dict:
 def replay_record(doc: dict) -> dict:
     """The ``python -m games replay`` contract for ``"game": "seven_up"`` (docs/seven_up.md).
 
-    Raises RecordError whose payload is ``{"error", "deal", "phase", "at"}`` for an
+    Raises ReplayError whose payload is ``{"error", "deal", "phase", "at"}`` for an
     illegal bid or play, ``{"error"}`` (with ``deal`` where one is at fault) for
     malformed input.
     """
     if not isinstance(doc, dict):
-        raise RecordError("The input must be a JSON object.")
+        raise ReplayError("The input must be a JSON object.")
     config, deals = _check_record(doc)
     state = new_match(config)
     last = len(deals) - 1
@@ -984,14 +976,14 @@ def replay_record(doc: dict) -> dict:
         try:
             state, _ = apply(state, deal_action)
         except IllegalAction as exc:  # _check_record has checked all of it already
-            raise RecordError(f"deals[{i}]: {exc.reason}", deal=i) from None
+            raise ReplayError(f"deals[{i}]: {exc.reason}", deal=i) from None
         for j, bid in enumerate(d["bids"]):
             seat = state.to_act
             try:
                 state, _ = apply(state, {"type": "bid", "seat": seat, "bid": bid})
             except IllegalAction as exc:
                 who = f"{bid} cannot be bid" if seat is None else f"seat {seat} cannot bid {bid}"
-                raise RecordError(
+                raise ReplayError(
                     f"deals[{i}].bids[{j}]: {who}: {exc.reason}",
                     deal=i,
                     phase="bid",
@@ -1017,14 +1009,14 @@ def replay_record(doc: dict) -> dict:
                     if seat is None
                     else f"seat {seat} cannot play {card}"
                 )
-                raise RecordError(
+                raise ReplayError(
                     f"deals[{i}].plays[{j}]: {who}: {exc.reason}",
                     deal=i,
                     phase="play",
                     at=j,
                 ) from None
         if i < last and len(state.history) <= i:
-            raise RecordError(
+            raise ReplayError(
                 f"deals[{i}] stops after {len(d['bids'])} of {config.n_seats} bids and "
                 f"{len(d['plays'])} of {config.n_seats * DEAL_SIZES[i]} plays, but a later deal "
                 "follows: only the last deal may stop early.",
