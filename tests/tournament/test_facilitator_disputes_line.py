@@ -159,6 +159,28 @@ def test_disputes_now_orders_by_time_then_number_and_an_unrecorded_one_last():
     assert sf.disputes_now(rows, named=2) == {"count": 4, "named": [5, 1], "more": 2}
     assert sf.disputes_now(rows)["named"] == [5, 1, 6, 4]
     assert sf.disputes_now(rows[1:3]) is None
+    assert sf.disputes_now(rows[:2], named=1) == {"count": 1, "named": [1], "more": 0}
+
+
+def test_waiting_now_names_the_first_tables_in_order_with_whose_phone_and_counts_the_rest():
+    rows = [
+        {"number": 1, "waiting_for": "Ana"},
+        {"number": 2, "waiting_for": None},
+        {"number": 3, "waiting_for": "Ben"},
+        {"number": 4, "waiting_for": "Cai"},
+    ]
+    assert sf.waiting_now(rows, named=2) == {
+        "count": 3,
+        "named": [(1, "Ana"), (3, "Ben")],
+        "more": 1,
+    }
+    assert sf.waiting_now(rows) == {
+        "count": 3,
+        "named": [(1, "Ana"), (3, "Ben"), (4, "Cai")],
+        "more": 0,
+    }
+    assert sf.waiting_now(rows[1:2]) is None
+    assert sf.waiting_now([]) is None
 
 
 def test_the_panel_reads_no_more_for_its_disputes(owner):
