@@ -607,18 +607,24 @@ def disputes_now(tables: list[dict], *, named: int = DISPUTES_NAMED) -> dict | N
         key=lambda t: (t["dispute_since"], t["number"]),
     )
     undated = sorted(t["number"] for t in at if t["dispute_since"] is None)
-    numbers = [t["number"] for t in dated] + undated
-    return {"count": len(numbers), "named": numbers[:named], "more": max(0, len(numbers) - named)}
+    return _named_first([t["number"] for t in dated] + undated, named)
 
 
 def waiting_now(tables: list[dict], *, named: int = WAITING_NAMED) -> dict | None:
     """The tables of `monitor` waiting for a phone not connected, for the panel's status
     line: how many, the first `named` as (number, whose phone), and how many more (their
     cards say so in the monitor). None: no table waits."""
-    at = [(t["number"], t["waiting_for"]) for t in tables if t["waiting_for"]]
-    if not at:
+    return _named_first(
+        [(t["number"], t["waiting_for"]) for t in tables if t["waiting_for"]], named
+    )
+
+
+def _named_first(items: list, named: int) -> dict | None:
+    """The status line's count of `items`, the first `named` of them and how many more;
+    None: there are none."""
+    if not items:
         return None
-    return {"count": len(at), "named": at[:named], "more": max(0, len(at) - named)}
+    return {"count": len(items), "named": items[:named], "more": max(0, len(items) - named)}
 
 
 def _games_note(done: int, cut: int) -> str:
