@@ -45,6 +45,7 @@ def postgres_cpu_seconds() -> float:
 def setup(tables: int) -> list[int]:
     """A workshop of `tables` tables of five in a scored round; their ids."""
     from tournament import services
+    from tournament.loadtest.run import into_first_round
     from tournament.models import Table
 
     w = services.workshop_create(
@@ -58,10 +59,7 @@ def setup(tables: int) -> list[int]:
     )
     for i in range(tables * 5):
         services.player_join(workshop_id=w.pk, name=f"Bench {i + 1}")
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    into_first_round(w.pk)
     return list(Table.objects.filter(workshop=w).values_list("pk", flat=True))
 
 

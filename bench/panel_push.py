@@ -70,6 +70,7 @@ def workshop(players: int, tables: int, facilitator, *, away: int = 0):
     """A scored round of `players` at `tables` tables of 5; `away` of them, spread over
     the tables, with their phone not connected (a table whose turn is one waits)."""
     from tournament import services
+    from tournament.loadtest.run import into_first_round
     from tournament.models import Player
 
     w = services.workshop_create(
@@ -88,10 +89,7 @@ def workshop(players: int, tables: int, facilitator, *, away: int = 0):
         ids = list(Player.objects.filter(workshop=w).order_by("pk").values_list("pk", flat=True))
         step = max(1, len(ids) // away)
         Player.objects.filter(pk__in=ids[::step][:away]).update(connected=False)
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    into_first_round(w.pk)
     return w
 
 

@@ -236,6 +236,7 @@ def start(servers_count: int, env: dict, log_dir: Path):
 
 def scored_workshop(players: int, *, tables: int):
     from tournament import services
+    from tournament.loadtest.run import into_first_round
 
     w = services.workshop_create(
         name=f"Storm {time.strftime('%H:%M:%S')}",
@@ -247,10 +248,7 @@ def scored_workshop(players: int, *, tables: int):
     )
     for i in range(players):
         services.player_join(workshop_id=w.pk, name=f"Seated {i + 1}")
-    services.players_seat_home(workshop_id=w.pk)
-    services.workshop_start_study(workshop_id=w.pk)
-    services.workshop_start_home(workshop_id=w.pk)
-    services.round_start(workshop_id=w.pk)
+    into_first_round(w.pk)
     w.refresh_from_db()
     return w
 

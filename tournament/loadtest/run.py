@@ -105,6 +105,17 @@ def latency_over_time(results: list[dict], every: float = 10.0) -> str | None:
 
 
 # ---- the workshop
+def into_first_round(workshop_id: int) -> None:
+    """Everyone who joined seated at a home table, study and silent play gone through,
+    and the first scored round started: where the load test and the benches play."""
+    from tournament import services
+
+    services.players_seat_home(workshop_id=workshop_id)
+    services.workshop_start_study(workshop_id=workshop_id)
+    services.workshop_start_home(workshop_id=workshop_id)
+    services.round_start(workshop_id=workshop_id)
+
+
 def setup_workshop(
     players: int, seconds: float, game: str = "five_tricks", facilitator=None
 ) -> tuple[int, list[list[tuple[int, str]]]]:
@@ -132,10 +143,7 @@ def setup_workshop(
     )
     for i in range(players):
         services.player_join(workshop_id=workshop.pk, name=f"Bot phone {i + 1}")
-    services.players_seat_home(workshop_id=workshop.pk)
-    services.workshop_start_study(workshop_id=workshop.pk)
-    services.workshop_start_home(workshop_id=workshop.pk)
-    services.round_start(workshop_id=workshop.pk)
+    into_first_round(workshop.pk)
     by_table: dict[int, list[tuple[int, str]]] = {}
     for pid, table_id, token in (
         Player.objects.filter(workshop=workshop)
