@@ -21,7 +21,7 @@ from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import _escape_inner
 
 from tournament.errors import goes_on, paused_said
-from tournament.names import said_as_list
+from tournament.names import LEFT_BOT_SEAT, said_as_list
 from tournament.templatetags.cards import (
     card_colour,
     card_face,
@@ -150,4 +150,5 @@ def environment(**options) -> Environment:
     # and what a paused player waits for ("Your turn when play continues.").
     env.globals["paused_said"] = paused_said
     env.globals["goes_on"] = goes_on
+    env.globals["left_bot_seat"] = LEFT_BOT_SEAT  # names.py: words the selectors say too
     return env

@@ -17,6 +17,9 @@ REFUSED = {"Cc", "Cf", "Cs", "Co"}
 # Letters and symbols drawn as a blank: the Hangul fillers and the braille blank. No
 # name needs them, and "Bot\u3164A" would read as a bot.
 BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
+# After the name of a student who left while a bot plays on in their seat, on the
+# phones of the table: the seat's line in the game and, between rounds, "With you".
+LEFT_BOT_SEAT = "(left; a bot plays the seat)"
 
 
 def _drawn_as_nothing(ch: str) -> bool:

@@ -618,7 +618,7 @@ def _between_rounds(ctx: dict, player: Player, workshop, rnd, table) -> None:
             # A student who left is named with the bot that plays their seat: the
             # table read "With you: Bot E, Chloé and Bot I", Chloé gone.
             "with": [
-                f"{n['name']} (left; a bot plays the seat)" if n.get("left") else n["name"]
+                f"{n['name']} {names.LEFT_BOT_SEAT}" if n.get("left") else n["name"]
                 for n in ctx["neighbours"]
                 if n["id"] != player.pk
             ],
