@@ -24,10 +24,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from security_world import world
-from socket_helpers import phone_socket
+from socket_helpers import facilitator_socket, phone_socket
 from tournament_helpers import snapshot
 
-from barnga.asgi import application
 from tournament import gamestate
 from tournament.models import Game, GameState, Gesture, Player
 
@@ -264,15 +263,7 @@ async def test_fuzz_facilitator_socket(settings):
         return w, client.cookies["sessionid"].value
 
     w, session = await owner()
-    comm = WebsocketCommunicator(
-        application,
-        f"/ws/facilitator/{w.mine.pk}/?view=panel",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"sessionid={session}".encode()),
-        ],
-    )
+    comm = facilitator_socket(w.mine.pk, f"sessionid={session}")
     assert (await comm.connect())[0]
     assert (await comm.receive_json_from(timeout=5))["t"] == "regions"
     loop = asyncio.get_running_loop()

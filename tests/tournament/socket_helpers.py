@@ -1,4 +1,5 @@
-"""A player's phone socket through the real ASGI application, for consumer tests."""
+"""A player's phone socket and a facilitator's socket through the real ASGI application,
+for consumer tests."""
 
 from __future__ import annotations
 
@@ -23,6 +24,17 @@ def phone_socket(
     if seat is not None:
         headers.append((b"cookie", f"{COOKIE}={seat}".encode()))
     return WebsocketCommunicator(application, "/ws/play/" + query, headers=headers)
+
+
+def facilitator_socket(workshop_id, cookie=None, query="view=panel"):
+    """The facilitator's socket of workshop `workshop_id`, not yet connected; `cookie`
+    (as "sessionid=…") logs it in."""
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(
+        application, f"/ws/facilitator/{workshop_id}/?{query}", headers=headers
+    )
 
 
 async def receive_type(comm, *types: str, timeout: float = 3) -> dict:

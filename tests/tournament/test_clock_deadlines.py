@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
-from socket_helpers import phone_socket, receive_type
-from test_facilitator_consumer import communicator, owned_workshop, regions, session_cookie
+from socket_helpers import facilitator_socket, phone_socket, receive_type
+from test_facilitator_consumer import owned_workshop, regions, session_cookie
 from test_screens import seat_screen
 from tournament_helpers import (
     HIGH,
@@ -136,7 +136,7 @@ async def test_both_sockets_answer_a_ping_asking_the_time():
 
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=3, tables=1)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     assert (await comm.connect())[0]
     await regions(comm)
     before = time.time() * 1000

@@ -8,13 +8,12 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 from facilitator_helpers import assert_no_secrets
+from socket_helpers import facilitator_socket
 from tournament_helpers import finish_trick, game_at, make_workshop, tables_of, to_scored_round
 
-from barnga.asgi import application
 from tournament import gamestate, services
 from tournament.models import Game, GameState, Player, Workshop
 from tournament.templatetags.cards import card_face
@@ -35,15 +34,6 @@ def owned_workshop(username: str, **kw) -> Workshop:
     w = make_workshop(**kw)
     Workshop.objects.filter(pk=w.pk).update(facilitator=User.objects.get(username=username))
     return w
-
-
-def communicator(workshop_id, cookie=None, query="view=panel"):
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(
-        application, f"/ws/facilitator/{workshop_id}/?{query}", headers=headers
-    )
 
 
 async def regions(comm, timeout=3):
@@ -125,7 +115,7 @@ def settle(monkeypatch):
 async def test_own_workshop_gets_a_snapshot_of_every_panel_region():
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=3, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     assert (await comm.connect())[0]
     snap = await regions(comm)
     assert snap["force"] is True
@@ -152,7 +142,7 @@ async def test_anyone_else_is_closed_with_4403(who):
     await session_cookie("ada")
     w = await owned_workshop("ada", players=2, tables=1)
     cookie = await session_cookie("mallory") if who == "other" else None
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     connected, _ = await comm.connect()
     assert connected
     out = await comm.receive_output()
@@ -163,7 +153,7 @@ async def test_anyone_else_is_closed_with_4403(who):
 
 async def test_a_missing_workshop_is_closed_with_4403():
     cookie = await session_cookie("ada")
-    comm = communicator(999999, cookie)
+    comm = facilitator_socket(999999, cookie)
     await comm.connect()
     out = await comm.receive_output()
     assert out["code"] == 4403
@@ -172,7 +162,7 @@ async def test_a_missing_workshop_is_closed_with_4403():
 async def test_changes_are_pushed_and_bursts_are_coalesced(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=0, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     await regions(comm)
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
@@ -194,7 +184,7 @@ async def test_connection_dots_follow_player_sockets(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=2, tables=1)
     await database_sync_to_async(services.players_seat_home)(workshop_id=w.pk)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     await regions(comm)
     player_id = await database_sync_to_async(lambda: w.players.first().pk)()
@@ -231,8 +221,8 @@ def play_a_while(w):
 async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_hands(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=8, tables=2, seats=4)
-    proj = communicator(w.pk, cookie, "view=projector")
-    table = communicator(w.pk, cookie, "view=table&table=1")
+    proj = facilitator_socket(w.pk, cookie, "view=projector")
+    table = facilitator_socket(w.pk, cookie, "view=table&table=1")
     await proj.connect()
     await table.connect()
     first = await regions(proj)
@@ -259,7 +249,7 @@ async def test_projector_feed_never_carries_a_secret_but_the_table_feed_has_the_
 async def test_unknown_view_falls_back_to_the_panel(settle):
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=1, tables=1)
-    comm = communicator(w.pk, cookie, "view=secret-stuff")
+    comm = facilitator_socket(w.pk, cookie, "view=secret-stuff")
     await comm.connect()
     assert "fac-status" in (await regions(comm))["regions"]
     await comm.send_to(text_data="not json")
@@ -274,7 +264,7 @@ async def test_facilitator_socket_answers_bad_messages_and_limits_floods():
     """Bad messages get a clear error; a flood gets one `rate` refusal, the rest dropped."""
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=2, tables=1)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     assert (await comm.connect())[0]
     await regions(comm)
     await comm.send_to(text_data="not json")
@@ -344,7 +334,7 @@ async def test_a_push_carries_only_the_regions_that_changed_and_sync_sends_all(s
     the tables' monitor; a change nobody can see sends nothing."""
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=2, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     first = await regions(comm)
     assert len(first["regions"]) == 5
@@ -381,7 +371,7 @@ async def test_a_move_or_a_deal_does_not_redraw_the_roster_but_any_other_change_
 
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=3, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     await regions(comm)
     await database_sync_to_async(
@@ -409,7 +399,7 @@ async def test_a_real_move_reaches_the_panel_without_its_roster_and_a_rename_wit
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=4, tables=1)
     await database_sync_to_async(to_scored_round)(w)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     await regions(comm)
 
@@ -453,14 +443,14 @@ async def test_a_page_that_says_what_it_holds_is_not_sent_it_again(settle):
     w = await owned_workshop("ada", players=3, tables=2)
     have = await panel_have("ada", w.pk)
     assert have.count(":") == 5
-    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    comm = facilitator_socket(w.pk, cookie, query=f"view=panel&have={have}")
     assert (await comm.connect())[0]
     # One message that says the page is live and holds it all: no region in it.
     assert [m["regions"] for m in await settle(comm) if m["t"] == "regions"] == [{}]
     # Changed since the page was drawn: only that region comes.
     await comm.disconnect()
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Zed")
-    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    comm = facilitator_socket(w.pk, cookie, query=f"view=panel&have={have}")
     await comm.connect()
     pushed = await regions(comm)
     assert "fac-roster" in pushed["regions"] and "fac-monitor" not in pushed["regions"]
@@ -468,7 +458,7 @@ async def test_a_page_that_says_what_it_holds_is_not_sent_it_again(settle):
     await comm.disconnect()
     # A garbled or foreign `have` is everything again.
     for bad in ("fac-status:nothex,fac-roster", "x" * 500, ""):
-        comm = communicator(w.pk, cookie, query=f"view=panel&have={bad}")
+        comm = facilitator_socket(w.pk, cookie, query=f"view=panel&have={bad}")
         await comm.connect()
         assert len((await regions(comm))["regions"]) == 5
         await comm.disconnect()
@@ -479,7 +469,7 @@ async def test_the_next_push_waits_for_the_page_to_put_the_last_one_in():
     a queue of old snapshots: until it acknowledges a push, no other is sent."""
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=0, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     msg = await comm.receive_json_from(timeout=3)  # the snapshot, not acknowledged
     assert msg["t"] == "regions"
@@ -505,7 +495,7 @@ async def test_a_clock_counting_down_is_not_sent_again_but_added_time_is(view, s
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=8, tables=2)
     rnd = await database_sync_to_async(to_scored_round)(w)
-    comm = communicator(w.pk, cookie, query=f"view={view}")
+    comm = facilitator_socket(w.pk, cookie, query=f"view={view}")
     await comm.connect()
     first = await regions(comm)
     clock_region = next(k for k, html in first["regions"].items() if 'role="timer"' in html)
@@ -547,7 +537,7 @@ async def test_a_join_while_the_first_snapshot_is_drawn_is_pushed(monkeypatch):
         return out
 
     monkeypatch.setattr(regions_module, "render", racing)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     assert (await comm.connect())[0]
     first = await regions(comm)
     assert "Zed" not in first["regions"]["fac-roster"]  # drawn before the join
@@ -561,10 +551,10 @@ async def test_logging_out_closes_the_panels_socket():
     holds the tables' sheets) to whoever used the browser next."""
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=3, tables=2)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     assert (await comm.connect())[0]
     await regions(comm)
-    other = communicator(w.pk, await session_cookie_of_another_login("ada"))
+    other = facilitator_socket(w.pk, await session_cookie_of_another_login("ada"))
     assert (await other.connect())[0]
     await regions(other)
 
@@ -609,7 +599,7 @@ async def test_a_render_that_only_waited_does_not_hold_the_next_one_back(monkeyp
         return draw(*args, **kwargs)
 
     monkeypatch.setattr(regions_module, "render", waiting_render)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     await regions(comm, timeout=10)
     await database_sync_to_async(services.player_join)(workshop_id=w.pk, name="Ann")
@@ -651,7 +641,7 @@ async def test_a_slow_render_spaces_the_next_ones_further(monkeypatch):
     monkeypatch.setattr(regions_module, "render", slow_render)
     spacing = slow / consumers_facilitator.RENDER_SHARE
     assert spacing > 4 * consumers_facilitator.THROTTLE
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     # Each push is a slow render: 0.4 s of its thread's own CPU, which a loaded machine
     # gives out over many seconds of the clock (with CPU burners running, a 3 s wait for
@@ -684,7 +674,7 @@ async def test_moves_at_a_few_tables_send_their_cards_alone_and_the_page_adds_up
     cookie = await session_cookie("ada")
     w = await owned_workshop("ada", players=24, tables=6, seats=4)
     rnd = await database_sync_to_async(to_scored_round)(w)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     first = await regions(comm)
     assert set(first["regions"]) == {
@@ -759,7 +749,7 @@ async def test_a_page_that_holds_the_monitor_is_sent_a_moved_tables_card_alone(s
     w = await owned_workshop("ada", players=12, tables=3, seats=4)
     await database_sync_to_async(to_scored_round)(w)
     have = await panel_have("ada", w.pk)
-    comm = communicator(w.pk, cookie, query=f"view=panel&have={have}")
+    comm = facilitator_socket(w.pk, cookie, query=f"view=panel&have={have}")
     assert (await comm.connect())[0]
     assert [m["regions"] for m in await settle(comm) if m["t"] == "regions"] == [{}]
     await database_sync_to_async(lambda: play_one(game_at(tables_of(w)[1])))()
@@ -784,7 +774,7 @@ async def test_a_pause_at_forty_tables_pushes_the_clock_without_the_secret_sheet
     rnd = await database_sync_to_async(to_scored_round)(w)
     # Every phone there (no line of 40 tables waiting for theirs).
     await database_sync_to_async(Player.objects.filter(workshop_id=w.pk).update)(connected=True)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     page = (await regions(comm))["regions"]
     sheets = await database_sync_to_async(lambda: sf.panel(Workshop.objects.get(pk=w.pk)))()
@@ -826,7 +816,7 @@ async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settl
     w = await owned_workshop("ada", players=200, tables=40, seats=5)
     rnd = await database_sync_to_async(to_scored_round)(w)
     await database_sync_to_async(Player.objects.filter(workshop_id=w.pk).update)(connected=False)
-    comm = communicator(w.pk, cookie)
+    comm = facilitator_socket(w.pk, cookie)
     await comm.connect()
     page = (await regions(comm))["regions"]
     assert page["fac-monitor"].count("data-waiting=") == 40

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.db.models import F
-from socket_helpers import phone_socket, receive_type
-from test_facilitator_consumer import communicator, owned_workshop, regions, session_cookie
+from socket_helpers import facilitator_socket, phone_socket, receive_type
+from test_facilitator_consumer import owned_workshop, regions, session_cookie
 from tournament_helpers import tables_of, to_scored_round
 
 from tournament import layerwatch
@@ -35,7 +35,7 @@ async def test_a_change_never_announced_is_shown_with_a_facilitator_connected(wa
     (table,) = await database_sync_to_async(tables_of)(w)
     player = await database_sync_to_async(Player.objects.filter(table=table).first)()
 
-    fac = communicator(w.pk, cookie)
+    fac = facilitator_socket(w.pk, cookie)
     assert (await fac.connect())[0]
     await regions(fac)
     phone = phone_socket(player)
