@@ -222,6 +222,22 @@ def log_in(live_server_url):
 
 
 @pytest.fixture
+def sign_up(live_server_url):
+    """`sign_up(page, username)`: a new facilitator signs up through the form, as a
+    teacher does, and lands on the new-workshop wizard."""
+
+    def sign_up(page, username: str) -> None:
+        page.goto(f"{live_server_url}/signup/")
+        page.fill("#id_username", username)
+        page.fill("#id_password1", "a-long-pass-123")
+        page.fill("#id_password2", "a-long-pass-123")
+        page.click("button[type=submit]")
+        page.wait_for_url("**/workshops/new/")
+
+    return sign_up
+
+
+@pytest.fixture
 def facilitator_page(browser, log_in, live_server_url):
     """`facilitator_page(user, path, **context)`: a page of a new browser context
     (`context`: Playwright's options, such as the viewport), logged in as `user`, at

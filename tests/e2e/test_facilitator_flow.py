@@ -52,19 +52,14 @@ def click_and_wait_message(page, selector: str, text: str):
 
 
 def test_facilitator_runs_study_silent_play_a_round_and_movement(
-    live_server_url, browser, phone, artifacts, transactional_db
+    live_server_url, browser, phone, artifacts, transactional_db, sign_up
 ):
     url = live_server_url
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     fac = laptop.new_page()
 
     # 1. Sign up, then the wizard.
-    fac.goto(f"{url}/signup/")
-    fac.fill("#id_username", "facilitator")
-    fac.fill("#id_password1", "a-long-pass-123")
-    fac.fill("#id_password2", "a-long-pass-123")
-    fac.click("button[type=submit]")
-    fac.wait_for_url("**/workshops/new/")
+    sign_up(fac, "facilitator")
     fac.fill("#id_name", "Browser workshop")
     fac.fill("#id_table_count", "2")
     fac.fill("#id_seats_per_table", "4")

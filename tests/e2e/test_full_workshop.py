@@ -113,27 +113,22 @@ def act_once(game, phones, names_by_id, *, settle_dispute=True):
     return "claim"
 
 
-def test_a_whole_workshop_in_real_browsers(live_server_url, browser, phone, artifacts):
+def test_a_whole_workshop_in_real_browsers(live_server_url, browser, phone, artifacts, sign_up):
     url = live_server_url
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     laptop.tracing.start(screenshots=True, snapshots=True)
     fac = laptop.new_page()
     fac.on("dialog", lambda d: d.accept())
     try:
-        _run(url, fac, laptop, phone, artifacts)
+        _run(url, fac, laptop, phone, artifacts, sign_up)
     finally:
         laptop.tracing.stop(path=str(artifacts / "full-workshop-trace.zip"))
         laptop.close()
 
 
-def _run(url, fac, laptop, phone, artifacts):
+def _run(url, fac, laptop, phone, artifacts, sign_up):
     # ---- The facilitator signs up and fills in the wizard.
-    fac.goto(f"{url}/signup/")
-    fac.fill("#id_username", "teacher")
-    fac.fill("#id_password1", "a-long-pass-123")
-    fac.fill("#id_password2", "a-long-pass-123")
-    fac.click("button[type=submit]")
-    fac.wait_for_url("**/workshops/new/")
+    sign_up(fac, "teacher")
     fac.fill("#id_name", "Class of 12")
     fac.fill("#id_table_count", "3")
     fac.fill("#id_seats_per_table", "4")
