@@ -182,8 +182,11 @@ def test_facilitator_runs_study_silent_play_a_round_and_movement(
     expected = {p.name: p.table.number for p in Player.objects.filter(workshop=workshop)}
     assert len(moving) + 1 == sum(1 for m in rnd.movements.all() if m.from_table != m.to_table)
     for name, page in phones.items():
+        # Before Apply a stayer's phone already said "Table N": the movement is shown
+        # once "you may move to another table" has gone.
         page.wait_for_function(
-            "t => (document.querySelector('#screen .where')?.textContent || '').trim() === t",
+            "t => (document.querySelector('#screen .where')?.textContent || '').trim() === t"
+            " && !document.getElementById('screen').textContent.includes('may move to another')",
             arg=f"Table {expected[name]}",
             timeout=WAIT,
         )

@@ -211,8 +211,11 @@ def _run(url, fac, laptop, phone, artifacts, sign_up):
     assert round1.finished_by == "timer" and round1.movements.exists()
     for name, page in phones.items():
         table = Player.objects.get(name=name).table.number
+        # Before Apply a stayer's phone already said "Table N": the movement is shown
+        # once "you may move to another table" has gone.
         page.wait_for_function(
-            "t => (document.querySelector('#screen .where')?.textContent || '').trim() === t",
+            "t => (document.querySelector('#screen .where')?.textContent || '').trim() === t"
+            " && !document.getElementById('screen').textContent.includes('may move to another')",
             arg=f"Table {table}",
             timeout=WAIT,
         )
