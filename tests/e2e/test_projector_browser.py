@@ -96,7 +96,8 @@ def test_forty_tables_fit_and_a_closed_workshop_shows_no_way_to_join(
     facilitator_page, django_user_model
 ):
     """A conference of 200 at forty tables: the clock and every table on one screen.
-    Joining locked, or the debrief: the code, the QR code and "Scan the code" go."""
+    Joining locked, or the debrief: the code, the QR code and "Scan the code" go; the
+    debrief says the tournament is over, not also that joining is closed."""
     names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
     w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=40)
     services.players_seat_home(workshop_id=w.pk)
@@ -114,8 +115,10 @@ def test_forty_tables_fit_and_a_closed_workshop_shows_no_way_to_join(
     page.wait_for_selector(".proj-locked", state="detached", timeout=WAIT)
     assert join.is_visible()
     services.workshop_start_debrief(workshop_id=w.pk)
-    page.wait_for_selector(".proj-locked", timeout=WAIT)
+    phase_reads(page, "The tournament is over")
     assert not join.is_visible()
+    # Over: said once, not beside "Joining is closed".
+    assert page.locator(".proj-locked").count() == 0
     assert_accessible(page, "projector, debrief")
     page.context.close()
 

@@ -977,6 +977,28 @@ def test_the_projector_says_to_go_to_ones_table_once_the_movement_is_applied(own
     assert line not in projector()
 
 
+def test_the_projector_says_the_tournament_over_and_not_that_joining_is_closed(owner, fac):
+    """In the debrief the wall read "The tournament is over" and beside it "Joining is
+    closed": once it is over there is nothing to join, and the second line only made
+    the room wonder. Locked during the tournament it still says joining is closed; in
+    the debrief the way to join is gone (the page's data-joining) without the line."""
+    w = owned(owner, players=8, tables=2, seats=4)
+    rnd = to_scored_round(w)
+
+    def projector() -> str:
+        return text(fac.get(f"/workshops/{w.pk}/projector/"))
+
+    assert 'data-joining="open"' in projector() and "Joining is closed" not in projector()
+    services.workshop_set_joining(workshop_id=w.pk, locked=True)
+    assert 'data-joining="closed"' in projector() and "Joining is closed" in projector()
+    services.workshop_set_joining(workshop_id=w.pk, locked=False)
+    services.round_end_now(round_id=rnd.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    html = projector()
+    assert "The tournament is over" in html and 'data-joining="closed"' in html
+    assert "Joining is closed" not in html
+
+
 def test_the_projectors_count_says_the_seats_bots_play_for_students_who_left(owner, fac):
     """Removed in a round, a bot playing the seat: the wall read "7 joined" while its
     chips said 4/4 at both tables (7 against 8). The count says the bot-played seat."""
