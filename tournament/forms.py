@@ -151,11 +151,12 @@ def initial_like(workshop) -> dict:
 
     Its sheets come back chosen per table, each table's as it was (a preset by its
     name, a custom sheet by its knobs), while the game lets them be chosen one by one;
-    past that they are automatic again, as they were.
+    past that they are automatic again, as they were. Its name is left blank, for the
+    new class's own: kept, the facilitator's list showed two workshops of one name, and
+    the new class's projector, tab and report were titled with the last class's.
     """
     kind = kinds.get(workshop.game) if workshop.game in GAMES else kinds.get(GAMES[0])
     initial = {
-        "name": workshop.name,
         "game": kind.key,
         "mode": workshop.mode,
         "table_count": _within(workshop.table_count, (1, MAX_TABLES)),

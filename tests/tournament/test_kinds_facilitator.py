@@ -245,8 +245,10 @@ SETTINGS = (
 @pytest.mark.parametrize("key", KEYS)
 def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
     """Another class, the same workshop: the wizard comes back filled in with its
-    settings and each table's sheet (a preset, a custom sheet), and sent as it is
-    makes the same workshop, with no players."""
+    settings and each table's sheet (a preset, a custom sheet), its name left blank
+    for the new class's own, and sent with a name makes the same workshop, with no
+    players. The old name kept made two workshops of one name in the facilitator's
+    list, and the new class's projector and report titled with the last class's."""
     kind = kinds.get(key)
     fac.post(
         "/workshops/new/",
@@ -268,10 +270,17 @@ def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
     assert f"Filled in as “<bdi>{old.name}</bdi>” was set up, each table's sheet as it was" in page(
         r
     )
-    sent = fac.post("/workshops/new/", form_values(r))
+    assert "give this class its own name" in page(r)
+    values = form_values(r)
+    assert values["name"] == ""
+    # Sent without one: the name is asked for, nothing is made.
+    refused = fac.post("/workshops/new/", values)
+    assert refused.status_code == 400 and 'id="id_name_error"' in page(refused)
+    assert Workshop.objects.count() == 1
+    sent = fac.post("/workshops/new/", {**values, "name": "Thursday's class"})
     assert sent.status_code == 302, text(sent)[:3000]
     new = Workshop.objects.exclude(pk=old.pk).get()
-    assert new.name == old.name and new.code != old.code
+    assert new.name == "Thursday's class" and new.code != old.code
     assert [getattr(new, f) for f in SETTINGS] == [getattr(old, f) for f in SETTINGS]
     assert (new.mode, new.round_seconds, new.leave_policy) == ("referee", 450, "skip")
 
@@ -299,6 +308,7 @@ def test_set_up_again_past_the_tables_one_may_choose_gives_automatic_sheets(owne
     r = fac.get(f"/workshops/new/?like={w.pk}")
     values = form_values(r)
     assert values["sheet_mode"] == "auto" and values["table_count"] == "20"
+    values["name"] = "Conference, day 2"
     # Made another way (the load test's 200 tables, a round of 100 s): what the wizard
     # can take, the nearest it offers.
     big = services.workshop_create(
