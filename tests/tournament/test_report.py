@@ -890,3 +890,22 @@ def test_games_csv_says_which_games_the_reports_figures_count():
     result = next(x for x in report.results(doc, ix) if x["round"] == rnd.number)
     t = {x["table"]: x["games_played"] for x in result["tables"]}
     assert t == {1: 0, 2: 1}
+
+
+def test_a_cut_games_several_winners_are_listed_with_and(scripted):
+    """A game the round's end cut, two players level on tricks: its line in the results
+    read "won by P01, P04", a list with no "and" where every other list of names in the
+    report has one."""
+    from django.template.loader import render_to_string
+
+    doc = copy.deepcopy(scripted["doc"])
+    game = next(g for g in doc["games"] if g["state"] == "cut" and g["round"] == 4)
+    game["winners"] = list(game["players"][:2])
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    first, second = (names[pid] for pid in game["winners"])
+    html = render_to_string(
+        "report/page.html",
+        {"r": report.build_report(doc), "workshop": scripted["workshop"]},
+    )
+    assert f"(cut short): won by <bdi>{first}</bdi> and <bdi>{second}</bdi> · " in html
+    assert f"won by <bdi>{first}</bdi>, <bdi>{second}</bdi>" not in html

@@ -6,9 +6,9 @@ takes its neighbours into its own direction and the line reads out of order. Eac
 name shown goes in a <bdi> element: the browser lays it out apart, in the direction
 of its own first letter. (Attributes, <title> and <option> hold plain text and stay
 as they are: a screen reader reads them in order.) Built into the Django templates
-(settings: builtins); the phone screen's Jinja2 environment has its own bdi and
-bdi_join writing the same element, and bdi_and ("Ana, Bea and you") which only
-the phone's game parts use (barnga/jinja2.py).
+(settings: builtins); the phone screen's Jinja2 environment has its own bdi,
+bdi_join and bdi_and ("Ana, Bea and you") writing the same element
+(barnga/jinja2.py).
 """
 
 from __future__ import annotations
@@ -32,6 +32,13 @@ def bdi(name) -> str:
 def bdi_join(names, separator=", ") -> str:
     """Names joined by `separator`, each its own island ("Most games won: A, B")."""
     return mark_safe(conditional_escape(separator).join(bdi(name) for name in names))
+
+
+@register.filter
+def bdi_and(people) -> str:
+    """Names as a sentence lists them, each its own island: "Ana", "Ana and Bea",
+    "Ana, Bea and Cleo" (a game's co-winners read "won by Ana, Bea")."""
+    return mark_safe(names.said_as_list([bdi(name) for name in people]))
 
 
 # The full stop after names that end a sentence (tournament.names, which the report's
