@@ -2573,6 +2573,73 @@ def _endings_line(oc: dict) -> str:
     return line + "."
 
 
+# Whose verdict won a dispute, by how many sheets backed it (`support`) and whose
+# sheets they were (`origins`), in the order the guide says them.
+SUPPORT_SAID = {
+    "majority": "the verdict of most players' sheets at the table",
+    "minority": "the verdict of fewer sheets",
+    "tie": "one of two verdicts with equally many sheets",
+    "none": "a verdict no player's sheet gave",
+}
+ORIGINS_SAID = {
+    "local": "by the locals' sheet alone",
+    "newcomer": "by a newcomer's sheet alone",
+    "shared": "by both the locals' and a newcomer's",
+    "none": "by no player's sheet",
+}
+
+
+def _in_how_many(n: int, total: int) -> str:
+    """ "in 2", or of every one of `total` disputes "in both", "in all 3" (of one, "")."""
+    if n == total:
+        return "" if total == 1 else " in both" if total == 2 else f" in all {total}"
+    return f" in {n}"
+
+
+def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: int) -> list[str]:
+    """The guide's two lines on whose verdict won the disputes with a winner, as a
+    person says them: the counts that are not nought, listed with "and" ("Of 3
+    disputes with a winner, the winner was the verdict of most players' sheets at the
+    table in 2 and the verdict of fewer sheets in 1."). They read "… and in 0 one of
+    two verdicts with equally many sheets" and "outnumbered by newcomers in 0 of them"."""
+    decided = sum(origins.values())
+    lead = (
+        "In the one dispute with a winner, the winner was "
+        if decided == 1
+        else f"Of {decided} disputes with a winner, the winner was "
+    )
+    backed = [
+        f"{words}{_in_how_many(support[k], decided)}"
+        for k, words in SUPPORT_SAID.items()
+        if support.get(k)
+    ]
+    # Read alone, "the locals' sheet prevailed in 13, a newcomer's in 23" told of
+    # newcomers imposing their rules, where the locals were mostly one among
+    # newcomers: what won is how many sheets backed a verdict, said first.
+    first = lead + said_as_list(backed) + "."
+    if decided == 1:
+        locals_said = (
+            "There the locals were " + ("" if outnumbered else "not ") + "outnumbered by newcomers"
+        )
+        locals_said += " (a lone local)" if alone else ""
+    else:
+        locals_said = "The locals were outnumbered by newcomers " + (
+            "in none of them"
+            if not outnumbered
+            else ("in both" if decided == 2 else "in all of them")
+            if outnumbered == decided
+            else f"in {outnumbered} of them"
+        )
+        if alone:
+            locals_said += f" (a lone local in {alone})"
+    named = [
+        f"{words}{_in_how_many(origins[k], decided)}"
+        for k, words in ORIGINS_SAID.items()
+        if origins.get(k)
+    ]
+    return [first, f"{locals_said}: the winner was named {said_as_list(named)}."]
+
+
 def guide(
     doc: dict,
     ix: Index,
@@ -2729,25 +2796,11 @@ def guide(
     o = cl["origins"]
     decided = sum(o.values())
     if decided:
-        # Read alone, "the locals' sheet prevailed in 13, a newcomer's in 23" told of
-        # newcomers imposing their rules, where the locals were mostly one among
-        # newcomers: what won is how many sheets backed a verdict, said first.
-        s = cl["support"]
-        outside.append(
-            f"Of {_plural(decided, 'dispute')} with a winner, the winner was the verdict of "
-            f"most players' sheets at the table in {s['majority']}, of fewer sheets in "
-            f"{s['minority']}, and in {s['tie']} one of two verdicts with equally many sheets."
-        )
         won = [d for d in disputes if d["origin"] in ORIGINS]
         locals_n = [sum(1 for x in d["seats"] if x["local"]) for d in won]
         outnumbered = sum(1 for d, n in zip(won, locals_n, strict=True) if n < len(d["seats"]) - n)
         alone = sum(1 for d, n in zip(won, locals_n, strict=True) if n == 1 < len(d["seats"]))
-        outside.append(
-            f"The locals were outnumbered by newcomers in {outnumbered} of them"
-            + (f" (a lone local in {alone})" if alone else "")
-            + f": only the locals' sheet named the winner in {o['local']}, only a newcomer's "
-            f"in {o['newcomer']}, both the locals' and a newcomer's in {o['shared']}."
-        )
+        outside += _whose_sheet_lines(cl["support"], o, outnumbered, alone)
     outside += _movers_lines(players)
     return _questions(
         {

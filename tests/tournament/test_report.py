@@ -267,9 +267,9 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     # when both locals gave in). Said so first, the locals' numbers beside them.
     assert text["outside"].startswith(
         "Of 3 disputes with a winner, the winner was the verdict of most players' sheets at "
-        "the table in 2, of fewer sheets in 1, and in 0 one of two verdicts with equally many "
-        "sheets. The locals were outnumbered by newcomers in 0 of them: only the locals' sheet "
-        "named the winner in 2, only a newcomer's in 1, both the locals' and a newcomer's in 0."
+        "the table in 2 and the verdict of fewer sheets in 1. The locals were outnumbered by "
+        "newcomers in none of them: the winner was named by the locals' sheet alone in 2 and "
+        "by a newcomer's sheet alone in 1."
     )
     # P01 won Round 1's only game at table 1 and moved up; P06 moved down from table 2.
     moved = next(q for q in guide if q["id"] == "moved")["data"]
@@ -377,6 +377,45 @@ def test_the_guide_says_how_often_players_adapted_or_held_never_once_or_n_times(
     assert report._adapted_held_line(3, 0) == (
         "Players adapted (changed their claim) 3 times and never held their claim."
     )
+
+
+def test_whose_sheet_won_the_disputes_is_said_without_noughts():
+    """The guide read "… and in 0 one of two verdicts with equally many sheets" and "The
+    locals were outnumbered by newcomers in 0 of them: … both the locals' and a
+    newcomer's in 0": the counts that are not nought are said, listed with "and"."""
+    none = dict.fromkeys(report.SUPPORT, 0)
+    nobody = dict.fromkeys(report.ORIGINS, 0)
+    assert report._whose_sheet_lines(
+        {**none, "majority": 2, "tie": 1}, {**nobody, "local": 1, "shared": 2}, 0, 0
+    ) == [
+        "Of 3 disputes with a winner, the winner was the verdict of most players' sheets at "
+        "the table in 2 and one of two verdicts with equally many sheets in 1.",
+        "The locals were outnumbered by newcomers in none of them: the winner was named by "
+        "the locals' sheet alone in 1 and by both the locals' and a newcomer's in 2.",
+    ]
+    # Every one of them alike: "in both", "in all 4".
+    assert report._whose_sheet_lines({**none, "minority": 2}, {**nobody, "newcomer": 2}, 2, 1) == [
+        "Of 2 disputes with a winner, the winner was the verdict of fewer sheets in both.",
+        "The locals were outnumbered by newcomers in both (a lone local in 1): the winner was "
+        "named by a newcomer's sheet alone in both.",
+    ]
+    assert report._whose_sheet_lines(
+        {**none, "majority": 4}, {**nobody, "local": 3, "newcomer": 1}, 1, 0
+    )[1] == (
+        "The locals were outnumbered by newcomers in 1 of them: the winner was named by the "
+        "locals' sheet alone in 3 and by a newcomer's sheet alone in 1."
+    )
+    assert report._whose_sheet_lines({**none, "majority": 4}, {**nobody, "local": 4}, 4, 0)[:1] == [
+        "Of 4 disputes with a winner, the winner was the verdict of most players' sheets at "
+        "the table in all 4."
+    ]
+    # One dispute: no count at all.
+    assert report._whose_sheet_lines({**none, "tie": 1}, {**nobody, "local": 1}, 0, 0) == [
+        "In the one dispute with a winner, the winner was one of two verdicts with equally "
+        "many sheets.",
+        "There the locals were not outnumbered by newcomers: the winner was named by the "
+        "locals' sheet alone.",
+    ]
 
 
 def test_a_dispute_at_the_rounds_very_start_and_one_of_no_time_are_said_in_words(scripted):

@@ -361,11 +361,10 @@ def test_whose_sheet_won_says_first_how_many_sheets_backed_it_and_how_few_the_lo
     assert (d["origin"], d["support"]) == ("newcomer", "majority")
     outside = next(q["data"] for q in rep["guide"] if q["id"] == "outside")
     assert outside[:2] == [
-        "Of 1 dispute with a winner, the winner was the verdict of most players' sheets at the "
-        "table in 1, of fewer sheets in 0, and in 0 one of two verdicts with equally many sheets.",
-        "The locals were outnumbered by newcomers in 1 of them (a lone local in 1): only the "
-        "locals' sheet named the winner in 0, only a newcomer's in 1, both the locals' and a "
-        "newcomer's in 0.",
+        "In the one dispute with a winner, the winner was the verdict of most players' sheets "
+        "at the table.",
+        "There the locals were outnumbered by newcomers (a lone local): the winner was named "
+        "by a newcomer's sheet alone.",
     ]
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "by a sheet both shared" not in html and "equally held" not in html
