@@ -2640,6 +2640,51 @@ def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: in
     return [first, f"{locals_said}: the winner was named {said_as_list(named)}."]
 
 
+def _same_tricks(tricks: int) -> str:
+    return (
+        "the one trick" if tricks == 1 else "both tricks" if tricks == 2 else f"all {tricks} tricks"
+    )
+
+
+def _clashes_said(clashes_n: int, tricks: int, unawarded: list[dict]) -> str:
+    """A round's clashes among its tricks, as a person says them ("the sheets at the
+    table disagreed on 3 of 40 tricks", "agreed on both tricks"), and the disputes that
+    awarded no trick, which no count of tricks holds: "… agreed on both tricks played
+    to the end; one dispute, on a trick the sheets judged differently, was cut short
+    before a winner was given". It read "disagreed on 0 of 4 tricks" beside them."""
+    played = " played to the end" if unawarded else ""
+    if not tricks:
+        said = "no trick was played to the end"
+    elif not clashes_n:
+        said = f"the sheets at the table agreed on {_same_tricks(tricks)}{played}"
+    elif clashes_n == tricks:
+        said = f"the sheets at the table disagreed on {_same_tricks(tricks)}{played}"
+    else:
+        said = f"the sheets at the table disagreed on {clashes_n} of {_plural(tricks, 'trick')}{played}"
+    for now, ended in ((False, ("cut", "left")), (True, ("open",))):
+        these = [d for d in unawarded if d["outcome"] in ended]
+        if not these:
+            continue
+        n = len(these)
+        # Its seats' own sheets, from the trick's cards: a dispute may also come of a
+        # claim against one's own sheet.
+        differ = sum(1 for d in these if len({x["verdict"] for x in d["seats"]} - {None}) > 1)
+        what = "one dispute" if n == 1 else f"{n} disputes"
+        if differ == n:
+            what += (
+                ", on a trick the sheets judged differently,"
+                if n == 1
+                else (", on tricks the sheets judged differently,")
+            )
+        verb = ("is" if n == 1 else "are") if now else ("was" if n == 1 else "were")
+        said += f"; {what} {verb} " + (
+            "still open" if now else "cut short before a winner was given"
+        )
+        if 0 < differ < n:
+            said += f" ({differ} on {'a trick' if differ == 1 else 'tricks'} the sheets judged differently)"
+    return said
+
+
 def guide(
     doc: dict,
     ix: Index,
@@ -2669,7 +2714,15 @@ def guide(
         cells = [c for t in cl["by_table_round"] for c in t["rounds"] if c["round"] == r["number"]]
         tricks = sum(c["tricks"] for c in cells)
         clashes_n = sum(c["clashes"] for c in cells)
-        line = f"{r['label']}: the sheets at the table disagreed on {clashes_n} of {_plural(tricks, 'trick')}"
+        # A dispute cut short (or still open) awarded no trick: it is in no count of
+        # tricks or clashes, so said apart (bots' disputes cut by the round's end read
+        # "disagreed on 0 of 4 tricks" beside them).
+        unawarded = [
+            d
+            for d in disputes
+            if d["round"] == r["number"] and d["outcome"] in ("cut", "left", "open")
+        ]
+        line = f"{r['label']}: " + _clashes_said(clashes_n, tricks, unawarded)
         # Everyone at their home table (Round 1 always): one sheet per table, so no
         # clash is no finding; said so rather than "0 of 100 tricks".
         played_r = [g for g in ix.games if g["round"] == r["number"]]

@@ -850,7 +850,43 @@ def test_round_one_at_the_home_tables_is_said_so_not_a_finding_of_nought(scripte
         "Round 1 was played at the home tables, where everyone shares the table's sheet: "
         "nothing to notice yet (2 tricks)."
     )
-    assert notice[1].startswith("Round 2: the sheets at the table disagreed on 10 of")
+    # Every trick played to the end in Round 2 was a clash, and D5 was cut short.
+    assert notice[1] == (
+        "Round 2: the sheets at the table disagreed on all 10 tricks played to the end; one "
+        "dispute, on a trick the sheets judged differently, was cut short before a winner was "
+        "given; the first dispute came 0:20 into the round, at table 1."
+    )
+
+
+def test_a_rounds_clashes_and_its_disputes_that_awarded_no_trick_are_said_as_a_person_would():
+    """It read "the sheets at the table disagreed on 0 of 4 tricks" beside disputes cut
+    short, whose tricks no count of tricks holds."""
+
+    def cut(*verdicts, outcome="cut"):
+        return {"outcome": outcome, "seats": [{"verdict": v} for v in verdicts]}
+
+    said = report._clashes_said
+    assert said(3, 40, []) == "the sheets at the table disagreed on 3 of 40 tricks"
+    assert said(0, 1, []) == "the sheets at the table agreed on the one trick"
+    assert said(2, 2, []) == "the sheets at the table disagreed on both tricks"
+    assert said(0, 4, [cut("A", "B", "A")]) == (
+        "the sheets at the table agreed on all 4 tricks played to the end; one dispute, on a "
+        "trick the sheets judged differently, was cut short before a winner was given"
+    )
+    assert said(0, 0, [cut("A", "B"), cut("B", "A", outcome="left")]) == (
+        "no trick was played to the end; 2 disputes, on tricks the sheets judged differently, "
+        "were cut short before a winner was given"
+    )
+    # A dispute of claims against one's own sheet; one still open (read mid-round).
+    assert said(1, 3, [cut("A", "A"), cut("A", "B"), cut("B", "A", outcome="open")]) == (
+        "the sheets at the table disagreed on 1 of 3 tricks played to the end; 2 disputes were "
+        "cut short before a winner was given (1 on a trick the sheets judged differently); "
+        "one dispute, on a trick the sheets judged differently, is still open"
+    )
+    assert said(0, 2, [cut(None, None)]) == (
+        "the sheets at the table agreed on both tricks played to the end; one dispute was cut "
+        "short before a winner was given"
+    )
 
 
 def test_every_table_with_a_round_ends_with_the_reports_number_for_it(scripted):

@@ -369,3 +369,36 @@ def test_whose_sheet_won_says_first_how_many_sheets_backed_it_and_how_few_the_lo
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "by a sheet both shared" not in html and "equally held" not in html
     assert "by both the locals' and a newcomer's in <strong>0</strong>" in html
+
+
+def test_a_dispute_the_rounds_end_cut_is_said_beside_the_clashes_not_as_none():
+    """Bots-only workshops read "Round 2: the sheets at the table disagreed on 0 of 4
+    tricks; the first dispute came …": every dispute was on a trick the round's end cut
+    before it was awarded, and a clash is a trick played to the end (docs/export.md),
+    so none counted. The guide says the cut dispute beside the tricks."""
+    w = make_workshop(players=8, tables=2)
+    first = to_scored_round(w)
+    services.round_end_now(round_id=first.pk)
+    services.movement_apply(round_id=first.pk)
+    rnd = services.round_start(workshop_id=w.pk)
+    game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
+    open_dispute(game)
+    services.round_end_now(round_id=rnd.pk)
+    _, _, rep = built(w)
+    cl = rep["clashes"]
+    ((d,),) = [cl["disputes"]]
+    # The investigated figures: the cut trick is no clash, and its dispute is counted.
+    assert (cl["clash_count"], cl["dispute_count"], d["outcome"]) == (0, 1, "cut")
+    assert len({s["verdict"] for s in d["seats"]}) == 2  # the sheets did disagree on it
+    tricks = cl["tricks"]
+    notice = next(q["data"] for q in rep["guide"] if q["id"] == "notice")
+    agreed = {
+        0: "no trick was played to the end",
+        1: "the sheets at the table agreed on the one trick played to the end",
+        2: "the sheets at the table agreed on both tricks played to the end",
+    }.get(tricks, f"the sheets at the table agreed on all {tricks} tricks played to the end")
+    assert notice[1].startswith(
+        f"Round 2: {agreed}; one dispute, on a trick the sheets judged differently, was cut "
+        "short before a winner was given; the first dispute came "
+    ), notice[1]
+    assert "disagreed on 0 of" not in " ".join(notice)
