@@ -253,6 +253,27 @@ def seat_kept(ix: Index, pid) -> bool:
     return bool(player.get("has_left")) and player.get("table") is not None
 
 
+def bot_played_after(ix: Index, pid) -> bool:
+    """Whether a bot played the seat of a player gone now after they left: a game of
+    the report's begun after, or a move in one they had begun (an action is the
+    seat's player's, a bot's in it included)."""
+    since = gone_since(ix, pid)
+    if since is None:
+        return False
+    for g in ix.games:
+        if pid not in g["players"]:
+            continue
+        began = parse_time(g.get("started_at"))
+        if began is not None and began >= since:
+            return True
+        if any(
+            a["actor"] == pid and (at := parse_time(a["created_at"])) is not None and at >= since
+            for a in g.get("actions") or ()
+        ):
+            return True
+    return False
+
+
 def away_spans(ix: Index, pid) -> list[tuple]:
     """(left, back) for each time the player left, oldest first; `back` is None for
     the time away they are in now (`Index.away`, read once per document)."""
@@ -998,6 +1019,15 @@ def results(doc: dict, ix: Index) -> list[dict]:
                 ):
                     direction = "left"
                 name = ix.name(pid)
+                # Away at the round's end, their seat still at the table: a bot in it
+                # ended the round (and its move after is the bot's), though no game
+                # began after they left. The seating calls it "the bot in X's seat";
+                # this row read the plain name.
+                bot_at_end = (
+                    ranked_ids is not None
+                    and (pid, n) in ranked_ids
+                    and left_by(ix, pid, r.get("finished_at"))
+                )
                 rows.append(
                     {
                         "id": pid,
@@ -1005,10 +1035,13 @@ def results(doc: dict, ix: Index) -> list[dict]:
                         # What the row stands for: the player, a bot in their seat for
                         # every game (they had left), or the player then a bot.
                         "label": name
-                        if not by_bot[pid]
+                        if not (by_bot[pid] or bot_at_end)
                         else bot_in_seat(name)
                         if by_bot[pid] == played[pid]
-                        else then_bot(name, back=back_after(ix, pid, bot_began[pid])),
+                        else then_bot(
+                            name,
+                            back=back_after(ix, pid, bot_began.get(pid) or r.get("finished_at")),
+                        ),
                         "games_won": won[pid],
                         "games_played": played[pid],
                         "tricks": tricks[pid],
@@ -1998,6 +2031,10 @@ def player_rows(
                 "bot": p["is_bot"],
                 "left": p["has_left"],
                 "left_when": left_when(doc, p.get("left_at")),
+                # A bot took the seat they left (it plays on, or played after them): the
+                # rest of the report calls it "the bot in X's seat".
+                "bot_took_seat": bool(p["has_left"])
+                and (seat_kept(ix, pid) or bot_played_after(ix, pid)),
                 # Each time away that ended: "left during Round 2, back during Round 3".
                 "away": [
                     f"left {left_when(doc, a.get('left'))}, back {left_when(doc, a.get('back'))}"

@@ -402,3 +402,40 @@ def test_a_dispute_the_rounds_end_cut_is_said_beside_the_clashes_not_as_none():
         "short before a winner was given; the first dispute came "
     ), notice[1]
     assert "disagreed on 0 of" not in " ".join(notice)
+
+
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+def test_a_player_who_left_says_in_their_row_and_the_results_that_a_bot_took_the_seat(policy):
+    """Removed during a round, a bot playing their seat: section 5 said only "left during
+    Round 1", and the round's results row the plain name (no game began after they
+    left), where the seating after it said "the bot in P02's seat". Both say the bot's
+    part, as a round the player began and a bot ended; a seat that went has no bot."""
+    w = make_workshop(players=8, tables=2, leave_policy=policy)
+    rnd = to_scored_round(w)
+    t1 = tables_of(w)[0]
+    gone = sorted(t1.seated_players.all(), key=lambda p: p.name)[1]
+    play_one(game_at(t1))  # a card down: the game counts, begun before they left
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    services.round_end_now(round_id=rnd.pk)
+    services.movement_apply(round_id=rnd.pk)
+    doc, ix, rep = built(w)
+    row = next(
+        p
+        for t in round_rows(doc, ix, rnd.number)["tables"]
+        for p in t["players"]
+        if p["id"] == gone.pk
+    )
+    (mine,) = [p for p in rep["players"] if p["id"] == gone.pk]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": w})
+    if policy == "bot":
+        assert row["label"] == f"{gone.name} (a bot after they left)"
+        assert mine["bot_took_seat"]
+        assert (
+            '<span class="tag">left</span> <span class="muted">during Round 1; a bot took their '
+            "seat</span>" in html
+        )
+    else:
+        assert row["label"] == gone.name
+        assert not mine["bot_took_seat"]
+        assert '<span class="tag">left</span> <span class="muted">during Round 1</span>' in html
+        assert "; a bot took their seat" not in html
