@@ -1389,6 +1389,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         ],
         "disputes": disputes,
         "dispute_count": len(disputes),
+        # Disputes that awarded no trick (cut short, or still open): in no count of tricks.
+        "disputes_unawarded": sum(1 for d in disputes if d["outcome"] in ("cut", "left", "open")),
         "dispute_outcomes": [
             {
                 "key": k,

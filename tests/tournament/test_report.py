@@ -984,3 +984,30 @@ def test_a_cut_games_several_winners_are_listed_with_and(scripted):
     )
     assert f"(cut short): won by <bdi>{first}</bdi> and <bdi>{second}</bdi> · " in html
     assert f"won by <bdi>{first}</bdi>, <bdi>{second}</bdi>" not in html
+
+
+def test_section_four_says_a_dispute_cut_short_is_on_a_trick_not_among_those_counted(scripted):
+    """It read "10 of 12 tricks were judged differently …; 5 claim steps became a
+    dispute", and a bots' workshop "0 of 6 tricks …; 2 claim steps became a dispute":
+    a dispute cut short awarded no trick, so its trick is in no count of tricks."""
+    from django.template.loader import render_to_string
+
+    cl = scripted["report"]["clashes"]
+    assert (cl["dispute_count"], cl["disputes_unawarded"]) == (4, 1)
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    section = html.split('<section id="clashes"')[1].split("</p>")[0]
+    assert (
+        f"became a <em>dispute</em> (everyone claimed, and the claims disagreed), 1 of them on "
+        f"a trick cut short before it was awarded, and so not among the {cl['tricks']}." in section
+    )
+    # Every dispute cut short: said of them all.
+    doc = copy.deepcopy(scripted["doc"])
+    for g in doc["games"]:
+        g["disputes"] = [d for d in g["disputes"] if d["resolution"] == "cut"]
+    rep = report.build_report(doc)
+    html = render_to_string("report/page.html", {"r": rep, "workshop": scripted["workshop"]})
+    section = html.split('<section id="clashes"')[1].split("</p>")[0]
+    assert "1 claim step became a <em>dispute</em>" in section
+    assert "disagreed), its trick cut short before it was awarded, and so not among the" in section
