@@ -10,7 +10,7 @@ import random
 
 import pytest
 from axe_check import assert_accessible
-from phones import dealt_table, join, version, wait_change
+from phones import dealt_table, heard, join, version, wait_change, wait_said, watch_heard
 
 from tournament import gamestate, services
 from tournament.models import Game, GameState, Player
@@ -19,7 +19,6 @@ pytestmark = [pytest.mark.browser]
 NAMES = ["Ana", "Bea", "Cai"]
 WAIT = 8000
 
-SAID = "() => Array.from(document.querySelectorAll('#announce > p'), (p) => p.textContent)"
 # iOS Safari anchors no scrolling (overflow-anchor): a part above the reader's place
 # that changes height moves what they read. Chromium is made to do the same, by a
 # constructed style sheet: a <style> element added here is refused by the page's
@@ -66,7 +65,8 @@ def one_move(game: Game) -> None:
 
 
 def said_since(page, before: int) -> str:
-    return " ".join(page.evaluate(SAID)[before:])
+    """What `page` said after its first `before` lines (watch_heard's)."""
+    return " ".join(heard(page)[before:])
 
 
 def name_at(game: Game, seat: int) -> str:
@@ -76,15 +76,12 @@ def name_at(game: Game, seat: int) -> str:
 def first_trick_heard(dev, game: Game) -> str:
     """Play `game` until its first trick is taken and wait until `dev`'s phone says
     who took it: that player's name."""
+    since = len(heard(dev))
     while not gamestate.load_state(game).completed:
         one_move(game)
         game.refresh_from_db()
     winner = name_at(game, gamestate.load_state(game).completed[0].winner)
-    dev.wait_for_function(
-        "t => document.getElementById('announce').textContent.includes(t)",
-        arg=f"Trick 1 taken by {winner}.",
-        timeout=WAIT,
-    )
+    wait_said(dev, since, f"Trick 1 taken by {winner}.", timeout=WAIT)
     return winner
 
 
@@ -98,6 +95,7 @@ def seated_during_a_game(live_server_url, phone, game: str = "five_tricks"):
     dev = phone()
     join(dev, live_server_url, workshop.code, "Dev")
     dev.wait_for_selector("#screen section.watching", timeout=WAIT)
+    watch_heard(dev)
     assert Player.objects.get(name="Dev").table_id == game.table_id
     return dev, game
 
@@ -108,14 +106,14 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     dev, game = seated_during_a_game(live_server_url, phone)
 
     # A card laid: who laid it and who plays next.
-    heard = len(dev.evaluate(SAID))
+    since = len(heard(dev))
     before = version(dev)
     laid_by = name_at(game, gamestate.load_state(game).to_act)
     one_move(game)
     wait_change(dev, before)
     game.refresh_from_db()
     to_play = name_at(game, gamestate.load_state(game).to_act)
-    said = said_since(dev, heard)
+    said = said_since(dev, since)
     assert f"Game {game.number}: {to_play} to play. On the table: " in said, said
     assert f"by {laid_by}." in said, said
 
@@ -129,7 +127,7 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     # (its players' phones said "Last game: won by Bea"; Dev heard only "Game 1 is
     # over") and that their own game has started, after who took its last trick.
     number = game.number
-    heard = len(dev.evaluate(SAID))
+    since = len(heard(dev))
     while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
         one_move(game)
     dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
@@ -138,10 +136,11 @@ def test_a_watching_student_hears_the_game_and_that_their_own_has_started(live_s
     assert 0 < len(winners) < len(game.players)  # five tricks among three: no draw
     won_by = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1 else winners)
     line = f"Game {number} is over: won by {won_by}. Your game starts: you play in game "
-    last = dev.evaluate(SAID)[-1]
+    wait_said(dev, since, line, timeout=WAIT)
+    last = heard(dev)[-1]
     assert last.startswith("Trick 7 of game ") and f". {line}" in last, last
     dev.wait_for_timeout(500)  # a later screen says nothing of it again
-    assert said_since(dev, heard).count(f"Game {number} is over") == 1
+    assert said_since(dev, since).count(f"Game {number} is over") == 1
 
 
 SHOWN = """s => { const c = document.querySelector(s).cloneNode(true);
@@ -160,10 +159,11 @@ def test_a_watching_student_sees_each_7up_bid_and_hears_it_once(live_server_url,
         f"{n} –" for n in names
     )
     height = dev.evaluate(BOX)
-    heard = len(dev.evaluate(SAID))
+    since = len(heard(dev))
     lines = []
     for _ in range(len(names)):  # the first deal's bids, the dealer's last
         seat = gamestate.load_state(game).to_act
+        bid_at = len(heard(dev))
         one_move(game)
         game.refresh_from_db()
         state = gamestate.load_state(game)
@@ -171,11 +171,7 @@ def test_a_watching_student_sees_each_7up_bid_and_hears_it_once(live_server_url,
         next_up = f"Game {game.number}: {names[state.to_act]} to " + (
             "bid." if state.phase == "bid" else "play."
         )
-        dev.wait_for_function(
-            "t => document.getElementById('announce').textContent.includes(t)",
-            arg=f"{line} {next_up}",
-            timeout=WAIT,
-        )
+        wait_said(dev, bid_at, f"{line} {next_up}", timeout=WAIT)
         lines.append(line)
         assert dev.evaluate(BOX) == height
     shown = dev.evaluate(SHOWN, "#screen .watching-bids")
@@ -188,7 +184,7 @@ def test_a_watching_student_sees_each_7up_bid_and_hears_it_once(live_server_url,
     one_move(game)
     wait_change(dev, before)
     dev.wait_for_timeout(500)
-    said = said_since(dev, heard)
+    said = said_since(dev, since)
     assert [said.count(line) for line in lines] == [1] * len(lines), said
     assert dev.evaluate(BOX) == height
 
@@ -200,11 +196,11 @@ def test_a_watched_game_the_rounds_end_cuts_is_said_before_time_is_up(live_serve
 
     dev, game = seated_during_a_game(live_server_url, phone)
     winner = first_trick_heard(dev, game)
-    heard = len(dev.evaluate(SAID))
+    since = len(heard(dev))
     services.round_end_now(round_id=Round.objects.get(pk=game.round_id).pk)
     dev.wait_for_selector("#screen .time-up", timeout=WAIT)
     dev.wait_for_timeout(500)  # a second screen (the table's, the workshop's) says nothing new
-    said = said_since(dev, heard)
+    said = said_since(dev, since)
     line = f"Game {game.number} is over, cut short: won by {winner}."
     assert said.count(line) == 1 and said.index(line) < said.index("Time is up"), said
 
@@ -216,12 +212,7 @@ def test_a_watcher_dealt_in_hears_the_watched_games_last_trick_first(live_server
     laid face up, hears it too, once, before how the game ended, in the players' words
     for those at the table (nobody is "you": the watcher played no card of it)."""
     dev, game = seated_during_a_game(live_server_url, phone)
-    dev.evaluate("() => window.__heard = []")
-    dev.evaluate(
-        "() => new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach("
-        "(n) => window.__heard.push(n.textContent))))"
-        ".observe(document.getElementById('announce'), { childList: true })"
-    )
+    since = len(heard(dev))
     while Game.objects.filter(pk=game.pk, state=GameState.PLAYING).exists():
         one_move(game)
     dev.wait_for_selector("#screen .hand .card", timeout=WAIT)
@@ -229,7 +220,7 @@ def test_a_watcher_dealt_in_hears_the_watched_games_last_trick_first(live_server
     game.refresh_from_db()
     final = gamestate.load_state(game)
     taken = final.completed[-1]
-    said = " ".join(dev.evaluate("() => window.__heard"))
+    said = said_since(dev, since)
     trick = (
         f"Trick {len(final.completed)} of game {game.number} won by {name_at(game, taken.winner)}"
     )
@@ -250,7 +241,7 @@ def test_a_watched_dispute_and_its_end_are_each_said_once(live_server_url, phone
         game.refresh_from_db()
     state = gamestate.load_state(game)
     a, b = state.current[0][0], state.current[1][0]
-    heard = len(dev.evaluate(SAID))
+    since = len(heard(dev))
 
     def claim(seat: int, winner: int) -> None:
         services.game_claim(player_id=game.players[seat], winner_player_id=game.players[winner])
@@ -261,9 +252,7 @@ def test_a_watched_dispute_and_its_end_are_each_said_once(live_server_url, phone
     game.refresh_from_db()
     assert gamestate.load_state(game).dispute
     differ = f"Game {game.number}: claims differ — the players show who won."
-    dev.wait_for_function(
-        "t => document.getElementById('announce').textContent.includes(t)", arg=differ, timeout=WAIT
-    )
+    wait_said(dev, since, differ, timeout=WAIT)
     before = version(dev)
     claim(0, b)  # 0 gives in to 1, 2 still says a: split still, the line as it was
     wait_change(dev, before)
@@ -271,11 +260,9 @@ def test_a_watched_dispute_and_its_end_are_each_said_once(live_server_url, phone
     assert gamestate.load_state(game).dispute
     claim(2, b)
     taken = f"Trick 1 taken by {name_at(game, b)} (claims differed, then agreed)."
-    dev.wait_for_function(
-        "t => document.getElementById('announce').textContent.includes(t)", arg=taken, timeout=WAIT
-    )
+    wait_said(dev, since, taken, timeout=WAIT)
     dev.wait_for_timeout(500)  # a later screen says nothing of it again
-    said = said_since(dev, heard)
+    said = said_since(dev, since)
     assert said.count(differ) == 1 and said.count(taken) == 1, said
     assert said.index(differ) < said.index(taken), said
     assert " says " not in said and "Claims:" not in said, said
