@@ -5,7 +5,7 @@ of the time running out."""
 from __future__ import annotations
 
 import pytest
-from phones import dealt_table, play_until
+from phones import dealt_table, heard, play_until, wait_said, watch_heard
 
 from tournament import services
 
@@ -15,12 +15,6 @@ WAIT = 10_000
 # 15 s: a clock is only warned about when it was seen with more than 10 s left.
 SECONDS = 15
 
-RECORD = """() => {
-  window.said = [];
-  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => said.push(n.textContent))))
-    .observe(document.getElementById('announce'), { childList: true });
-}"""
-
 
 def test_the_last_ten_seconds_of_a_claim_and_of_a_dispute_are_said_once(live_server_url, phone):
     workshop = services.workshop_create(
@@ -29,20 +23,21 @@ def test_the_last_ten_seconds_of_a_claim_and_of_a_dispute_are_said_once(live_ser
     pages, game, seat_names = dealt_table(live_server_url, phone, workshop, NAMES)
     ana = pages["Ana"]
     ana.wait_for_selector("#screen[data-phase=study] .hand .card", timeout=WAIT)
-    ana.evaluate(RECORD)
+    watch_heard(ana)
     play_until(game, lambda state: state.phase == "claim")
     claim = "10 seconds left to claim."
-    ana.wait_for_function(f"() => said.includes({claim!r})", timeout=WAIT)
+    wait_said(ana, 0, claim, timeout=WAIT)
 
     # Two claims against one: a dispute, with a fresh time limit.
+    since = len(heard(ana))
     claims = (game.players[0], game.players[1], game.players[1])
     for pid, winner in zip(game.players, claims, strict=True):
         services.game_claim(player_id=pid, winner_player_id=winner)
     ana.wait_for_selector(".dispute-title", timeout=WAIT)
     dispute = "10 seconds left: then the most-claimed card wins."
-    ana.wait_for_function(f"() => said.includes({dispute!r})", timeout=WAIT)
+    wait_said(ana, since, dispute, timeout=WAIT)
     # A new screen meanwhile (a claim changed) does not say it again.
     ana.wait_for_timeout(1500)
-    said = ana.evaluate("said")
+    said = heard(ana)
     assert said.count(claim) == 1 and said.count(dispute) == 1, said
     assert said.index(claim) < said.index(dispute)

@@ -8,7 +8,7 @@ silence and the rules taken away are said together first, then the game."""
 from __future__ import annotations
 
 import pytest
-from phones import heard, join, watch_heard
+from phones import heard, join, wait_said, watch_heard
 
 from tournament import services
 
@@ -22,13 +22,11 @@ HOME = (
 )
 
 
-def said_since(page, n: int, starts: str) -> str:
-    """What `page` said after its first `n` lines, once a line starting `starts` came."""
-    page.wait_for_function(
-        "([n, s]) => window.__heard.slice(n).some((l) => l.startsWith(s))",
-        arg=[n, starts.split(".")[0]],
-        timeout=WAIT,
-    )
+def said_since(page, n: int, starts: str, deal: str) -> str:
+    """What `page` said after its first `n` lines, once the phase's line (`starts`) and
+    the deal's have come."""
+    wait_said(page, n, starts.split(".")[0], timeout=WAIT)
+    wait_said(page, n, deal, timeout=WAIT)
     return " ".join(heard(page)[n:])
 
 
@@ -47,15 +45,13 @@ def test_a_phase_is_said_with_what_it_changes_before_the_new_deal(
     for name in ("Bea", "Cai"):
         services.player_join(code=w.code, name=name)
     services.players_seat_home(workshop_id=w.pk)
-    page.wait_for_function(
-        "() => window.__heard.some((l) => l.includes('you will play at table 1'))", timeout=WAIT
-    )
+    wait_said(page, 0, "you will play at table 1", timeout=WAIT)
     n = len(heard(page))
     services.workshop_start_study(workshop_id=w.pk)
-    said = said_since(page, n, STUDY)
+    said = said_since(page, n, STUDY, deal)
     assert said.startswith(STUDY + " " + deal), said
     page.wait_for_selector("#screen[data-phase=study]", timeout=WAIT)
     n = len(heard(page))
     services.workshop_start_home(workshop_id=w.pk)
-    said = said_since(page, n, HOME)
+    said = said_since(page, n, HOME, deal)
     assert said.startswith(HOME + " " + deal), said
