@@ -195,6 +195,22 @@ def test_five_players_short_last_trick_and_empty_winner(mode):
     assert ft.result(state) == {"tricks_won": [4, 0, 0, 0, 2], "winners": [0]}
 
 
+def test_seats_that_sat_out_the_trick_claim_too_before_it_is_awarded():
+    """RULES.md section 2: after the last card "every seated player claims a winner",
+    not only those who played: seats 3 and 4 had no card for the short last trick."""
+    state = run_tricks(ft.new_game(config(HIGH, 5), hands=FIVE_HANDS), FIVE_TRICKS[:5])
+    state = play(state, *FIVE_TRICKS[5])
+    assert state.phase == "claim" and [s for s, _ in state.current] == [0, 1, 2]
+    for seat in (0, 1, 2):
+        state = claim(state, seat, 0)
+    assert state.phase == "claim" and len(state.completed) == 5
+    assert [a["winner"] for a in ft.legal_actions(state, 4)] == [0, 1, 2]
+    state = claim(state, 3, 0)
+    state = claim(state, 4, 0)
+    assert ft.is_over(state) and state.completed[5].resolution == "unanimous"
+    assert state.completed[5].claims == (0, 0, 0, 0, 0)
+
+
 SIX_TABLE = rules("low", "lowest", "D", "void")
 SIX_HANDS = [
     ["AS", "AH", "AC", "7S", "7D"],
