@@ -359,6 +359,14 @@ def test_take_one_point_counts_in_the_score():
     assert state.history[0].took_one
 
 
+def test_a_card_played_in_lower_case_is_accepted_and_written_in_upper_case():
+    """RULES.md, card notation: accept lower case on input; always write upper case."""
+    events = []
+    state = play(act(game(HANDS, "2S"), "stand"), "as", "5s", "ks", "10s", events=events)
+    assert [e["card"] for e in events if e["type"] == "card_played"] == ["AS", "5S", "KS", "10S"]
+    assert [t.cards for t in state.tricks] == [((1, "AS"), (0, "5S")), ((1, "KS"), (0, "10S"))]
+
+
 # ---------------------------------------------------------------- winning
 
 

@@ -223,6 +223,33 @@ def test_dealers_left_leads_follow_suit_and_trump_from_the_drawn_card():
     assert record.tricks_won == (6, 1, 0) and record.trump == "H"
 
 
+def test_a_card_played_in_lower_case_is_accepted_and_written_in_upper_case():
+    """RULES.md, card notation: accept lower case on input; always write upper case."""
+    events = []
+    s = bid(deal(match(), SEVEN, "AH"), 6, 1, 1)
+    s = play(
+        s,
+        "as",
+        "2s",
+        "2c",
+        "ks",
+        "3s",
+        "3c",
+        "qs",
+        "4s",
+        "4c",
+        "js",
+        "5s",
+        "5c",
+        "10s",
+        events=events,
+    )
+    played = [e["card"] for e in events if e["type"] == "card_played"]
+    assert played == SEVEN_PLAYS[:13]
+    assert events[0] == {"type": "card_played", "seat": 0, "card": "AS"}
+    assert s.current == ((0, "10S"),)
+
+
 def test_the_trick_winner_leads_the_next_trick_and_trump_beats_the_led_ace():
     # 3 seats, deal 5 (2 cards each), dealer 0 at deal 5 when first_dealer is 1.
     s = match(first_dealer=1, start_deal=5)

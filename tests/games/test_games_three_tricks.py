@@ -217,6 +217,16 @@ def test_laying_a_trick_leaves_five_cards_and_ends_the_turn():
     assert (state.to_act, state.open) == (1, True)
 
 
+def test_cards_laid_and_blocked_in_lower_case_are_accepted_and_written_in_upper_case():
+    """RULES.md, card notation: accept lower case on input; always write upper case."""
+    events = []
+    state = act(start([P0, P1]), "lay", ["6s", "7s"], events=events)
+    state = act(state, "block", ["3s", "4s"], events=events)
+    assert events[0] == {"type": "laid", "seat": 0, "cards": ["6S", "7S"], "trick": 1}
+    assert events[1]["cards"] == ["3S", "4S"]
+    assert state.standing[1] == (("3S", "4S"),)
+
+
 def test_facing_a_fresh_trick_you_may_block_pass_or_swap_but_not_lay_your_own():
     state = act(start([P0, P1]), "lay", ["6S", "7S"])
     with pytest.raises(IllegalAction, match="not lay a trick of your own"):
