@@ -42,6 +42,16 @@ def test_create_makes_tables_in_the_lobby_each_with_its_own_preset():
     assert len({tuple(sorted(t.rules.items(), key=str)) for t in tables}) == 5
 
 
+def test_barnga_mode_is_the_default_of_a_workshop_and_of_the_wizard():
+    """RULES.md section 2: trick play in Barnga mode is the default; referee mode is
+    the facilitator's option."""
+    from tournament.forms import WorkshopForm
+
+    w = services.workshop_create(name="Class", seed=3)
+    assert w.mode == "barnga"
+    assert WorkshopForm().fields["mode"].initial == "barnga"
+
+
 def test_create_gives_distinct_join_codes():
     codes = {services.workshop_create(name=f"W{i}", table_count=1).code for i in range(15)}
     assert len(codes) == 15
