@@ -219,6 +219,7 @@
     retitle(next);
     // A whole monitor, or a card that entered or left a dispute: shown or hidden at once.
     if (id === "fac-monitor" || id.startsWith("mt-card-")) onlyDisputes();
+    if (id === "projector-live") fitNames();
   }
   // A region that names the page (the projector's heading, data-title) keeps the tab's
   // title in step, as a phone's screen does (table.js): drawn outside the live part, the
@@ -775,6 +776,49 @@
   scrollers();
   window.addEventListener("resize", scrollers);
   document.addEventListener("toggle", scrollers, true);
+
+  // ---- the projector's lobby: as many of the latest names as fit the screen
+  // The page cannot be scrolled in front of the room. The names are drawn large; if
+  // they run below the screen's foot they are made `least` (barnga.css: the smallest
+  // the back of the room reads), and if they still do, the earliest are hidden (no
+  // longer drawn nor heard) one by one till the rest fit, "N earlier…" counting them
+  // with those the server did not send (data-earlier). Run again on each push (the
+  // list is new) and when the window changes size (made full-screen). The hidden
+  // names keep their data-name: who joins is still said once (people, above).
+  function fitNames() {
+    const list = document.querySelector(".proj-names[data-earlier]");
+    if (!list) return;
+    const doc = document.documentElement;
+    const over = () => doc.scrollHeight > doc.clientHeight
+      || list.getBoundingClientRect().bottom > doc.clientHeight;
+    const names = Array.from(list.querySelectorAll("li[data-name]"));
+    const before = Number(list.dataset.earlier) || 0;
+    let more = list.querySelector(".proj-earlier");
+    const earlier = (count) => {
+      if (!count) {
+        if (more) more.remove();
+        more = null;
+        return;
+      }
+      if (!more) {
+        more = document.createElement("li");
+        more.className = "proj-earlier";
+        list.prepend(more);
+      }
+      setText(more, `${count} earlier…`);
+    };
+    names.forEach((li) => { li.hidden = false; });
+    list.classList.remove("least");
+    earlier(before);
+    if (!over()) return;
+    list.classList.add("least");
+    for (let gone = 0; gone < names.length && over(); gone += 1) {
+      names[gone].hidden = true;
+      earlier(before + gone + 1);
+    }
+  }
+  fitNames();
+  window.addEventListener("resize", fitNames);
 
   // ---- the movement plan: Apply takes the tables chosen on screen, saved or not, so
   // the line of table sizes follows the choices as they are made (an overfull table

@@ -17,11 +17,19 @@ hundred), the study, silent play at home tables, a scored round, paused, the rou
 over, after "Apply movement", and the debrief (the tournament over). At two tables
 (the tables' largest chips), twelve (`many`) and forty (`crowd`). In each: no word under the floor, nothing
 wider than the screen (no sideways scroll, no word cut at the screen's or its box's
-edge; the lobby's names are not yet held to either), and axe's contrast passes.
+edge but a name cut with an ellipsis, its full name its title), and axe's contrast
+passes.
+
+The lobby's names at that size fill the screen sooner (twenty-five short ones ran
+below its foot at 1280x720, ten of thirty characters were a page 1,183 px high): the
+projector shows as many of the latest as fit, and "N earlier…" counts the rest
+(facilitator.js, fitNames), at any count and any length of name, on the three usual
+screens, after a push and when the window changes size.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -66,7 +74,8 @@ SMALL_TEXT = """(floor) => {
 }"""
 
 # What is wider than the screen, or runs past its own box (a word cut), or below the
-# screen's foot: the page cannot be scrolled in front of the room.
+# screen's foot: the page cannot be scrolled in front of the room. A box cut with an
+# ellipsis whose title is its whole text (a long name) is cut on purpose, and says so.
 CUT = """() => {
   const doc = document.documentElement, out = [];
   if (doc.scrollWidth > doc.clientWidth) out.push(`page ${doc.scrollWidth} wide on ${doc.clientWidth}`);
@@ -77,7 +86,8 @@ CUT = """() => {
     const what = `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.trim().slice(0, 30)}"`;
     if (r.right > doc.clientWidth + 0.5 || r.left < -0.5) out.push(`${what} past the side`);
     if (r.bottom > innerHeight + 0.5) out.push(`${what} below the foot`);
-    if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) out.push(`${what} cut`);
+    const marked = s.textOverflow === 'ellipsis' && e.title === e.textContent.trim();
+    if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && !marked) out.push(`${what} cut`);
   }
   return out;
 }"""
@@ -94,11 +104,8 @@ class Findings:
         self.tag = tag
         self.floor = screen[0] * SHARE / 100
 
-    def check(self, page, label, fit=True, names=True):
-        small = page.evaluate(SMALL_TEXT, self.floor)
-        if not names:
-            small = [s for s in small if not s.startswith(("li. ", "li.proj-earlier "))]
-        found = small + (page.evaluate(CUT) if fit else [])
+    def check(self, page, label):
+        found = page.evaluate(SMALL_TEXT, self.floor) + page.evaluate(CUT)
         if found:
             self.found[label] = sorted(set(found))
         shot = f"projector-text-{self.screen[0]}x{self.screen[1]}-{self.tag}-{label}.png"
@@ -130,11 +137,7 @@ def test_every_word_on_the_projector_reads_from_the_back_of_the_room(
     page = facilitator_page(
         user, f"/workshops/{w.pk}/projector/", viewport={"width": width, "height": height}
     )
-    # Not yet the lobby's names: at --least twenty-five or more run below the screen's
-    # foot (even ten at 1280x720, by a few pixels); the list must show fewer, the
-    # latest, as it does past sixty, before they can be that size. The rest of the
-    # lobby's words are checked, and axe's contrast.
-    seen.check(page, "joining", fit=False, names=False)
+    seen.check(page, "joining")
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     wait_phase(page, "Study the rules")
@@ -164,10 +167,120 @@ def test_every_word_on_the_projector_reads_from_the_back_of_the_room(
     seen.assert_none()
 
 
+ALL_SCREENS = [(1280, 720), (1366, 768), (1920, 1080)]
+ALL_SCREEN_IDS = ["720p", "1366", "1080p"]
+LONG = "Wolfeschlegelsteinhausenberger"  # thirty characters, the most a name may have
+assert len(LONG) == 30
+LOBBIES = {
+    "one": ["Ana"],
+    "ten of thirty characters": [f"{LONG[:27]} {i:02d}" for i in range(10)],
+    "thirty": [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(30)],
+    # The widest letters, thirty to a name.
+    "sixty of thirty Ws and Ms": [f"{'WM' * 13}W {i:02d}" for i in range(60)],
+    # The server sends the latest sixty of them, and counts the rest.
+    "two hundred": [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)],
+}
+
+# The lobby's list as the room sees it and as a screen reader hears it: the names
+# drawn (the latest, in order), "N earlier…" if drawn, the list's items in the
+# accessibility tree, and each drawn name cut without an ellipsis or without its
+# whole name as its title.
+LOBBY = """() => {
+  const list = document.querySelector('.proj-names');
+  const drawn = [...list.querySelectorAll('li[data-name]')].filter((li) => li.getClientRects().length);
+  const more = list.querySelector('.proj-earlier');
+  return {
+    shown: drawn.map((li) => li.textContent),
+    earlier: more && more.getClientRects().length ? more.textContent : null,
+    badly_cut: drawn.filter((li) => li.scrollWidth > li.clientWidth + 1
+        && (getComputedStyle(li).textOverflow !== 'ellipsis' || li.title !== li.textContent))
+      .map((li) => li.textContent),
+    cut: drawn.filter((li) => li.scrollWidth > li.clientWidth + 1).length,
+  };
+}"""
+
+
+def heard_items(page) -> list[str]:
+    """The list's items as the accessibility tree has them (what a screen reader says):
+    `- listitem: words`, or `- listitem "name"` where a title names it as its words do."""
+    tree = page.locator(".proj-names").aria_snapshot()
+    items = re.findall(r'^\s*- listitem(?: "(.*)"|: (.*))$', tree, re.M)
+    assert len(items) == tree.count("listitem"), tree
+    return [name or words for name, words in items]
+
+
+def assert_lobby_fits(page, seen, label, names):
+    """The lobby at `seen`'s screen: no word under the floor or past the screen, the
+    latest names shown and "N earlier…" counting the rest, and only what is shown heard."""
+    seen.check(page, label)
+    lobby = page.evaluate(LOBBY)
+    shown = lobby["shown"]
+    assert shown, label
+    assert shown == names[-len(shown) :], label
+    rest = len(names) - len(shown)
+    assert lobby["earlier"] == (f"{rest} earlier…" if rest else None), label
+    assert lobby["badly_cut"] == [], label
+    assert heard_items(page) == ([f"{rest} earlier…"] if rest else []) + shown, label
+    return lobby
+
+
+@pytest.mark.parametrize("screen", ALL_SCREENS, ids=ALL_SCREEN_IDS)
+@pytest.mark.parametrize("lobby", list(LOBBIES))
+def test_the_lobby_shows_the_latest_names_that_fit_the_screen(
+    facilitator_page, django_user_model, artifacts, screen, lobby
+):
+    names = LOBBIES[lobby]
+    width, height = screen
+    seen = Findings(artifacts, screen, "lobby")
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=names, tables=2, seats=5, seed=3, facilitator=user)
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/projector/", viewport={"width": width, "height": height}
+    )
+    found = assert_lobby_fits(page, seen, lobby, names)
+    if lobby.startswith(("ten", "sixty")):
+        assert found["cut"] > 0  # thirty characters are cut short, with an ellipsis
+    page.context.close()
+    seen.assert_none()
+
+
+def test_the_lobby_fits_again_after_a_push_and_when_the_window_changes_size(
+    facilitator_page, django_user_model, artifacts
+):
+    """The list is new at each push, and a window made full-screen or smaller lays it out
+    again: each time as many of the latest as fit, the rest counted."""
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(8)]
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=names, tables=2, seats=5, seed=3, facilitator=user)
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/projector/", viewport={"width": 1920, "height": 1080}
+    )
+    large, small = (Findings(artifacts, screen, "lobby-push") for screen in SCREENS[::-1])
+    assert assert_lobby_fits(page, large, "eight", names)["earlier"] is None
+    for i in range(8, 50):
+        name = f"{LONG[:20]} {i:02d}"
+        services.player_join(workshop_id=w.pk, name=name)
+        names.append(name)
+    page.wait_for_function(
+        "() => document.querySelector('.proj-names')?.dataset.joined === '50'", timeout=WAIT
+    )
+    assert assert_lobby_fits(page, large, "fifty", names)["earlier"] is not None
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_function("() => innerWidth === 1280")
+    smaller = assert_lobby_fits(page, small, "fifty, the window smaller", names)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_function("() => innerWidth === 1920")
+    larger = assert_lobby_fits(page, large, "fifty, the window larger again", names)
+    assert len(larger["shown"]) > len(smaller["shown"])
+    page.context.close()
+    large.assert_none()
+    small.assert_none()
+
+
 def test_the_check_sees_small_and_cut_words_and_not_hidden_ones(browser):
     """The checks themselves: a 20 px line is found under 24 px, a word wider than its
     clipped box and a line wider than the screen are found; a word for a screen reader
-    only, or hidden, is not."""
+    only, or hidden, is not, nor one cut with an ellipsis whose title is its whole."""
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.set_content(
         "<style>.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;"
@@ -177,6 +290,8 @@ def test_the_check_sees_small_and_cut_words_and_not_hidden_ones(browser):
         "<p style='font-size:10px;display:none'>gone</p>"
         "<p style='font-size:10px;visibility:hidden'>held</p>"
         "<p class='box' style='width:50px;overflow:hidden;white-space:nowrap'>Wolfeschlegel</p>"
+        "<p title='Wolfeschlegel' style='width:50px;overflow:hidden;white-space:nowrap;"
+        "text-overflow:ellipsis'>Wolfeschlegel</p>"
         "</main></body>"
     )
     assert page.evaluate(SMALL_TEXT, 24) == ['p. "small" 20px', 'b. "tiny" 12px']
