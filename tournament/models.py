@@ -141,6 +141,9 @@ class Player(models.Model):
     pin = models.CharField(max_length=8)
     # When the seat last moved to another phone with its PIN (None: never).
     moved_at = models.DateTimeField(null=True, blank=True)
+    # When the facilitator last let them back in after removing them (a new PIN,
+    # roster.player_let_back_in; None: never). The panel and the projector say it.
+    let_in_at = models.DateTimeField(null=True, blank=True)
     # Joined after the study phase, so never read their own sheet: it is on their
     # screen until they say they have read it (services.player_rules_read) or make
     # their first move in a scored round (services.play._folds_late_rules).

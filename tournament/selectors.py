@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -81,13 +82,15 @@ def workshop_code_exists(code: str) -> bool:
 def name_in_use(code: str, raw_name: object) -> str | None:
     """The name of a person already in the workshop `code` whose name is `raw_name`
     (ignoring case and accents), or None: a student who lost their phone's seat and
-    types their name again should move it with the rejoin PIN, not sit twice."""
+    types their name again should move it with the rejoin PIN, not sit twice; so
+    should one removed and let back in (roster.player_let_back_in), not yet back."""
     try:
         key = names.name_key(names.clean_name(raw_name))
     except ValueError:
         return None
     return (
-        Player.objects.filter(workshop__code=code, name_key=key, is_bot=False, has_left=False)
+        Player.objects.filter(workshop__code=code, name_key=key, is_bot=False)
+        .filter(Q(has_left=False) | Q(let_in_at__isnull=False) & ~Q(pin=""))
         .values_list("name", flat=True)
         .first()
     )

@@ -12,7 +12,12 @@ from tournament.services.play import (
     game_start,
     gesture_make,
 )
-from tournament.services.roster import player_kick, player_rename, workshop_setup
+from tournament.services.roster import (
+    player_kick,
+    player_let_back_in,
+    player_rename,
+    workshop_setup,
+)
 from tournament.services.rounds import (
     movement_apply,
     movement_edit,
@@ -56,6 +61,7 @@ __all__ = [
     "movement_edit",
     "player_join",
     "player_kick",
+    "player_let_back_in",
     "player_leave",
     "player_rejoin",
     "player_rename",

@@ -12,7 +12,7 @@ from django.db import transaction
 from tournament import broadcast, names
 from tournament.errors import InvalidInput, NotFound, WrongPhase
 from tournament.models import Phase, Player, Table, Workshop
-from tournament.services.common import bump_table, bump_workshop, lock_workshop
+from tournament.services.common import bump_table, bump_workshop, lock_workshop, now
 from tournament.services.workshops import player_leave, sheets_assign, workshop_create
 
 
@@ -127,3 +127,38 @@ def player_kick(*, workshop_id: int, player_id: int) -> None:
     # lock (if seated) by now, so no move there is between its lock and its commit.
     Player.objects.filter(pk=player.pk).update(token=names.new_token(), pin="", connected=False)
     broadcast.player_replaced_on_commit(player_id=player.pk, removed=True)
+
+
+@transaction.atomic
+def player_let_back_in(*, workshop_id: int, player_id: int) -> Player:
+    """Undo a removal: the player gets a fresh rejoin PIN, which the panel reads out.
+
+    Nothing else changes until the student comes back with it (player_rejoin, their
+    name and the PIN on a phone's join page): a bot keeps playing their seat, or the
+    seat stays gone, meanwhile. Back, they take their seat from the bot, or sit at
+    the smallest table as a late joiner does. Only a person removed after the lobby
+    (in the lobby Remove deletes them) and before the debrief.
+    """
+    workshop = lock_workshop(workshop_id)
+    player = _lock_member(workshop, player_id)
+    if workshop.phase == Phase.LOBBY:
+        raise WrongPhase("In the lobby a removed player is gone: they join again with their name.")
+    if workshop.phase == Phase.DEBRIEF:
+        raise WrongPhase("The tournament is over: nobody can be let back in now.")
+    if player.is_bot:
+        raise InvalidInput(f"{player.name} is a bot: only a student can be let back in.")
+    if not player.has_left:
+        raise InvalidInput(f"{player.name} was not removed: they are still in the workshop.")
+    if player.pin:
+        raise InvalidInput(
+            f"{player.name} can already come back: “Show the rejoin PIN” reads out their PIN."
+        )
+    # Lock order as Remove's: the workshop, then the player's row (FOR NO KEY UPDATE).
+    # The PIN and the time are no keys, so this write takes no stronger lock, and no
+    # table's: nothing at the table changes until the student is back.
+    player.pin = names.new_pin()
+    player.let_in_at = now()
+    player.save(update_fields=["pin", "let_in_at"])
+    # The panel's row offers the PIN, and the panel and the projector say who came in.
+    broadcast.roster_changed_on_commit(workshop_id=workshop.pk)
+    return player

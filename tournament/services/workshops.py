@@ -778,7 +778,8 @@ def player_rejoin(*, code, name, pin) -> Player:
         )
         if names.name_key(p.name) == key
     ]
-    # A removed player's PIN is "" (roster.player_kick), which no typed PIN matches.
+    # A removed player's PIN is "" (roster.player_kick), which no typed PIN matches,
+    # until the facilitator lets them back in with a new one (roster.player_let_back_in).
     player = next((p for p in candidates if p.pin and secrets.compare_digest(p.pin, pin)), None)
     if player is None:
         raise InvalidInput("That name and PIN do not match a player in this workshop.")
@@ -794,11 +795,21 @@ def player_rejoin(*, code, name, pin) -> Player:
         back = {"left": player.left_at.isoformat(), "back": player.moved_at.isoformat()}
         player.absences = [*player.absences, back]
         fields.append("absences")
-    # The token is a key: this write locks the row FOR UPDATE, which a move by this
-    # player waits for when it commits. Nothing after it waits for a table a move may
-    # hold: a seated player's table is not locked, and _seat_returning locks one only
-    # for a player with no seat, whom no move in progress refers to.
+    # Back in a seat a bot played: the table's screens say a bot plays it until they
+    # are drawn again. Its lock first, as in roster.player_kick: the token is a key,
+    # and the write below locks the row FOR UPDATE, which the bot's move (an Action
+    # naming this player), holding the table's lock, waits for when it commits.
+    table = (
+        Table.objects.select_for_update(no_key=True).get(pk=player.table_id)
+        if returning and player.table_id
+        else None
+    )
+    # Nothing after the write waits for a table a move may hold: _seat_returning locks
+    # one only for a player with no seat, whom no move in progress refers to.
     player.save(update_fields=fields)
+    if table is not None:
+        # No barrier: the game is as it was, so a move another seat sent meanwhile stands.
+        bump_table(table, barrier=False)
     if returning:
         # The workshop's record changed (a finished workshop's kept report is keyed by
         # its version: tournament/reportcache.py); no phone shows who has left.

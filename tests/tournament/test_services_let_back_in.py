@@ -1,0 +1,196 @@
+"""roster.player_let_back_in: a student removed by mistake gets a new rejoin PIN, and
+with it (services.player_rejoin) their seat back from the bot, or a seat as a late
+joiner when theirs went."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from tournament_helpers import (
+    assert_refused,
+    fresh,
+    game_at,
+    make_workshop,
+    tables_of,
+    to_home,
+    to_scored_round,
+)
+
+from tournament import gamestate, names, selectors, services, timers
+from tournament.errors import InvalidInput, NotFound, WrongPhase
+from tournament.models import GameState, Phase, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def removed_then_let_in(w, player) -> Player:
+    """Remove `player`, check their PIN went, and let them back in."""
+    old_pin = player.pin
+    services.player_kick(workshop_id=w.pk, player_id=player.pk)
+    assert fresh(player).pin == ""
+    back = services.player_let_back_in(workshop_id=w.pk, player_id=player.pk)
+    assert back.pk == player.pk and back.pin and back.let_in_at is not None
+    # The PIN of before the removal brings nothing back; only the new one does.
+    if old_pin != back.pin:
+        assert_refused(
+            lambda: services.player_rejoin(code=w.code, name=player.name, pin=old_pin),
+            InvalidInput,
+        )
+    return back
+
+
+def test_let_back_in_mid_round_with_a_bot_in_the_seat_gives_the_seat_back(
+    django_capture_on_commit_callbacks,
+):
+    w = make_workshop(players=4, tables=1, seats=4)
+    assert w.leave_policy == "bot"
+    to_scored_round(w)
+    table = tables_of(w)[0]
+    game = game_at(table)
+    state = gamestate.load_state(game)
+    p = Player.objects.get(pk=game.players[state.to_act])  # the seat the game waits for
+    seat = p.seat
+    back = removed_then_let_in(w, p)
+    # Nothing at the table changes until the student is back: the bot still plays.
+    p = fresh(p)
+    assert p.has_left and p.table_id == table.pk and p.seat == seat
+    version = fresh(table).version
+    with django_capture_on_commit_callbacks(execute=True):
+        again = services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    again = fresh(again)
+    assert not again.has_left and again.table_id == table.pk and again.seat == seat
+    assert again.pin and again.pin != back.pin and again.token
+    assert len(again.absences) == 1  # the report gives the bot the games in between
+    # The game goes on, not cut, with them in their seat.
+    assert game_at(table).pk == game.pk and fresh(game).state == GameState.PLAYING
+    # The other phones are drawn again: they stop saying a bot plays the seat.
+    assert fresh(table).version > version
+    other = Player.objects.filter(table=table).exclude(pk=p.pk).first()
+    seat_lines = selectors.player_screen(other.pk)["neighbours"]
+    mine = next(n for n in seat_lines if n["id"] == p.pk)
+    assert not mine["left"]
+    # No bot plays it now: the game waits for the student's own move.
+    seq = fresh(game).seq
+    timers.tick(timezone.now() + timedelta(seconds=30), bot_delay=0)
+    assert fresh(game).seq == seq
+    assert gamestate.load_state(fresh(game)).to_act == seat
+
+
+def test_let_back_in_mid_round_when_the_seat_went_seats_them_as_a_late_joiner():
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
+    to_scored_round(w)
+    t1, t2 = tables_of(w)
+    p = Player.objects.get(pk=game_at(t1).players[0])
+    back = removed_then_let_in(w, p)
+    p = fresh(p)
+    assert p.has_left and p.table_id is None
+    # Table 1 plays on with three (redealt when they left); table 2 is not touched.
+    game1, game2 = game_at(t1), game_at(t2)
+    assert p.pk not in game1.players
+    services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    p = fresh(p)
+    # The smallest table (table 1, three players) seats them at its end; neither game
+    # in progress is cut or dealt again for it.
+    assert not p.has_left and p.table_id == t1.pk and p.seat == 4
+    assert game_at(t1).pk == game1.pk and game_at(t2).pk == game2.pk
+    assert p.pk not in fresh(game1).players
+
+
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+def test_let_back_in_between_rounds(policy):
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy=policy)
+    rnd = to_scored_round(w)
+    services.round_end_now(round_id=rnd.pk)
+    assert fresh(w).phase == Phase.BETWEEN
+    t1 = tables_of(w)[0]
+    p = Player.objects.filter(table=t1).order_by("seat").first()
+    seat = p.seat
+    back = removed_then_let_in(w, p)
+    services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    p = fresh(p)
+    assert not p.has_left and p.table_id is not None
+    if policy == "bot":
+        assert (p.table_id, p.seat) == (t1.pk, seat)  # their own seat, from the bot
+    else:  # the smallest table once the movement planned is applied, as a late joiner
+        assert p.table.workshop_id == w.pk and p.seat is not None
+
+
+def test_let_back_in_in_silent_play():
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_home(w)
+    p = Player.objects.get(name="P02")
+    back = removed_then_let_in(w, p)
+    services.player_rejoin(code=w.code, name="P02", pin=back.pin)
+    assert not fresh(p).has_left
+
+
+def test_let_back_in_refusals_change_nothing():
+    w = make_workshop(players=4, tables=1, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    # The lobby: Remove deleted the player, and nobody removed is there to let in.
+    in_lobby = Player.objects.get(name="P01")
+    exc = assert_refused(
+        lambda: services.player_let_back_in(workshop_id=w.pk, player_id=in_lobby.pk), WrongPhase
+    )
+    assert "lobby" in exc.message
+    to_scored_round(w)
+    # A player still in the workshop.
+    exc = assert_refused(
+        lambda: services.player_let_back_in(workshop_id=w.pk, player_id=in_lobby.pk),
+        InvalidInput,
+    )
+    assert exc.message == "P01 was not removed: they are still in the workshop."
+    # Let back in already: asked again, the PIN is not changed under the student.
+    p = Player.objects.get(name="P02")
+    removed_then_let_in(w, p)
+    exc = assert_refused(
+        lambda: services.player_let_back_in(workshop_id=w.pk, player_id=p.pk), InvalidInput
+    )
+    assert "can already come back" in exc.message
+    # Another workshop's player, and no player at all.
+    other = make_workshop(players=4, tables=1, seats=4)
+    to_home(other)
+    stranger = Player.objects.get(workshop=other, name="P03")
+    services.player_kick(workshop_id=other.pk, player_id=stranger.pk)
+    for pid in (stranger.pk, 999999, "x"):
+        assert_refused(
+            lambda pid=pid: services.player_let_back_in(workshop_id=w.pk, player_id=pid),
+            NotFound,
+        )
+    # The debrief: the tournament is over.
+    gone = Player.objects.get(workshop=w, name="P03")
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    exc = assert_refused(
+        lambda: services.player_let_back_in(workshop_id=w.pk, player_id=gone.pk), WrongPhase
+    )
+    assert "over" in exc.message
+
+
+def test_a_removed_bot_is_not_let_back_in():
+    w = make_workshop(players=2, tables=1, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    services.bots_fill(workshop_id=w.pk)
+    to_scored_round(w)
+    bot = Player.objects.filter(workshop=w, is_bot=True).first()
+    services.player_kick(workshop_id=w.pk, player_id=bot.pk)
+    assert fresh(bot).has_left
+    exc = assert_refused(
+        lambda: services.player_let_back_in(workshop_id=w.pk, player_id=bot.pk), InvalidInput
+    )
+    assert exc.message == f"{bot.name} is a bot: only a student can be let back in."
+
+
+def test_the_join_form_asks_a_student_let_back_in_for_their_pin():
+    """Typing their name again on the join form, they are asked whether it is them
+    (then the PIN), not seated a second time as "P01 2"; while removed, not asked."""
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_home(w)
+    p = Player.objects.get(name="P01")
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    assert selectors.name_in_use(w.code, "p01") is None
+    services.player_let_back_in(workshop_id=w.pk, player_id=p.pk)
+    assert selectors.name_in_use(w.code, "p01") == "P01"
+    assert names.name_key("P01") == fresh(p).name_key
