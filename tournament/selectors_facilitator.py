@@ -1048,6 +1048,17 @@ def projector(workshop: Workshop, now=None) -> dict:
         .order_by("moved_at")
         .values_list("pk", "name", "moved_at")
     ]
+    # The students the facilitator let back in after removing them, not back yet: the
+    # page says "… was let back in." as the panel does (facilitator.js, people).
+    let_in = [
+        {"pk": pk, "name": name, "at": int(at.timestamp())}
+        for pk, name, at in Player.objects.filter(
+            workshop=workshop, is_bot=False, has_left=True, let_in_at__isnull=False
+        )
+        .exclude(pin="")
+        .order_by("let_in_at")
+        .values_list("pk", "name", "let_in_at")
+    ]
     counts = defaultdict(int)
     for table_id in Player.objects.filter(workshop=workshop, table__isnull=False).values_list(
         "table_id", flat=True
@@ -1075,6 +1086,7 @@ def projector(workshop: Workshop, now=None) -> dict:
         ).count(),
         "round": clock,
         "back": back,
+        "let_in": let_in,
         # The movement applied, the round to come not started: the phones say where
         # each sits now ("Go to table 2", "You stay at table 1"), and the wall says to
         # look (it read "Round 1 is over" before and after alike).

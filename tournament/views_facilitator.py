@@ -251,6 +251,23 @@ def _pin(workshop, data):
     )
 
 
+@action("let-in")
+def _let_in(workshop, data):
+    """Undo a Remove: the new PIN is read out, as "Show the rejoin PIN" reads one."""
+    player = _player(workshop, data)
+    back = services.player_let_back_in(workshop_id=workshop.pk, player_id=player.pk)
+    seat = (
+        "takes their seat back from the bot"
+        if back.table_id is not None
+        else "sits at the table with the fewest players, as a late joiner does"
+    )
+    return (
+        f"{back.name} was let back in. Their new rejoin PIN is {back.pin}. On their phone's "
+        "join page, under “Moving to another phone?”, the workshop code, the name and this "
+        f"PIN bring them back: {back.name} {seat}."
+    )
+
+
 @action("rename")
 def _rename(workshop, data):
     player = _player(workshop, data)

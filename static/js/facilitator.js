@@ -499,6 +499,12 @@
     document.querySelectorAll(".proj-back li[data-seat]").forEach((li) => {
       rows.push(["seat:" + li.dataset.seat, { name: li.dataset.name, moved: li.dataset.moved }]);
     });
+    // Removed students the facilitator let back in (a new PIN), not back yet: the
+    // panel's rows (a bot's seat) and its "Left" list (a seat gone), the projector's list.
+    document.querySelectorAll("#fac-roster [data-let-in], .proj-let-in li[data-seat]").forEach((el) => {
+      const seat = el.dataset.seat || el.id.replace(/^(player|left)-/, "");
+      rows.push(["let:" + seat, { name: el.dataset.name || el.dataset.findText, letIn: el.dataset.letIn }]);
+    });
     return new Map(rows);
   }
   function situation() {
@@ -543,7 +549,7 @@
   function joinedNames(before, now) {
     const names = [];
     // (A new row already moved is a student who left and came back with the PIN.)
-    for (const [id, p] of now) if (p && !before.has(id) && !p.moved) names.push(p.name);
+    for (const [id, p] of now) if (p && !before.has(id) && !p.moved && !p.letIn) names.push(p.name);
     return names;
   }
   function joinedText(before, now) {
@@ -568,6 +574,20 @@
     const names = movedNames(before, now);
     if (!names.length) return "";
     return `${listText(names)} ${names.length === 1 ? "is" : "are"} back on a new phone.`;
+  }
+  // A removed student let back in (perhaps by another tab's or device's control).
+  function letInNames(before, now) {
+    const names = [];
+    for (const [id, p] of now) {
+      const was = before.get(id);
+      if (p && p.letIn && (!was || was.letIn !== p.letIn)) names.push(p.name);
+    }
+    return names;
+  }
+  function letInText(before, now) {
+    const names = letInNames(before, now);
+    if (!names.length) return "";
+    return `${listText(names)} ${names.length === 1 ? "was" : "were"} let back in.`;
   }
   let known = situation();
   // A control on its way: every control is a form (see inFlight, above).
@@ -600,6 +620,8 @@
     if (joined) lines.push(joined);
     const moved = movedText(told.people, now.people);
     if (moved) lines.push(moved);
+    const letIn = letInText(told.people, now.people);
+    if (letIn) lines.push(letIn);
     const waits = waitingText(now.waiting.filter((w) => !told.waiting.includes(w)));
     if (waits) lines.push(waits);
     told = { disputes: now.disputes, people: now.people, waiting: now.waiting };
@@ -622,7 +644,8 @@
       || now.disputes.some((n) => !told.disputes.includes(n))
       || told.disputes.some((n) => !now.disputes.includes(n))
       || joinedNames(told.people, now.people).length > 0
-      || movedNames(told.people, now.people).length > 0;
+      || movedNames(told.people, now.people).length > 0
+      || letInNames(told.people, now.people).length > 0;
     if (!pending) return;
     clearTimeout(newsTimer);
     if (!newsSince) newsSince = Date.now();

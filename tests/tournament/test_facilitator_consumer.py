@@ -834,3 +834,39 @@ async def test_a_pause_while_tables_wait_for_phones_pushes_the_clock_alone(settl
         page = put_in(page, got[0])
         assert same_page(page, await panel_now(w.pk)), step
     await comm.disconnect()
+
+
+@database_sync_to_async
+def removed_mid_round(w) -> Player:
+    to_scored_round(w)
+    p = Player.objects.get(workshop=w, name="P01")
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    return Player.objects.get(pk=p.pk)
+
+
+async def test_let_back_in_reaches_the_panels_roster_and_the_projectors_log():
+    """Another tab's panel, or the projector, learns of it: the row offers the PIN
+    (not "Let … back in" again) and both carry when, for their log's "… was let back in.",
+    while the projector names nobody on its screen."""
+    cookie = await session_cookie("ada")
+    w = await owned_workshop("ada", players=4, tables=1, seats=4)
+    p = await removed_mid_round(w)
+    panel = facilitator_socket(w.pk, cookie)
+    projector = facilitator_socket(w.pk, cookie, query="view=projector")
+    await panel.connect()
+    await projector.connect()
+    first = (await regions(panel))["regions"]["fac-roster"]
+    assert f'id="do-let-in-{p.pk}"' in first and "data-let-in" not in first
+    assert "proj-let-in" not in (await regions(projector))["regions"]["projector-live"]
+    back = await database_sync_to_async(services.player_let_back_in)(
+        workshop_id=w.pk, player_id=p.pk
+    )
+    roster = (await regions(panel))["regions"]["fac-roster"]
+    at = int(back.let_in_at.timestamp())
+    assert f'data-let-in="{at}"' in roster
+    assert f'id="do-let-in-{p.pk}"' not in roster and f'id="do-pin-{p.pk}"' in roster
+    live = (await regions(projector))["regions"]["projector-live"]
+    assert f'<ul class="proj-let-in" hidden><li data-seat="{p.pk}" data-name="P01"' in live
+    assert f'data-let-in="{at}"' in live
+    await panel.disconnect()
+    await projector.disconnect()

@@ -725,6 +725,75 @@ def test_a_student_who_left_keeping_their_pin_has_it_read_out(owner, fac):
     assert f"rejoin PIN is {p.pin}." in message_of(r)
 
 
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+def test_let_back_in_reads_out_a_new_pin_that_brings_the_student_back(owner, fac, policy):
+    """A mis-tap on Remove: the removed student's row (a bot's seat) or their name under
+    "Left" (the seat went) offers "Let … back in"; its answer reads out the new PIN,
+    which the rejoin form takes. The row then offers the PIN again, not a second PIN."""
+    w = owned(owner, players=8, tables=2, seats=4, leave_policy=policy)
+    to_scored_round(w)
+    p = Player.objects.get(workshop=w, name="P01")
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    button = f'<button type="submit" id="do-let-in-{p.pk}">Let <bdi>P01</bdi> back in</button>'
+    assert html.count(button) == 1 and "data-let-in" not in html
+    # In the player's roster row (a bot plays the seat), or under "Left" (it went).
+    row = f'id="player-{p.pk}"' if policy == "bot" else f'id="left-{p.pk}"'
+    where = html[html.index(row) :]
+    assert button in where[: where.index("</li>" if policy == "bot" else "</span>")]
+    r = do(fac, w, "let-in", {"player": p.pk}, live=True)
+    said = message_of(r)
+    p.refresh_from_db()
+    assert r.status_code == 200, said
+    seat = "takes their seat back from the bot" if policy == "bot" else "as a late joiner"
+    assert f"P01 was let back in. Their new rejoin PIN is {p.pin}." in said and seat in said
+    html = text(fac.get(f"/workshops/{w.pk}/"))
+    assert f'data-let-in="{int(p.let_in_at.timestamp())}"' in html
+    assert f'id="do-let-in-{p.pk}"' not in html
+    assert f'<button type="submit" id="do-pin-{p.pk}">Show the rejoin PIN of <bdi>P01</bdi>' in html
+    assert f"rejoin PIN is {p.pin}." in message_of(do(fac, w, "pin", {"player": p.pk}, live=True))
+    # The student, on their phone's join page, with the name and the PIN read out.
+    phone = Client()
+    r = phone.post("/join/rejoin", {"code": w.code, "name": "p01", "pin": p.pin})
+    assert r.status_code == 302
+    p.refresh_from_db()
+    assert not p.has_left and p.table_id is not None
+    assert "data-let-in" not in text(fac.get(f"/workshops/{w.pk}/"))
+
+
+def test_let_back_in_refused_changes_nothing(owner, fac):
+    """Pressed on a page left open (the student already back, or let in), for a bot,
+    or for another workshop's player: said why, and nothing changes."""
+    w = owned(owner, players=4, tables=1, seats=4, bots_enabled=True)
+    services.players_seat_home(workshop_id=w.pk)
+    p = Player.objects.get(workshop=w, name="P01")
+    before = snapshot()
+    r = do(fac, w, "let-in", {"player": p.pk}, live=True)
+    assert r.status_code == 409 and "lobby" in message_of(r)
+    assert snapshot() == before
+    to_scored_round(w)
+    before = snapshot()
+    r = do(fac, w, "let-in", {"player": p.pk}, live=True)
+    assert r.status_code == 400
+    assert message_of(r) == "P01 was not removed: they are still in the workshop."
+    assert snapshot() == before
+    other = make_workshop(players=4, tables=1, seats=4)
+    to_home(other)
+    stranger = Player.objects.get(workshop=other, name="P02")
+    services.player_kick(workshop_id=other.pk, player_id=stranger.pk)
+    before = snapshot()
+    r = do(fac, w, "let-in", {"player": stranger.pk}, live=True)
+    assert r.status_code == 400 and message_of(r) == "That player is not in this workshop."
+    assert snapshot() == before
+    services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    services.workshop_start_debrief(workshop_id=w.pk)
+    before = snapshot()
+    r = do(fac, w, "let-in", {"player": p.pk}, live=True)
+    assert r.status_code == 409 and "over" in message_of(r)
+    assert snapshot() == before
+    assert "do-let-in-" not in text(fac.get(f"/workshops/{w.pk}/"))  # none offered now
+
+
 def test_a_seat_brought_back_with_its_pin_is_marked_on_a_new_phone(
     owner, fac, django_capture_on_commit_callbacks
 ):

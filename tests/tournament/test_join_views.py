@@ -335,7 +335,7 @@ def test_the_pin_shows_in_the_lobby_and_hides_in_play():
 
 
 @pytest.mark.parametrize("policy", ["bot", "skip"])
-def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin(policy):
+def test_a_removed_player_comes_back_only_with_the_pin_they_are_let_back_in_with(policy):
     workshop = make_workshop(players=4, tables=1, leave_policy=policy)
     to_scored_round(workshop)
     player = Player.objects.filter(workshop=workshop, is_bot=False).first()
@@ -344,8 +344,20 @@ def test_a_removed_player_cannot_take_the_seat_back_with_the_old_pin(policy):
     r = Client().post("/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin})
     assert r.status_code == 400 and "do not match" in r.content.decode()
     player.refresh_from_db()
-    # A bot plays the seat on, or the seat is gone: either way not theirs again.
+    # A bot plays the seat on, or the seat is gone: either way not theirs again...
     assert player.has_left and player.table_id == (seat if policy == "bot" else None)
+    # ...until the facilitator lets them back in: the new PIN read out brings them back
+    # (the old one still does not), to the bot's seat or at the smallest table.
+    pin = services.player_let_back_in(workshop_id=workshop.pk, player_id=player.pk).pin
+    if pin != old_pin:
+        r = Client().post(
+            "/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin}
+        )
+        assert r.status_code == 400 and "do not match" in r.content.decode()
+    r = Client().post("/join/rejoin", {"code": workshop.code, "name": player.name, "pin": pin})
+    assert r.status_code == 302
+    player.refresh_from_db()
+    assert not player.has_left and player.table_id == seat
 
 
 def test_a_blank_code_is_asked_for_and_not_counted_as_a_wrong_guess(settings):
