@@ -18,7 +18,8 @@ five in play, at the claim step and in a dispute (the silence line, the names un
 the cards, the dispute line and its clock), All Fives, 7Up7Down and 3 Tricks at their
 largest tables through the first moves of a deal (3 Tricks' counts under each side and
 the hint above the hand were 14.4 px at 320x568), between rounds before and after a
-move, and the debrief. Sideways the seats' counts and All Fives' score were 14.4 px in
+move, and the debrief, each upright and sideways; on each screen no word is past
+its edge and the page does not scroll sideways. Sideways the seats' counts and All Fives' score were 14.4 px in
 every layout, 3 Tricks' counts under each side at 667 px wide or less, and at 568x320
 7Up's "Trump: diamonds" and 3 Tricks' hint.
 """
@@ -47,9 +48,9 @@ FLOOR = 15
 SIZES = [(320, 568), (360, 740)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
 # Sideways (the smallest phone, 568x320, and an iPhone SE, 667x375): the rules for a
-# phone held sideways shrink a game's screen only (#screen:has(> .board)), so the
-# tests of the games run there too (Five Tricks' from the lobby and the study); between
-# rounds and the debrief had no word under 15 px sideways and are checked upright only.
+# phone held sideways shrink a game's screen only (#screen:has(> .board)); every test
+# runs there too, between rounds and the debrief included (a phone turned after the
+# round ends keeps them).
 SIDEWAYS = [(568, 320), (667, 375)]
 ALL_SIZES = SIZES + SIDEWAYS
 ALL_IDS = IDS + [f"{w}x{h}" for w, h in SIDEWAYS]
@@ -76,6 +77,40 @@ SMALL_TEXT = """(floor) => {
 }"""
 
 
+# Each element with words of its own drawn past the screen's left or right edge (not
+# clipped for a screen reader, not in a closed <details>, not the skip link, put off
+# the screen until it has the focus, not in a box that scrolls sideways by itself),
+# and the page wider than the screen (it
+# scrolls sideways): a word off the edge is not read at any size.
+OFF_EDGE = """() => {
+  const w = document.documentElement.clientWidth;
+  const clipped = (e) => {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
+      const r = a.getBoundingClientRect(), s = getComputedStyle(a);
+      if (r.width <= 1 && r.height <= 1 && s.overflow === 'hidden') return true;
+      if (a.parentElement && a.parentElement.matches('details:not([open])') && a.tagName !== 'SUMMARY') return true;
+    }
+    return false;
+  };
+  // In a box of its own that scrolls sideways (7Up's score sheet): not the page's edge.
+  const scrolled = (e) => {
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
+    }
+    return false;
+  };
+  const out = [...document.querySelectorAll('body *')]
+    .filter((e) => [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .filter((e) => !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(e.tagName) && !clipped(e))
+    .filter((e) => !e.matches('.skip:not(:focus)') && !scrolled(e))
+    .filter((e) => { const r = e.getBoundingClientRect(); return r.left < -0.5 || r.right > w + 0.5; })
+    .map((e) => `past the edge: ${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.trim().slice(0, 40)}"`);
+  if (document.documentElement.scrollWidth > w) out.push(`scrolls sideways: ${document.documentElement.scrollWidth} > ${w}`);
+  return out;
+}"""
+
+
 class Findings:
     """What each screen drew under the floor, all of it kept: the test fails once at
     its end, listing every screen's small words (screenshots of each go to
@@ -87,7 +122,7 @@ class Findings:
         self.size = size
 
     def check(self, page, label):
-        small = page.evaluate(SMALL_TEXT, FLOOR)
+        small = page.evaluate(SMALL_TEXT, FLOOR) + page.evaluate(OFF_EDGE)
         if small:
             self.found[label] = sorted(set(small))
         shot = f"text-size-{self.size[0]}x{self.size[1]}-{label}.png".replace(" ", "-")
@@ -160,7 +195,7 @@ def test_the_other_games_at_their_largest_table_mid_deal(
     seen.assert_none()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize("size", ALL_SIZES, ids=ALL_IDS)
 def test_between_rounds_with_a_move_and_the_debrief(live_server_url, browser, artifacts, size):
     seen = Findings(artifacts, size)
     w = services.workshop_create(name="Type moves", table_count=3, seats_per_table=3, seed=4)
@@ -205,4 +240,21 @@ def test_the_check_sees_small_words_and_not_hidden_ones(browser):
     )
     found = page.evaluate(SMALL_TEXT, FLOOR)
     assert found == ['p. "small" 14px', 'b. "tiny" 12px'], found
+    page.close()
+
+
+def test_the_edge_check_sees_words_past_it_and_not_a_scrolling_box(browser):
+    """The edge check itself: a line wider than the screen is found (and the page
+    scrolling sideways); the skip link off the screen and a line inside a box that
+    scrolls by itself are not."""
+    page = browser.new_page(viewport={"width": 320, "height": 568})
+    page.set_content(
+        "<style>.skip{position:absolute;left:-999px}</style><body style='margin:0'>"
+        "<a class='skip' href='#x'>Skip</a><p style='width:400px'>wide</p>"
+        "<div style='overflow-x:auto'><p style='width:500px'>sheet</p></div></body>"
+    )
+    assert page.evaluate(OFF_EDGE) == [
+        'past the edge: p. "wide"',
+        "scrolls sideways: 400 > 320",
+    ]
     page.close()
