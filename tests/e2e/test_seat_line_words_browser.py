@@ -3,13 +3,18 @@
 All Fives' own seat line at 568x320 with the dealer's badge ("Ana (you) 0 / 61 6 cards
 dealer") was wider than its box: its counts, cut short first, were 0 px wide ("6
 cards" read out only), and cut short at 667x375: there "dealer" is read out, not
-shown, as the hand's line above says "you deal".
+shown, as the hand's line above says "you deal". In a Five Tricks dispute a student
+who claimed the trick for herself read "Ana (you) → you" on her own line, and heard
+"Ana (you) says the trick went to you".
 """
 
 from __future__ import annotations
 
 import pytest
-from phones import other_game_at_a_round
+from phones import one_phone_at_a_round, other_game_at_a_round, play_until
+
+from tournament import services
+from tournament.models import Player
 
 pytestmark = [pytest.mark.browser]
 
@@ -46,3 +51,36 @@ def test_all_fives_dealers_own_line_shows_its_cards(live_server_url, browser, si
     )
     for page in pages:
         page.context.close()
+
+
+# A line's words as drawn (not what only a screen reader gets) and as heard (not what
+# is hidden from it), each with its spaces made one.
+WORDS = """(li) => {
+  const words = (drop) => {
+    const copy = li.cloneNode(true);
+    copy.querySelectorAll(drop).forEach((e) => e.remove());
+    return copy.textContent.replace(/\\s+/g, " ").trim();
+  };
+  return { shown: words(".visually-hidden"), heard: words("[aria-hidden=true]") };
+}"""
+
+
+def test_a_claim_on_ones_own_card_reads_naturally_on_ones_own_line(live_server_url, browser):
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=4, size={"width": 360, "height": 740}, name="Mine"
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_until(game, lambda state: state.phase != "play")
+    other = next(p for p in game.players if p != ana)
+    for player in game.players:
+        services.game_claim(player_id=player, winner_player_id=ana if player == ana else other)
+    page.wait_for_selector(".dispute-title", timeout=8000)
+    own = page.locator("#screen .seats > li.me").evaluate(WORDS)
+    assert own["shown"].endswith("tricks → you won"), own
+    assert own["heard"].endswith("tricks you say you won"), own
+    # Another's claim on their own card, as it read: their name after the arrow.
+    named = dict(Player.objects.filter(workshop=w).values_list("pk", "name"))
+    theirs = page.locator("#screen .seats > li", has_text=named[other]).first.evaluate(WORDS)
+    assert theirs["shown"].endswith(f"→ {named[other]}"), theirs
+    assert theirs["heard"].endswith("says they won"), theirs
+    page.context.close()

@@ -384,10 +384,15 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     assert Dispute.objects.filter(game=game, resolved_at__isnull=True).exists()
     badge = '<span class="badge claim-badge">'
     html = seat_screen(winner)
-    assert html.count(badge) == 4 and html.count(" <bdi>you</bdi></span>") == 3, html
+    assert html.count(badge) == 4 and html.count(" <bdi>you</bdi></span>") == 2, html
+    # Its own line, a claim on its own card: "→ you won", heard "you say you won".
+    assert (
+        '<span class="visually-hidden">you say you won</span><span aria-hidden="true">→ you won'
+        in html
+    ), html
     assert f" <bdi>{names[loser]}</bdi></span>" in html
     html = seat_screen(loser)
-    assert html.count(" <bdi>you</bdi></span>") == 1
+    assert html.count(" <bdi>you</bdi></span>") == 0 and "→ you won" in html
     assert html.count(f" <bdi>{names[winner]}</bdi></span>") == 3
     # A claim on one's own card is said as a person says it, not "Loser says Loser
     # won" (the claims' line) nor "… says the trick went to Loser" (the seat's line).
