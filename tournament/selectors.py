@@ -768,6 +768,9 @@ def game_screen(game: Game, player: Player, now, *, state=None, names=None) -> d
             "number": game.number,
             "kind": kind.key,
             "template": kind.template,
+            # Each seat's player (the kinds' screens name seats only): a seat a bot
+            # plays for a student who left says so on its line (play/_screen.html).
+            "player_ids": list(game.players),
             **kind.screen(state, seat, names=[names.get(pid, "?") for pid in game.players]),
         }
     v = five_tricks.view(state, seat)

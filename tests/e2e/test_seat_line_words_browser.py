@@ -5,16 +5,24 @@ dealer") was wider than its box: its counts, cut short first, were 0 px wide ("6
 cards" read out only), and cut short at 667x375: there "dealer" is read out, not
 shown, as the hand's line above says "you deal". In a Five Tricks dispute a student
 who claimed the trick for herself read "Ana (you) → you" on her own line, and heard
-"Ana (you) says the trick went to you".
+"Ana (you) says the trick went to you". A seat a bot plays for a student who left
+said so on Five Tricks' seat lines only: 7Up's, All Fives' and 3 Tricks' named her as
+if she still sat there.
 """
 
 from __future__ import annotations
 
 import pytest
-from phones import one_phone_at_a_round, other_game_at_a_round, play_until
+from phones import (
+    one_phone_at_a_round,
+    other_game_at_a_round,
+    play_until,
+    table_version,
+    wait_version,
+)
 
 from tournament import services
-from tournament.models import Player
+from tournament.models import Game, GameState, Player
 
 pytestmark = [pytest.mark.browser]
 
@@ -84,3 +92,40 @@ def test_a_claim_on_ones_own_card_reads_naturally_on_ones_own_line(live_server_u
     assert theirs["shown"].endswith(f"→ {named[other]}"), theirs
     assert theirs["heard"].endswith("says they won"), theirs
     page.context.close()
+
+
+NOTE = "(left; a bot plays the seat)"
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "line"),
+    [
+        ("seven_up", (360, 740), "#screen .seats > li"),
+        ("all_fives", (568, 320), "#screen .seats > li"),
+        ("three_tricks", (320, 568), "#screen .tt-theirs"),
+    ],
+    ids=["seven_up-360x740", "all_fives-568x320", "three_tricks-320x568"],
+)
+def test_a_seat_a_bot_plays_for_a_student_who_left_says_so_on_its_line(
+    live_server_url, browser, game, size, line
+):
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, game, {"width": size[0], "height": size[1]}, "Left"
+    )
+    ana = pages[0]
+    gone = Player.objects.get(workshop=w, name="Bartholomew")
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    playing = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    wait_version(ana, table_version(playing), timeout=8000)
+    lines = ana.locator(line)
+    said = lines.filter(has_text="Bartholomew").first
+    assert NOTE in said.inner_text(), said.inner_text()
+    # The others' lines as they were; the note whole on the screen, nothing past its edge.
+    assert all(NOTE not in t for t in lines.filter(has_not_text="Bartholomew").all_inner_texts())
+    note = said.locator(".left-note").bounding_box()
+    assert note["width"] > 0 and note["x"] + note["width"] <= size[0], note
+    assert ana.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    for page in pages:
+        page.context.close()
