@@ -7,7 +7,8 @@ shown, as the hand's line above says "you deal". In a Five Tricks dispute a stud
 who claimed the trick for herself read "Ana (you) → you" on her own line, and heard
 "Ana (you) says the trick went to you". A seat a bot plays for a student who left
 said so on Five Tricks' seat lines only: 7Up's, All Fives' and 3 Tricks' named her as
-if she still sat there.
+if she still sat there. A seat line copied out as "7 cards ·", ",", " 0 tricks", three
+lines: the "," a screen reader hears for the "·" was a box of its own.
 """
 
 from __future__ import annotations
@@ -129,3 +130,38 @@ def test_a_seat_a_bot_plays_for_a_student_who_left_says_so_on_its_line(
     )
     for page in pages:
         page.context.close()
+
+
+# What a seat line's counts copy out as: the text a selection of the whole line gives.
+COPIED = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = window.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+  const text = sel.toString();
+  sel.removeAllRanges();
+  return text;
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 740), (568, 320)], ids=["360x740", "568x320"])
+def test_a_seat_lines_counts_copy_out_as_one_line_and_are_heard_as_before(
+    live_server_url, browser, size
+):
+    page, _, _ = one_phone_at_a_round(
+        browser, live_server_url, seats=4, size={"width": size[0], "height": size[1]}, name="Copy"
+    )
+    meta = page.locator("#screen .seats > li.me .meta")
+    copied = meta.evaluate(COPIED)
+    assert "\n" not in copied and copied.split() == ["7", "cards", "·", "0", "tricks"], copied
+    # Heard with a comma for the dot, word for word as before (the accessibility tree's
+    # line was the same with the comma .visually-hidden).
+    heard = page.locator("#screen .seats > li.me").aria_snapshot()
+    assert "listitem: Ana (you) 7 cards , 0 tricks to play" in heard, heard
+    # And the comma not drawn: a box of 1 px at most.
+    boxes = meta.locator("span:not([aria-hidden])").evaluate_all(
+        "(els) => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+    )
+    assert boxes and all(w <= 1 and h <= 1 for w, h in boxes), boxes
+    page.context.close()

@@ -243,7 +243,7 @@ def words(html: str) -> str:
 
 def seen(html: str) -> str:
     """The words on the screen: without what only a screen reader hears."""
-    return words(re.sub(r'<span class="visually-hidden">.*?</span>', "", html, flags=re.S))
+    return words(re.sub(r'<span class="visually-hidden[^"]*">.*?</span>', "", html, flags=re.S))
 
 
 def heard(html: str) -> str:
