@@ -1377,6 +1377,8 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         if d["outcome"] in ("changed", "timeout") and d["duration"] is not None
     ]
     dispute_outcomes = Counter(d["outcome"] for d in disputes)
+    origins = {k: sum(1 for d in disputes if d["origin"] == k) for k in ORIGINS}
+    support = {k: sum(1 for d in disputes if d["support"] == k) for k in SUPPORT}
     return {
         "tricks": tricks_total,
         "clash_count": len(clash_rows),
@@ -1408,10 +1410,12 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
             "median": _seconds(statistics.median(durations)) if durations else None,
             "max": _seconds(max(durations)) if durations else None,
         },
-        "origins": {k: sum(1 for d in disputes if d["origin"] == k) for k in ORIGINS},
-        "support": {k: sum(1 for d in disputes if d["support"] == k) for k in SUPPORT},
+        "origins": origins,
+        "support": support,
         # The disputes that ended with a winner, whose sheets the origins count.
-        "with_winner": sum(1 for d in disputes if d["origin"] in ORIGINS),
+        "with_winner": sum(origins.values()),
+        # Section 4's lines on them, the counts that are not nought (the guide's words).
+        "winners_said": winners_sheets_said(support, origins),
         "matrix": matrix,
         "by_table_round": by_table_round,
         "rounds": [{"round": rn, "label": ix.label(rn)} for rn in rounds_with_games],
@@ -2635,13 +2639,11 @@ def _in_how_many(n: int, total: int) -> str:
     return f" in {n}"
 
 
-def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: int) -> list[str]:
-    """The guide's two lines on whose verdict won the disputes with a winner, as a
-    person says them: the counts that are not nought, listed with "and" ("Of 3
-    disputes with a winner, the winner was the verdict of most players' sheets at the
-    table in 2 and the verdict of fewer sheets in 1."). They read "… and in 0 one of
-    two verdicts with equally many sheets" and "outnumbered by newcomers in 0 of them"."""
-    decided = sum(origins.values())
+def _backed_line(support: dict, decided: int) -> str:
+    """How many sheets backed the winning verdicts of the `decided` disputes with a
+    winner, the counts that are not nought listed with "and": "Of 3 disputes with a
+    winner, the winner was the verdict of most players' sheets at the table in 2 and
+    the verdict of fewer sheets in 1." (the guide's line and section 4's)."""
     lead = (
         "In the one dispute with a winner, the winner was "
         if decided == 1
@@ -2652,10 +2654,44 @@ def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: in
         for k, words in SUPPORT_SAID.items()
         if support.get(k)
     ]
+    return lead + said_as_list(backed) + "."
+
+
+def _named_by(origins: dict) -> str:
+    """Whose sheets named the winners, the counts that are not nought listed with
+    "and": "by the locals' sheet alone in 2 and by a newcomer's sheet alone in 1"."""
+    decided = sum(origins.values())
+    return said_as_list(
+        [
+            f"{words}{_in_how_many(origins[k], decided)}"
+            for k, words in ORIGINS_SAID.items()
+            if origins.get(k)
+        ]
+    )
+
+
+def winners_sheets_said(support: dict, origins: dict) -> list[str]:
+    """Section 4's two lines on the disputes with a winner, in the guide's words
+    (without the locals outnumbered, which the guide asks about). They read "… of
+    fewer sheets in 0, one of two verdicts with equally many sheets in 0" and "by
+    no sheet in 0"."""
+    decided = sum(origins.values())
+    if not decided:
+        return []
+    return [_backed_line(support, decided), f"The winner was named {_named_by(origins)}."]
+
+
+def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: int) -> list[str]:
+    """The guide's two lines on whose verdict won the disputes with a winner, as a
+    person says them: the counts that are not nought, listed with "and" ("Of 3
+    disputes with a winner, the winner was the verdict of most players' sheets at the
+    table in 2 and the verdict of fewer sheets in 1."). They read "… and in 0 one of
+    two verdicts with equally many sheets" and "outnumbered by newcomers in 0 of them"."""
+    decided = sum(origins.values())
     # Read alone, "the locals' sheet prevailed in 13, a newcomer's in 23" told of
     # newcomers imposing their rules, where the locals were mostly one among
     # newcomers: what won is how many sheets backed a verdict, said first.
-    first = lead + said_as_list(backed) + "."
+    first = _backed_line(support, decided)
     if decided == 1:
         locals_said = (
             "There the locals were " + ("" if outnumbered else "not ") + "outnumbered by newcomers"
@@ -2671,12 +2707,7 @@ def _whose_sheet_lines(support: dict, origins: dict, outnumbered: int, alone: in
         )
         if alone:
             locals_said += f" (a lone local in {alone})"
-    named = [
-        f"{words}{_in_how_many(origins[k], decided)}"
-        for k, words in ORIGINS_SAID.items()
-        if origins.get(k)
-    ]
-    return [first, f"{locals_said}: the winner was named {said_as_list(named)}."]
+    return [first, f"{locals_said}: the winner was named {_named_by(origins)}."]
 
 
 def _same_tricks(tricks: int) -> str:

@@ -418,6 +418,43 @@ def test_whose_sheet_won_the_disputes_is_said_without_noughts():
     ]
 
 
+def test_section_4_says_whose_sheet_won_the_disputes_without_noughts(scripted):
+    """Section 4 read "The winner was the verdict of most players' sheets at the table
+    in 2, of fewer sheets in 1, one of two verdicts with equally many sheets in 0." and
+    "… by both the locals' and a newcomer's in 0, by no sheet in 0.": the guide's words
+    now, the counts that are not nought listed with "and"."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    facts = re.search(r'<ul class="facts">(.*?)</ul>', html, re.S).group(1)
+    assert (
+        "<li>Of 3 disputes with a winner, the winner was the verdict of most players&#x27; "
+        "sheets at the table in 2 and the verdict of fewer sheets in 1.</li>"
+        "<li>The winner was named by the locals&#x27; sheet alone in 2 and by a "
+        "newcomer&#x27;s sheet alone in 1.</li>"
+    ) in facts
+    assert not re.search(r"\bin (<strong>)?0\b", facts), facts
+    none = dict.fromkeys(report.SUPPORT, 0)
+    nobody = dict.fromkeys(report.ORIGINS, 0)
+    said = report.winners_sheets_said
+    assert said({**none, "tie": 2}, {**nobody, "shared": 1, "none": 1}) == [
+        "Of 2 disputes with a winner, the winner was one of two verdicts with equally many "
+        "sheets in both.",
+        "The winner was named by both the locals' and a newcomer's in 1 and by no player's "
+        "sheet in 1.",
+    ]
+    assert said({**none, "majority": 1}, {**nobody, "local": 1}) == [
+        "In the one dispute with a winner, the winner was the verdict of most players' "
+        "sheets at the table.",
+        "The winner was named by the locals' sheet alone.",
+    ]
+    assert said(none, nobody) == []
+
+
 def test_a_dispute_at_the_rounds_very_start_and_one_of_no_time_are_said_in_words(scripted):
     """The guide said "the first dispute came 0:00 into the round" (bots, or a dispute
     at the round's first trick), and would say a dispute "lasted 0 s"."""

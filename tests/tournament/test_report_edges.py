@@ -368,7 +368,12 @@ def test_whose_sheet_won_says_first_how_many_sheets_backed_it_and_how_few_the_lo
     ]
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
     assert "by a sheet both shared" not in html and "equally held" not in html
-    assert "by both the locals' and a newcomer's in <strong>0</strong>" in html
+    # Section 4 in the guide's words, the noughts left out ("… in <strong>0</strong>").
+    assert (
+        "<li>In the one dispute with a winner, the winner was the verdict of most players&#x27; "
+        "sheets at the table.</li><li>The winner was named by a newcomer&#x27;s sheet alone.</li>"
+    ) in html
+    assert "<strong>0</strong>" not in html.split('<ul class="facts">')[1].split("</ul>")[0]
 
 
 def test_a_dispute_the_rounds_end_cut_is_said_beside_the_clashes_not_as_none():

@@ -801,13 +801,14 @@ def test_disputes_without_a_winner_are_not_timed_nor_counted_in_zeros():
         **r["clashes"],
         "with_winner": 1,
         "duration": {"count": 1, "median": 12.0, "mean": 12.0, "max": 12.0},
-        "support": {**r["clashes"]["support"], "majority": 1},
-        "origins": {**r["clashes"]["origins"], "local": 1},
+        "winners_said": report.winners_sheets_said(
+            {**r["clashes"]["support"], "majority": 1}, {**r["clashes"]["origins"], "local": 1}
+        ),
     }
     said = facts({**r, "clashes": settled})
     assert "median 12.0 s, mean 12.0 s, longest 12.0 s" in said
-    assert "most players' sheets at the table in <strong>1</strong>" in said
-    assert "only by the locals' sheet in <strong>1</strong>" in said
+    assert "<li>In the one dispute with a winner, the winner was the verdict of most" in said
+    assert "<li>The winner was named by the locals&#x27; sheet alone.</li>" in said
     assert "without a winner" not in said
 
 
