@@ -1048,3 +1048,24 @@ def test_section_four_says_a_dispute_cut_short_is_on_a_trick_not_among_those_cou
     section = html.split('<section id="clashes"')[1].split("</p>")[0]
     assert "1 claim step became a <em>dispute</em>" in section
     assert "disagreed), its trick cut short before it was awarded, and so not among the" in section
+
+
+def test_a_tables_most_and_fewest_games_won_are_listed_with_and(scripted):
+    """The results' captions read "Most games won: P05, P06; fewest: P03, P05": lists
+    of names with no "and", where every other list of names in the report has one."""
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    captions = [c for c in html.split("<caption>") if c.startswith("Table ")]
+    # Round 1, table 1: P01 won its game; Round 2, table 1: P05 and P06 won one each.
+    assert any(
+        "Most games won: <bdi>P01</bdi>; fewest: <bdi>P03</bdi> and <bdi>P05</bdi>." in c
+        for c in captions
+    ), captions
+    assert any(
+        "Most games won: <bdi>P05</bdi> and <bdi>P06</bdi>; fewest: <bdi>P03</bdi>." in c
+        for c in captions
+    ), captions
+    assert not [c for c in captions if "</bdi>, <bdi>" in c.split("</caption>")[0]], captions

@@ -1444,7 +1444,7 @@ def test_names_ending_with_a_full_stop_end_the_results_caption_once(fac, owner):
     caption = re.search(r"Most games won: .*?</caption>", html, re.S)
     assert caption, "nobody won more than another: no most and fewest to read"
     assert ".</bdi>." not in caption.group(0), caption.group(0)
-    assert "fewest: <bdi>Ben F.</bdi>, <bdi>Cy G.</bdi>, <bdi>Di H.</bdi> " in caption.group(0)
+    assert "fewest: <bdi>Ben F.</bdi>, <bdi>Cy G.</bdi> and <bdi>Di H.</bdi> " in caption.group(0)
 
 
 def _clash_cell(disputes: int) -> dict:
