@@ -2953,9 +2953,12 @@ def guide(
 # revokes_summary, refusals_summary); in the class's view its tables of counts per
 # table (seating_summary, round_summary in view). At 200 players
 # (40 tables) the report drawn open was 60,000 px tall on a laptop, 115,000 on a phone.
+# Past FOLD_ROWS rows the lists of every dispute and of every clash, one by one, fold
+# too (195 disputes were 30,000 px); a small class's few stay open to read.
 # The template tag `fold` (templatetags/facilitator.py) draws each fold.
 FOLD_PLAYERS = 60
 FOLD_TABLES = 12
+FOLD_ROWS = 20
 
 
 def listed(lead: str, items: list[str], after: str | list[str] = "") -> dict:
@@ -3185,6 +3188,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
         # Past this many players the report folds its per-player rows (FOLD_PLAYERS);
         # with more than FOLD_TABLES tables, its long parts (`folded`).
         "fold_players_past": FOLD_PLAYERS,
+        # Past this many, the list of every dispute, or of every clash, folds (FOLD_ROWS).
+        "fold_rows_past": FOLD_ROWS,
         "folded": len(ix.tables) > FOLD_TABLES,
         # Claims and disputes: Five Tricks, not in referee mode (the table's sheet
         # decides each trick; nobody claims, so nobody disputes or adapts).

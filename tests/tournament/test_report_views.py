@@ -699,10 +699,11 @@ def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, o
             assert any(named in c for c in captions), (named, captions)
 
 
-def test_the_list_of_every_clash_is_folded_and_its_print_line_names_what_to_open():
-    """The trick-by-trick clash list, folded in every report, said in print only "open it
-    on screen": it now names the summary to open and tricks.csv (sheets_disagree), as
-    the other folds do, and its summary is a fold's, big to tap."""
+def test_past_twenty_clashes_the_list_of_every_clash_is_folded_and_its_print_line_says_so():
+    """The trick-by-trick clash list was folded in every report, a small class's one
+    clash too, where the list of every dispute folds only past twenty (report.FOLD_ROWS).
+    It folds by the same rule now: a few stay open to read; past twenty it folds, its
+    print line naming the summary to open and tricks.csv, its summary a fold's."""
     import tournament_helpers
 
     assert "tricks" in export.CSV_KINDS  # the file its print line names
@@ -711,16 +712,26 @@ def test_the_list_of_every_clash_is_folded_and_its_print_line_names_what_to_open
     game = set_seat_sheets(tables_of(w)[0], [HIGH, HIGH, HIGH, LOW])
     tournament_helpers.claim_all(game, open_dispute(game).claims[0])  # a clash, settled
     r = report.build_report(json.loads(json.dumps(export.workshop_document(w))))
-    n = r["clashes"]["clash_count"]
-    assert n >= 1 and r["clashes"]["clash_tricks"]
+    one = r["clashes"]["clash_tricks"]
+    assert len(one) == 1 == r["clashes"]["clash_count"]
     html = render_to_string("report/page.html", {"r": r, "workshop": w})
-    clashes = f"{n} clash{'es' * (n != 1)}"
+    assert 'id="every-clash"' not in html and "trick by trick" not in html
+    assert '<table class="clash-list">' in html
+    section = html.split('<section id="matrix"')[1].split("</section>")[0]
+    assert "<details" not in section and "</details>" not in section
+    r["clashes"] = {**r["clashes"], "clash_tricks": one * 20, "clash_count": 20}
+    assert 'id="every-clash"' not in render_to_string("report/page.html", {"r": r, "workshop": w})
+    r["clashes"] = {**r["clashes"], "clash_tricks": one * 21, "clash_count": 21}
+    html = render_to_string("report/page.html", {"r": r, "workshop": w})
     assert (
-        f'<p class="print-only muted">The list of all {clashes}, trick by trick, is left out'
-        f" of print: open “All {clashes}, trick by trick” on screen before printing to"
+        '<p class="print-only muted">The list of all 21 clashes, trick by trick, is left out'
+        " of print: open “All 21 clashes, trick by trick” on screen before printing to"
         ' include it, or see tricks.csv.</p>\n  <details class="print-if-open fold"'
-        f' id="every-clash"><summary>All {clashes}, trick by trick</summary>'
+        ' id="every-clash"><summary>All 21 clashes, trick by trick</summary>'
     ) in html
+    fold = html[html.index('<details class="print-if-open fold" id="every-clash">') :]
+    assert fold.index('<table class="clash-list">') < fold.index("</details>")
+    assert_links_land(html)
 
 
 def test_past_twenty_disputes_the_list_of_every_dispute_is_folded():
