@@ -2177,7 +2177,7 @@ def pairs_summary(pairs: list[dict], *, order: list[str] = (), aside: str = "") 
     if len(differed) == 1:
         # The one pair named, as a small class's guide names each.
         p = differed[0]
-        titles = ", ".join(p["titles"]).lower()
+        titles = said_as_list(p["titles"]).lower()
         return listed(f"{said} (tables {p['a']} and {p['b']}), in: {titles}.", [])
     per_rule = Counter(k for p in differed for k in p["knobs"])
     title = {k: t.lower() for p in differed for k, t in zip(p["knobs"], p["titles"], strict=True)}
@@ -2206,7 +2206,7 @@ def _expect_lines(rev: dict, mov: dict, played: str) -> list[str]:
     else:
         for p in differed:
             expect.append(
-                f"Tables {p['a']} and {p['b']} differed in: {', '.join(p['titles']).lower()}."
+                f"Tables {p['a']} and {p['b']} differed in: {said_as_list(p['titles']).lower()}."
             )
     sheet_of = rev["sheet_of"]
     # People's moves into a round then played: a bot's, or one after the last round,
@@ -2418,6 +2418,13 @@ def _revoke_lines(rv: dict) -> list[str]:
     return lines
 
 
+def _most_used(used: list[dict], count: str) -> str:
+    """The three gestures most used, by their `count`, listed with "and": "question
+    (2), stop (1) and drawing (1)" (it read "question (2), stop (1), drawing (1)")."""
+    top = sorted(used, key=lambda k: -k[count])[:3]
+    return said_as_list([f"{k['label'].lower()} ({k[count]})" for k in top])
+
+
 def kind_guide(
     doc: dict,
     ix: Index,
@@ -2468,11 +2475,8 @@ def kind_guide(
         f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} "
         f"{_were(g['total'])} made{_drawn_words(g)}."
     ]
-    top = sorted(g["used"], key=lambda k: -k["total"])[:3]
-    if top:
-        feel.append(
-            "Most used: " + ", ".join(f"{k['label'].lower()} ({k['total']})" for k in top) + "."
-        )
+    if g["used"]:
+        feel.append(f"Most used: {_most_used(g['used'], 'total')}.")
     act = []
     for rd in res:
         if not rd["scored"]:
@@ -2846,13 +2850,9 @@ def guide(
 
     g = cl["gestures"]
     feel = []
-    top = sorted((k for k in g["kinds"] if k["in_dispute"]), key=lambda k: -k["in_dispute"])[:3]
-    if top:
-        feel.append(
-            "Most used during disputes: "
-            + ", ".join(f"{k['label'].lower()} ({k['in_dispute']})" for k in top)
-            + "."
-        )
+    in_disputes = [k for k in g["kinds"] if k["in_dispute"]]
+    if in_disputes:
+        feel.append(f"Most used during disputes: {_most_used(in_disputes, 'in_dispute')}.")
     if g["total"] and referee:
         feel.append(
             f"{_plural(g['total'], 'gesture or drawing', 'gestures and drawings')} {_were(g['total'])} made{_drawn_words(g)}."

@@ -1069,3 +1069,36 @@ def test_a_tables_most_and_fewest_games_won_are_listed_with_and(scripted):
         for c in captions
     ), captions
     assert not [c for c in captions if "</bdi>, <bdi>" in c.split("</caption>")[0]], captions
+
+
+def test_the_rules_two_tables_differ_in_and_the_gestures_most_used_are_listed_with_and(scripted):
+    """Section 1 read "Tables 1 and 2: differ in ace, which card wins, trump suit, when
+    trumping is allowed", the guide "… differed in: ace, which card wins, trump suit"
+    and "Most used during disputes: question (2), stop (1), drawing (1)": lists with
+    no "and", where the report's other lists have one."""
+    from django.template.loader import render_to_string
+
+    rep = copy.deepcopy(scripted["report"])
+    (pair,) = rep["reveal"]["pairs"]
+    pair["titles"] = ["Ace", "Which card wins", "Trump suit"]
+    html = render_to_string("report/page.html", {"r": rep, "workshop": scripted["workshop"]})
+    assert "<li>Tables 1 and 2: differ in ace, which card wins and trump suit</li>" in html
+    rev = {"pairs": [{**pair, "knobs": ["ace", "wins", "trump"]}], "sheet_of": {}, "rows": []}
+    expect = report._expect_lines(rev, {"moves": []}, "2 tables played 2 different sheets.")
+    assert expect[1] == "Tables 1 and 2 differed in: ace, which card wins and trump suit."
+    feel = next(q["data"] for q in scripted["report"]["guide"] if q["id"] == "feel")
+    (most,) = [line for line in feel if line.startswith("Most used")]
+    # Question twice, a stop and a drawing once each, during the disputes.
+    assert most in (
+        "Most used during disputes: question (2), stop (1) and drawing (1).",
+        "Most used during disputes: question (2), drawing (1) and stop (1).",
+    ), most
+    # Other games' guides count each kind once: the same list.
+    kinds = [
+        {"label": "Smile", "total": 1},
+        {"label": "Question", "total": 4},
+        {"label": "Stop", "total": 2},
+        {"label": "Drawing", "total": 1},
+    ]
+    assert report._most_used(kinds, "total") == "question (4), stop (2) and smile (1)"
+    assert report._most_used(kinds[:1], "total") == "smile (1)"

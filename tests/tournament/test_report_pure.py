@@ -1856,7 +1856,7 @@ def test_the_pairs_line_counts_the_pairs_that_differed_per_rule():
     one = [pair(1), pair(2, "Swap at most", "Drawing stops at"), pair(3)]
     assert report.pairs_summary(one, aside=" (section 1 lists each pair)")["line"] == (
         "1 of the 3 pairs of neighbouring tables differed (tables 2 and 3), in: swap at"
-        " most, drawing stops at."
+        " most and drawing stops at."
     )
     # The rules as the rules table's rows go (`order`), not as they first differ; a
     # title's own brackets stand alone (7Up7Down's "(made exactly)").
@@ -1903,7 +1903,7 @@ def test_past_twelve_tables_the_guide_counts_what_neighbouring_tables_differed_i
     ]
     twelve = report._expect_lines({**rev, "pairs": pairs(12)}, mov, played)
     assert twelve[1:3] == [
-        "Tables 1 and 2 differed in: ace, which card wins, following the lead.",
-        "Tables 2 and 3 differed in: ace, which card wins.",
+        "Tables 1 and 2 differed in: ace, which card wins and following the lead.",
+        "Tables 2 and 3 differed in: ace and which card wins.",
     ]
     assert len(twelve) == 1 + 10  # a line for each pair that differed (not tables 6 and 7)

@@ -41,6 +41,11 @@ def bdi_and(people) -> str:
     return mark_safe(names.said_as_list([bdi(name) for name in people]))
 
 
+# Words (not names) as a sentence lists them, escaped as any text: "ace, which card
+# wins and trump suit" (tournament.names).
+register.filter("said_as_list", names.said_as_list)
+
+
 # The full stop after names that end a sentence (tournament.names, which the report's
 # sentences use too).
 register.filter("full_stop", names.full_stop)
