@@ -1102,3 +1102,29 @@ def test_the_rules_two_tables_differ_in_and_the_gestures_most_used_are_listed_wi
     ]
     assert report._most_used(kinds, "total") == "question (4), stop (2) and smile (1)"
     assert report._most_used(kinds[:1], "total") == "smile (1)"
+
+
+def test_games_all_cut_short_and_disputes_none_or_all_as_a_newcomer_said_in_words(scripted):
+    """A small class's report read "Table 1: 1 game (1 cut short)." and, per player,
+    "1 (0 as a newcomer)", "3 (3 as a newcomer)": counts a person would not say."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    # Round 1: the one game at each table cut by the round's end; Round 2, table 1: 2
+    # games, the second cut short.
+    assert html.count("<caption>Table 1: 1 game, cut short.") == 1
+    assert html.count("<caption>Table 2: 1 game, cut short.") == 2
+    assert "<caption>Table 1: 2 games (1 cut short)." in html
+    assert "(1 cut short)." not in html.replace("2 games (1 cut short).", "")
+    rows = {
+        name: re.search(rf"<bdi>{name}</bdi>.*?</tr>", html.split('id="players"')[1], re.S)[0]
+        for name in ("P01", "P02", "P06")
+    }
+    # P01: one dispute, a newcomer at table 2; P02: one, at home; P06: three, a newcomer.
+    assert '<td>1 <span class="muted">(as a newcomer)</span></td>' in rows["P01"]
+    assert "<td>1</td>" in rows["P02"] and "newcomer" not in rows["P02"]
+    assert '<td>3 <span class="muted">(all as a newcomer)</span></td>' in rows["P06"]

@@ -191,7 +191,7 @@ def test_a_table_where_every_game_was_won_by_nobody_says_so():
     tables = round_rows(doc, ix, rnd.number)["tables"]
     assert [(t["games_played"], t["best"], t["tied"]) for t in tables] == [(1, 0, True)] * 2
     html = render_to_string("report/page.html", {"r": rep, "workshop": w})
-    assert html.count("(1 cut short).\n          Nobody won a game.") == 2
+    assert html.count("1 game, cut short.\n          Nobody won a game.") == 2
     assert "All tied on 0" not in html
 
 

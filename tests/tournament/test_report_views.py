@@ -666,6 +666,17 @@ def test_one_clash_of_one_trick_was_judged_and_a_dispute_was_a_newcomers():
     html = render_to_string("report/page.html", {"r": r, "workshop": w})
     assert "1 of 1 trick was judged differently" in html
     assert "(2 as a newcomer)" in html
+    # None as a newcomer is said by no note; every one, in words ("3 (3 as a newcomer)").
+    for disputes, newcomer, said in ((3, 0, None), (2, 2, "both"), (4, 4, "all")):
+        r["players"][0].update(disputes=disputes, as_newcomer=newcomer)
+        html = render_to_string("report/page.html", {"r": r, "workshop": w})
+        cell = f"<td>{disputes}"
+        assert (
+            cell + " <span" not in html
+            if said is None
+            else (f'{cell} <span class="muted">({said} as a newcomer)</span></td>' in html)
+        ), (disputes, newcomer)
+        assert f"({newcomer} as a newcomer)" not in html
 
 
 def test_a_large_class_s_chart_alt_texts_name_tables_that_are_on_the_page(fac, owner):
