@@ -1128,3 +1128,31 @@ def test_games_all_cut_short_and_disputes_none_or_all_as_a_newcomer_said_in_word
     assert '<td>1 <span class="muted">(as a newcomer)</span></td>' in rows["P01"]
     assert "<td>1</td>" in rows["P02"] and "newcomer" not in rows["P02"]
     assert '<td>3 <span class="muted">(all as a newcomer)</span></td>' in rows["P06"]
+
+
+def test_the_table_of_tricks_per_table_and_round_says_none_in_words(scripted):
+    """Its cells read "0 disputes / 0 clashes in 1 trick" (Round 1, at home), and a
+    table whose round ended before a trick was played "0 clashes in 0 tricks"."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    def cells(rep) -> list[str]:
+        html = render_to_string("report/page.html", {"r": rep, "workshop": scripted["workshop"]})
+        table = html.split("per table and round</caption>")[1].split("</table>")[0]
+        return [re.sub(r"<[^>]+>", " ", c).split() for c in re.findall(r"<td>(.*?)</td>", table)]
+
+    said = [" ".join(c) for c in cells(scripted["report"])]
+    # Table 1: Round 1, Round 2; table 2: Round 1, Round 2.
+    assert said == [
+        "no dispute no clash in 1 trick",
+        "3 disputes 8 clashes in 8 tricks; 1 cut short, no trick",
+        "no dispute no clash in 1 trick",
+        "1 dispute 2 clashes in 2 tricks; 1 timed out",
+    ], said
+    rep = copy.deepcopy(scripted["report"])
+    cell = rep["clashes"]["by_table_round"][0]["rounds"][0]
+    cell.update(tricks=0, clashes=0, disputes=0, cut=1)
+    assert " ".join(cells(rep)[0]) == (
+        "no dispute no trick played to the end; 1 cut short, no trick"
+    )

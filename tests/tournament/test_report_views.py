@@ -1023,8 +1023,11 @@ def test_past_twelve_tables_the_long_sections_fold_and_a_line_of_each_stays(fac,
     assert html.count('<section class="sheet-card"') == len(r["reveal"]["sheet_groups"])
 
 
+# A cell's counts (disputes, clashes, tricks, timed out, cut short); none is said in
+# words ("no dispute", "no clash in 5 tricks", "no trick played to the end"): 0.
 CLASH_CELL = re.compile(
-    r'<td>(\d+) disputes?<br><span class="muted">(\d+) clash(?:es)? in (\d+) tricks?'
+    r'<td>(?:(\d+) disputes?|no dispute)<br><span class="muted">'
+    r"(?:(?:(\d+) clash(?:es)?|no clash) in (\d+) tricks?|no trick played to the end)"
     r"(?:; (\d+) timed out)?(?:; (\d+) cut short, no trick)?</span></td>"
 )
 
@@ -1557,7 +1560,8 @@ def test_past_twelve_tables_a_round_by_round_line_is_a_lead_and_a_list(fac, thir
 
 
 REFEREE_CELL = re.compile(
-    r'<td><span class="muted">(\d+) clash(?:es)? in (\d+) tricks?'
+    r'<td><span class="muted">'
+    r"(?:(?:(\d+) clash(?:es)?|no clash) in (\d+) tricks?|no trick played to the end)"
     r"(?:; (\d+) timed out)?(?:; (\d+) cut short, no trick)?</span></td>"
 )
 
