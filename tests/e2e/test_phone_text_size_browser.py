@@ -55,12 +55,9 @@ SIDEWAYS = [(568, 320), (667, 375)]
 ALL_SIZES = SIZES + SIDEWAYS
 ALL_IDS = IDS + [f"{w}x{h}" for w, h in SIDEWAYS]
 
-# Each element of the page with words of its own (a text node, not only its
-# children's) drawn under `floor` px: not display: none, not visibility: hidden, not
-# in a closed <details> (save its summary) and not clipped to a pixel for a screen
-# reader only (.visually-hidden, or a rule that hides a part the same way).
-SMALL_TEXT = """(floor) => {
-  const clipped = (e) => {
+# Whether an element is clipped to a pixel for a screen reader only (.visually-hidden,
+# or a rule that hides a part the same way), or in a closed <details> (save its summary).
+CLIPPED = """  const clipped = (e) => {
     for (let a = e; a && a !== document.body; a = a.parentElement) {
       const r = a.getBoundingClientRect(), s = getComputedStyle(a);
       if (r.width <= 1 && r.height <= 1 && s.overflow === 'hidden') return true;
@@ -68,13 +65,24 @@ SMALL_TEXT = """(floor) => {
     }
     return false;
   };
-  return [...document.querySelectorAll('body *')]
+"""
+
+# Each element of the page with words of its own (a text node, not only its
+# children's) drawn under `floor` px: not display: none, not visibility: hidden, not
+# in a closed <details> (save its summary) and not clipped to a pixel for a screen
+# reader only (.visually-hidden, or a rule that hides a part the same way).
+SMALL_TEXT = (
+    """(floor) => {
+"""
+    + CLIPPED
+    + """  return [...document.querySelectorAll('body *')]
     .filter((e) => [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
     .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
     .filter((e) => !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(e.tagName))
     .filter((e) => parseFloat(getComputedStyle(e).fontSize) < floor - 0.01 && !clipped(e))
     .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.trim().slice(0, 40)}" ${getComputedStyle(e).fontSize}`);
 }"""
+)
 
 
 # Each element with words of its own drawn past the screen's left or right edge (not
@@ -82,17 +90,12 @@ SMALL_TEXT = """(floor) => {
 # the screen until it has the focus, not in a box that scrolls sideways by itself),
 # and the page wider than the screen (it
 # scrolls sideways): a word off the edge is not read at any size.
-OFF_EDGE = """() => {
+OFF_EDGE = (
+    """() => {
   const w = document.documentElement.clientWidth;
-  const clipped = (e) => {
-    for (let a = e; a && a !== document.body; a = a.parentElement) {
-      const r = a.getBoundingClientRect(), s = getComputedStyle(a);
-      if (r.width <= 1 && r.height <= 1 && s.overflow === 'hidden') return true;
-      if (a.parentElement && a.parentElement.matches('details:not([open])') && a.tagName !== 'SUMMARY') return true;
-    }
-    return false;
-  };
-  // In a box of its own that scrolls sideways (7Up's score sheet): not the page's edge.
+"""
+    + CLIPPED
+    + """  // In a box of its own that scrolls sideways (7Up's score sheet): not the page's edge.
   const scrolled = (e) => {
     for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
       if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
@@ -109,6 +112,7 @@ OFF_EDGE = """() => {
   if (document.documentElement.scrollWidth > w) out.push(`scrolls sideways: ${document.documentElement.scrollWidth} > ${w}`);
   return out;
 }"""
+)
 
 
 class Findings:
