@@ -485,6 +485,9 @@ class PlayerConsumer(InTurnDispatchMixin, AsyncJsonWebsocketConsumer):
         if self.table_id:
             rid = wpart["round_id"]
             tid = self.table_id
+            # The movement bumps the tables and the workshop at once: drawn on the
+            # workshop's message alone, a phone that stays named who had just left.
+            tmin = max(tmin, wpart.get("tables", {}).get(tid, 0))
             tpart = screencache.cached_table(tid, tmin, rid)
             if tpart is None:
                 tpart = await screencache.load_once(

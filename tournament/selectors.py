@@ -148,7 +148,7 @@ def _consistent(read, current_version, attempts: int = 3):
 def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> dict | None:
     """What every player of a workshop sees alike: its phase and the current round.
 
-    Three queries (four from the second scored round on: who the movement moved).
+    Four queries (five from the second scored round on: who the movement moved).
     Every change to these bumps `Workshop.version`, so a copy read at
     version w stays right until the next `workshop.changed` message. `with_players`
     adds every player's row (those fields, as tuples) under "players": seating,
@@ -166,6 +166,12 @@ def workshop_part(workshop_id: int, *, with_players: tuple[str, ...] = ()) -> di
             "round": rnd,
             "round_id": rnd.pk if rnd else None,
             "arrivals": _arrivals(rnd),
+            # Each table's version as the workshop's change left it: a change to both
+            # (the movement) must not be drawn with the table's part from before it,
+            # whose message a socket may hear after the workshop's (PlayerConsumer).
+            "tables": dict(
+                Table.objects.filter(workshop_id=workshop_id).values_list("pk", "version")
+            ),
             # What a player's screen shows of it: equal digests render equal screens.
             "digest": (
                 workshop.phase,

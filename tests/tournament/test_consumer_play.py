@@ -570,3 +570,42 @@ async def test_a_phone_moved_between_rounds_gets_none_of_its_new_tables_drawings
     assert (await comm.connect())[0]
     assert (await receive_type(comm, "strokes"))["strokes"] == []
     await comm.disconnect()
+
+
+async def test_a_phone_that_stays_names_who_sits_with_it_now_from_the_workshops_message(
+    phone_settle, monkeypatch
+):
+    """Applying the movement bumps every table and the workshop. A phone at a table
+    that stays heard of the workshop's change first (the facilitator's Apply also
+    saves the plan: one more workshop message, before the tables'): it drew "You
+    stay at table 1. With you: <the one who had just left>" from its table's cached
+    part, then the right line a moment later (a walk through a 7Up workshop: said
+    twice, the first wrong). The workshop's part now carries each table's version,
+    so the table read with it is at least as new as the movement."""
+    from tournament import broadcast
+
+    @database_sync_to_async
+    def round_over():
+        w = make_workshop(players=6, tables=2, seats=3)
+        rnd = to_scored_round(w)
+        services.round_end_now(round_id=rnd.pk)
+        rnd.refresh_from_db()
+        moves = {(m["from"], m["to"]): m["player"] for m in rnd.movement_preview["moves"]}
+        leaver, comer = moves[(1, 2)], moves[(2, 1)]
+        stayer = Player.objects.filter(table__number=1, table__workshop=w).exclude(pk=leaver)[0]
+        return rnd, stayer, Player.objects.get(pk=leaver), Player.objects.get(pk=comer)
+
+    rnd, stayer, leaver, comer = await round_over()
+    comm = phone_socket(stayer)
+    assert (await comm.connect())[0]
+    await phone_settle(comm)
+    # Only the workshop's message reaches the phone: the tables' come later, if at all.
+    monkeypatch.setattr(broadcast, "table_changed_on_commit", lambda **kw: None)
+    await database_sync_to_async(services.movement_apply)(round_id=rnd.pk)
+    views = [m["html"] for m in await phone_settle(comm) if m["t"] == "view"]
+    assert views, "the movement's workshop message drew no screen"
+    stay = [
+        h[h.index("You stay at table 1.") :].split("</span>")[0] for h in views if "You stay" in h
+    ]
+    assert stay and all(comer.name in s and leaver.name not in s for s in stay), stay
+    await comm.disconnect()
