@@ -804,6 +804,7 @@ def view(state: State, seat: int) -> dict:
         "secondary_count": len(state.secondary),
         "reshuffles": state.reshuffles,
         "open": state.open,
+        "passes": state.passes,  # passes in a row, public: two end the game
         "target": list(state.standing[1 - seat][-1]) if state.open and state.turn == seat else None,
         "next_trick_size": next_trick_size(state, seat),
         "blockers": sorted({c for a in blocks for c in a["cards"]}, key=state.hands[seat].index),

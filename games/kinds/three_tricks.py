@@ -431,6 +431,11 @@ class ThreeTricks(GameKind):
             "trick_size": v["next_trick_size"],
             "can_lay": bool(lays),
             "facing": v["target"] is not None,
+            # The other player's pass counts towards the two in a row that end the
+            # game (a pass facing a fresh trick does not): this seat's pass ends it.
+            "pass_ends": v["to_act"] == seat
+            and not v["open"]
+            and v["passes"] >= three_tricks.N_SEATS - 1,
             "can_act": bool(actions),
             "swap_max": swap_limit(actions),
             "last": None
