@@ -403,6 +403,29 @@ def test_bid_buttons_only_for_the_seat_to_bid_and_no_other_hand_shown():
             assert f'<strong class="su-bid">{b}</strong>' in html
 
 
+def test_the_bids_line_says_none_yet_and_then_their_sum_as_a_sum():
+    """A walk through a 7Up workshop: before anyone bid, every phone showed "Bids so
+    far: 0, for 7 tricks." (read as a bid of 0 made), and later "Bids so far: 6"
+    for three bids of 3, 2 and 1 (read as one bid of 6). The line says no bid yet,
+    then the bids' sum in words."""
+    w = seven_up_workshop(preset="classic")
+    game = fix_seed(to_study(w), 4)
+
+    def hint(html):
+        line = re.search(r'<p class="hint su-bid-total">(.*?)</p>', html, re.S).group(1)
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", line)).strip()
+
+    for html in seat_html(game):
+        assert hint(html) == "No bids yet: 7 tricks to bid for.", hint(html)
+    act(game, 0, {"type": "bid", "bid": 3})
+    assert hint(seat_html(game)[1]) == "Bid so far: 3 in all, for 7 tricks."
+    for seat, b in ((1, 2), (2, 1)):
+        act(game, seat, {"type": "bid", "bid": b})
+    pages = seat_html(game)
+    assert hint(pages[0]).startswith("Bid so far: 6 in all, for 7 tricks."), hint(pages[0])
+    assert hint(pages[3]) == "Bid so far: 6 in all, for 7 tricks."
+
+
 def test_playing_marks_legal_cards_only_for_the_seat_to_play():
     w = seven_up_workshop(preset="classic")
     game = fix_seed(to_study(w), 4)
