@@ -288,6 +288,31 @@ def test_stand_beg_take_one_and_run_through_the_service():
 
 
 @pytest.mark.django_db
+def test_a_stand_is_said_to_the_table_until_the_first_card():
+    """A walk through an All Fives workshop: the phones said "Cat is deciding: stand
+    or beg.", then "Cat leads.": a stand went unsaid (a beg's answer is said: "… gave
+    Cat one point; the trump stays"). Until the first card, every phone says eldest
+    stood and what is trumps; once it is played, no more."""
+    w = af_workshop()
+    t1, _ = tables_of(w)
+    study(w)
+    game = game_at(t1)
+    state = state_of(game)
+    eldest = state.eldest
+    names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
+    trumps = SUIT_NAMES[state.trump]
+    act(game, eldest, {"type": "stand"})
+    for seat, pid in enumerate(game.players):
+        text = _words(screen_html(pid))
+        who = "You" if seat == eldest else names[game.players[eldest]]
+        assert f"{who} stood: {trumps} are trumps." in text, (seat, text)
+    state = state_of(game)
+    act(game, state.to_act, {"type": "play", "card": state.hands[state.to_act][0]})
+    for pid in game.players:
+        assert "stood" not in _words(screen_html(pid))
+
+
+@pytest.mark.django_db
 def test_plays_legal_accepted_illegal_and_out_of_turn_refused_malformed_invalid():
     w = af_workshop(sheets={1: SUIT_TABLE, 2: ANY_TABLE})
     t1, _ = tables_of(w)
