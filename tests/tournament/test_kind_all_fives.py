@@ -291,8 +291,9 @@ def test_stand_beg_take_one_and_run_through_the_service():
 def test_a_stand_is_said_to_the_table_until_the_first_card():
     """A walk through an All Fives workshop: the phones said "Cat is deciding: stand
     or beg.", then "Cat leads.": a stand went unsaid (a beg's answer is said: "… gave
-    Cat one point; the trump stays"). Until the first card, every phone says eldest
-    stood and what is trumps; once it is played, no more."""
+    Cat one point; the trump stays"). Until the first card, every phone's turn line
+    says to a screen reader that eldest stood and what is trumps (heard only: a line
+    more put the hand below the smallest phone's fold); once it is played, no more."""
     w = af_workshop()
     t1, _ = tables_of(w)
     study(w)
