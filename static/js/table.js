@@ -728,7 +728,11 @@
       }
       if (code === 4410) {
         retire("The facilitator removed you from this workshop.",
-          "If that was a mistake, ask the facilitator; you can join again with the workshop's code.",
+          // The way back (roster.player_let_back_in): it said "join again with the
+          // workshop's code", which seats them anew, not in their seat.
+          "If that was a mistake, ask the facilitator to let you back in: they will tell you "
+            + "a new PIN. Then, on the join page, open “Moving to another phone?” and type "
+            + "the workshop's code, your name and that PIN.",
           "Removed");
         return true;
       }
