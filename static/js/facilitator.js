@@ -561,33 +561,22 @@
     const who = names.length > 3 ? names.length + " players" : listText(names);
     return `${who} joined (${students} player${students === 1 ? "" : "s"}).`;
   }
-  // A seat brought back on another phone with its PIN (perhaps the PIN just read out).
-  function movedNames(before, now) {
+  // The people whose `key` (a time) is new since `before`: "moved", a seat brought back
+  // on another phone with its PIN (perhaps the PIN just read out); "letIn", a removed
+  // student let back in (perhaps by another tab's or device's control).
+  function changedNames(before, now, key) {
     const names = [];
     for (const [id, p] of now) {
       const was = before.get(id);
-      if (p && p.moved && (!was || was.moved !== p.moved)) names.push(p.name);
+      if (p && p[key] && (!was || was[key] !== p[key])) names.push(p.name);
     }
     return names;
   }
-  function movedText(before, now) {
-    const names = movedNames(before, now);
+  // Their names and what happened to them: `one` of one person, `many` of more.
+  function changedText(before, now, key, one, many) {
+    const names = changedNames(before, now, key);
     if (!names.length) return "";
-    return `${listText(names)} ${names.length === 1 ? "is" : "are"} back on a new phone.`;
-  }
-  // A removed student let back in (perhaps by another tab's or device's control).
-  function letInNames(before, now) {
-    const names = [];
-    for (const [id, p] of now) {
-      const was = before.get(id);
-      if (p && p.letIn && (!was || was.letIn !== p.letIn)) names.push(p.name);
-    }
-    return names;
-  }
-  function letInText(before, now) {
-    const names = letInNames(before, now);
-    if (!names.length) return "";
-    return `${listText(names)} ${names.length === 1 ? "was" : "were"} let back in.`;
+    return `${listText(names)} ${names.length === 1 ? one : many}.`;
   }
   let known = situation();
   // A control on its way: every control is a form (see inFlight, above).
@@ -618,9 +607,9 @@
     if (over.length) lines.push((over.length === 1 ? "Dispute over at " : "Disputes over at ") + tablesText(over) + ".");
     const joined = joinedText(told.people, now.people);
     if (joined) lines.push(joined);
-    const moved = movedText(told.people, now.people);
+    const moved = changedText(told.people, now.people, "moved", "is back on a new phone", "are back on a new phone");
     if (moved) lines.push(moved);
-    const letIn = letInText(told.people, now.people);
+    const letIn = changedText(told.people, now.people, "letIn", "was let back in", "were let back in");
     if (letIn) lines.push(letIn);
     const waits = waitingText(now.waiting.filter((w) => !told.waiting.includes(w)));
     if (waits) lines.push(waits);
@@ -644,8 +633,8 @@
       || now.disputes.some((n) => !told.disputes.includes(n))
       || told.disputes.some((n) => !now.disputes.includes(n))
       || joinedNames(told.people, now.people).length > 0
-      || movedNames(told.people, now.people).length > 0
-      || letInNames(told.people, now.people).length > 0;
+      || changedNames(told.people, now.people, "moved").length > 0
+      || changedNames(told.people, now.people, "letIn").length > 0;
     if (!pending) return;
     clearTimeout(newsTimer);
     if (!newsSince) newsSince = Date.now();
