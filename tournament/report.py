@@ -75,6 +75,9 @@ DISPUTE_OUTCOMES = {
     "left": "Cut short when a player left the table",
     "open": "Still open",
 }
+# The endings that awarded no trick (cut short, or still open): in no count of tricks
+# or clashes.
+UNAWARDED = ("cut", "left", "open")
 # Each ending as a person says it of 0, 1 and many disputes ("{n}" the count): the
 # list under the chart and its alt text read "Time ran out: the most-claimed player
 # won: 0" with the label and the count side by side.
@@ -1325,7 +1328,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         per_cell[(d["round"], d["table"])]["disputes"] += 1
         if d["outcome"] == "timeout":
             per_cell[(d["round"], d["table"])]["timeouts"] += 1
-        elif d["outcome"] in ("cut", "left", "open"):
+        elif d["outcome"] in UNAWARDED:
             # A dispute cut short (or still open) awarded no trick: count its claim step.
             per_cell[(d["round"], d["table"])]["cut"] += 1
             outcomes[d["outcome"]] += 1
@@ -1392,7 +1395,7 @@ def clashes(doc: dict, ix: Index, disputes: list[dict], palette=None) -> dict:
         "disputes": disputes,
         "dispute_count": len(disputes),
         # Disputes that awarded no trick (cut short, or still open): in no count of tricks.
-        "disputes_unawarded": sum(1 for d in disputes if d["outcome"] in ("cut", "left", "open")),
+        "disputes_unawarded": sum(1 for d in disputes if d["outcome"] in UNAWARDED),
         "dispute_outcomes": [
             {
                 "key": k,
@@ -2791,11 +2794,7 @@ def guide(
         # A dispute cut short (or still open) awarded no trick: it is in no count of
         # tricks or clashes, so said apart (bots' disputes cut by the round's end read
         # "disagreed on 0 of 4 tricks" beside them).
-        unawarded = [
-            d
-            for d in disputes
-            if d["round"] == r["number"] and d["outcome"] in ("cut", "left", "open")
-        ]
+        unawarded = [d for d in disputes if d["round"] == r["number"] and d["outcome"] in UNAWARDED]
         line = f"{r['label']}: " + _clashes_said(clashes_n, tricks, unawarded)
         # Everyone at their home table (Round 1 always): one sheet per table, so no
         # clash is no finding; said so rather than "0 of 100 tricks".
