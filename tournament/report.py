@@ -208,6 +208,11 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def _none_or_plural(n: int, one: str, many: str | None = None) -> str:
+    """ "no dispute", "1 dispute", "3 disputes": a count of none said in words."""
+    return f"no {one}" if not n else _plural(n, one, many)
+
+
 def _were(n: int) -> str:
     return "was" if n == 1 else "were"
 
@@ -2994,7 +2999,7 @@ def round_summary(rd: dict, *, disputes: bool) -> dict:
         games += f" ({total['games_cut']} cut short)"
     parts = [games]
     if disputes:
-        parts.append(_plural(total["disputes"], "dispute"))
+        parts.append(_none_or_plural(total["disputes"], "dispute"))
     after = ""
     if rd["moved"]:
         parts.append(
@@ -3042,11 +3047,16 @@ def clashes_summary(cl: dict, *, disputes: bool) -> dict:
         cells = [t["rounds"][i] for t in tables]
         tricks = sum(c["tricks"] for c in cells)
         clashes = sum(c["clashes"] for c in cells)
-        part = (
-            f"{rd['label']}, {_plural(clashes, 'clash', 'clashes')} in {_plural(tricks, 'trick')}"
-        )
+        # None said in words, as the table it sums up says them ("0 clashes in 19
+        # tricks, 0 disputes" was a line of noughts at every table's first round).
+        if not tricks:
+            part = f"{rd['label']}, no trick played to the end"
+        elif not clashes:
+            part = f"{rd['label']}, no clash in {_plural(tricks, 'trick')}"
+        else:
+            part = f"{rd['label']}, {_plural(clashes, 'clash', 'clashes')} in {_plural(tricks, 'trick')}"
         if disputes:
-            part += f", {_plural(sum(c['disputes'] for c in cells), 'dispute')}"
+            part += f", {_none_or_plural(sum(c['disputes'] for c in cells), 'dispute')}"
             if timeouts := sum(c["timeouts"] for c in cells):
                 part += f" ({timeouts} timed out)"
         if cut := sum(c["cut"] for c in cells):

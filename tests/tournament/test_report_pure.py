@@ -1503,7 +1503,7 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
         "line": "1 table, 1 player: 1 game. The last round: nobody moves after it.",
     }
     assert report.round_summary({**last, "last": False}, disputes=True)["line"] == (
-        "1 table, 1 player: 1 game; 0 disputes. Movement was not applied after this round."
+        "1 table, 1 player: 1 game; no dispute. Movement was not applied after this round."
     )
     # A round still being played: nothing said of moves.
     assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == {
@@ -1577,12 +1577,12 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
         ],
     }
     assert report.clashes_summary(cl, disputes=True)["line"] == (
-        "3 tables, round by round: Round 1, 0 clashes in 19 tricks, 0 disputes;"
+        "3 tables, round by round: Round 1, no clash in 19 tricks, no dispute;"
         " Round 2, 8 clashes in 27 tricks, 6 disputes (1 timed out), 1 claim step cut short"
         " with no trick. The most disputes at one table in a round: 3, at table 2 in Round 2."
     )
     assert report.clashes_summary(cl, disputes=False)["line"] == (
-        "3 tables, round by round: Round 1, 0 clashes in 19 tricks;"
+        "3 tables, round by round: Round 1, no clash in 19 tricks;"
         " Round 2, 8 clashes in 27 tricks, 1 claim step cut short with no trick."
         " The most clashes at one table in a round: 4, at table 2 in Round 2."
     )
@@ -1605,8 +1605,8 @@ def test_the_clash_tables_line_adds_up_each_round_and_names_where_most_happened(
     )
     quiet = {**cl, "by_table_round": [{"table": 1, "rounds": [_clash_cell(0, 0)] * 2}]}
     assert report.clashes_summary(quiet, disputes=True)["line"] == (
-        "1 table, round by round: Round 1, 0 clashes in 0 tricks, 0 disputes;"
-        " Round 2, 0 clashes in 0 tricks, 0 disputes."
+        "1 table, round by round: Round 1, no trick played to the end, no dispute;"
+        " Round 2, no trick played to the end, no dispute."
     )
 
 

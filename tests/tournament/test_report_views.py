@@ -1065,7 +1065,8 @@ def test_past_twelve_tables_the_clash_table_folds_under_a_line_of_its_totals(fac
             sum(row[i][k] for row in cells) for k in range(5)
         )
         said = re.search(
-            rf"{label}, (\d+) clash(?:es)? in (\d+) tricks?, (\d+) disputes?"
+            rf"{label}, (?:(?:(\d+) clash(?:es)?|no clash) in (\d+) tricks?|no trick played to"
+            r" the end), (?:(\d+) disputes?|no dispute)"
             r"(?: \((\d+) timed out\))?(?:, (\d+) claim steps? cut short with no trick)?[;.]",
             line,
         )
@@ -1075,7 +1076,7 @@ def test_past_twelve_tables_the_clash_table_folds_under_a_line_of_its_totals(fac
     assert most and f"The most disputes at one table in a round: {most}, " in line
     # Not a class with nothing in it: tricks, disputes, claim steps cut by the round's
     # end (the bots' clashes are counted in the pure test of report.clashes_summary).
-    assert line.startswith("13 tables, round by round: Round 1, 0 clashes in ")
+    assert line.startswith("13 tables, round by round: Round 1, no clash in ")
     assert all(sum(row[i][k] for row in cells for i in range(2)) for k in (0, 2, 4))
 
 
@@ -1126,7 +1127,8 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         items = re.findall(r"<li>([^<]*)</li>", block.group(2))
         cut = re.search(r"\((\d+) cut short\)", foot)
         said = f"{games} game{'s' * (games != 1)}" + (f" ({cut.group(1)} cut short)" if cut else "")
-        assert items[:2] == [said, f"{disputes} dispute{'s' * (disputes != 1)}"]
+        said_disputes = f"{disputes} dispute{'s' * (disputes != 1)}" if disputes else "no dispute"
+        assert items[:2] == [said, said_disputes]
         if rd["moved"]:
             said = f"{up or 'none'} up, {down or 'none'} down, {stayed or 'none'} stayed"
             assert items[2] == f"moves after it: {said}"
@@ -1586,7 +1588,14 @@ def test_a_large_referee_class_s_clash_line_counts_clashes_not_disputes(fac, own
     said = []
     for i, label in enumerate(labels):
         clashes, tricks = (sum(c[i][k] for c in cells.values()) for k in (0, 1))
-        part = f"{label}, {clashes} clash{'es' * (clashes != 1)} in {tricks} trick{'s' * (tricks != 1)}"
+        # None said in words, as report.clashes_summary says it.
+        part = f"{label}, " + (
+            f"{clashes} clash{'es' * (clashes != 1)} in {tricks} trick{'s' * (tricks != 1)}"
+            if clashes
+            else f"no clash in {tricks} trick{'s' * (tricks != 1)}"
+            if tricks
+            else "no trick played to the end"
+        )
         if cut := sum(c[i][3] for c in cells.values()):
             part += f", {cut} claim step{'s' * (cut != 1)} cut short with no trick"
         said.append(part)
