@@ -2995,7 +2995,10 @@ def round_summary(rd: dict, *, disputes: bool) -> dict:
     total = counts["total"]
     lead = f"{_plural(len(counts['tables']), 'table')}, {_plural(total['players'], 'player')}:"
     games = _plural(total["games_played"], "game")
-    if total["games_cut"]:
+    if total["games_cut"] and total["games_cut"] == total["games_played"]:
+        # "1 game (1 cut short)" said the one game twice; as the tables' captions say it.
+        games += f", {({1: '', 2: 'both '}).get(total['games_cut'], 'all ')}cut short"
+    elif total["games_cut"]:
         games += f" ({total['games_cut']} cut short)"
     parts = [games]
     if disputes:

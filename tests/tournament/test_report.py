@@ -1156,3 +1156,32 @@ def test_the_table_of_tricks_per_table_and_round_says_none_in_words(scripted):
     assert " ".join(cells(rep)[0]) == (
         "no dispute no trick played to the end; 1 cut short, no trick"
     )
+
+
+def test_the_class_views_games_cut_short_are_said_as_the_full_reports_captions(scripted):
+    """The class's table of games per table read "1 (1 cut short)", and its "All tables"
+    row "2 (2 cut short)", where the full report's captions say "1 game, cut short"."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    rep = report.build_report(scripted["doc"], names=False)
+    html = render_to_string("report/_class_results.html", {"r": rep})
+    games = [
+        re.findall(r'<th scope="row">(Table \d|All tables)</th><td>\d+</td><td>([^<]*)</td>', s)
+        for s in html.split('<section class="round"')[1:]
+    ]
+    # Round 1: one game at each table, cut by the round's end; Round 2, table 1: 2
+    # games, the second cut short.
+    assert games == [
+        [
+            ("Table 1", "1, cut short"),
+            ("Table 2", "1, cut short"),
+            ("All tables", "2, both cut short"),
+        ],
+        [
+            ("Table 1", "2 (1 cut short)"),
+            ("Table 2", "1, cut short"),
+            ("All tables", "3 (2 cut short)"),
+        ],
+    ], games

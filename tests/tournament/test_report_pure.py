@@ -1505,6 +1505,15 @@ def test_a_rounds_line_sums_up_its_tables_in_the_class_views_figures():
     assert report.round_summary({**last, "last": False}, disputes=True)["line"] == (
         "1 table, 1 player: 1 game; no dispute. Movement was not applied after this round."
     )
+    # Every game cut short: said once, as the tables' captions say it ("1 game (1 cut
+    # short)" said the one game twice).
+    for games, said in (
+        (1, "1 game, cut short"),
+        (2, "2 games, both cut short"),
+        (3, "3 games, all cut short"),
+    ):
+        cut = {**last, "tables": [table_row(1, [""], games=games, cut=games)]}
+        assert report.round_summary(cut, disputes=False)["lead"] == f"1 table, 1 player: {said}."
     # A round still being played: nothing said of moves.
     assert report.round_summary({**last, "last": False, "finished": False}, disputes=False) == {
         "lead": "1 table, 1 player: 1 game.",

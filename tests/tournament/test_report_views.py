@@ -1126,7 +1126,11 @@ def test_past_twelve_tables_the_class_view_folds_its_tables_under_their_totals(f
         assert block.group(1) == f"13 tables, {players} players:" and players == 39
         items = re.findall(r"<li>([^<]*)</li>", block.group(2))
         cut = re.search(r"\((\d+) cut short\)", foot)
-        said = f"{games} game{'s' * (games != 1)}" + (f" ({cut.group(1)} cut short)" if cut else "")
+        # Every game cut short: said once ("13 games, all cut short").
+        every = re.search(r"<td>\d+, ((?:both |all )?cut short)</td>", foot)
+        said = f"{games} game{'s' * (games != 1)}" + (
+            f" ({cut.group(1)} cut short)" if cut else f", {every.group(1)}" if every else ""
+        )
         said_disputes = f"{disputes} dispute{'s' * (disputes != 1)}" if disputes else "no dispute"
         assert items[:2] == [said, said_disputes]
         if rd["moved"]:
