@@ -2246,9 +2246,14 @@ def _movers_lines(players: list[dict]) -> list[str]:
     ]
 
 
-def _share(won: int, played: int) -> str:
-    """ "9 of 16 games (56 %)": the count a teacher can check, then the share."""
-    return f"{won} of {_plural(played, 'game')} ({int(100 * won / played + 0.5)} %)"
+def _won(won: int, played: int, *, then: bool = False) -> str:
+    """ "won 9 of 16 games (56 %)": the count a teacher can check, then the share; after
+    "then", "9 of 16 games (56 %)". None won is said as a teacher says it: "won none of
+    their 4 games", "did not win their one game" (it read "won 0 of 1 game (0 %)")."""
+    if not won:
+        return "did not win their one game" if played == 1 else f"won none of their {played} games"
+    said = f"{won} of {_plural(played, 'game')} ({int(100 * won / played + 0.5)} %)"
+    return said if then else f"won {said}"
 
 
 def _away_during(ix: Index, pid, r: dict) -> bool:
@@ -2336,14 +2341,14 @@ def _moved_lines(doc: dict, ix: Index, *, named: bool = True) -> list[str]:
                 shown, hidden = (after, before) if hide_b else (before, after)
                 won, played = (won_a, played_a) if hide_b else (won_b, played_b)
                 lines.append(
-                    f"{who}: won {_share(won, played)}{where if hide_b else ''} in {shown} "
+                    f"{who}: {_won(won, played)}{where if hide_b else ''} in {shown} "
                     f"(their games in {hidden} are not shown to the class: the figure "
                     "would be each player's own)."
                 )
                 continue
             lines.append(
-                f"{who}: won {_share(won_b, played_b)} in {before}, "
-                f"then {_share(won_a, played_a)}{where} in {after}."
+                f"{who}: {_won(won_b, played_b)} in {before}, "
+                f"then {_won(won_a, played_a, then=True)}{where} in {after}."
             )
     if not lines and moved_between:
         # Said apart: the moves counted below are every seat's, bots' too.

@@ -275,8 +275,8 @@ def test_debrief_guide_pairs_each_question_with_figures(scripted):
     moved = next(q for q in guide if q["id"] == "moved")["data"]
     assert moved[:2] == [
         "Moved up after Round 1 (1 player): won 1 of 1 game (100 %) in Round 1, "
-        "then 0 of 1 game (0 %) at their new table in Round 2.",
-        "Moved down after Round 1 (1 player): won 0 of 1 game (0 %) in Round 1, "
+        "then did not win their one game at their new table in Round 2.",
+        "Moved down after Round 1 (1 player): did not win their one game in Round 1, "
         "then 1 of 2 games (50 %) at their new table in Round 2.",
     ]
     # Of the 10 clashes, 3 were disputed; of the other 7, one trick's claims ran out of

@@ -163,7 +163,7 @@ def test_the_guide_asks_what_moving_did_with_the_movers_games_before_and_after()
     assert q["data"] == [
         "Moved up after Round 1 (2 players): won 6 of 8 games (75 %) in Round 1, "
         "then 3 of 8 games (38 %) at their new tables in Round 2.",
-        "Moved down after Round 1 (1 player): won 0 of 4 games (0 %) in Round 1, "
+        "Moved down after Round 1 (1 player): won none of their 4 games in Round 1, "
         "then 2 of 4 games (50 %) at their new table in Round 2.",
         "Stayed after Round 1 (4 players): won 4 of 16 games (25 %) in Round 1, "
         "then 5 of 16 games (31 %) in Round 2.",
@@ -171,6 +171,10 @@ def test_the_guide_asks_what_moving_did_with_the_movers_games_before_and_after()
         # Gus and Hal tied at the top table, but both stayed: the name decided nothing.
         "None of the 4 moves was decided by name among equal games won.",
     ]
+    # None won, in the words a teacher says ("won 0 of 4 games (0 %)"), after "then" too.
+    assert report._won(0, 4, then=True) == "won none of their 4 games"
+    assert report._won(0, 1) == "did not win their one game"
+    assert report._won(3, 8, then=True) == "3 of 8 games (38 %)"
     # Asked after what the players did, before the world outside.
     assert [x["id"] for x in rep["guide"]] == [
         "expect",
