@@ -1185,3 +1185,39 @@ def test_the_class_views_games_cut_short_are_said_as_the_full_reports_captions(s
             ("All tables", "3 (2 cut short)"),
         ],
     ], games
+
+
+def test_section_four_opens_with_no_clash_and_no_dispute_in_words(scripted):
+    """A class whose sheets never met read "0 of 10 tricks were judged differently by
+    the sheets …; 0 claim steps became a dispute": said in words, as a person says
+    them. The key figures above keep their numbers ("0 of 10 finished tricks")."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    def opening(**counts) -> str:
+        rep = copy.deepcopy(scripted["report"])
+        rep["clashes"].update(counts)
+        html = render_to_string("report/page.html", {"r": rep, "workshop": scripted["workshop"]})
+        section = html.split('<section id="clashes"')[1].split("</p>")[0].split("<p>", 1)[1]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", section))
+
+    quiet = {"clash_count": 0, "dispute_count": 0, "disputes_unawarded": 0}
+    assert opening(**quiet, tricks=10) == (
+        "None of the 10 tricks was judged differently by the sheets of the players at the "
+        "table (a clash); no claim step became a dispute (everyone claimed, and the claims "
+        "disagreed)."
+    )
+    assert opening(**quiet, tricks=1).startswith("The one trick was not judged differently by")
+    # No trick played to the end; a dispute cut short is then among no count to be "not
+    # among the 0".
+    said = opening(**{**quiet, "dispute_count": 1, "disputes_unawarded": 1}, tricks=0)
+    assert said == (
+        "No trick was played to the end, so none was judged differently by the sheets of the "
+        "players at the table (a clash); 1 claim step became a dispute (everyone claimed, "
+        "and the claims disagreed), its trick cut short before it was awarded."
+    )
+    # Counts above nought stay figures.
+    assert opening(clash_count=3, tricks=10, dispute_count=2, disputes_unawarded=0).startswith(
+        "3 of 10 tricks were judged differently by the sheets"
+    )
