@@ -29,6 +29,7 @@ from tournament import check_export, forms, gamestate, integrity, services, time
 from tournament import report as report_figures
 from tournament import selectors_facilitator as sf
 from tournament.models import Game, GameState, Phase, Table, Workshop
+from tournament.names import said_as_list
 from tournament.templatetags.cards import card_face
 from tournament.templatetags.facilitator import dot
 
@@ -471,9 +472,12 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
             else p.name
             for p in w.players.all()
         }
-        line = ", ".join(
-            f"<bdi>{names[pid]}</bdi> {score}"
-            for pid, score in zip(won.players, won.scores, strict=True)
+        # Listed with "and", as the game's winners are.
+        line = said_as_list(
+            [
+                f"<bdi>{names[pid]}</bdi> {score}"
+                for pid, score in zip(won.players, won.scores, strict=True)
+            ]
         )
         assert line in report
 

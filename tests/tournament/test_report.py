@@ -1221,3 +1221,29 @@ def test_section_four_opens_with_no_clash_and_no_dispute_in_words(scripted):
     assert opening(clash_count=3, tricks=10, dispute_count=2, disputes_unawarded=0).startswith(
         "3 of 10 tricks were judged differently by the sheets"
     )
+
+
+def test_a_games_tricks_are_listed_with_and(scripted):
+    """Each game's line in the results read "· tricks P03 0, P05 0, P01 1": a list with
+    no "and", where the line's winners ("won by P01 and P04") have one."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "report/page.html", {"r": scripted["report"], "workshop": scripted["workshop"]}
+    )
+    lines = re.findall(r'<ol class="games">(.*?)</ol>', html, re.S)
+    said = [
+        re.sub(r"<[^>]+>", "", t)
+        for games in lines
+        for t in re.findall(r" · tricks (.*?)(?: · |</li>)", games)
+    ]
+    # Round 1's two games, then Round 2's three: three players a table.
+    assert said == [
+        "P03 0, P05 0 and P01 1",
+        "P04 0, P06 0 and P02 1",
+        "P06 7, P03 0 and P05 0",
+        "P03 0, P05 1 and P06 0",
+        "P01 0, P02 2 and P04 0",
+    ], said

@@ -18,6 +18,7 @@ from games.kinds.all_fives import KIND as ALL_FIVES
 from games.kinds.three_tricks import PRESETS
 from tournament import export, report, services
 from tournament.models import GameState, Player
+from tournament.names import said_as_list
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_a_3_tricks_game_in_progress_shows_its_blocked_piles_so_far(fac, owner):
     assert {x["name"]: x["tricks"] for x in g["tricks"]} == expected
     assert {p["name"]: p["tricks"] for p in t["players"]} == expected
     text = words(fac.get(f"/workshops/{w.pk}/report/").content.decode())
-    seats = ", ".join(f"{names[pid]} {piles[s]}" for s, pid in enumerate(game.players))
+    seats = said_as_list([f"{names[pid]} {piles[s]}" for s, pid in enumerate(game.players)])
     assert f"blocked tricks {seats}" in text, text[text.find("Game 1") :][:200]
 
 

@@ -20,6 +20,7 @@ from games import three_tricks as tt
 from games.kinds.three_tricks import PRESETS
 from tournament import check_export, export, services
 from tournament.models import GameState, Player
+from tournament.names import said_as_list
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_a_drawn_3_tricks_game_is_a_draw_two_passes_level_no_winner_and_each_say
     names = dict(Player.objects.filter(workshop=w).values_list("pk", "name"))
 
     def piles(g) -> str:
-        return ", ".join(f"{names[p]} {n}" for p, n in zip(g.players, g.scores, strict=True))
+        return said_as_list([f"{names[p]} {n}" for p, n in zip(g.players, g.scores, strict=True)])
 
     text = words(fac.get(f"/workshops/{w.pk}/report/").content.decode())
     (won_by,) = (names[p] for p in g1.winners)
