@@ -957,6 +957,14 @@ def test_table_page_shows_every_hand_and_the_sheet(owner, fac):
     services.player_join(workshop_id=w.pk, name="Late Lou")
     html = text(fac.get(f"/workshops/{w.pk}/tables/1/"))
     assert "Waiting for the next game here: <bdi>Late Lou</bdi>." in html
+    # More than one: listed as a sentence lists names (it read "Late Lou, Late Mo").
+    services.player_join(workshop_id=w.pk, name="Late Mo")
+    services.player_join(workshop_id=w.pk, name="Late Nia")
+    html = text(fac.get(f"/workshops/{w.pk}/tables/1/"))
+    assert (
+        "Waiting for the next game here: <bdi>Late Lou</bdi>, <bdi>Late Mo</bdi> and"
+        " <bdi>Late Nia</bdi>." in html
+    ), re.search(r'id="waiting">[^\n]*', html)
 
 
 # ------------------------------------------------------------------ projector
