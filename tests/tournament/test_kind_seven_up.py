@@ -768,3 +768,20 @@ def test_a_deals_last_trick_is_shown_and_said_until_the_next_deals_first_is_take
                 assert card_name(c) not in line and "an unseen card by you" in line
             else:
                 assert (who, card_name(c)) in cards
+
+
+def test_a_match_won_by_several_names_them_as_a_sentence_does():
+    """Points level at the top: the phone read "Match over: Ana, Bea, Cy won.", a list
+    with no "and", where every other list of names on the phone has one."""
+    from django.template import engines
+
+    screen = engines["jinja2"].get_template("play/games/seven_up.html")
+
+    def over(*winners) -> str:
+        html = screen.render({"game": {"over": True, "winners": list(winners)}})
+        return re.search(r"<strong>Match over: (.*?)\.</strong>", html).group(1)
+
+    assert over("Ana", "Bea", "Cy") == "<bdi>Ana</bdi>, <bdi>Bea</bdi> and <bdi>Cy</bdi> won"
+    assert over("Ana", "Bea") == "<bdi>Ana</bdi> and <bdi>Bea</bdi> won"
+    assert over("Ana") == "<bdi>Ana</bdi> won"
+    assert over() == "no winner"
