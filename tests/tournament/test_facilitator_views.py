@@ -383,7 +383,8 @@ def test_the_roster_says_who_is_not_seated_yet(owner, fac):
     says she has no seat yet and where she will get one."""
     w = owned(owner, players=3, tables=2, seats=4, bots_enabled=True)
     html = text(fac.get(f"/workshops/{w.pk}/"))
-    assert "Not seated yet: <bdi>P01</bdi>, <bdi>P02</bdi>, <bdi>P03</bdi>." in html
+    # Listed as a sentence lists names (it read "P01, P02, P03").
+    assert "Not seated yet: <bdi>P01</bdi>, <bdi>P02</bdi> and <bdi>P03</bdi>." in html
     do(fac, w, "seat-auto")
     do(fac, w, "bots")
     assert 'id="unseated"' not in text(fac.get(f"/workshops/{w.pk}/"))
