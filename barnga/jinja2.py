@@ -77,6 +77,12 @@ def bdi_and(names) -> _Isle:
     return _Isle(said_as_list([bdi(name) for name in names]))
 
 
+def words_and(words) -> str:
+    """Words (not names) as a sentence lists them, escaped as any text: "2 and 3" (the
+    Django templates' said_as_list)."""
+    return said_as_list([str(w) for w in words])
+
+
 class ScreenTemplate(Template):
     @classmethod
     def from_code(cls, environment, code, globals, uptodate=None):
@@ -138,6 +144,7 @@ def environment(**options) -> Environment:
         bdi=bdi,
         bdi_join=bdi_join,
         bdi_and=bdi_and,
+        said_as_list=words_and,
         floatformat=floatformat,
         yesno=yesno,
     )

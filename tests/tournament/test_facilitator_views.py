@@ -1382,6 +1382,15 @@ def test_the_settings_say_which_tables_play_the_same_rules(owner, fac):
     line = text(fac.get(f"/workshops/{w.pk}/")).split('id="settings-details"')[1].split("</ul>")[0]
     assert "(the same rules as table 2)" in line and "(the same rules as table 1)" in line
     assert line.count("the same rules as") == 2
+    # Three tables on one sheet: "tables 2 and 3", as a sentence lists them (it read
+    # "tables 2, 3").
+    services.sheets_assign(workshop_id=w.pk, assignment={1: "guide-1", 2: "guide-1", 3: "guide-1"})
+    line = text(fac.get(f"/workshops/{w.pk}/")).split('id="settings-details"')[1].split("</ul>")[0]
+    assert "(the same rules as tables 2 and 3)" in line, line
+    assert (
+        "(the same rules as tables 1 and 3)" in line
+        and "(the same rules as tables 1 and 2)" in line
+    )
 
 
 def test_a_push_without_the_roster_draws_every_other_region_as_a_full_one(owner):
