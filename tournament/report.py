@@ -266,16 +266,25 @@ def bot_played_after(ix: Index, pid) -> bool:
     the report's begun after, or a move in one they had begun (an action is the
     seat's player's, a bot's in it included)."""
     since = gone_since(ix, pid)
-    if since is None:
-        return False
+    return since is not None and bot_played_between(ix, pid, since)
+
+
+def bot_played_between(ix: Index, pid, since, until=None) -> bool:
+    """Whether a bot played the player's seat from `since` (they left) until `until`
+    (they came back with their PIN; None: they are gone still): a game of the
+    report's begun then, or a move in one they had begun (an action is the seat's
+    player's, a bot's in it included)."""
+
+    def within(at) -> bool:
+        return at is not None and at >= since and (until is None or at < until)
+
     for g in ix.games:
         if pid not in g["players"]:
             continue
-        began = parse_time(g.get("started_at"))
-        if began is not None and began >= since:
+        if within(parse_time(g.get("started_at"))):
             return True
         if any(
-            a["actor"] == pid and (at := parse_time(a["created_at"])) is not None and at >= since
+            a["actor"] == pid and within(parse_time(a["created_at"]))
             for a in g.get("actions") or ()
         ):
             return True
@@ -2049,9 +2058,16 @@ def player_rows(
                 # rest of the report calls it "the bot in X's seat".
                 "bot_took_seat": bool(p["has_left"])
                 and (seat_kept(ix, pid) or bot_played_after(ix, pid)),
-                # Each time away that ended: "left during Round 2, back during Round 3".
+                # Each time away that ended: "left during Round 2, back during Round 3",
+                # and whether a bot played their seat meanwhile, as "a bot took their
+                # seat" is said beside one who is gone still.
                 "away": [
                     f"left {left_when(doc, a.get('left'))}, back {left_when(doc, a.get('back'))}"
+                    + (
+                        "; a bot played their seat meanwhile"
+                        if bot_played_between(ix, pid, parse_time(a["left"]), parse_time(a["back"]))
+                        else ""
+                    )
                     for a in p.get("absences") or []
                     if a.get("left") and a.get("back")
                 ],

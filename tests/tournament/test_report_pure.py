@@ -1210,10 +1210,14 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     assert [m["name"] for m in rep["movement"]["moves"]] == [away, "Cy"]
     assert rep["movement"]["journeys"][1]["bot_cols"] == []
     assert rep["clashes"]["disputes"][0]["winner"] == "Ana"
-    assert rep["players"][0]["away"] == ["left during Round 1, back after Round 1"]
+    # A bot played her seat meanwhile (Round 1's second game): said beside her time
+    # away, as "a bot took their seat" is beside one gone still (it was not said).
+    assert rep["players"][0]["away"] == [
+        "left during Round 1, back after Round 1; a bot played their seat meanwhile"
+    ]
     html = _page(rep)
     assert f"<bdi>{away}</bdi>" in html
-    assert "(left during Round 1, back after Round 1)" in html
+    assert "(left during Round 1, back after Round 1; a bot played their seat meanwhile)" in html
     # The table's note says what the mark means, and whose the bot's games are.
     assert "“Left …, back …” beside a name: the player left and came back with their PIN." in html
     assert "what it did while they were away is counted in their row" in html
@@ -1233,6 +1237,21 @@ def test_what_a_bot_did_in_the_seat_of_a_player_who_left_is_said_to_be_the_bots(
     rep = report.build_report(doc)
     assert [p["label"] for p in rep["results"][0]["tables"][0]["players"]][0] == away
     assert [m["name"] for m in rep["movement"]["moves"]] == [away, "Cy"]
+    # Away a while no game began at her seat and nothing was played in it (10:02 to
+    # 10:05, in her first game, which has no moves recorded here): no bot is said.
+    doc["players"][0]["absences"] = [
+        {"left": "2026-11-25T10:02:00+00:00", "back": "2026-11-25T10:05:00+00:00"},
+        {"left": "2026-11-25T10:10:00+00:00", "back": "2026-11-25T10:12:00+00:00"},
+    ]
+    assert report.build_report(doc)["players"][0]["away"] == [
+        "left during Round 1, back during Round 1",
+        "left during Round 1, back during Round 1; a bot played their seat meanwhile",
+    ]
+    # A move in her seat while she was away is the bot's too, a game begun before.
+    doc["games"][0]["actions"] = [{"actor": 1, "created_at": "2026-11-25T10:03:00+00:00"}]
+    assert report.build_report(doc)["players"][0]["away"][0] == (
+        "left during Round 1, back during Round 1; a bot played their seat meanwhile"
+    )
 
 
 def three_rounds_away_in_round_2() -> dict:
