@@ -209,6 +209,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
         # Each time away that ended (left, then back with the PIN): added last, after
         # the table's first columns were set.
         "away",
+        "let_in_at",
     ),
     "revokes": GAME_COLUMNS
     + (
@@ -240,7 +241,7 @@ CSV_ADDED: dict[str, tuple[str, ...]] = {
     "moves": ("after_scored_round",),
     "games": ("kind", "scores", "cut_by", "ended_by", SCORED_ROUND, "in_report"),
     "refusals": (SCORED_ROUND,),
-    "players": ("away",),
+    "players": ("away", "let_in_at"),
     "revokes": (SCORED_ROUND,),
 }
 
@@ -505,6 +506,10 @@ def workshop_document(workshop, *, exported_at: datetime | None = None) -> dict:
                 "has_left": p.has_left,
                 "left_at": iso(p.left_at),
                 "absences": [dict(a) for a in p.absences or []],
+                # Added within version 1: when the facilitator last let them back in
+                # after removing them (a new PIN, roster.player_let_back_in; null:
+                # never). The time away it falls in was a removal.
+                "let_in_at": iso(p.let_in_at),
                 # Added within version 1: the table they sit at now (null: no seat). A
                 # player who left keeps one where a bot plays it (leave policy "bot").
                 "table": table_number.get(p.table_id),
@@ -926,6 +931,9 @@ def _players_table(doc: dict, ix: report.Index) -> tuple[list[str], list[list]]:
                 # Each time away that ended (left, then back with the PIN): added last,
                 # after the table's first columns were set.
                 "; ".join(f"{a['left']} to {a['back']}" for a in p.get("absences") or []),
+                # When the facilitator last let them back in after removing them
+                # (the JSON's `let_in_at`), added after `away`.
+                p.get("let_in_at"),
             ]
         )
     return list(CSV_COLUMNS["players"]), rows

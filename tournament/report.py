@@ -1953,6 +1953,42 @@ def left_when(doc: dict, left_at: str | None) -> str:
     return f"during {name}" if finished is None or at <= finished else f"after {name}"
 
 
+def _let_in_during(let_in_at: str | None, left: str | None, back: str | None = None) -> bool:
+    """Whether the facilitator's latest let-back-in (`players[].let_in_at`) came in the
+    time away from `left` to `back` (None: not back yet): that leaving was a removal
+    (a removed player alone has no PIN until let back in)."""
+    let_in, since = parse_time(let_in_at), parse_time(left)
+    until = parse_time(back)
+    return (
+        let_in is not None
+        and since is not None
+        and since <= let_in
+        and (until is None or let_in <= until)
+    )
+
+
+def _away_said(doc: dict, a: dict, let_in_at: str | None) -> str:
+    """A time away that ended, as section 5 says it: "left during Round 2, back during
+    Round 3", or "removed during Round 2, let back in during Round 2, back during
+    Round 3" where the facilitator let them back in then."""
+    if _let_in_during(let_in_at, a["left"], a["back"]):
+        return (
+            f"removed {left_when(doc, a['left'])}, let back in {left_when(doc, let_in_at)},"
+            f" back {left_when(doc, a['back'])}"
+        )
+    return f"left {left_when(doc, a['left'])}, back {left_when(doc, a['back'])}"
+
+
+def _left_said(doc: dict, p: dict) -> str:
+    """When a player gone now left ("during Round 2"), or, where the facilitator removed
+    them and let them back in and they are not back yet, "removed during Round 2, let
+    back in during Round 2, not back yet"."""
+    when = left_when(doc, p.get("left_at"))
+    if p.get("has_left") and _let_in_during(p.get("let_in_at"), p.get("left_at")):
+        return f"removed {when}, let back in {left_when(doc, p['let_in_at'])}, not back yet"
+    return when
+
+
 def games_by_round(ix: Index) -> dict[tuple[int, int], list[int]]:
     """(player, round) → [games won, games played], over the report's games (a game
     dealt and cut before anyone played is not one); a co-winner is credited a win."""
@@ -2053,7 +2089,7 @@ def player_rows(
                 "home_table": p["home_table"],
                 "bot": p["is_bot"],
                 "left": p["has_left"],
-                "left_when": left_when(doc, p.get("left_at")),
+                "left_when": _left_said(doc, p),
                 # A bot took the seat they left (it plays on, or played after them): the
                 # rest of the report calls it "the bot in X's seat".
                 "bot_took_seat": bool(p["has_left"])
@@ -2062,7 +2098,7 @@ def player_rows(
                 # and whether a bot played their seat meanwhile, as "a bot took their
                 # seat" is said beside one who is gone still.
                 "away": [
-                    f"left {left_when(doc, a.get('left'))}, back {left_when(doc, a.get('back'))}"
+                    _away_said(doc, a, p.get("let_in_at"))
                     + (
                         "; a bot played their seat meanwhile"
                         if bot_played_between(ix, pid, parse_time(a["left"]), parse_time(a["back"]))
@@ -3258,6 +3294,8 @@ def build_report(doc: dict, *, gesture_palette=None, names: bool = True) -> dict
             "left": sum(1 for p in doc["players"] if p["has_left"]),
             # Players who left and came back with their PIN (the per-player note).
             "came_back": sum(1 for p in doc["players"] if p.get("absences")),
+            # Removed by the facilitator, then let back in (`players[].let_in_at`).
+            "let_back_in": sum(1 for p in doc["players"] if p.get("let_in_at")),
         },
         "reveal": rev,
         "movement": mov,

@@ -698,6 +698,7 @@ PLAYER_COLUMNS = [
     "gestures_and_drawings",
     "drawings",
     "away",
+    "let_in_at",
 ]
 
 

@@ -4,6 +4,7 @@ joiner when theirs went."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -194,3 +195,56 @@ def test_the_join_form_asks_a_student_let_back_in_for_their_pin():
     services.player_let_back_in(workshop_id=w.pk, player_id=p.pk)
     assert selectors.name_in_use(w.code, "p01") == "P01"
     assert names.name_key("P01") == fresh(p).name_key
+
+
+def test_the_export_and_the_report_record_a_let_back_in():
+    """Neither the export nor the report said a student was removed and let back in:
+    the report read "left during Round 1, back during Round 1" as if they had walked
+    out. The JSON keeps `let_in_at` (and players.csv its column), and section 5 says
+    who removed them ("removed …, let back in …"), back or not yet."""
+    from django.template.loader import render_to_string
+
+    from tournament import export, report
+
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_scored_round(w)
+    p, q = Player.objects.filter(workshop=w).order_by("seat")[:2]
+    back = removed_then_let_in(w, p)
+    services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    removed_then_let_in(w, q)  # not back yet
+
+    doc = json.loads(json.dumps(export.workshop_document(fresh(w))))
+    rows = {x["id"]: x for x in doc["players"]}
+    assert rows[p.pk]["let_in_at"] == fresh(p).let_in_at.isoformat()
+    assert rows[q.pk]["let_in_at"] == fresh(q).let_in_at.isoformat()
+    assert {x["let_in_at"] for i, x in rows.items() if i not in (p.pk, q.pk)} == {None}
+    header, lines = export.csv_tables(doc)["players"]
+    assert header[-2:] == ["away", "let_in_at"]
+    cells = {r[0]: dict(zip(header, r, strict=True)) for r in lines}
+    assert cells[p.pk]["let_in_at"] == rows[p.pk]["let_in_at"]
+    assert cells[q.pk]["let_in_at"] == rows[q.pk]["let_in_at"]
+
+    rep = report.build_report(doc)
+    said = {x["id"]: x for x in rep["players"]}
+    assert said[p.pk]["away"] == [
+        "removed during Round 1, let back in during Round 1, back during Round 1"
+    ]
+    assert not said[p.pk]["left"]
+    assert said[q.pk]["left"] and said[q.pk]["left_when"] == (
+        "removed during Round 1, let back in during Round 1, not back yet"
+    )
+    html = render_to_string("report/page.html", {"r": rep, "workshop": fresh(w)})
+    assert "“Removed …, let back in …”: the facilitator removed the player" in html
+    # One who left on their own, and came back, is not said to have been removed.
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_scored_round(w)
+    r = Player.objects.filter(workshop=w).first()
+    services.player_leave(player_id=r.pk)
+    services.player_rejoin(code=w.code, name=r.name, pin=fresh(r).pin)
+    rep = report.build_report(json.loads(json.dumps(export.workshop_document(fresh(w)))))
+    assert [x["away"] for x in rep["players"] if x["id"] == r.pk] == [
+        ["left during Round 1, back during Round 1"]
+    ]
+    assert "let back in" not in render_to_string(
+        "report/page.html", {"r": rep, "workshop": fresh(w)}
+    )
