@@ -2446,10 +2446,22 @@ def _name_tie_lines(doc: dict, ix: Index) -> list[str]:
     return [line + "."]
 
 
+def _judged(clashes: int, tricks: int) -> str:
+    """What comes before "judged differently", none said in words as section 4 of Five
+    Tricks says it: "3 of 19 tricks were", "None of the 19 tricks was", "The one trick
+    was not", "No trick was played to the end, so none was" (it read "0 of 19 tricks
+    were")."""
+    if clashes:
+        return f"{clashes} of {_plural(tricks, 'trick')} {_were(clashes)}"
+    if not tricks:
+        return "No trick was played to the end, so none was"
+    return "The one trick was not" if tricks == 1 else f"None of the {tricks} tricks was"
+
+
 def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
     judged = (
-        f"{t['clashes']} of {_plural(t['tricks'], 'trick')} {_were(t['clashes'])} judged "
+        f"{_judged(t['clashes'], t['tricks'])} judged "
         f"differently by the players' {rv.get('sheets', 'own')} sheets"
     )
     # What counts as judged differently, where not every sheet difference can (7Up).
@@ -2472,6 +2484,8 @@ def _revoke_lines(rv: dict) -> list[str]:
     lines = [
         f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
         f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never called."
+        if t["revokes"]
+        else "No card broke the sheet of the table it was played at."
     ]
     if t["refused"]:
         lines.append(
@@ -3181,7 +3195,15 @@ def revokes_summary(rv: dict) -> dict:
     parts = []
     for label, in_round in _by_round(rows).items():
         n = {k: sum(r[k] for r in in_round) for k in rv["totals"]}
-        part = f"{label}, {n['clashes']} of {_plural(n['tricks'], 'trick')} judged differently"
+        # None said in words, as Five Tricks' line says "no clash in 19 tricks".
+        if n["clashes"]:
+            part = f"{label}, {n['clashes']} of {_plural(n['tricks'], 'trick')} judged differently"
+        elif n["tricks"] == 1:
+            part = f"{label}, 1 trick, not judged differently"
+        elif n["tricks"]:
+            part = f"{label}, none of {n['tricks']} tricks judged differently"
+        else:
+            part = f"{label}, no trick played to the end"
         if not rv["table_decides"] and n["revokes"]:
             part += (
                 f", {_plural(n['revokes'], 'revoke')} ({n['by_newcomers']} by newcomers):"

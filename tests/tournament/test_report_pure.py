@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -882,6 +883,52 @@ def test_a_referee_all_fives_report_counts_the_tricks_judged_differently():
     assert '<h2 id="h-clashes">4 Revokes and gestures</h2>' in _page(barnga)
 
 
+def test_section_four_of_all_fives_says_none_in_words():
+    """With nothing judged differently, no revoke and no call, section 4 of All Fives
+    read "The players' own sheets judged 0 of 12 tricks differently." and "0 cards
+    broke the table's sheet (0 played by newcomers); 0 were called and 0 were not. 0
+    calls were refused.", the guide "0 of 12 tricks were judged differently": said in
+    words. Counts above nought stay figures."""
+    sheets = ["high_highest_suit", "high_lowest_suit"]
+    game, _ = _all_fives_game(7, [1, 2], sheets, "high_highest_suit", mode="referee")
+    r = report.build_report(_fives_doc(game, "referee", "high_lowest_suit"))
+    tricks = r["revokes"]["totals"]["tricks"]
+    assert tricks > 1
+    zero = dict.fromkeys(r["revokes"]["totals"], 0)
+
+    def said(rep) -> str:
+        html = _page(rep).split('<section id="clashes"')[1].split("</section>")[0]
+        return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+    r["revokes"]["totals"] = {**zero, "tricks": tricks}
+    assert f"The players' own sheets judged none of the {tricks} tricks differently." in said(r)
+    notice = report._revoke_lines(r["revokes"])[0]
+    assert notice.startswith(
+        f"None of the {tricks} tricks was judged differently by the players' own sheets:"
+    ), notice
+    r["revokes"]["totals"] = {**zero, "tricks": 1}
+    assert "The players' own sheets did not judge the one trick differently." in said(r)
+    assert report._revoke_lines(r["revokes"])[0].startswith("The one trick was not judged")
+    r["revokes"]["totals"] = zero
+    assert "No trick was played to the end." in said(r)
+    # Barnga mode: the revokes and the calls.
+    game, _ = _all_fives_game(7, [1, 2], sheets, "high_highest_suit")
+    barnga = report.build_report(_fives_doc(game, "barnga", "high_lowest_suit"))
+    barnga["revokes"]["totals"] = {**zero, "tricks": tricks}
+    assert (
+        "No card broke the table's sheet. Nobody called a revoke. The players' own sheets"
+        f" judged none of the {tricks} tricks differently."
+    ) in said(barnga)
+    assert report._revoke_lines(barnga["revokes"])[0] == (
+        "No card broke the sheet of the table it was played at."
+    )
+    barnga["revokes"]["totals"].update(revokes=2, by_newcomers=1, upheld=2, refused=0)
+    assert (
+        "2 cards broke the table's sheet (1 played by newcomers); 2 were called and 0 were not."
+        " No call was refused."
+    ) in said(barnga)
+
+
 REVOKES_HEADER = [
     "round", "round_label", "table", "game_id", "game_number", "seq", "created_at", "kind",
     "player_id", "player", "seat", "card", "hand", "trick_index", "called_on_seat",
@@ -1691,8 +1738,15 @@ def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables(
     # Nothing judged differently: no table named.
     quiet = {**rv, "table_decides": True, "rows": [_revoke_row("Round 1", 1, 1, 0)]}
     assert report.revokes_summary(quiet)["line"] == (
-        "1 table, round by round: Round 1, 0 of 1 trick judged differently."
+        "1 table, round by round: Round 1, 1 trick, not judged differently."
     )
+    # None said in words ("0 of 19 tricks judged differently"), and no trick at all.
+    quiet["rows"] = [_revoke_row("Round 1", 1, 10, 0), _revoke_row("Round 1", 2, 9, 0)]
+    quiet["rows"] += [_revoke_row("Round 2", 1, 0, 0)]
+    assert report.revokes_summary(quiet)["items"] == [
+        "Round 1, none of 19 tricks judged differently",
+        "Round 2, no trick played to the end",
+    ]
 
 
 def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if_asked():

@@ -1291,8 +1291,7 @@ def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(
             )
 
         said = "; ".join(
-            f"{rd}, {per_round(rows, 2)[rd]} of {per_round(rows, 1)[rd]} trick"
-            f"{'s' * (per_round(rows, 1)[rd] != 1)} judged differently{revokes_said(rd)}"
+            f"{rd}, {judged_said(per_round(rows, 2)[rd], per_round(rows, 1)[rd])}{revokes_said(rd)}"
             for rd in per_round(rows, 1)
         )
         assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
@@ -1329,10 +1328,7 @@ def test_past_twelve_tables_judged_differently_and_refusals_fold_under_their_tot
         rows = [(rd, [int(t), *cells]) for rd, (t, *cells) in rows_of(held)]
         assert len(rows) == 26
         tricks, judged = per_round(rows, 1), per_round(rows, 2)
-        said = "; ".join(
-            f"{rd}, {judged[rd]} of {tricks[rd]} trick{'s' * (tricks[rd] != 1)} judged differently"
-            for rd in tricks
-        )
+        said = "; ".join(f"{rd}, {judged_said(judged[rd], tricks[rd])}" for rd in tricks)
         assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
         the_most_said(rows, 2, "tricks judged differently", line)
         # The refused moves: in the full report by newcomers and by locals too.
@@ -1563,6 +1559,20 @@ def test_past_twelve_tables_a_round_by_round_line_is_a_lead_and_a_list(fac, thir
             fold = "class-seating" if name == "seating-summary" else "clashes-by-table"
             assert block.end() < html.index(f'id="{fold}"')
             assert "<details" not in html[block.start() : block.end()]
+
+
+def judged_said(judged: int, tricks: int) -> str:
+    """A round's tricks judged differently as report.revokes_summary says them, none in
+    words ("none of 26 tricks judged differently")."""
+    if judged:
+        return f"{judged} of {tricks} trick{'s' * (tricks != 1)} judged differently"
+    if not tricks:
+        return "no trick played to the end"
+    return (
+        "1 trick, not judged differently"
+        if tricks == 1
+        else f"none of {tricks} tricks judged differently"
+    )
 
 
 REFEREE_CELL = re.compile(
