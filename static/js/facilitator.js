@@ -589,6 +589,26 @@
     expected = (answerOnly(e.detail) && message && message.dataset.say) || "";
     known = { ...known, status: situation().status };
   });
+  // Who this page's own "Let … back in" let back in ("let:" and the player's id): its
+  // answer said so, with the new PIN, and focus took a screen reader to it; the log
+  // saying "Ana was let back in." again once the roster came was the same news twice.
+  // Set as the control is sent (the roster may come before its answer), dropped if
+  // it is refused, and taken as told once the roster shows it (sayChanges). Another
+  // tab's or device's is said.
+  const ownLetIn = new Set();
+  const letInRow = (form) => {
+    const player = form && /\/do\/let-in\/$/.test(form.getAttribute("action") || "")
+      ? form.querySelector('input[name="player"]') : null;
+    return player ? "let:" + player.value : "";
+  };
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const row = letInRow(e.detail.elt.closest ? e.detail.elt.closest("form") : null);
+    if (row) ownLetIn.add(row);
+  });
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const row = letInRow(e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest("form") : null);
+    if (row && !(e.detail.xhr && e.detail.xhr.status && e.detail.xhr.status < 300)) ownLetIn.delete(row);
+  });
   // Joins and disputes come in bursts (30 phones in two seconds; a dozen bot tables'
   // disputes every second or two): said together once they settle, NEWS_MS after the
   // last change (NEWS_MAX_MS at most after the first), as what changed since they
@@ -620,6 +640,12 @@
   }
   function sayChanges() {
     const now = situation();
+    // This page's own let-in, now in the roster: taken as told.
+    for (const row of ownLetIn) {
+      if (!now.people.has(row)) continue;
+      told = { ...told, people: new Map(told.people).set(row, now.people.get(row)) };
+      ownLetIn.delete(row);
+    }
     const changed = !sending() && now.status && now.status !== known.status;
     if (changed && now.status === expected) expected = "";
     else if (changed) announcer.say(now.status);
