@@ -741,7 +741,7 @@ def test_let_back_in_reads_out_a_new_pin_that_brings_the_student_back(owner, fac
     # In the player's roster row (a bot plays the seat), or under "Left" (it went).
     row = f'id="player-{p.pk}"' if policy == "bot" else f'id="left-{p.pk}"'
     where = html[html.index(row) :]
-    assert button in where[: where.index("</li>" if policy == "bot" else "</span>")]
+    assert button in where[: where.index("</li>")]
     r = do(fac, w, "let-in", {"player": p.pk}, live=True)
     said = message_of(r)
     p.refresh_from_db()
@@ -760,6 +760,38 @@ def test_let_back_in_reads_out_a_new_pin_that_brings_the_student_back(owner, fac
     p.refresh_from_db()
     assert not p.has_left and p.table_id is not None
     assert "data-let-in" not in text(fac.get(f"/workshops/{w.pk}/"))
+
+
+def test_the_left_list_names_each_student_once_with_their_button(owner, fac):
+    """The seat went: "Left:" named them, then a button beside per student named them
+    again (a screen reader heard each name twice). One list: a student's item is their
+    button, named with their name; after the debrief, the names alone."""
+    w = owned(owner, players=8, tables=2, seats=4, leave_policy="skip")
+    to_scored_round(w)
+    gone = [Player.objects.get(workshop=w, name=n) for n in ("P01", "P02")]
+    for p in gone:
+        services.player_kick(workshop_id=w.pk, player_id=p.pk)
+    services.player_let_back_in(workshop_id=w.pk, player_id=gone[1].pk)
+
+    def left_list(html: str) -> str:
+        start = html.index('id="left-h"')
+        return html[start : html.index("</ul>", start)]
+
+    part = left_list(text(fac.get(f"/workshops/{w.pk}/")))
+    assert part.count("<ul") == 1 and part.count("<li") == 2
+    assert 'aria-labelledby="left-h"' in part
+    for p, act in zip(gone, ("let-in", "pin"), strict=True):
+        item = re.search(rf'<li id="left-{p.pk}"[^>]*>(.*?)</li>', part, re.S).group(1)
+        # The name once, inside the button that acts for them.
+        assert item.count(f"<bdi>{p.name}</bdi>") == 1
+        assert re.fullmatch(
+            rf'<form .*id="do-{act}-{p.pk}">[^<]*<bdi>{p.name}</bdi>.*</form>', item
+        )
+    services.workshop_start_debrief(workshop_id=w.pk)
+    part = left_list(text(fac.get(f"/workshops/{w.pk}/")))
+    for p in gone:
+        assert re.search(rf'<li id="left-{p.pk}"[^>]*><bdi>{p.name}</bdi></li>', part)
+    assert "<form" not in part
 
 
 def test_let_back_in_refused_changes_nothing(owner, fac):
