@@ -11,9 +11,11 @@ import pytest
 from django.utils import timezone
 from tournament_helpers import (
     assert_refused,
+    finish_trick,
     fresh,
     game_at,
     make_workshop,
+    seated,
     tables_of,
     to_home,
     to_scored_round,
@@ -248,3 +250,59 @@ def test_the_export_and_the_report_record_a_let_back_in():
     assert "let back in" not in render_to_string(
         "report/page.html", {"r": rep, "workshop": fresh(w)}
     )
+
+
+def test_a_student_back_between_rounds_after_their_seat_went_sits_out_of_the_plan():
+    """The seat went: a student let back in between rounds, before the movement is
+    applied, sits at the table the plan leaves smallest, as a late joiner does. The
+    plan's move the rule had made for them (from the table they played at) no longer
+    applies: kept, it moved them on Apply from the table they had just been given, and
+    the rule's move they 'did not make' was recorded as the facilitator's choice. The
+    others' moves are as planned."""
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    finish_trick(game_at(t1), 0)
+    finish_trick(game_at(t2), 1)
+    services.round_end_now(round_id=rnd.pk)
+    plan = fresh(rnd).movement_preview
+    down = next(m for m in plan["moves"] if m["from"] == 1)  # table 1's loser, to table 2
+    others = [m for m in plan["moves"] if m["player"] != down["player"]]
+    p = Player.objects.get(pk=down["player"])
+    back = removed_then_let_in(w, p)
+    services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    p = fresh(p)
+    # Table 2 gives one and gains none now: it is the smaller after the plan.
+    assert p.table.number == 2
+    after = fresh(rnd).movement_preview
+    assert [m["player"] for m in after["moves"]] == [m["player"] for m in others]
+    assert p.pk not in {m["player"] for m in after["computed"]}
+    records = services.movement_apply(round_id=rnd.pk)
+    assert p.pk not in {r.player_id for r in records}
+    assert {r.player_id for r in records} == {m["player"] for m in others}
+    assert fresh(p).table.number == 2
+    assert p.pk not in {k["player"] for k in fresh(rnd).movement_preview["kept"]}
+    assert (len(seated(t1)), len(seated(t2))) == (4, 4)
+
+
+def test_a_student_back_where_the_plan_did_not_send_them_stays_there():
+    """A late joiner took the room the plan had left at table 2, where the rule sent
+    the student whose seat went: back, they sit at table 1 (both four after the plan,
+    the lower number), and Apply leaves them there, not at table 2 as their old move
+    said (five players there, and a phone that had said table 1)."""
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    finish_trick(game_at(t1), 0)
+    finish_trick(game_at(t2), 1)
+    services.round_end_now(round_id=rnd.pk)
+    down = next(m for m in fresh(rnd).movement_preview["moves"] if m["from"] == 1)
+    p = Player.objects.get(pk=down["player"])
+    back = removed_then_let_in(w, p)
+    late = services.player_join(workshop_id=w.pk, name="Late")
+    assert fresh(late).table == t2
+    services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    assert fresh(p).table == t1
+    services.movement_apply(round_id=rnd.pk)
+    assert fresh(p).table == t1
+    assert (len(seated(t1)), len(seated(t2))) == (5, 4)

@@ -22,6 +22,7 @@ from tournament.models import (
     Mode,
     Phase,
     Player,
+    Round,
     RoundKind,
     RoundState,
     Table,
@@ -324,19 +325,28 @@ def _deal_if_idle(workshop: Workshop, table: Table) -> None:
         game_start(table=table, rnd=rnd)
 
 
-def _planned_change(workshop: Workshop) -> Counter:
-    """Between rounds, before the last scored round's movement is applied: how many
-    players each table (by number) gains or loses by the plan as saved. Else empty."""
-    change: Counter = Counter()
+def _unapplied_round(workshop: Workshop) -> Round | None:
+    """Between rounds, the last scored round while its movement is still a plan (the
+    round just ended, as the panel's plan reads it). Else None."""
     if workshop.phase != Phase.BETWEEN:
-        return change
-    rnd = current_round(workshop)  # the round just ended, as the panel's plan reads it
+        return None
+    rnd = current_round(workshop)
     if (
         rnd is None
         or rnd.kind != RoundKind.SCORED
         or rnd.state != RoundState.FINISHED
         or rnd.movement_applied_at is not None
     ):
+        return None
+    return rnd
+
+
+def _planned_change(workshop: Workshop) -> Counter:
+    """Between rounds, before the last scored round's movement is applied: how many
+    players each table (by number) gains or loses by the plan as saved. Else empty."""
+    change: Counter = Counter()
+    rnd = _unapplied_round(workshop)
+    if rnd is None:
         return change
     seated = seated_tables(workshop)
     change = sizes_after(seated, (rnd.movement_preview or {}).get("moves", []))
@@ -733,6 +743,29 @@ def workshop_set_joining(*, workshop_id: int, locked: bool) -> Workshop:
     return workshop
 
 
+def _out_of_the_plan(workshop: Workshop, player: Player) -> None:
+    """A student whose seat went, back before the movement planned is applied: their
+    move in it (the rule's, from the table they played at) no longer applies. They sit
+    where the plan leaves most room, as a late joiner does, and stay there: their old
+    move kept moved them on Apply from the table they had just been given, and the
+    rule's move they then did not make was recorded as the facilitator's choice (the
+    report's "stayed (changed)"). The others' moves are as planned. Caller holds the
+    workshop's lock; the round's is taken after it, as movement_edit does."""
+    rnd = _unapplied_round(workshop)
+    if rnd is None:
+        return
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=rnd.pk)
+    plan = rnd.movement_preview or {}
+    kept = {
+        key: [m for m in plan.get(key, []) if m["player"] != player.pk]
+        for key in ("moves", "computed")
+    }
+    if all(len(kept[key]) == len(plan.get(key, [])) for key in kept):
+        return
+    rnd.movement_preview = {**plan, **kept}
+    rnd.save(update_fields=["movement_preview"])
+
+
 def _seat_returning(workshop: Workshop, player: Player) -> None:
     """A student whose seat was skipped when they left, back with their PIN, plays
     again: seated at the smallest table as a late joiner is (their sheet stays their
@@ -740,6 +773,7 @@ def _seat_returning(workshop: Workshop, player: Player) -> None:
     holds the workshop's lock."""
     if player.table_id is not None or workshop.phase in (Phase.LOBBY, Phase.DEBRIEF):
         return
+    _out_of_the_plan(workshop, player)
     try:
         _seat_at_smallest(
             workshop, player, kinds.get(workshop.game), home=player.home_table_id is None
