@@ -252,14 +252,53 @@ def chip_places(page) -> list[list[float]]:
     )
 
 
-def test_the_lost_connection_line_moves_nothing_on_the_wall(facilitator_page, django_user_model):
+def under_the_line(page) -> list[str]:
+    """What of the live view the connection line is drawn over (a name's or a table's
+    chip, the count): what the room can no longer read while it shows."""
+    return page.evaluate(
+        """() => {
+          const line = document.getElementById('connection').getBoundingClientRect();
+          return [...document.querySelectorAll(
+              '#projector-live :is(li, .proj-names-h, .proj-clock, .proj-phase)')]
+            .filter(e => e.getClientRects().length)
+            .filter(e => { const r = e.getBoundingClientRect();
+                           return r.bottom > line.top && r.top < line.bottom
+                                  && r.right > line.left && r.left < line.right; })
+            .map(e => e.textContent.trim().slice(0, 20));
+        }"""
+    )
+
+
+def test_the_lost_connection_line_covers_no_name_in_the_lobby(facilitator_page, django_user_model):
+    """Laid over the screen's foot, the line hid the last row of the lobby's names (a
+    student looking for their own did not find it while the network was gone). The
+    names fit above the line's place, whether it shows or not: nothing moves when it
+    comes or goes."""
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(60)]
+    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=12)
+    before = shown_names(page)
+    line = page.locator("#connection")
+    page.context.set_offline(True)
+    line.wait_for(state="visible", timeout=WAIT)
+    assert under_the_line(page) == []
+    assert shown_names(page) == before
+    page.context.set_offline(False)
+    line.wait_for(state="hidden", timeout=15000)
+    assert shown_names(page) == before
+    page.context.close()
+
+
+@pytest.mark.parametrize("tables", [24, 40])
+def test_the_lost_connection_line_moves_nothing_on_the_wall(
+    facilitator_page, django_user_model, tables
+):
     """The network gone (the laptop's wifi), then back: "Offline — waiting for the
     network…", then "Live updates are back.", on a line that took its own place above
     the phase. It pushed the clock and the tables down (the whole wall jumped, twice),
     and at forty tables the last rows went below a 1280x720 screen's edge. Laid over
     the foot of the screen instead: nothing moves, nothing is cut off."""
-    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(200)]
-    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=40)
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(tables * 5)]
+    w, page = projector_of_a_class(facilitator_page, django_user_model, names, tables=tables)
     services.players_seat_home(workshop_id=w.pk)
     services.workshop_start_study(workshop_id=w.pk)
     page.wait_for_selector(".proj-clock", timeout=WAIT)
@@ -272,6 +311,7 @@ def test_the_lost_connection_line_moves_nothing_on_the_wall(facilitator_page, dj
     assert below_the_screen(page) == []
     box = line.bounding_box()
     assert box is not None and box["y"] + box["height"] <= SCREEN["height"]
+    assert under_the_line(page) == []  # the last row of tables not hidden under it
     # Readable from the back of the room, as the rest of the wall.
     assert float(line.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 24
     assert_accessible(page, "projector, offline")
