@@ -299,3 +299,30 @@ def test_the_check_sees_small_and_cut_words_and_not_hidden_ones(browser):
     page.evaluate("document.querySelector('.box').style.width = '1400px'")
     assert page.evaluate(CUT) == ["page 1400 wide on 1280", 'p.box "Wolfeschlegel" past the side']
     page.close()
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=SCREEN_IDS)
+def test_the_skip_link_once_focused_reads_as_every_other_word(
+    facilitator_page, django_user_model, screen
+):
+    """The skip link is off the screen till a key focuses it (SMALL_TEXT passes over it
+    there): then it is drawn on the wall, and was 18 px, the page's base size, under
+    the floor every other word keeps."""
+    width, height = screen
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=["Ana"], tables=2, seats=5, seed=3, facilitator=user)
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/projector/", viewport={"width": width, "height": height}
+    )
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    assert skip.evaluate("e => e === document.activeElement")
+    box = skip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+    floor = width * SHARE / 100
+    size = float(skip.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+    assert size >= floor - 0.01, f"{size} px under {floor}"
+    assert page.evaluate(SMALL_TEXT, floor) == []
+    assert_accessible(page, "projector, the skip link focused")
+    page.context.close()
