@@ -820,7 +820,8 @@
   // they run below the screen's foot they are made `least` (barnga.css: the smallest
   // the back of the room reads), and if they still do, the earliest are hidden (no
   // longer drawn nor heard) one by one till the rest fit, "N earlier…" counting them
-  // with those the server did not send (data-earlier). Run again on each push (the
+  // with those the server did not send (data-earlier); none fits, the list goes and
+  // its heading's count stands alone. Run again on each push (the
   // list is new) and when the window changes size (made full-screen). The hidden
   // names keep their data-name: who joins is still said once (people, above).
   function fitNames() {
@@ -846,6 +847,7 @@
       setText(more, `${count} earlier…`);
     };
     names.forEach((li) => { li.hidden = false; });
+    list.hidden = false;
     list.classList.remove("least");
     earlier(before);
     if (!over()) return;
@@ -853,6 +855,13 @@
     for (let gone = 0; gone < names.length && over(); gone += 1) {
       names[gone].hidden = true;
       earlier(before + gone + 1);
+    }
+    // Not one name fits (a small window: the join code fills it): "30 earlier…" alone,
+    // earlier than nothing, read as a riddle. The list goes, and the count above it
+    // ("30 joined") says it all.
+    if (names.length && names.every((li) => li.hidden)) {
+      earlier(0);
+      list.hidden = true;
     }
   }
   fitNames();

@@ -326,3 +326,28 @@ def test_the_skip_link_once_focused_reads_as_every_other_word(
     assert page.evaluate(SMALL_TEXT, floor) == []
     assert_accessible(page, "projector, the skip link focused")
     page.context.close()
+
+
+def test_a_window_too_small_for_one_name_shows_the_count_alone(
+    facilitator_page, django_user_model, artifacts
+):
+    """A small window (640x360: the join code fills it): every name was hidden and the
+    list said "30 earlier…", earlier than nothing. The list goes; its heading's count
+    ("30 joined") stands alone, and the names come back when the window grows."""
+    names = [f"{FIRST[i % 20]} {i // 20 + 1}" for i in range(30)]
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(names=names, tables=2, seats=5, seed=3, facilitator=user)
+    page = facilitator_page(
+        user, f"/workshops/{w.pk}/projector/", viewport={"width": 640, "height": 360}
+    )
+    # (The page is drawn from its socket's first push, fitNames run on it.)
+    lobby = page.evaluate(LOBBY)
+    assert (lobby["shown"], lobby["earlier"]) == ([], None)
+    assert page.evaluate("() => document.querySelector('.proj-names').hidden")
+    assert page.locator(".proj-earlier").count() == 0
+    assert page.locator("h2.proj-names-h").inner_text().strip() == "30 joined"
+    assert "listitem" not in page.locator("#projector-live").aria_snapshot()
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_function("() => innerWidth === 1280")
+    assert_lobby_fits(page, Findings(artifacts, SCREENS[0], "lobby-small"), "grown", names)
+    page.context.close()
