@@ -242,10 +242,14 @@ def test_five_tricks_workshop_pages_pass_axe_and_phones_announce_changes(
     seats[0].evaluate("() => window.__heldChips.forEach((c) => Element.prototype.remove.call(c))")
     # Every seat's claim is in words for a screen reader, not an arrow: a claim on
     # one's own card "says they won" (it read "Bea says the trick went to Bea"), on the
-    # phone's own line "you say you won".
+    # phone's own line "you say you won" (on another's card "you say the trick went to").
     heard = seats[0].locator("#screen .seats").aria_snapshot()
     own = heard.count("says they won") + heard.count("you say you won")
-    assert own >= 1 and heard.count("says the trick went to") + own == 4, heard
+    mine = heard.count("you say you won") + heard.count("you say the trick went to")
+    assert own >= 1 and mine == 1, heard
+    assert (
+        heard.count("says the trick went to") + heard.count("you say the trick went to") + own == 4
+    )
     assert "→" not in heard, heard
     seats[0].locator("details.pad-wrap summary").click()
     assert_accessible(seats[0], "phone, drawing pad open")

@@ -5,7 +5,8 @@ dealer") was wider than its box: its counts, cut short first, were 0 px wide ("6
 cards" read out only), and cut short at 667x375: there "dealer" is read out, not
 shown, as the hand's line above says "you deal". In a Five Tricks dispute a student
 who claimed the trick for herself read "Ana (you) → you" on her own line, and heard
-"Ana (you) says the trick went to you". A seat a bot plays for a student who left
+"Ana (you) says the trick went to you"; one who claimed it for another heard "Ana
+(you) says the trick went to Cai", not "you say …". A seat a bot plays for a student who left
 said so on Five Tricks' seat lines only: 7Up's, All Fives' and 3 Tricks' named her as
 if she still sat there. A seat line copied out as "7 cards ·", ",", " 0 tricks", three
 lines: the "," a screen reader hears for the "·" was a box of its own.
@@ -164,4 +165,23 @@ def test_a_seat_lines_counts_copy_out_as_one_line_and_are_heard_as_before(
         "(els) => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
     )
     assert boxes and all(w <= 1 and h <= 1 for w, h in boxes), boxes
+    page.context.close()
+
+
+def test_a_claim_on_anothers_card_is_heard_as_ones_own_on_ones_own_line(live_server_url, browser):
+    page, w, game = one_phone_at_a_round(
+        browser, live_server_url, seats=4, size={"width": 360, "height": 740}, name="Theirs"
+    )
+    ana = Player.objects.get(workshop=w, name="Ana").pk
+    play_until(game, lambda state: state.phase != "play")
+    other = next(p for p in game.players if p != ana)
+    for player in game.players:
+        services.game_claim(player_id=player, winner_player_id=other if player == ana else ana)
+    page.wait_for_selector(".dispute-title", timeout=8000)
+    name = Player.objects.get(pk=other).name
+    own = page.locator("#screen .seats > li.me").evaluate(WORDS)
+    # Seen as another's claim is ("→ Cai"); heard as the student says it, not
+    # "Ana (you) says the trick went to Cai".
+    assert own["shown"].endswith(f"tricks → {name}"), own
+    assert own["heard"].endswith(f"tricks you say the trick went to {name}"), own
     page.context.close()

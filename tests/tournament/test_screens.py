@@ -395,6 +395,15 @@ def test_a_phone_calls_its_own_player_you_in_the_claim_step():
     html = seat_screen(loser)
     assert html.count(" <bdi>you</bdi></span>") == 0 and "→ you won" in html
     assert html.count(f" <bdi>{names[winner]}</bdi></span>") == 3
+    # Its own line, a claim on another's card: heard "you say the trick went to
+    # <name>" (it was "<own name> (you) says the trick went to <name>").
+    third = next(pid for pid in game.players if pid not in (winner, loser))
+    own = re.search(r'<li class="seat me[^"]*">(.*?)</li>', seat_screen(third), re.S).group(1)
+    assert (
+        '<span class="visually-hidden">you say the trick went to</span> '
+        f"<bdi>{names[winner]}</bdi></span>" in own
+    ), own
+    assert "says the trick went to" not in own, own
     # A claim on one's own card is said as a person says it, not "Loser says Loser
     # won" (the claims' line) nor "… says the trick went to Loser" (the seat's line).
     said = re.search(r"Claims: (.*?)</p>", seat_screen(winner)).group(1)
