@@ -3,7 +3,8 @@
 All Fives' own seat line at 568x320 with the dealer's badge ("Ana (you) 0 / 61 6 cards
 dealer") was wider than its box: its counts, cut short first, were 0 px wide ("6
 cards" read out only), and cut short at 667x375: there "dealer" is read out, not
-shown, as the hand's line above says "you deal". In a Five Tricks dispute a student
+shown, as the hand's line above says "you deal"; at 320x568 upright it cut "6 cards"
+to "6 c…", and is read out there too. In a Five Tricks dispute a student
 who claimed the trick for herself read "Ana (you) → you" on her own line, and heard
 "Ana (you) says the trick went to you"; one who claimed it for another heard "Ana
 (you) says the trick went to Cai", not "you say …". A seat a bot plays for a student who left
@@ -38,7 +39,9 @@ LINE = """(li) => ({
 })"""
 
 
-@pytest.mark.parametrize("size", [(568, 320), (667, 375)], ids=["568x320", "667x375"])
+@pytest.mark.parametrize(
+    "size", [(568, 320), (667, 375), (320, 568)], ids=["568x320", "667x375", "320x568"]
+)
 def test_all_fives_dealers_own_line_shows_its_cards(live_server_url, browser, size):
     pages, _ = other_game_at_a_round(
         browser,
