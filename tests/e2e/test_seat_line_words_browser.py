@@ -9,7 +9,8 @@ who claimed the trick for herself read "Ana (you) → you" on her own line, and 
 "Ana (you) says the trick went to you"; one who claimed it for another heard "Ana
 (you) says the trick went to Cai", not "you say …". A seat a bot plays for a student who left
 said so on Five Tricks' seat lines only: 7Up's, All Fives' and 3 Tricks' named her as
-if she still sat there. A seat line copied out as "7 cards ·", ",", " 0 tricks", three
+if she still sat there; on a small phone 3 Tricks' note pushed that side's counts a
+line down. A seat line copied out as "7 cards ·", ",", " 0 tricks", three
 lines: the "," a screen reader hears for the "·" was a box of its own.
 """
 
@@ -188,3 +189,42 @@ def test_a_claim_on_anothers_card_is_heard_as_ones_own_on_ones_own_line(live_ser
     assert own["shown"].endswith(f"tricks → {name}"), own
     assert own["heard"].endswith(f"tricks you say the trick went to {name}"), own
     page.context.close()
+
+
+# Where a 3 Tricks side's parts stand, from the side's top: the name's, the counts' and
+# (once a player has left) the note's boxes.
+SIDE = """(side) => {
+  const top = side.getBoundingClientRect().top;
+  const box = (sel) => {
+    const e = side.querySelector(sel);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return { top: r.top - top, bottom: r.bottom - top };
+  };
+  return { name: box(":scope > .tt-name"), meta: box(":scope > .meta"), note: box(":scope > .left-note-line") };
+}"""
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 640)], ids=["320x568", "360x640"])
+def test_three_tricks_left_note_leaves_the_counts_where_they_were(live_server_url, browser, size):
+    pages, w = other_game_at_a_round(
+        browser, live_server_url, "three_tricks", {"width": size[0], "height": size[1]}, "Side"
+    )
+    ana = pages[0]
+    side = ana.locator("#screen .tt-theirs")
+    before = side.evaluate(SIDE)
+    gone = Player.objects.get(workshop=w, name="Bartholomew")
+    services.player_kick(workshop_id=w.pk, player_id=gone.pk)
+    playing = Game.objects.get(table__workshop=w, state=GameState.PLAYING)
+    wait_version(ana, table_version(playing), timeout=8000)
+    assert NOTE in side.inner_text()
+    after = side.evaluate(SIDE)
+    # The name and the counts where they were (the note, between them, pushed the counts
+    # a line down); the note under both.
+    assert after["name"] == before["name"] and after["meta"] == before["meta"], (before, after)
+    assert after["note"]["top"] >= max(after["name"]["bottom"], after["meta"]["bottom"]) - 1, after
+    # Still heard in the page's order: the name, the note, then the counts.
+    heard = side.aria_snapshot()
+    assert heard.index("Bartholomew") < heard.index(NOTE) < heard.index("blocked pile"), heard
+    for page in pages:
+        page.context.close()
