@@ -115,6 +115,17 @@ OFF_EDGE = (
 )
 
 
+# Each box hidden for a screen reader (.visually-hidden, save the inline comma of
+# .sep-said) drawn wider or taller than a pixel: a layout rule that outranks the
+# class's width (the sideways columns' `width: 49%`) left 7Up's "Eve bid 0." a
+# clipped box 250 px wide.
+WIDE_HIDDEN = """() => [...document.querySelectorAll('.visually-hidden:not(.sep-said)')]
+  .filter((e) => e.getClientRects().length)
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 1.5 || r.height > 1.5; })
+  .map((e) => { const r = e.getBoundingClientRect();
+    return `hidden box ${Math.round(r.width)}x${Math.round(r.height)}: ${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.trim().slice(0, 40)}"`; })"""
+
+
 class Findings:
     """What each screen drew under the floor, all of it kept: the test fails once at
     its end, listing every screen's small words (screenshots of each go to
@@ -126,7 +137,9 @@ class Findings:
         self.size = size
 
     def check(self, page, label):
-        small = page.evaluate(SMALL_TEXT, FLOOR) + page.evaluate(OFF_EDGE)
+        small = (
+            page.evaluate(SMALL_TEXT, FLOOR) + page.evaluate(OFF_EDGE) + page.evaluate(WIDE_HIDDEN)
+        )
         if small:
             self.found[label] = sorted(set(small))
         shot = f"text-size-{self.size[0]}x{self.size[1]}-{label}.png".replace(" ", "-")
