@@ -469,6 +469,10 @@ def test_phase_and_clock_controls_through_a_round_and_movement(owner, fac):
     # pause / resume / extend
     r = do(fac, w, "pause", htmx=True)
     assert fresh(rnd).state == RoundState.PAUSED and 'id="do-resume"' in text(r)
+    # A control's button has the class it is given, and none when given none (the
+    # roster's "Let … back in" is that control too: it had no empty class="").
+    assert '<button type="submit" id="do-resume" class="primary">Resume</button>' in text(r)
+    assert '<button type="submit" id="do-extend">+1 minute</button>' in text(r)
     left = fresh(rnd).remaining_seconds
     r = do(fac, w, "extend", htmx=True)
     assert fresh(rnd).remaining_seconds == pytest.approx(left + 60)
