@@ -10,14 +10,13 @@ URLs built here are real.
 from __future__ import annotations
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.shortcuts import resolve_url
 from django.test import Client
 from security_world import CSRF_TOKEN, PUBLIC, leaked, routes, world
+from socket_helpers import site_socket
 from tournament_helpers import snapshot
 
-from barnga.asgi import application
 from tournament.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -102,25 +101,14 @@ async def test_facilitator_socket_refuses_everyone_but_the_owner():
             continue
         for view in ("panel", "table&table=1", "projector"):
             for who, cookie in cookies.items():
-                headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-                if cookie:
-                    headers.append((b"cookie", cookie.encode()))
-                comm = WebsocketCommunicator(application, f"{url}?view={view}", headers=headers)
+                comm = site_socket(f"{url}?view={view}", cookie)
                 connected, _ = await comm.connect()
                 if connected:
                     out = await comm.receive_output(timeout=3)
                     assert out["type"] == "websocket.close", f"{who} got {out} on {url}"
                     assert out["code"] == 4403
                 await comm.disconnect()
-            comm = WebsocketCommunicator(
-                application,
-                f"{url}?view={view}",
-                headers=[
-                    (b"origin", b"http://localhost"),
-                    (b"host", b"localhost"),
-                    (b"cookie", owner.encode()),
-                ],
-            )
+            comm = site_socket(f"{url}?view={view}", owner)
             assert (await comm.connect())[0]
             first = await comm.receive_json_from(timeout=3)
             assert first["t"] == "regions", "the owner's socket works (the test is not vacuous)"

@@ -13,28 +13,30 @@ from barnga.asgi import application
 from tournament.identity import COOKIE, signed_cookie_value
 
 
+def site_socket(path: str, cookie: str | None = None, *, origin: bytes = b"http://localhost"):
+    """A socket to `path` (its query string included) from a page of the site, not
+    yet connected; `cookie` (as "name=value"), if any, sent with it."""
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
 def phone_socket(
     player=None, *, seat: str | None = None, query: str = "", origin: bytes = b"http://localhost"
 ):
     """`player`'s phone socket, not yet connected; or one whose seat cookie holds
     `seat` as it is (a forged or freshly issued value); neither: no seat cookie."""
-    headers = [(b"origin", origin), (b"host", b"localhost")]
     if player is not None:
         seat = signed_cookie_value(player.token)
-    if seat is not None:
-        headers.append((b"cookie", f"{COOKIE}={seat}".encode()))
-    return WebsocketCommunicator(application, "/ws/play/" + query, headers=headers)
+    cookie = f"{COOKIE}={seat}" if seat is not None else None
+    return site_socket("/ws/play/" + query, cookie, origin=origin)
 
 
 def facilitator_socket(workshop_id, cookie=None, query="view=panel"):
     """The facilitator's socket of workshop `workshop_id`, not yet connected; `cookie`
     (as "sessionid=…") logs it in."""
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(
-        application, f"/ws/facilitator/{workshop_id}/?{query}", headers=headers
-    )
+    return site_socket(f"/ws/facilitator/{workshop_id}/?{query}", cookie)
 
 
 async def receive_type(comm, *types: str, timeout: float = 3) -> dict:
