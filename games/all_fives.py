@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import SUIT_NAME_SINGULAR, SUITS, full_deck, parse_card, shuffled
-from .errors import IllegalAction, seat_of
+from .errors import IllegalAction, card_of, seat_of
 from .jsontext import check_keys
 from .records import RecordError, action_object, check_record_keys, replay_actions
 from .tricks import (
@@ -689,10 +689,7 @@ def _play(state: State, action: dict) -> tuple[State, list[dict]]:
     to_act = state.to_act
     if seat != to_act:
         raise IllegalAction(f"It is not your turn: seat {to_act} plays next.")
-    try:
-        card = parse_card(action.get("card"))
-    except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
+    card = card_of(action)
     hand = state.hands[seat]
     led = state.current[0][1][-1] if state.current else None
     config = state.config

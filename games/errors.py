@@ -1,9 +1,12 @@
-"""Exceptions shared by the game engines, and the refusal of a seat not at the table.
+"""Exceptions shared by the game engines, and the refusals of a seat not at the table
+and of a card that is none.
 
 One exception type crosses the engine boundary for a refused action, so the app
 can show its ``reason`` to the player as it is; another, for a replay document that
 cannot be replayed, carries the JSON error object the ``replay`` command prints.
 """
+
+from .cards import is_card, parse_card
 
 
 class IllegalAction(Exception):
@@ -29,3 +32,15 @@ def seat_of(value: object, n: int, what: str = "seat") -> int:
     if type(value) is not int or not 0 <= value < n:
         raise IllegalAction(f"There is no {what} {value!r} at this table (seats are 0 to {n - 1}).")
     return value
+
+
+def card_of(action: dict) -> str:
+    """The card ``action`` plays, canonical ("as " is "AS"), else IllegalAction saying
+    how a card is written."""
+    card = action.get("card")
+    if is_card(card):
+        return card
+    try:
+        return parse_card(card)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None

@@ -27,12 +27,11 @@ from .cards import (
     SUITS,
     five_tricks_deck,
     full_deck,
-    is_card,
     is_five_tricks_card,
     parse_card,
     shuffled,
 )
-from .errors import IllegalAction, seat_of
+from .errors import IllegalAction, card_of, seat_of
 from .tricks import (
     ACE_VALUES,
     MODES,
@@ -373,12 +372,7 @@ def _play(state: State, action: dict) -> tuple[State, list[dict]]:
     to_act = state.to_act
     if seat != to_act:
         raise IllegalAction(f"It is not your turn: seat {to_act} plays next.")
-    card = action.get("card")
-    if not is_card(card):
-        try:
-            card = parse_card(card)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
+    card = card_of(action)
     hand = hands[seat]
     led = current[0][1][-1] if current else None
     config = state.config

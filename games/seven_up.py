@@ -30,8 +30,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import RANKS, SUITS, full_deck, is_card, parse_card, shuffled
-from .errors import IllegalAction, ReplayError, seat_of
+from .cards import RANKS, SUITS, full_deck, parse_card, shuffled
+from .errors import IllegalAction, ReplayError, card_of, seat_of
 from .jsontext import check_keys
 from .tricks import (
     ACE_VALUES,
@@ -585,12 +585,7 @@ def _play(state: State, action: dict, unseen: bool) -> tuple[State, list[dict]]:
     else:
         if unseen:
             raise IllegalAction("Only in the blind deal is a card played unseen.")
-        card = action.get("card")
-        if not is_card(card):
-            try:
-                card = parse_card(card)
-            except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
+        card = card_of(action)
         led = state.current[0][1][-1] if state.current else None
         reason = why_illegal(card, hand, led, state.config.trick_rules(state.trump))
         if reason is not None:
