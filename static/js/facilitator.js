@@ -559,6 +559,9 @@
     const list = document.querySelector(".proj-names[data-joined]");
     const students = list ? Number(list.dataset.joined) : Array.from(now.values()).filter(Boolean).length;
     const who = names.length > 3 ? names.length + " players" : listText(names);
+    // The count in all, when there are others: the class's first burst said "4 players
+    // joined (4 players)." and its first student "Ana joined (1 player).".
+    if (students <= names.length) return `${who} joined.`;
     return `${who} joined (${students} player${students === 1 ? "" : "s"}).`;
   }
   // The people whose `key` (a time) is new since `before`: "moved", a seat brought back

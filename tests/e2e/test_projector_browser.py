@@ -447,6 +447,23 @@ def test_a_screen_reader_hears_each_name_that_joins_the_lobby_once(
     page.context.close()
 
 
+def test_the_first_to_join_are_not_counted_twice(facilitator_page, django_user_model):
+    """The class's first burst was said "4 players joined (4 players).": the count in
+    all is said only when others joined before the names said."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    w = make_workshop(players=0, tables=2, seats=5, seed=3, facilitator=user)
+    page = facilitator_page(user, f"/workshops/{w.pk}/projector/", viewport=SCREEN)
+    watch_heard(page, "fac-announce")
+    for name in FIRST[:4]:
+        services.player_join(workshop_id=w.pk, name=name)
+    page.wait_for_function("() => window.__heard.length > 0", timeout=WAIT)
+    services.player_join(workshop_id=w.pk, name="Zoë")
+    page.wait_for_function("() => window.__heard.length > 1", timeout=WAIT)
+    page.wait_for_timeout(2500)  # (a line said twice would come after the burst's wait)
+    assert heard(page) == ["4 players joined.", "Zoë joined (5 players)."]
+    page.context.close()
+
+
 def test_a_seat_moved_to_another_phone_with_its_pin_is_no_join(facilitator_page, django_user_model):
     """A student whose phone died takes their seat back on another with the rejoin PIN:
     the same player, not a new one. The projector's log does not say they joined, and
