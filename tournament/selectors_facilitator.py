@@ -679,6 +679,7 @@ def _kind_glance(game: Game, kind, state, all_names: dict) -> dict:
             pid: scores[seat] for seat, pid in enumerate(game.players) if seat < len(scores)
         },
         "progress": kind.progress(state),
+        "stage": kind.stage(state),
         # The seat awaited (not the seats that may call a revoke meanwhile: All Fives).
         "to_act": ", ".join(seat_names[s] for s in kind.to_act(state)[:1]) or None,
         "awaited": next((game.players[s] for s in kind.to_act(state)[:1]), None),

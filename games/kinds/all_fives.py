@@ -338,6 +338,10 @@ class AllFives(GameKind):
         done = sum(len(h.tricks) for h in state.history)
         return done if state.phase == all_fives.PHASE_OVER else done + len(state.tricks)
 
+    def stage(self, state) -> str:
+        # A game runs hand after hand to 61 points: which one the table is at.
+        return "" if state.phase == all_fives.PHASE_OVER else f"hand {state.hand_no}"
+
     # ---- phone
     def clean_move(self, state, seat: int, kind: str, move: dict) -> dict:
         action = {"type": kind, "seat": seat}

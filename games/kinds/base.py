@@ -195,6 +195,11 @@ class GameKind:
         """A number that grows as the game goes on (tricks, deals): gestures are tagged with it."""
         return 0
 
+    def stage(self, state) -> str:
+        """Where a game of many deals or hands stands, for the facilitator's monitor
+        ("deal 8 of 14, blind deal"); "" where it has none to tell (or is over)."""
+        return ""
+
     # ---- the replay command (``python -m games replay``, the game's docs/*.md)
     def replay_input(
         self,

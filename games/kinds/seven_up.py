@@ -557,6 +557,14 @@ class SevenUp(GameKind):
         """Tricks finished in the match so far."""
         return sum(len(r.tricks) for r in state.history) + len(state.tricks)
 
+    def stage(self, state) -> str:
+        # A match is 14 deals: the monitor's "Game 1 · bid" told a facilitator timing
+        # the round neither how far a table had come nor that it was in the blind deal.
+        if state.phase == su.PHASE_OVER:
+            return ""
+        blind = ", blind deal" if state.deal_no == su.BLIND_DEAL else ""
+        return f"deal {state.deal_no + 1} of {su.N_DEALS}{blind}"
+
     # ---- phone
     def clean_move(self, state, seat: int, kind: str, move: dict) -> dict:
         if kind == "bid":

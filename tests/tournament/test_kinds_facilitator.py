@@ -654,6 +654,50 @@ def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
                 assert f">{card_face(card)}<" not in table_html
 
 
+def test_the_monitor_says_which_deal_or_hand_a_table_is_at(owner, fac):
+    """A 7Up match is 14 deals, an All Fives game hand after hand to 61: the monitor
+    said "Game 1 · bid · Ana to act" all match long, so a facilitator timing the round
+    could not tell a table at its second deal from one at its thirteenth, nor one in
+    the blind deal. Five Tricks' line counts its tricks already."""
+    import random
+
+    from games import seven_up as su
+
+    seven = kinds.get("seven_up")
+    w = create(fac, seven)
+    services.player_join(workshop_id=w.pk, name="Ann")
+    do(fac, w, "seat-auto")
+    do(fac, w, "bots")
+    do(fac, w, "start-study")
+    do(fac, w, "start-home")
+    do(fac, w, "start-round")
+    game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).order_by("pk")[0]
+
+    def line() -> str:
+        panel = text(fac.get(f"/workshops/{w.pk}/"))
+        card = panel[panel.index(f'id="mt-card-{game.table.number}"') :]
+        card = card[: card.index("</article>")]
+        return re.search(r"<p class=\"muted\">(Game .*?)</p>", card, re.S).group(1)
+
+    assert line().startswith(f"Game {game.number}{SEP}deal 1 of 14{SEP}bid"), line()
+    rng = random.Random(4)
+
+    def state_now():
+        game.refresh_from_db()
+        return gamestate.load_state(game)
+
+    while (state := state_now()).deal_no < su.BLIND_DEAL:
+        seat = seven.to_act(state)[0]
+        move = {k: v for k, v in su.choose_action(state, seat, rng).items() if k != "seat"}
+        services.game_act(player_id=game.players[seat], move=move)
+    assert line().startswith(f"Game {game.number}{SEP}deal 8 of 14, blind deal{SEP}bid"), line()
+
+    fives = kinds.get("all_fives")
+    state = fives.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    assert fives.stage(state) == "hand 1"
+    assert kinds.get("three_tricks").stage(None) == ""
+
+
 def test_monitor_counts_one_point_in_the_singular():
     from types import SimpleNamespace
 
