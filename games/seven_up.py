@@ -822,7 +822,12 @@ def spectator_view(state: State) -> dict:
     out = _public(state)
     out["hands"] = [sort_hand(h) for h in state.hands]
     out["dealt"] = [sort_hand(h) for h in state.dealt]
-    out["sheet_hands"] = [[list(h) for h in r.hands] for r in state.history]
+    # Each past deal's hands on its own row of the score sheet: apart, under a label
+    # of their own, every deal's ran on as one paragraph with no deal named.
+    out["sheet"] = [
+        {**row, "hands": [list(h) for h in r.hands]}
+        for row, r in zip(out["sheet"], state.history, strict=True)
+    ]
     return out
 
 

@@ -910,9 +910,34 @@ def test_the_other_games_table_page_counts_deals_from_one_and_names_no_winner_mi
     assert facts(fives, state, ["Ana", "Bea", "Cai"])["Hand"] == "1"
 
 
+def test_the_7up_table_page_shows_each_past_deals_hands_on_its_row_of_the_sheet():
+    """The table page had a fact "Sheet hands": every past deal's hands run on as one
+    paragraph ("Ana A♠ … · Bea … | Ana 5♣ …"), no deal named. Each deal's hands are a
+    column of its row of the score sheet."""
+    import random
+
+    from tournament.selectors_facilitator import generic_spectator, spectator
+
+    seven = kinds.get("seven_up")
+    names = ["Ana", "Bea", "Cai"]
+    state = seven.new_state(table_rules={}, seat_rules=[{}] * 3, mode="barnga", seed=3)
+    rng = random.Random(2)
+    while len(state.history) < 2:
+        state, _ = seven.apply(state, seven.bot_action(state, seven.to_act(state)[0], rng))
+    laid = generic_spectator(spectator(seven, state, names), names, seven.to_act(state))
+    assert not [f for f in laid["facts"] if "hands" in f["label"].lower()], laid["facts"]
+    sheet = next(log for log in laid["logs"] if "Deal" in log["columns"])
+    column = sheet["columns"].index("Hands")
+    for row, deal in zip(sheet["rows"], state.history, strict=True):
+        cell = html.unescape(re.sub(r"<[^>]+>", "", str(row[column])))
+        for name, hand in zip(names, deal.hands, strict=True):
+            assert name in cell and all(card_face(c) in cell for c in hand), cell
+
+
 def test_a_fact_per_seat_on_a_table_page_parts_its_seats_with_a_pause_not_a_middle_dot():
     """A generic game's table page lays a value per seat out as "Ana … · Bea …" (7Up's
-    sheet hands): a screen reader said "middle dot" between the seats."""
+    bids and hands on its score sheet): a screen reader said "middle dot" between the
+    seats."""
     import random
 
     from tournament.selectors_facilitator import generic_spectator, spectator
@@ -923,6 +948,7 @@ def test_a_fact_per_seat_on_a_table_page_parts_its_seats_with_a_pause_not_a_midd
     for _ in range(60):  # a deal or so, until a value per seat is laid out
         laid = generic_spectator(spectator(seven, state, names), names, seven.to_act(state))
         facts = [str(f["value"]) for f in laid["facts"]]
+        facts += [str(cell) for log in laid["logs"] for row in log["rows"] for cell in row]
         per_seat += [v for v in facts if v.startswith("Ana ") and "Bea " in v and "Cai " in v]
         state, _ = seven.apply(state, seven.bot_action(state, seven.to_act(state)[0], rng))
     assert per_seat, "no value per seat laid out in 60 moves"
