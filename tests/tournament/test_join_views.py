@@ -343,6 +343,12 @@ def test_a_removed_player_comes_back_only_with_the_pin_they_are_let_back_in_with
     services.player_kick(workshop_id=workshop.pk, player_id=player.pk)
     r = Client().post("/join/rejoin", {"code": workshop.code, "name": player.name, "pin": old_pin})
     assert r.status_code == 400 and "do not match" in r.content.decode()
+    # The form they come back through says where a let-in PIN comes from (it said
+    # only "from your old screen", and the removed phone shows none).
+    assert (
+        '<label for="pin">Rejoin PIN (from your old screen, or from the facilitator)</label>'
+        in r.content.decode()
+    )
     player.refresh_from_db()
     # A bot plays the seat on, or the seat is gone: either way not theirs again...
     assert player.has_left and player.table_id == (seat if policy == "bot" else None)
