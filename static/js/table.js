@@ -226,6 +226,7 @@
     const next = tpl.content.firstElementChild;
     const active = document.activeElement;
     const hadFocus = Boolean(active && current.contains(active) && !talk.contains(active));
+    const talkHadFocus = Boolean(active && talk.contains(active));
     const focusedKey = hadFocus && active !== current ? focusKey(active) : null;
     // Cards picked for a move (a swap, a trick to lay) stay picked across a new view
     // of the same game while they are still in the hand.
@@ -280,15 +281,12 @@
       // page, a dozen Tabs away from the next move.
       // Only one that takes focus: the card just played may be back in the next
       // hand, drawn as a picture (not a button) while bids are made.
-      let again = (focusedKey && [...current.querySelectorAll(focusedKey)].find(canFocus))
-        || current.querySelector(".hand[tabindex], .su-foreheads[tabindex]");
-      if (!again) {
-        current.setAttribute("tabindex", "-1");
-        again = current;
-      }
-      again.focus({ preventScroll: true });
+      focusInScreen(current, focusedKey);
     }
     talk.hidden = current.dataset.canGesture !== "1";
+    // The gestures go with the round (between rounds, the debrief): a gesture in focus
+    // as they went left focus on the page itself, the top of the page for a screen reader.
+    if (talkHadFocus && talk.hidden) focusInScreen(current, null);
     // A pause is a line of its own; its end takes one away, which says nothing: the
     // player must hear that they may play again.
     // (Study and silent play keep their phase when ended while paused: not a resume.)
@@ -307,6 +305,18 @@
     announce(current, also);
     showTitle(current);
     startClocks();
+  }
+
+  // Focus put back in the new screen `root`: on the element `key` finds, or the hand,
+  // or the screen itself.
+  function focusInScreen(root, key) {
+    let again = (key && [...root.querySelectorAll(key)].find(canFocus))
+      || root.querySelector(".hand[tabindex], .su-foreheads[tabindex]");
+    if (!again) {
+      root.setAttribute("tabindex", "-1");
+      again = root;
+    }
+    again.focus({ preventScroll: true });
   }
 
   // The tab's title leads with what the screen asks of the player ("Your turn · Barnga

@@ -293,3 +293,25 @@ def test_each_claim_is_whole_on_its_seats_line_upright(live_server_url, browser)
         assert page.locator(".seat .meta").first.text_content().strip()  # read out still
     for page in pages.values():
         page.context.close()
+
+
+def test_the_round_ending_in_a_dispute_leaves_focus_on_the_screen(live_server_url, browser):
+    """A blind student's focus on a gesture in a dispute as the round ends: the
+    gestures go with the round, and focus went with them to the page itself (heard
+    from the top, a dozen swipes from the round's news). It goes to the screen, as
+    when the hand goes."""
+    from tournament.models import Round, RoundKind
+
+    pages, last, _ = _opened_dispute(
+        browser, live_server_url, "Dispute ends", [{"width": 390, "height": 844}]
+    )
+    page = pages[last]
+    page.get_by_role("button", name="Stop", exact=True).focus()
+    assert page.evaluate("() => document.activeElement.dataset.gesture") is not None
+    rnd = Round.objects.get(workshop__name="Dispute ends", kind=RoundKind.SCORED)
+    services.round_end_now(round_id=rnd.pk)
+    page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
+    assert page.locator("#talk").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "screen"
+    for other in pages.values():
+        other.context.close()
