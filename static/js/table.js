@@ -68,13 +68,28 @@
         const text = part.textContent.trim();
         if (text) part.append(/[.!?:…]$/.test(text) ? " " : ". ");
       });
-      const line = copy.textContent.replace(/\s+/g, " ").trim();
-      // Each line ends as a sentence: heard one after another, "Scored round, table
-      // 1" ran into "Your choice: …".
-      return { line: !line || /[.!?:…]$/.test(line) ? line : line + ".", board: !!el.closest(".board") };
+      const words = (node) => {
+        const text = node.textContent.replace(/\s+/g, " ").trim();
+        // Each line ends as a sentence: heard one after another, "Scored round, table
+        // 1" ran into "Your choice: …".
+        return !text || /[.!?:…]$/.test(text) ? text : text + ".";
+      };
+      const line = words(copy);
+      // A part marked data-said-once (how a dispute ends) is left out of the line once
+      // this page has said it: heard at each dispute, it made every one a line of 60
+      // words, the claims last.
+      const once = Array.from(copy.querySelectorAll("[data-said-once]"), (part) => {
+        const text = part.textContent.replace(/\s+/g, " ").trim();
+        part.remove();
+        return text;
+      }).join(" ");
+      return { line, short: once ? words(copy) : line, once, board: !!el.closest(".board") };
     }).filter((x) => x.line);
   }
-  let lastLines = announceLines(screen()).map((x) => x.line); // the first screen is read with the page
+  // The first screen is read with the page (its parts said once too).
+  const firstLines = announceLines(screen());
+  const saidOnce = new Set(firstLines.map((x) => x.once).filter(Boolean));
+  let lastLines = firstLines.map((x) => x.line);
   let lastGame = screen().dataset.game;
   function announce(root, also = []) {
     const items = announceLines(root);
@@ -87,7 +102,12 @@
     const newGame = root.dataset.game !== lastGame;
     const fresh = also.concat(items
       .filter((x) => (newGame && x.board) || !lastLines.includes(x.line))
-      .map((x) => x.line));
+      .map((x) => {
+        if (!x.once) return x.line;
+        if (saidOnce.has(x.once)) return x.short;
+        saidOnce.add(x.once);
+        return x.line;
+      }));
     lastLines = items.map((x) => x.line);
     lastGame = root.dataset.game;
     if (!fresh.length) return;

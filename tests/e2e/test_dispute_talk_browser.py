@@ -18,6 +18,7 @@ from phones import (
     touch_phone,
     version,
     wait_change,
+    wait_said,
     watch_heard,
 )
 from test_pad_browser import watch_reactions
@@ -313,5 +314,35 @@ def test_the_round_ending_in_a_dispute_leaves_focus_on_the_screen(live_server_ur
     page.wait_for_selector("#screen[data-phase=between]", timeout=WAIT)
     assert page.locator("#talk").is_hidden()
     assert page.evaluate("() => document.activeElement.id") == "screen"
+    for other in pages.values():
+        other.context.close()
+
+
+def test_how_a_dispute_ends_is_heard_at_the_first_dispute_only(live_server_url, browser):
+    """Each dispute's line said how disputes end ("Tap a card on the table to change
+    your claim. It ends when every claim agrees, or when time runs out: …"): a blind
+    student at a table whose rules differ heard it at every trick, the claims only
+    after 60 words. Said at the phone's first dispute; the next ones say that claims
+    differ, then who claims what."""
+    pages, last, _ = _opened_dispute(
+        browser, live_server_url, "Dispute again", [{"width": 390, "height": 844}]
+    )
+    page = pages[last]
+    first = next(line for line in heard(page) if "Claims differ" in line)
+    assert "change your claim" in first and "the most-claimed card wins" in first, first
+    game = Game.objects.get(table__workshop__name="Dispute again", state=GameState.PLAYING)
+    state = gamestate.load_state(game)
+    pid = Player.objects.get(workshop=game.table.workshop, name=last).pk
+    services.game_claim(player_id=pid, winner_player_id=game.players[state.claims[0]])
+    game.refresh_from_db()
+    play_until(game, lambda s: s.phase != "play")
+    since = len(heard(page))
+    for seat, player in enumerate(game.players):
+        services.game_claim(player_id=player, winner_player_id=game.players[min(seat, 1)])
+    again = wait_said(page, since, "Claims differ")
+    assert "Claims: " in again, again
+    assert "change your claim" not in again and "most-claimed" not in again, again
+    # Still on the screen for a screen reader to read.
+    assert "change your claim" in page.locator(".dispute-title").text_content()
     for other in pages.values():
         other.context.close()
