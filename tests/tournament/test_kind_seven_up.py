@@ -496,8 +496,14 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
     assert "unseen" in err.message
     own = state.hands[seat][0]
     act(game, seat, {"type": "play_blind"})
-    # Once played the card is on the table for everyone, its owner included.
-    assert f"{card_name(own)} played by you" in html_for(game.players[seat])
+    # Once played the card is on the table for everyone, its owner included, and the
+    # owner's forehead says so: not "your card (unseen)" beside it on the table.
+    html = html_for(game.players[seat])
+    assert f"{card_name(own)} played by you" in html
+    assert "your card (unseen)" not in html and "Your card (unseen)" not in html
+    assert 'aria-label="You have played">–</span>' in html and "you (played)" in html
+    # Still unseen by those who have not played theirs.
+    assert all("your card (unseen)" in html_for(game.players[s]) for s in range(3) if s != seat)
     name = Player.objects.get(pk=game.players[seat]).name
     assert all(
         f"{card_name(own)} played by {name}" in html_for(pid)
