@@ -2003,7 +2003,7 @@ def games_by_round(ix: Index) -> dict[tuple[int, int], list[int]]:
 
 def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
     """Each journey with the games won beside each scored round's table, e.g.
-    "2 → 2 (won 3 of 4) → 3 (won 0 of 4) → 2": how a move went, not only where to.
+    "2 → 2 (won 3 of 4) → 3 (won none of 4) → 2": how a move went, not only where to.
     The home round is not scored (the "Games won" column leaves it out too)."""
     tally = ix.tally
     scored = {r["number"] for r in doc["rounds"] if r["kind"] == "scored"}
@@ -2016,12 +2016,15 @@ def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
                 parts.append("—")
             elif rn in scored:
                 won, played = tally.get((pid, rn), (0, 0))
-                # Held together by no-break spaces: printed, a journey breaks at its arrows.
-                parts.append(
-                    f"{table}\u00a0(won\u00a0{won}\u00a0of\u00a0{played})"
-                    if played
-                    else f"{table}\u00a0(no\u00a0game)"
-                )
+                # None won said as the guide says it (_won), not "won 0 of 4". Held
+                # together by no-break spaces: printed, a journey breaks at its arrows.
+                if not played:
+                    said = "no game"
+                elif won:
+                    said = f"won {won} of {played}"
+                else:
+                    said = "did not win their one game" if played == 1 else f"won none of {played}"
+                parts.append(f"{table} ({said})".replace(" ", "\u00a0"))
             else:
                 parts.append(str(table))
         texts[pid] = " → ".join(parts)

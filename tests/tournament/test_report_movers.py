@@ -246,18 +246,30 @@ def test_each_journey_says_the_games_won_beside_each_scored_rounds_table():
     players = {p["name"]: p for p in rep["players"]}
     # At home (not scored), Round 1, Round 2; each step's words held together by
     # no-break spaces (printed, a journey breaks at its arrows only).
-    assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (won 0 of 4)".replace(
+    # None won is said in words, as the guide says it, not "won 0 of 4".
+    assert players["Ana"]["journey_won_text"] == "1 → 1 (won 3 of 4) → 2 (won none of 4)".replace(
         " (won 3 of 4)", NB(" (won 3 of 4)")
-    ).replace(" (won 0 of 4)", NB(" (won 0 of 4)"))
-    assert spaced(players["Fay"]["journey_won_text"]) == "2 → 2 (won 0 of 4) → 1 (won 2 of 4)"
+    ).replace(" (won none of 4)", NB(" (won none of 4)"))
+    assert spaced(players["Fay"]["journey_won_text"]) == "2 → 2 (won none of 4) → 1 (won 2 of 4)"
     assert players["Ana"]["journey_text"] == "1 → 1 → 2"  # the figure the charts use
     html = page(rep)
     # The arrow is for the eye; a screen reader hears "then".
     assert (
         '1 <span aria-hidden="true">→</span><span class="visually-hidden">then</span> '
         '1 (won 3 of 4) <span aria-hidden="true">→</span><span class="visually-hidden">then'
-        "</span> 2 (won 0 of 4)"
+        "</span> 2 (won none of 4)"
     ) in spaced(html)
+    assert "won 0 of" not in spaced(html)
+    # One game, not won: "did not win their one game", not "won 0 of 1".
+    doc = movers_doc()
+    doc["games"] = [
+        g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2 and g["number"] > 1)
+    ]
+    players = {p["name"]: p for p in report.build_report(doc)["players"]}
+    assert (
+        spaced(players["Ana"]["journey_won_text"])
+        == "1 → 1 (won 3 of 4) → 2 (did not win their one game)"
+    )
     # A scored round sat at without a game dealt says so, not "won 0 of 0".
     doc = movers_doc()
     doc["games"] = [g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2)]
