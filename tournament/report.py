@@ -1878,6 +1878,22 @@ def refusals(doc: dict, ix: Index) -> dict | None:
     }
 
 
+def _refused_by(
+    newcomers: int, locals_: int, local: str = "local", locals_said: str = "locals"
+) -> str:
+    """Who made the refused moves, only counts above nought said: "2 by newcomers and 1
+    by locals", "all by locals", "by a newcomer" (it read "0 by newcomers, 3 by
+    locals"); "" for none."""
+    if newcomers and locals_:
+        return f"{newcomers} by newcomers and {locals_} by {locals_said}"
+    if not newcomers and not locals_:
+        return ""
+    n, one, many = (
+        (newcomers, "newcomer", "newcomers") if newcomers else (locals_, local, locals_said)
+    )
+    return f"by a {one}" if n == 1 else f"all by {many}"
+
+
 def _refused_words(t: dict) -> str:
     """ "3 moves were refused: 2 by newcomers, 1 by players at their home table. 1 of
     them was a move …": the refusals counted in words, right for one, for none of a
@@ -3235,11 +3251,13 @@ def refusals_summary(rows: list[dict], *, by_whom: bool) -> dict:
     where a table had the most in a round."""
     parts = []
     for label, in_round in _by_round(rows).items():
-        part = f"{label}, {_plural(sum(r['refused'] for r in in_round), 'move')} refused"
-        if by_whom:
-            newcomers = sum(r["by_newcomers"] for r in in_round)
-            locals_ = sum(r["by_locals"] for r in in_round)
-            part += f" ({newcomers} by newcomers, {locals_} by locals)"
+        part = f"{label}, {_none_or_plural(sum(r['refused'] for r in in_round), 'move')} refused"
+        if by_whom and (
+            by := _refused_by(
+                sum(r["by_newcomers"] for r in in_round), sum(r["by_locals"] for r in in_round)
+            )
+        ):
+            part += f" ({by})"
         parts.append(part)
     tables = len({r["table"] for r in rows})
     most = _the_most([(r["table"], r["round"], r["refused"]) for r in rows], "refused moves")

@@ -1766,16 +1766,16 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
     rows = [row("Round 1", 1, 0, 2), row("Round 1", 2, 0, 1), row("Round 2", 1, 3, 0)]
     rows.append(row("Round 2", 2, 1, 2))
     assert report.refusals_summary(rows, by_whom=True)["line"] == (
-        "2 tables, round by round: Round 1, 3 moves refused (0 by newcomers, 3 by locals);"
-        " Round 2, 6 moves refused (4 by newcomers, 2 by locals). The most refused moves at"
+        "2 tables, round by round: Round 1, 3 moves refused (all by locals);"
+        " Round 2, 6 moves refused (4 by newcomers and 2 by locals). The most refused moves at"
         " one table in a round: 3, at tables 1 and 2 in Round 2."
     )
     # On the page: a lead sentence, a line a round, and the most after them.
     assert report.refusals_summary(rows, by_whom=True) == {
         "lead": "2 tables, round by round:",
         "items": [
-            "Round 1, 3 moves refused (0 by newcomers, 3 by locals)",
-            "Round 2, 6 moves refused (4 by newcomers, 2 by locals)",
+            "Round 1, 3 moves refused (all by locals)",
+            "Round 2, 6 moves refused (4 by newcomers and 2 by locals)",
         ],
         "after": "The most refused moves at one table in a round: 3, at tables 1 and 2 in Round 2.",
         "after_paragraphs": [
@@ -1787,8 +1787,16 @@ def test_the_refusals_line_adds_up_each_rounds_refused_moves_and_by_whom_only_if
         "1 table, round by round: Round 1, 2 moves refused. The most refused moves at one"
         " table in a round: 2, at table 1 in Round 1."
     )
+    # Only counts above nought said ("(0 by newcomers, 3 by locals)" before), one
+    # refused move by whom in words, and none in words.
+    one = [row("Round 1", 1, 1, 0), row("Round 2", 1, 0, 1), row("Round 3", 1, 0, 0)]
+    assert report.refusals_summary(one, by_whom=True)["items"] == [
+        "Round 1, 1 move refused (by a newcomer)",
+        "Round 2, 1 move refused (by a local)",
+        "Round 3, no move refused",
+    ]
     assert report.refusals_summary([row("Round 1", 1, 0, 0)], by_whom=False)["line"] == (
-        "1 table, round by round: Round 1, 0 moves refused."
+        "1 table, round by round: Round 1, no move refused."
     )
 
 

@@ -1342,18 +1342,32 @@ def test_past_twelve_tables_judged_differently_and_refusals_fold_under_their_tot
         refused = per_round(rows, 1)
         if view:
             assert all(len(cells) == 2 for _, cells in rows)  # table, refused
-            said = "; ".join(f"{rd}, {n} move{'s' * (n != 1)} refused" for rd, n in refused.items())
+            said = "; ".join(f"{rd}, {moves_said(n)} refused" for rd, n in refused.items())
             assert "newcomer" not in line
         else:
             newcomers, locals_ = per_round(rows, 2), per_round(rows, 3)
             said = "; ".join(
-                f"{rd}, {n} move{'s' * (n != 1)} refused ({newcomers[rd]} by newcomers,"
-                f" {locals_[rd]} by locals)"
+                f"{rd}, {moves_said(n)} refused{by_whom_said(newcomers[rd], locals_[rd])}"
                 for rd, n in refused.items()
             )
         assert line.startswith(f"13 tables, round by round: {said}."), (said, line)
         assert sum(refused.values()) == RefusedAttempt.objects.filter(workshop=w).count()
         the_most_said(rows, 1, "refused moves", line)
+
+
+def moves_said(n: int) -> str:
+    return f"{n} move{'s' * (n != 1)}" if n else "no move"
+
+
+def by_whom_said(newcomers: int, locals_: int) -> str:
+    """ "(2 by newcomers and 1 by locals)", "(all by locals)", "(by a newcomer)": only
+    counts above nought."""
+    if newcomers and locals_:
+        return f" ({newcomers} by newcomers and {locals_} by locals)"
+    n, one, many = (
+        (newcomers, "newcomer", "newcomers") if newcomers else (locals_, "local", "locals")
+    )
+    return "" if not n else f" (by a {one})" if n == 1 else f" (all by {many})"
 
 
 @pytest.mark.parametrize(
