@@ -1895,13 +1895,18 @@ def _refused_by(
 
 
 def _refused_words(t: dict) -> str:
-    """ "3 moves were refused: 2 by newcomers, 1 by players at their home table. 1 of
+    """ "3 moves were refused: 2 by newcomers and 1 by players at their home table. 1 of
     them was a move …": the refusals counted in words, right for one, for none of a
     kind and for all of them."""
     n, own, forbid = t["refused"], t["own_rules_allow"], t["own_rules_forbid"]
-    said = (
-        f"{_plural(n, 'move')} {'was' if n == 1 else 'were'} refused: {t['by_newcomers']} by "
-        f"newcomers, {t['by_locals']} by players at their home table."
+    # Only counts above nought ("1 move was refused: 0 by newcomers, 1 by players at
+    # their home table" before): "3 moves were refused, all by newcomers."
+    newcomers, locals_ = t["by_newcomers"], t["by_locals"]
+    by = _refused_by(
+        newcomers, locals_, "player at their home table", "players at their home table"
+    )
+    said = f"{_plural(n, 'move')} {'was' if n == 1 else 'were'} refused" + (
+        f": {by}." if newcomers and locals_ else f", {by}." if by else "."
     )
     if n == 1:
         if own:

@@ -129,7 +129,7 @@ def test_a_referee_workshop_reports_refusals_by_newcomers_and_locals(fac, owner)
         f"2 times: “{reason}”"
     )
     assert any(x.startswith(line) for x in notice), notice
-    said = "3 moves were refused: 2 by newcomers, 1 by players at their home table."
+    said = "3 moves were refused: 2 by newcomers and 1 by players at their home table."
     assert rf["said"].startswith(said)
     assert "By the table's rules, " + rf["said"] in notice, notice
 
@@ -222,7 +222,7 @@ def test_a_three_tricks_report_names_the_refused_lay(fac, owner):
         "own_rules_forbid": 1,
     }
     assert r["refusals"]["said"] == (
-        "1 move was refused: 0 by newcomers, 1 by players at their home table. "
+        "1 move was refused, by a player at their home table. "
         "It was a slip the player's own rules forbid too."
     )
     assert r["refusals"]["examples"][0]["tried"] == "lay " + " ".join(bad)
@@ -343,9 +343,11 @@ def totals(refused, own, forbid, newcomers=None):
 def test_the_refusals_words_are_right_for_one_for_all_and_for_none(t, words):
     n = t["refused"]
     said = report._refused_words(t)
+    # Only the newcomers are said: "0 by players at their home table" said nothing.
+    by = "by a newcomer" if n == 1 else "all by newcomers"
     assert said == (
-        f"{n} move{'s' * (n != 1)} {'was' if n == 1 else 'were'} refused: {n} by newcomers, "
-        f"0 by players at their home table." + (" " + words if words else "")
+        f"{n} move{'s' * (n != 1)} {'was' if n == 1 else 'were'} refused, {by}."
+        + (" " + words if words else "")
     )
 
 
