@@ -207,13 +207,13 @@ def disputes_chart(clashes: dict, *, folded: bool = False) -> dict | None:
 
 def _disputes_said(tables: list[dict]) -> str:
     """Every count the chart shows but its zeros: "table 2: 1 in Round 2; table 7: 2 in
-    Round 1, 1 in Round 2. No other table or round had a dispute." At 12 tables it
+    Round 1 and 1 in Round 2. No other table or round had a dispute." At 12 tables it
     read out every zero ("table 1: Round 1 0, Round 2 0; …")."""
     parts = []
     for t in tables:
         counts = [f"{c['disputes']} in {c['label']}" for c in t["rounds"] if c["disputes"]]
         if counts:
-            parts.append(f"table {t['table']}: " + ", ".join(counts))
+            parts.append(f"table {t['table']}: " + said_as_list(counts))
     if not parts:
         return "No table had a dispute in any round."
     zeros = any(not c["disputes"] for t in tables for c in t["rounds"])

@@ -371,8 +371,8 @@ def test_a_folded_report_draws_its_disputes_chart_as_folded():
 
 def test_a_small_class_s_alt_texts_still_say_every_number():
     alt = report_charts.disputes_chart(clashes(6, disputes=lambda t, r: t + r))["alt"]
-    assert alt.startswith("Bar chart: disputes per table and round. table 1: 2 in Round 1, 3 in")
-    assert alt.endswith("table 6: 7 in Round 1, 8 in Round 2.")
+    assert alt.startswith("Bar chart: disputes per table and round. table 1: 2 in Round 1 and 3 in")
+    assert alt.endswith("table 6: 7 in Round 1 and 8 in Round 2.")
 
 
 def test_a_disputes_alt_text_says_where_there_were_disputes_not_every_zero():
@@ -382,7 +382,7 @@ def test_a_disputes_alt_text_says_where_there_were_disputes_not_every_zero():
     )["alt"]
     assert alt == (
         "Bar chart: disputes per table and round. table 4: 1 in Round 2; table 9: 2 in"
-        " Round 1, 1 in Round 2. No other table or round had a dispute."
+        " Round 1 and 1 in Round 2. No other table or round had a dispute."
     )
     none = report_charts.disputes_chart(clashes(12, disputes=lambda t, r: 0))["alt"]
     assert none == "Bar chart: disputes per table and round. No table had a dispute in any round."
