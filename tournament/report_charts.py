@@ -305,15 +305,16 @@ def gestures_chart(clashes: dict, *, disputes: bool = True) -> dict | None:
     chart.x_labels = [k["label"] for k in bars]
     chart.add("During a dispute", [k["in_dispute"] for k in bars])
     chart.add("At other times", [k["other"] for k in bars])
-    alt = (
-        f"Stacked bar chart: {title.lower()}. "
-        + "; ".join(
-            f"{k['label']}: {k['in_dispute']} during disputes, {k['other']} at other times"
-            for k in used
-        )
-        + "."
-    )
+    alt = f"Stacked bar chart: {title.lower()}. " + "; ".join(map(_used_when, used)) + "."
     return _finish(chart, title, alt)
+
+
+def _used_when(k: dict) -> str:
+    """One gesture's bar in words, only its counts above nought: "Stop: 2 during
+    disputes and 1 at other times", "Question: 3 at other times" (it read "0 during
+    disputes, 3 at other times")."""
+    when = [(k["in_dispute"], "during disputes"), (k["other"], "at other times")]
+    return f"{k['label']}: " + said_as_list([f"{n} {w}" for n, w in when if n])
 
 
 # Printed, a chart is as wide as the page (186 mm on A4) and at most 24 cm high

@@ -145,6 +145,19 @@ def test_the_gestures_bars_read_top_down_in_the_tables_order(disputes):
     assert ys == sorted(ys)  # top down, in the order of the table under the chart
 
 
+def test_the_gestures_alt_text_says_only_counts_above_nought_listed_with_and():
+    """It read "Question: 0 during disputes, 3 at other times"."""
+    used = [
+        {"label": label, "total": d + o, "in_dispute": d, "other": o}
+        for label, d, o in [("Stop", 2, 1), ("Question", 0, 3), ("Shrug", 2, 0)]
+    ]
+    alt = report_charts.gestures_chart({"gestures": {"used": used}})["alt"]
+    assert alt == (
+        "Stacked bar chart: gestures used. Stop: 2 during disputes and 1 at other times;"
+        " Question: 3 at other times; Shrug: 2 during disputes."
+    )
+
+
 def test_the_charts_text_reads_a_journey_in_words():
     """A screen reader reads the alt text: "tables 1 then 2", not an arrow character
     (the players' table beside it says 'then' too)."""
