@@ -3570,7 +3570,9 @@ def _class_lines(rep: dict) -> list[str]:
         times = (
             f" {said.get(counts[0], f'{counts[0]} times')}"
             if len(counts) == 1
-            else " (" + ", ".join(f"{moves[n]} {said.get(n, f'{n} times')}" for n in counts) + ")"
+            else " ("
+            + said_as_list([f"{moves[n]} {said.get(n, f'{n} times')}" for n in counts])
+            + ")"
         )
         lines.append(
             f"{len(people) - moves[0]} of the {len(people)} changed tables{times} and played as "

@@ -355,7 +355,7 @@ def test_the_class_section_counts_the_players_as_a_group():
     }
     assert report._class_lines(rep) == [
         "4 players and 1 bot; 1 left during the workshop.",
-        "3 of the 4 changed tables (2 once, 1 twice) and played as newcomers; 1 never did.",
+        "3 of the 4 changed tables (2 once and 1 twice) and played as newcomers; 1 never did.",
         "1 of the 4 called a revoke at least once; 1 played a card their table's sheet forbids.",
         "1 of the 4 made at least one gesture or drawing.",
     ]
