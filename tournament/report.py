@@ -3566,7 +3566,8 @@ def _class_lines(rep: dict) -> list[str]:
     moves = Counter(p["moves_played"] for p in people)
     if any(n for n in moves):
         counts = sorted(n for n in moves if n)
-        said = {1: "once", 2: "twice"}
+        # In words: "1 3 times" read as one number after another.
+        said = {1: "once", 2: "twice", **{n: f"{w} times" for n, w in enumerate(_SMALL, 3)}}
         times = (
             f" {said.get(counts[0], f'{counts[0]} times')}"
             if len(counts) == 1
@@ -3574,9 +3575,12 @@ def _class_lines(rep: dict) -> list[str]:
             + said_as_list([f"{moves[n]} {said.get(n, f'{n} times')}" for n in counts])
             + ")"
         )
+        # None said in words: "3 of the 3 changed tables …; 0 never did."
         lines.append(
             f"{len(people) - moves[0]} of the {len(people)} changed tables{times} and played as "
             f"newcomers; {moves[0]} never did."
+            if moves[0]
+            else f"{_all_of(len(people))} changed tables{times} and played as newcomers."
         )
     else:
         lines.append("Nobody played a round at a new table.")
@@ -3585,14 +3589,37 @@ def _class_lines(rep: dict) -> list[str]:
         adapted = sum(1 for p in disputed if p["adapted"])
         if disputed:
             lines.append(
-                f"{_plural(len(disputed), 'player')} took part in a dispute; {adapted} of them "
-                "changed their claim in one at least once (adapted)."
+                f"{_plural(len(disputed), 'player')} took part in a dispute; "
+                + (
+                    f"{adapted} of them changed their claim in one at least once (adapted)."
+                    if adapted
+                    else "none of them ever changed their claim in one (adapted)."
+                )
             )
     elif rep["revokes"] and not rep["revokes"]["table_decides"]:
+        calls = sum(1 for p in people if p["calls"])
+        revokes = sum(1 for p in people if p["revokes"])
         lines.append(
-            f"{sum(1 for p in people if p['calls'])} of the {len(people)} called a revoke at least once; "
-            f"{sum(1 for p in people if p['revokes'])} played a card their table's sheet forbids."
+            (
+                f"{calls} of the {len(people)} called a revoke at least once; "
+                if calls
+                else f"None of the {len(people)} called a revoke; "
+            )
+            + (f"{revokes}" if revokes else "none")
+            + " played a card their table's sheet forbids."
         )
     gestured = sum(1 for p in people if p["gestures"])
-    lines.append(f"{gestured} of the {len(people)} made at least one gesture or drawing.")
+    lines.append(
+        f"{gestured} of the {len(people)} made at least one gesture or drawing."
+        if gestured
+        else f"None of the {len(people)} made a gesture or drawing."
+    )
     return lines
+
+
+_SMALL = ("three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _all_of(n: int) -> str:
+    """ "The one player", "Both players", "All 5 players": a group of which none is left out."""
+    return {1: "The one player", 2: "Both players"}.get(n, f"All {n} players")

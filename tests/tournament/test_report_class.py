@@ -359,6 +359,19 @@ def test_the_class_section_counts_the_players_as_a_group():
         "1 of the 4 called a revoke at least once; 1 played a card their table's sheet forbids.",
         "1 of the 4 made at least one gesture or drawing.",
     ]
+    # None said in words, not "0 never did", "0 of the 2 called a revoke", "1 3 times".
+    movers = [_row(moves_played=1), _row(moves_played=3)]
+    assert report._class_lines({**rep, "players": movers}) == [
+        "2 players; 1 left during the workshop.",
+        "Both players changed tables (1 once and 1 three times) and played as newcomers.",
+        "None of the 2 called a revoke; none played a card their table's sheet forbids.",
+        "None of the 2 made a gesture or drawing.",
+    ]
+    disputed = [_row(moves_played=2, disputes=1, adapted=0)] * 3
+    assert report._class_lines({**rep, "disputes": True, "players": disputed})[1:3] == [
+        "All 3 players changed tables twice and played as newcomers.",
+        "3 players took part in a dispute; none of them ever changed their claim in one (adapted).",
+    ]
     assert report._class_lines({**rep, "players": [_row(bot=True)]}) == [
         "No student played: only bots."
     ]
