@@ -888,7 +888,8 @@ def test_section_four_of_all_fives_says_none_in_words():
     read "The players' own sheets judged 0 of 12 tricks differently." and "0 cards
     broke the table's sheet (0 played by newcomers); 0 were called and 0 were not. 0
     calls were refused.", the guide "0 of 12 tricks were judged differently": said in
-    words. Counts above nought stay figures."""
+    words ("0 were called and 3 were not": "none was called"). Counts above nought stay
+    figures."""
     sheets = ["high_highest_suit", "high_lowest_suit"]
     game, _ = _all_fives_game(7, [1, 2], sheets, "high_highest_suit", mode="referee")
     r = report.build_report(_fives_doc(game, "referee", "high_lowest_suit"))
@@ -924,8 +925,19 @@ def test_section_four_of_all_fives_says_none_in_words():
     )
     barnga["revokes"]["totals"].update(revokes=2, by_newcomers=1, upheld=2, refused=0)
     assert (
-        "2 cards broke the table's sheet (1 played by newcomers); 2 were called and 0 were not."
+        "2 cards broke the table's sheet (1 played by newcomers); both were called."
         " No call was refused."
+    ) in said(barnga)
+    # Only counts above nought: "(0 played by newcomers); 0 were called and 3 were not".
+    barnga["revokes"]["totals"].update(revokes=3, by_newcomers=0, upheld=0, unnoticed=3)
+    assert "3 cards broke the table's sheet; none was called. Nobody called" in said(barnga)
+    barnga["revokes"]["totals"].update(revokes=1, by_newcomers=1, upheld=0, unnoticed=1)
+    assert "1 card broke the table's sheet (played by a newcomer); it was not called." in said(
+        barnga
+    )
+    barnga["revokes"]["totals"].update(revokes=4, by_newcomers=4, upheld=1, unnoticed=3)
+    assert (
+        "4 cards broke the table's sheet (all played by newcomers); 1 was called and 3 were not."
     ) in said(barnga)
 
 
