@@ -628,10 +628,14 @@ def _named_first(items: list, named: int) -> dict | None:
 
 
 def _games_note(done: int, cut: int) -> str:
-    """The monitor's count of a table's games this round: "2 games finished (1 cut short)"."""
+    """The monitor's count of a table's games this round: "2 games finished (1 cut short)";
+    every one cut short as the report says it, "1 game finished, cut short", "2 games
+    finished, both cut short" (it read "1 game finished (1 cut short)")."""
     if not done:
         return ""
     note = f"{done} game{'s' if done != 1 else ''} finished"
+    if cut and cut == done:
+        return f"{note}, {({1: '', 2: 'both '}).get(cut, 'all ')}cut short"
     return f"{note} ({cut} cut short)" if cut else note
 
 

@@ -901,13 +901,16 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
         region = html[html.index('id="fac-monitor"') :]
         return region[region.index(f'data-table="{number}"') :].split("</article>")[0]
 
-    assert f"{dot()}1 game finished (1 cut short)" in monitor_of(1)
+    # Every game cut short is said as the report says it, not "1 game finished (1 cut short)".
+    assert f"{dot()}1 game finished, cut short" in monitor_of(1)
     game = game_at(t2)
     while fresh(game).state != "over":
         finish_trick(game, winner_seat=0)
     assert f"{dot()}1 game finished" in monitor_of(2) and "cut short" not in monitor_of(2)
     services.round_end_now(round_id=rnd.pk)
-    assert f"{dot()}2 games finished (2 cut short)" in monitor_of(1)
+    assert f"{dot()}2 games finished, both cut short" in monitor_of(1)
+    assert sf._games_note(3, 3) == "3 games finished, all cut short"
+    assert sf._games_note(3, 1) == "3 games finished (1 cut short)"
     assert re.search(r"\d won<", monitor_of(2))  # between rounds: who won what
     # Once the movement is applied the players sit elsewhere: the round's games and
     # wins are not the new tables' (a card read "Hugo 1 won · 4 games finished" of a

@@ -285,7 +285,7 @@ def test_the_facilitators_pages_say_no_middle_dot(fac):
     # Said once, after the name (the badge is for the eye): it was said twice.
     assert said[4].count("left") == 1 and "(left: a bot plays)" in said[4], said[4]
     assert "to play; their phone is not connected: the table waits" in said[5], said[5]
-    assert "; 1 game finished (1 cut short)" in said[6], said[6]
+    assert "; 1 game finished, cut short" in said[6], said[6]
     roster = heard("roster", region(panel, '<section id="fac-roster"'))
     assert "left: bot plays" in roster, roster
     for n in (1, 3):
