@@ -1991,7 +1991,9 @@ def _let_in_during(let_in_at: str | None, left: str | None, back: str | None = N
 def _away_said(doc: dict, a: dict, let_in_at: str | None) -> str:
     """A time away that ended, as section 5 says it: "left during Round 2, back during
     Round 3", or "removed during Round 2, let back in during Round 2, back during
-    Round 3" where the facilitator let them back in then."""
+    Round 3" where the facilitator let them back in then: the absence's own `let_in`,
+    or (an export from before it was kept) the player's latest `let_in_at`."""
+    let_in_at = a.get("let_in") or let_in_at
     if _let_in_during(let_in_at, a["left"], a["back"]):
         return (
             f"removed {left_when(doc, a['left'])}, let back in {left_when(doc, let_in_at)},"

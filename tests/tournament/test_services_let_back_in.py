@@ -252,6 +252,31 @@ def test_the_export_and_the_report_record_a_let_back_in():
     )
 
 
+def test_a_student_let_back_in_twice_is_said_removed_both_times():
+    """Only the latest let-back-in is the player's (`let_in_at`): the first removal read
+    "left during Round 1, back during Round 1" as if they had walked out. Each time
+    away keeps its own (`absences[].let_in`)."""
+    from tournament import export, report
+
+    w = make_workshop(players=4, tables=1, seats=4)
+    to_scored_round(w)
+    p = Player.objects.filter(workshop=w).order_by("seat").first()
+    for _ in range(2):
+        back = removed_then_let_in(w, p)
+        services.player_rejoin(code=w.code, name=p.name, pin=back.pin)
+    # Then they leave on their own and come back: no let-back-in said there.
+    services.player_leave(player_id=p.pk)
+    services.player_rejoin(code=w.code, name=p.name, pin=fresh(p).pin)
+
+    doc = json.loads(json.dumps(export.workshop_document(fresh(w))))
+    away = next(x for x in doc["players"] if x["id"] == p.pk)["absences"]
+    assert [bool(a.get("let_in")) for a in away] == [True, True, False]
+    assert away[0]["let_in"] < away[1]["let_in"] == fresh(p).let_in_at.isoformat()
+    said = next(x for x in report.build_report(doc)["players"] if x["id"] == p.pk)["away"]
+    removed = "removed during Round 1, let back in during Round 1, back during Round 1"
+    assert said == [removed, removed, "left during Round 1, back during Round 1"]
+
+
 def test_a_student_back_between_rounds_after_their_seat_went_sits_out_of_the_plan():
     """The seat went: a student let back in between rounds, before the movement is
     applied, sits at the table the plan leaves smallest, as a late joiner does. The

@@ -827,6 +827,10 @@ def player_rejoin(*, code, name, pin) -> Player:
     if returning and player.left_at is not None:
         # The report gives the seat's games in between to the bot that played them.
         back = {"left": player.left_at.isoformat(), "back": player.moved_at.isoformat()}
+        if player.let_in_at is not None and player.let_in_at >= player.left_at:
+            # A removal the facilitator undid: kept with it, as `let_in_at` is only the
+            # latest (a student let back in twice read "left …, back …" the first time).
+            back["let_in"] = player.let_in_at.isoformat()
         player.absences = [*player.absences, back]
         fields.append("absences")
     # Back in a seat a bot played: the table's screens say a bot plays it until they
