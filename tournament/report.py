@@ -2484,6 +2484,28 @@ def _judged(clashes: int, tricks: int) -> str:
     return "The one trick was not" if tricks == 1 else f"None of the {tricks} tricks was"
 
 
+def _by_newcomers(n: int, of: int) -> str:
+    """ " (2 by newcomers)", " (all by newcomers)", " (by a newcomer)"; "" for none (it
+    read " (0 by newcomers)")."""
+    if not n:
+        return ""
+    return (
+        f" ({'by a newcomer' if of == 1 else 'all by newcomers'})"
+        if n == of
+        else f" ({n} by newcomers)"
+    )
+
+
+def _called(revokes: int, upheld: int, unnoticed: int, never: str) -> str:
+    """How many revokes were called, only counts above nought: "1 called and 3 never
+    called", "none called", "both called" (it read "0 called, 3 never called")."""
+    if not unnoticed:
+        return {1: "called", 2: "both called"}.get(revokes, "all called")
+    if not upheld:
+        return never if revokes == 1 else "none called"
+    return f"{upheld} called and {unnoticed} {never}"
+
+
 def _revoke_lines(rv: dict) -> list[str]:
     t = rv["totals"]
     judged = (
@@ -2509,14 +2531,15 @@ def _revoke_lines(rv: dict) -> list[str]:
         ]
     lines = [
         f"{_plural(t['revokes'], 'card')} broke the sheet of the table {'it was' if t['revokes'] == 1 else 'they were'} "
-        f"played at ({t['by_newcomers']} by newcomers): {t['upheld']} called, {t['unnoticed']} never called."
+        f"played at{_by_newcomers(t['by_newcomers'], t['revokes'])}: "
+        f"{_called(t['revokes'], t['upheld'], t['unnoticed'], 'never called')}."
         if t["revokes"]
         else "No card broke the sheet of the table it was played at."
     ]
     if t["refused"]:
         lines.append(
-            f"{_plural(t['refused'], 'call')} named a card the table's sheet allows "
-            f"({t['refused_by_newcomers']} by newcomers): a wrong guess about the player's "
+            f"{_plural(t['refused'], 'call')} named a card the table's sheet allows"
+            f"{_by_newcomers(t['refused_by_newcomers'], t['refused'])}: a wrong guess about the player's "
             "hand, or a caller who expected other rules."
         )
     lines.append(f"{judged} (the table's sheet decided each).")
@@ -3231,11 +3254,14 @@ def revokes_summary(rv: dict) -> dict:
         else:
             part = f"{label}, no trick played to the end"
         if not rv["table_decides"] and n["revokes"]:
+            # Only counts above nought ("(0 by newcomers): 1 called, 0 not called").
             part += (
-                f", {_plural(n['revokes'], 'revoke')} ({n['by_newcomers']} by newcomers):"
-                f" {n['upheld']} called, {n['unnoticed']} not called,"
-                f" {_plural(n['refused'], 'call')} refused"
+                f", {_plural(n['revokes'], 'revoke')}"
+                f"{_by_newcomers(n['by_newcomers'], n['revokes'])}:"
+                f" {_called(n['revokes'], n['upheld'], n['unnoticed'], 'not called')}"
             )
+            if n["refused"]:
+                part += f", {_plural(n['refused'], 'call')} refused"
         elif not rv["table_decides"]:
             # ("0 revokes (0 by newcomers): 0 called, 0 not called" said nothing thrice.)
             part += ", no revokes"

@@ -808,7 +808,11 @@ def test_an_all_fives_report_counts_revokes_and_calls_from_the_log():
         f"{revokes} cards broke the sheet of the table they were played at"
     )
     # Never called, not "never noticed": a revoke seen and let pass is not called either.
-    assert f"{upheld} called, {revokes - upheld} never called" in notice["data"][0]
+    assert 0 < upheld < revokes
+    assert (
+        f"(all by newcomers): {upheld} called and {revokes - upheld} never called."
+        in (notice["data"][0])
+    )
 
 
 def _fives_doc(game: dict, mode: str, second: str = "high_highest_any") -> dict:
@@ -923,6 +927,22 @@ def test_section_four_of_all_fives_says_none_in_words():
     assert report._revoke_lines(barnga["revokes"])[0] == (
         "No card broke the sheet of the table it was played at."
     )
+    # The guide's counts above nought alone ("(0 by newcomers): 0 called, 3 never called").
+    barnga["revokes"]["totals"].update(revokes=3, unnoticed=3, refused=2, refused_by_newcomers=1)
+    assert report._revoke_lines(barnga["revokes"])[:2] == [
+        "3 cards broke the sheet of the table they were played at: none called.",
+        "2 calls named a card the table's sheet allows (1 by newcomers): a wrong guess about"
+        " the player's hand, or a caller who expected other rules.",
+    ]
+    barnga["revokes"]["totals"].update(
+        revokes=1, by_newcomers=1, unnoticed=0, upheld=1, refused=1, refused_by_newcomers=0
+    )
+    assert report._revoke_lines(barnga["revokes"])[:2] == [
+        "1 card broke the sheet of the table it was played at (by a newcomer): called.",
+        "1 call named a card the table's sheet allows: a wrong guess about the player's hand,"
+        " or a caller who expected other rules.",
+    ]
+    barnga["revokes"]["totals"].update(revokes=0, by_newcomers=0, upheld=0, refused=0)
     barnga["revokes"]["totals"].update(revokes=2, by_newcomers=1, upheld=2, refused=0)
     assert (
         "2 cards broke the table's sheet (1 played by newcomers); both were called."
@@ -1725,11 +1745,16 @@ def test_the_revokes_line_adds_up_each_rounds_revokes_and_calls_over_the_tables(
     keys = [k for k in rows[0] if k not in ("round", "table")]
     rv = {"table_decides": False, "rows": rows, "totals": dict.fromkeys(keys, 0)}
     assert report.revokes_summary(rv)["line"] == (
-        "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, 1 revoke"
-        " (0 by newcomers): 1 called, 0 not called, 2 calls refused; Round 2, 7 of 19 tricks"
-        " judged differently, 5 revokes (3 by newcomers): 1 called, 4 not called, 1 call"
-        " refused. The most revokes at one table in a round: 3, at table 2 in Round 2."
+        "2 tables, round by round: Round 1, 1 of 19 tricks judged differently, 1 revoke:"
+        " called, 2 calls refused; Round 2, 7 of 19 tricks judged differently, 5 revokes"
+        " (3 by newcomers): 1 called and 4 not called, 1 call refused. The most revokes at"
+        " one table in a round: 3, at table 2 in Round 2."
     )
+    # Only counts above nought: none called, all by newcomers, no call refused.
+    missed = {**rv, "rows": [_revoke_row("Round 1", 1, 10, 2, revokes=3, newcomers=3)]}
+    assert report.revokes_summary(missed)["items"] == [
+        "Round 1, 2 of 10 tricks judged differently, 3 revokes (all by newcomers): none called"
+    ]
     assert report.revokes_summary({**rv, "table_decides": True})["line"] == (
         "2 tables, round by round: Round 1, 1 of 19 tricks judged differently; Round 2, 7 of"
         " 19 tricks judged differently. The most tricks judged differently at one table in a"

@@ -1284,10 +1284,26 @@ def test_past_twelve_tables_all_fives_revokes_fold_under_a_line_of_their_totals(
             calls = f"{refused} call{'s' * (refused != 1)} refused"
             if not revokes:  # said once (home play has none: one sheet a table)
                 return ", no revokes" + (f", {calls}" if refused else "")
-            return (
-                f", {revokes} revoke{'s' * (revokes != 1)}"
-                f" ({per_round(rows, 4)[rd]} by newcomers): {per_round(rows, 5)[rd]} called,"
-                f" {per_round(rows, 6)[rd]} not called, {calls}"
+            newcomers, called = per_round(rows, 4)[rd], per_round(rows, 5)[rd]
+            missed = per_round(rows, 6)[rd]
+            # Only counts above nought: "(all by newcomers)", "none called".
+            by = (
+                ""
+                if not newcomers
+                else f" ({newcomers} by newcomers)"
+                if newcomers < revokes
+                else " (by a newcomer)"
+                if revokes == 1
+                else " (all by newcomers)"
+            )
+            if not missed:
+                how = {1: "called", 2: "both called"}.get(revokes, "all called")
+            elif not called:
+                how = "not called" if revokes == 1 else "none called"
+            else:
+                how = f"{called} called and {missed} not called"
+            return f", {revokes} revoke{'s' * (revokes != 1)}{by}: {how}" + (
+                f", {calls}" if refused else ""
             )
 
         said = "; ".join(
