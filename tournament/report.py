@@ -2039,14 +2039,15 @@ def journey_won_text(doc: dict, ix: Index, moves: dict) -> dict[int, str]:
                 parts.append("—")
             elif rn in scored:
                 won, played = tally.get((pid, rn), (0, 0))
-                # None won said as the guide says it (_won), not "won 0 of 4". Held
-                # together by no-break spaces: printed, a journey breaks at its arrows.
+                # None won said in words, not "won 0 of 4" (the guide's "did not win
+                # their one game" is too long a step: the printed table overflowed A4).
+                # Held together by no-break spaces: printed, a journey breaks at its arrows.
                 if not played:
                     said = "no game"
                 elif won:
                     said = f"won {won} of {played}"
                 else:
-                    said = "did not win their one game" if played == 1 else f"won none of {played}"
+                    said = "1 game, not won" if played == 1 else f"won none of {played}"
                 parts.append(f"{table} ({said})".replace(" ", "\u00a0"))
             else:
                 parts.append(str(table))

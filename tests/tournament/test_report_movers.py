@@ -260,16 +260,13 @@ def test_each_journey_says_the_games_won_beside_each_scored_rounds_table():
         "</span> 2 (won none of 4)"
     ) in spaced(html)
     assert "won 0 of" not in spaced(html)
-    # One game, not won: "did not win their one game", not "won 0 of 1".
+    # One game, not won: "1 game, not won", not "won 0 of 1".
     doc = movers_doc()
     doc["games"] = [
         g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2 and g["number"] > 1)
     ]
     players = {p["name"]: p for p in report.build_report(doc)["players"]}
-    assert (
-        spaced(players["Ana"]["journey_won_text"])
-        == "1 → 1 (won 3 of 4) → 2 (did not win their one game)"
-    )
+    assert spaced(players["Ana"]["journey_won_text"]) == "1 → 1 (won 3 of 4) → 2 (1 game, not won)"
     # A scored round sat at without a game dealt says so, not "won 0 of 0".
     doc = movers_doc()
     doc["games"] = [g for g in doc["games"] if not (g["round"] == 4 and g["table"] == 2)]
