@@ -134,6 +134,46 @@ def test_a_table_card_on_the_phone_is_a_line_per_seat(facilitator_page, django_u
     page.context.close()
 
 
+# Each "<number> <word>" of a seat's tally ("1 trick", "0 won") whose words the line
+# broke apart: a Range over the pair has a box per line it is drawn on.
+SPLIT_PAIRS = r"""els => els.flatMap(e => [...e.childNodes].filter(n => n.nodeType === 3)
+    .flatMap(n => [...n.data.matchAll(/\d+\s\S+/g)].map(m => {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        return [m[0], r.getClientRects().length];
+    })).filter(([, lines]) => lines > 1).map(([pair]) => pair))"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_a_seat_tally_wraps_between_its_counts_not_inside_one(
+    facilitator_page, django_user_model, viewport
+):
+    """Beside a long name a seat's tally wraps, but as "0 tricks ·" over "0 won": at
+    forty tables of long names it read "0 tricks · 0" over "won", on the phone and in
+    a laptop's four cards a row."""
+    user = django_user_model.objects.create_user("fac", password="unused-here")
+    names = [f"Anastasia van der Berg {i:02d}" for i in range(20)]
+    w = make_workshop(names=names, tables=4, seats=5, seed=3, facilitator=user)
+    services.players_seat_home(workshop_id=w.pk)
+    services.workshop_start_study(workshop_id=w.pk)
+    services.workshop_start_home(workshop_id=w.pk)
+    page = panel(facilitator_page, user, w, viewport=viewport)
+    tallies = page.locator("#fac-monitor .mon-players .muted")
+    assert tallies.count() == 20
+    for i in range(tallies.count()):
+        tallies.nth(i).scroll_into_view_if_needed()  # drawn (content-visibility)
+    assert "0 tricks" in tallies.first.inner_text().replace("\xa0", " ")
+    # The tallies do wrap here: were none squeezed, the check below could not fail.
+    wrapped = tallies.evaluate_all(
+        "els => els.filter(e => e.getBoundingClientRect().height"
+        " > 1.5 * parseFloat(getComputedStyle(e).lineHeight)).length"
+    )
+    assert wrapped > 0
+    assert tallies.evaluate_all(SPLIT_PAIRS) == []
+    page.context.close()
+
+
 def test_cards_out_of_view_are_not_laid_out_but_stay_in_the_page(
     facilitator_page, django_user_model
 ):

@@ -877,7 +877,7 @@ def test_monitor_shows_cards_tricks_wins_and_disputes_but_no_hands(owner, fac):
     monitor = html[html.index('id="fac-monitor"') :]
     played = state.hands[state.to_act][0]
     assert card_face(played) in monitor
-    assert "1 trick" in monitor
+    assert "1\xa0trick" in monitor  # a no-break space: the tally wraps between counts
     assert '<span class="flag"><span aria-hidden="true">✋ </span>dispute</span>' in monitor
     assert 'class="dot on"' in monitor
     assert f'href="/workshops/{w.pk}/tables/1/"' in monitor
@@ -911,7 +911,7 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
     assert f"{dot()}2 games finished, both cut short" in monitor_of(1)
     assert sf._games_note(3, 3) == "3 games finished, all cut short"
     assert sf._games_note(3, 1) == "3 games finished (1 cut short)"
-    assert re.search(r"\d won<", monitor_of(2))  # between rounds: who won what
+    assert re.search(r"\d\swon<", monitor_of(2))  # between rounds: who won what
     # Once the movement is applied the players sit elsewhere: the round's games and
     # wins are not the new tables' (a card read "Hugo 1 won · 4 games finished" of a
     # table Hugo had just come to; found by a review).
@@ -919,7 +919,7 @@ def test_the_monitor_counts_the_games_cut_short_apart(owner, fac):
     for number in (1, 2):
         card = monitor_of(number)
         assert "games finished" not in card and "game finished" not in card, card
-        assert not re.search(r"\d won", card), card
+        assert not re.search(r"\d\swon", card), card
         assert "No game in progress." in card
 
 

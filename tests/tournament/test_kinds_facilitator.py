@@ -35,6 +35,7 @@ from tournament.templatetags.facilitator import dot
 
 # A line's " · " as the pages write it: the dot for the eye, a pause for the ear.
 SEP = dot()
+NBSP = "\xa0"  # between a monitor tally's count and its word (_monitor.html)
 
 pytestmark = pytest.mark.django_db
 KEYS = sorted(kinds.KINDS)
@@ -641,7 +642,7 @@ def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
     if not kind.records_tricks:
         first = by_id[game.players[0]]
         unit = kind.score_label if first["score"] != 1 else kind.score_label[:-1]
-        assert f"{first['score']} {unit}{SEP}{first['games_won']} won" in monitor_html
+        assert f"{first['score']}{NBSP}{unit}{SEP}{first['games_won']}{NBSP}won" in monitor_html
     # No hand on the monitor: the spectator view's hands are only on the table page.
     # (Only this table's card: another table's trick may hold the same card faces.)
     start = monitor_html.index(f'id="mt-{game.table.number}"')
@@ -721,7 +722,7 @@ def test_monitor_counts_one_point_in_the_singular():
     html = render_to_string(
         "facilitator/_monitor.html", {"monitor": [table], "workshop": SimpleNamespace(pk=1)}
     )
-    assert f"1 point{SEP}0 won" in html and f"2 points{SEP}0 won" in html
+    assert f"1{NBSP}point{SEP}0{NBSP}won" in html and f"2{NBSP}points{SEP}0{NBSP}won" in html
 
 
 def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
@@ -757,7 +758,7 @@ def test_the_monitor_writes_a_name_as_text_in_its_rows_and_its_labels():
     assert "<img" not in html and "go()" in html
     assert html.count("<bdi>&lt;img src=x onerror=&#34;go()&#34;&gt;</bdi>") == 3
     assert 'aria-label="ace of spades played by &lt;img src=x onerror=&#34;go()&#34;&gt;"' in html
-    assert 'href="/workshops/3/tables/7/"' in html and f"1 trick{SEP}0 won" in html
+    assert 'href="/workshops/3/tables/7/"' in html and f"1{NBSP}trick{SEP}0{NBSP}won" in html
 
 
 @pytest.mark.django_db
