@@ -478,6 +478,9 @@ def movement_preview(workshop: Workshop, rnd: Round, table_numbers: list[int]) -
         "usual_tables": len(sizes) - len(odd),
         "unranked": unranked,
         "unranked_said": names.said_as_list([str(n) for n in unranked]),
+        # Every table that could play: said in a line, not forty numbers in bold.
+        "unranked_all": len(unranked) > 1
+        and len(unranked) == sum(1 for rs in by_table.values() if len(rs) > 1),
         "seats": workshop.seats_per_table,
         "least": kind.min_seats,
     }

@@ -1781,6 +1781,18 @@ def test_the_plan_says_which_tables_it_ranked_by_name_alone(owner, fac):
     assert unranked_note(owned(owner, players=8, tables=2, seats=4), fac, won_at=[1, 2]) == ""
 
 
+def test_the_plan_says_nobody_at_any_table_won_rather_than_list_every_table(owner, fac):
+    """A round ended before any game was over: at forty tables the note listed all
+    forty numbers in bold ("Nobody at tables 1, 2, 3, … 39 and 40 won a game"), nine
+    lines on a phone, found by the walk of a class of 200. It says so in a line."""
+    note = unranked_note(owned(owner, players=12, tables=3, seats=4), fac, won_at=[])
+    assert note == (
+        "> Nobody at any table won a game this round, so every table's players are"
+        " ranked by name alone: the rule moves them by the alphabet. Change their"
+        " tables if you would rather."
+    ), note
+
+
 def test_with_the_socket_live_a_control_answers_with_its_message_alone(owner, fac):
     """The whole panel was 700 kB at 200 players, drawn for the answer and again for
     the socket, and a refused Apply put the saved plan back over the tables chosen on
