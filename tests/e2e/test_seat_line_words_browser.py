@@ -79,17 +79,25 @@ WORDS = """(li) => {
 }"""
 
 
-def test_a_claim_on_ones_own_card_reads_naturally_on_ones_own_line(live_server_url, browser):
+def in_a_dispute(live_server_url, browser, name, *, ana_claims_own):
+    """Ana's phone (360x740) in a dispute after a trick: Ana claims her own card or
+    another's (the same other seat every other player claims for, or Ana's). Returns the
+    page, the workshop, the other seat's player id and Ana's own line's WORDS."""
     page, w, game = one_phone_at_a_round(
-        browser, live_server_url, seats=4, size={"width": 360, "height": 740}, name="Mine"
+        browser, live_server_url, seats=4, size={"width": 360, "height": 740}, name=name
     )
     ana = Player.objects.get(workshop=w, name="Ana").pk
     play_until(game, lambda state: state.phase != "play")
     other = next(p for p in game.players if p != ana)
+    mine, theirs = (ana, other) if ana_claims_own else (other, ana)
     for player in game.players:
-        services.game_claim(player_id=player, winner_player_id=ana if player == ana else other)
+        services.game_claim(player_id=player, winner_player_id=mine if player == ana else theirs)
     page.wait_for_selector(".dispute-title", timeout=8000)
-    own = page.locator("#screen .seats > li.me").evaluate(WORDS)
+    return page, w, other, page.locator("#screen .seats > li.me").evaluate(WORDS)
+
+
+def test_a_claim_on_ones_own_card_reads_naturally_on_ones_own_line(live_server_url, browser):
+    page, w, other, own = in_a_dispute(live_server_url, browser, "Mine", ana_claims_own=True)
     assert own["shown"].endswith("tricks → you won"), own
     assert own["heard"].endswith("tricks you say you won"), own
     # Another's claim on their own card, as it read: their name after the arrow.
@@ -177,17 +185,8 @@ def test_a_seat_lines_counts_copy_out_as_one_line_and_are_heard_as_before(
 
 
 def test_a_claim_on_anothers_card_is_heard_as_ones_own_on_ones_own_line(live_server_url, browser):
-    page, w, game = one_phone_at_a_round(
-        browser, live_server_url, seats=4, size={"width": 360, "height": 740}, name="Theirs"
-    )
-    ana = Player.objects.get(workshop=w, name="Ana").pk
-    play_until(game, lambda state: state.phase != "play")
-    other = next(p for p in game.players if p != ana)
-    for player in game.players:
-        services.game_claim(player_id=player, winner_player_id=other if player == ana else ana)
-    page.wait_for_selector(".dispute-title", timeout=8000)
+    page, w, other, own = in_a_dispute(live_server_url, browser, "Theirs", ana_claims_own=False)
     name = Player.objects.get(pk=other).name
-    own = page.locator("#screen .seats > li.me").evaluate(WORDS)
     # Seen as another's claim is ("→ Cai"); heard as the student says it, not
     # "Ana (you) says the trick went to Cai".
     assert own["shown"].endswith(f"tricks → {name}"), own
