@@ -277,6 +277,19 @@ def test_a_student_let_back_in_twice_is_said_removed_both_times():
     assert said == [removed, removed, "left during Round 1, back during Round 1"]
 
 
+def round_ended_with_seats_going():
+    """Two tables of four whose seats go when a player leaves, between rounds after a
+    scored round (a trick each, its movement planned, not applied): the workshop, the
+    round and the two tables."""
+    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
+    rnd = to_scored_round(w)
+    t1, t2 = tables_of(w)
+    finish_trick(game_at(t1), 0)
+    finish_trick(game_at(t2), 1)
+    services.round_end_now(round_id=rnd.pk)
+    return w, rnd, t1, t2
+
+
 def test_a_student_back_between_rounds_after_their_seat_went_sits_out_of_the_plan():
     """The seat went: a student let back in between rounds, before the movement is
     applied, sits at the table the plan leaves smallest, as a late joiner does. The
@@ -284,12 +297,7 @@ def test_a_student_back_between_rounds_after_their_seat_went_sits_out_of_the_pla
     applies: kept, it moved them on Apply from the table they had just been given, and
     the rule's move they 'did not make' was recorded as the facilitator's choice. The
     others' moves are as planned."""
-    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
-    rnd = to_scored_round(w)
-    t1, t2 = tables_of(w)
-    finish_trick(game_at(t1), 0)
-    finish_trick(game_at(t2), 1)
-    services.round_end_now(round_id=rnd.pk)
+    w, rnd, t1, t2 = round_ended_with_seats_going()
     plan = fresh(rnd).movement_preview
     down = next(m for m in plan["moves"] if m["from"] == 1)  # table 1's loser, to table 2
     others = [m for m in plan["moves"] if m["player"] != down["player"]]
@@ -315,12 +323,7 @@ def test_a_student_back_where_the_plan_did_not_send_them_stays_there():
     the student whose seat went: back, they sit at table 1 (both four after the plan,
     the lower number), and Apply leaves them there, not at table 2 as their old move
     said (five players there, and a phone that had said table 1)."""
-    w = make_workshop(players=8, tables=2, seats=4, leave_policy="skip")
-    rnd = to_scored_round(w)
-    t1, t2 = tables_of(w)
-    finish_trick(game_at(t1), 0)
-    finish_trick(game_at(t2), 1)
-    services.round_end_now(round_id=rnd.pk)
+    w, rnd, t1, t2 = round_ended_with_seats_going()
     down = next(m for m in fresh(rnd).movement_preview["moves"] if m["from"] == 1)
     p = Player.objects.get(pk=down["player"])
     back = removed_then_let_in(w, p)
