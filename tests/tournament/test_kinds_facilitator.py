@@ -121,14 +121,21 @@ def create(fac, kind) -> Workshop:
     return Workshop.objects.get()
 
 
-def run_workshop(fac, kind) -> Workshop:
-    """Wizard → one human (who leaves: a bot plays for them) and bots → study → home →
-    a scored round played by bots until a game is over → round ended → debrief."""
+def studying(fac, kind, names=("Ann",)) -> tuple[Workshop, list]:
+    """Wizard → these students and bots in the other seats → study (the first games
+    dealt): the workshop and the students."""
     w = create(fac, kind)
-    human = services.player_join(workshop_id=w.pk, name="Ann")
+    people = [services.player_join(workshop_id=w.pk, name=name) for name in names]
     do(fac, w, "seat-auto")
     do(fac, w, "bots")
     do(fac, w, "start-study")
+    return w, people
+
+
+def run_workshop(fac, kind) -> Workshop:
+    """Wizard → one human (who leaves: a bot plays for them) and bots → study → home →
+    a scored round played by bots until a game is over → round ended → debrief."""
+    w, (human,) = studying(fac, kind)
     services.player_leave(player_id=human.pk, policy="bot")
     do(fac, w, "start-home")
     do(fac, w, "start-round")
@@ -611,11 +618,7 @@ def test_pages_report_and_exports_for_every_game(fac, key, tmp_path):
 @pytest.mark.parametrize("key", KEYS)
 def test_monitor_shows_scores_and_who_acts_but_no_hand(owner, fac, key):
     kind = kinds.get(key)
-    w = create(fac, kind)
-    human = services.player_join(workshop_id=w.pk, name="Ann")
-    do(fac, w, "seat-auto")
-    do(fac, w, "bots")
-    do(fac, w, "start-study")
+    w, (human,) = studying(fac, kind)
     services.player_leave(player_id=human.pk, policy="bot")
     do(fac, w, "start-home")
     for _ in range(6):
@@ -665,11 +668,7 @@ def test_the_monitor_says_which_deal_or_hand_a_table_is_at(owner, fac):
     from games import seven_up as su
 
     seven = kinds.get("seven_up")
-    w = create(fac, seven)
-    services.player_join(workshop_id=w.pk, name="Ann")
-    do(fac, w, "seat-auto")
-    do(fac, w, "bots")
-    do(fac, w, "start-study")
+    w, _ = studying(fac, seven)
     do(fac, w, "start-home")
     do(fac, w, "start-round")
     game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).order_by("pk")[0]
@@ -792,12 +791,7 @@ def test_the_recorded_dealer_is_the_one_the_seeds_cut_chose(key, monkeypatch):
 def test_a_score_of_one_is_one_point_on_the_tables_page(fac):
     """All Fives' eldest begs and the dealer gives one point: the table's page said
     "1 points"."""
-    w = create(fac, kinds.get("all_fives"))
-    for name in ("Ann", "Ben"):
-        services.player_join(workshop_id=w.pk, name=name)
-    do(fac, w, "seat-auto")
-    do(fac, w, "bots")
-    do(fac, w, "start-study")
+    w, _ = studying(fac, kinds.get("all_fives"), names=("Ann", "Ben"))
     game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
     state = gamestate.load_state(game)
     services.game_act(player_id=game.players[state.to_act], move={"type": "beg"})
@@ -842,11 +836,7 @@ def test_a_table_pages_log_is_a_named_stop_that_scrolls_sideways(fac):
     import random
 
     kind = kinds.get("all_fives")
-    w = create(fac, kind)
-    services.player_join(workshop_id=w.pk, name="Ann")
-    do(fac, w, "seat-auto")
-    do(fac, w, "bots")
-    do(fac, w, "start-study")
+    w, _ = studying(fac, kind)
     game = Game.objects.filter(table__workshop=w, state=GameState.PLAYING).first()
     rng = random.Random(3)
     for _ in range(40):
