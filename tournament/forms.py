@@ -142,8 +142,10 @@ def _within(value: int, limits: tuple[int, int]) -> int:
 
 
 def _in_minutes(seconds: int, limits: tuple[int, int]) -> Decimal:
-    """A length in seconds as the wizard's minutes field takes it (a tenth of a minute)."""
-    return Decimal(_within(seconds, limits) / 60).quantize(Decimal("0.1"))
+    """A length in seconds as the wizard's minutes field takes it (a tenth of a minute),
+    whole minutes without a tenth: Set up again showed "2.0" beside "0.5" and "5"."""
+    minutes = Decimal(_within(seconds, limits) / 60).quantize(Decimal("0.1"))
+    return minutes.to_integral_value() if minutes == minutes.to_integral_value() else minutes
 
 
 def initial_like(workshop) -> dict:

@@ -282,6 +282,13 @@ def test_set_up_again_fills_the_wizard_as_the_workshop_was(owner, fac, key):
     assert "give this class its own name" in page(r)
     values = form_values(r)
     assert values["name"] == ""
+    # Minutes as they were typed: whole ones without a tenth ("2.0" read oddly beside
+    # "1.5" and the new wizard's "5").
+    assert (values["study_minutes"], values["home_minutes"], values["round_minutes"]) == (
+        "2",
+        "1.5",
+        "7.5",
+    )
     # Sent without one: the name is asked for, nothing is made.
     refused = fac.post("/workshops/new/", values)
     assert refused.status_code == 400 and 'id="id_name_error"' in page(refused)
