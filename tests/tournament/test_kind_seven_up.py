@@ -469,7 +469,8 @@ def test_the_blind_deal_shows_everyone_elses_card_but_never_ones_own():
                 assert card_name(state.hands[other][0]) in html
         # Heard once while the bids are made, never the seat's own: the others' cards.
         names = dict(Player.objects.filter(pk__in=game.players).values_list("pk", "name"))
-        heard = ", ".join(
+        # A list as a sentence says it: "Bea holds the 4 of clubs and Cy holds …".
+        heard = " and ".join(
             f"{names[game.players[o]]} holds the {card_name(state.hands[o][0])}"
             for o in range(3)
             if o != seat
