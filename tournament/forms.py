@@ -309,7 +309,11 @@ class WorkshopForm(forms.Form):
         widget=forms.RadioSelect,
     )
     bots_enabled = forms.BooleanField(
-        label="Bots may fill empty seats", required=False, initial=False
+        label="Bots may fill empty seats",
+        required=False,
+        initial=False,
+        # Its help, beside the box in the template, heard with it.
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "bots-help"}),
     )
     leave_policy = forms.ChoiceField(
         label="When you remove a player after the lobby",

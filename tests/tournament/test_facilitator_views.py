@@ -255,6 +255,10 @@ def test_wizard_defaults(fac):
     # Every timed field says its limits (silent home play's help had left them out).
     assert html.count("In minutes, from 0.5 to 60.") == 3
     assert "Unscored silent games at the home table. In minutes, from 0.5 to 60." in html
+    # The bots' box: its label without a colon after it, its help heard with it.
+    assert '<label for="id_bots_enabled">Bots may fill empty seats</label>' in html
+    assert re.search(r'<input type="checkbox"[^>]*aria-describedby="bots-help"', html)
+    assert 'id="bots-help"' in html
 
 
 def test_wizard_creates_an_automatic_workshop(owner, fac):
