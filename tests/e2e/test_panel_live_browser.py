@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from phones import heard, watch_heard
 
 from tournament import services
 
@@ -598,10 +599,6 @@ def test_an_answer_the_workshop_has_moved_on_from_does_not_stay_as_true(
     page.context.close()
 
 
-LAST_SAID = """() => { const l = document.getElementById('fac-announce').lastElementChild;
-  return l ? l.textContent : ''; }"""
-
-
 SHOWN = """() => Array.from(document.querySelectorAll('#fac-monitor article[data-table]'))
   .filter((c) => !c.hidden).map((c) => Number(c.dataset.table))"""
 
@@ -626,6 +623,8 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     assert box.is_visible() and not box.is_checked()
     assert page.evaluate(SHOWN) == list(range(1, 9))
     box.focus()
+    # What the log says after each press, not a line still there from before it.
+    watch_heard(page, "fac-announce")
     page.keyboard.press("Space")
     assert box.is_checked()
     assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
@@ -637,7 +636,7 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
 
     expect(box).to_have_accessible_description(none)
     # The description is not read again as the box changes: the count is said.
-    assert page.evaluate(LAST_SAID) == none
+    assert heard(page)[-1:] == [none]
 
     # A dispute opens at table 3 by the players' own claims: its card comes alone and
     # shows at once; the others stay hidden, and focus stays on the box.
@@ -657,6 +656,7 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     # Reloaded: still checked, still only table 3, every card still in the page.
     page.reload()
     page.wait_for_selector("#fac-live[data-updated]")
+    watch_heard(page, "fac-announce")  # the page's log, anew
     assert box.is_checked()
     assert page.locator("#fac-monitor article[data-table]").count() == 8
     assert page.evaluate(SHOWN) == [3]
@@ -696,10 +696,11 @@ def test_only_the_tables_in_dispute_are_shown_through_pushes_and_a_reload(
     assert page.evaluate("() => document.activeElement.id") == "mt-disputes-only"
 
     # Unchecked: every table again, no count, and the page says so.
+    since = len(heard(page))
     page.keyboard.press("Space")
     assert page.evaluate(SHOWN) == list(range(1, 9))
     assert count.inner_text() == ""
-    assert page.evaluate(LAST_SAID) == "Every table shown."
+    assert heard(page)[since:][-1:] == ["Every table shown."]
     # Checked again: the card the link went to goes with the others.
     page.keyboard.press("Space")
     assert (
